@@ -1,0 +1,20 @@
+// Launch Debian's Chromium through playwright-core with the flags this machine needs (never downloads a browser).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
+export const CHROME_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+];
+
+/** A persistent context with a fresh user-data-dir (OPFS and IndexedDB survive reloads within it). */
+export async function launch({ headless = true } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'aw-chrome-'));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROME_PATH, headless, args: CHROME_ARGS, acceptDownloads: true, viewport: { width: 1400, height: 900 },
+  });
+  return { context, close: async () => { await context.close(); rmSync(dir, { recursive: true, force: true }); } };
+}

@@ -1,0 +1,178 @@
+import { hash64 } from '../util/hash';
+import type { NormalizeContext, SourceRecord } from './normalizer';
+import { redactSecrets } from './redact';
+import type { ChatMessage, StepDraft, StepRecord, TrajectoryDraft } from './step';
+import { messageText } from './util';
+
+/** Identity of a message for history matching: role, content and tool calls. */
+function messageKey(m: ChatMessage): string {
+  const calls = m.tool_calls?.map((c) => `${c.function.name}:${c.function.arguments}`).join('|') ?? '';
+  return `${m.role}\u0001${(m.content ?? '').trim()}\u0001${calls}\u0001${m.tool_call_id ?? ''}`;
+}
+
+/** Prompt identity: system prompt(s) plus the first user turn (DESIGN.md "Identity"). */
+export function promptUid(messages: readonly ChatMessage[]): string {
+  const bits: string[] = [];
+  for (const m of messages) {
+    if (m.role === 'system' || m.role === 'developer') bits.push(`s:${(m.content ?? '').trim()}`);
+    else if (m.role === 'user') {
+      bits.push(`u:${(m.content ?? '').trim()}`);
+      break;
+    }
+  }
+  if (bits.length === 0 && messages.length) bits.push(messageKey(messages[0]));
+  return `p-${hash64(bits.join('\n'))}`;
+}
+
+interface OpenTrajectory {
+  uid: string;
+  prompt: string;
+  next: number;
+}
+
+/**
+ * Joins request-log records into trajectories: a call whose history starts with an earlier call's
+ * history plus that call's response continues that call's trajectory (DESIGN.md: "a source that
+ * repeats the growing history in every record becomes steps of one trajectory").
+ */
+export class HistoryLinker {
+  private byPrefix = new Map<string, { traj: OpenTrajectory; index: number }>();
+
+  link(messages: readonly ChatMessage[]): { traj: OpenTrajectory; index: number } | null {
+    const keys: string[] = [];
+    let h = '';
+    for (const m of messages) {
+      h = hash64(h + messageKey(m));
+      keys.push(h);
+    }
+    for (let n = keys.length - 1; n >= 1; n--) {
+      const hit = this.byPrefix.get(keys[n - 1]);
+      if (hit && hit.traj.next === hit.index + 1) return hit;
+    }
+    return null;
+  }
+
+  remember(messages: readonly ChatMessage[], response: ChatMessage | null, traj: OpenTrajectory, index: number): void {
+    if (!response) return;
+    let h = '';
+    for (const m of messages) h = hash64(h + messageKey(m));
+    h = hash64(h + messageKey(response));
+    this.byPrefix.set(h, { traj, index });
+  }
+}
+
+export interface FinalizeState {
+  linker: HistoryLinker;
+  /** trajectory uid → next step index, for sources that spread one trajectory over several records. */
+  nextIndex: Map<string, number>;
+}
+
+export function createFinalizeState(): FinalizeState {
+  return { linker: new HistoryLinker(), nextIndex: new Map() };
+}
+
+export interface FinalizeOptions {
+  format: string;
+  importId: number | null;
+  /** Keep the source record as `raw` (redacted). Default true. */
+  keepRaw?: boolean;
+}
+
+/** Fill every identity and bookkeeping field of the drafts by the data contract. */
+export function finalize(
+  drafts: readonly TrajectoryDraft[],
+  record: SourceRecord,
+  ctx: NormalizeContext,
+  state: FinalizeState,
+  opts: FinalizeOptions,
+): StepRecord[] {
+  const out: StepRecord[] = [];
+  let raw: string | null = null;
+  if (opts.keepRaw !== false && drafts.length) raw = JSON.stringify(redactSecrets(record.value)) ?? null;
+  drafts.forEach((t, ti) => {
+    let uid = t.trajectory_uid ?? null;
+    let index = uid !== null ? (state.nextIndex.get(uid) ?? 0) : 0;
+    let prompt = t.prompt_uid ?? null;
+    let open: OpenTrajectory | null = null;
+    if (t.link && uid === null && t.steps.length) {
+      const hit = state.linker.link(t.steps[0].messages);
+      if (hit) {
+        open = hit.traj;
+        uid = open.uid;
+        index = open.next;
+        prompt = prompt ?? open.prompt;
+      }
+    }
+    uid ??= `${ctx.sourceId.slice(0, 12)}-${record.index}${drafts.length > 1 ? `-${ti}` : ''}`;
+    const first = t.steps[0];
+    prompt ??= first ? promptUid(first.messages) : `p-${hash64(uid)}`;
+    if (t.link && !open) open = { uid, prompt, next: index };
+    t.steps.forEach((s, si) => {
+      const step = buildStep(s, t, { uid, prompt: prompt!, index: index + si, raw, record, ctx, opts });
+      step.is_last ??= t.link ? null : si === t.steps.length - 1 ? null : false;
+      out.push(step);
+      if (open) {
+        open.next = step.step_index + 1;
+        state.linker.remember(step.messages, step.response, open, step.step_index);
+      }
+    });
+    state.nextIndex.set(uid, index + t.steps.length);
+  });
+  return out;
+}
+
+interface BuildArgs {
+  uid: string;
+  prompt: string;
+  index: number;
+  raw: string | null;
+  record: SourceRecord;
+  ctx: NormalizeContext;
+  opts: FinalizeOptions;
+}
+
+function buildStep(s: StepDraft, t: TrajectoryDraft, a: BuildArgs): StepRecord {
+  const c = t.common ?? {};
+  const pick = <K extends keyof StepRecord>(k: K, dflt: StepRecord[K]): StepRecord[K] =>
+    (s[k as keyof StepDraft] ?? c[k as keyof typeof c] ?? dflt) as StepRecord[K];
+  const response = pick('response', null);
+  const stepIndex = s.step_index ?? a.index;
+  const uid = s.trajectory_uid ?? a.uid;
+  return {
+    step_id: s.step_id ?? `${uid}:${stepIndex}`,
+    trajectory_uid: uid,
+    prompt_uid: s.prompt_uid ?? a.prompt,
+    step_index: stepIndex,
+    is_last: s.is_last ?? c.is_last ?? null,
+    channel: pick('channel', 'train'),
+    policy_version: pick('policy_version', null),
+    agent: pick('agent', null),
+    data_source: pick('data_source', null),
+    model: pick('model', null),
+    provider: pick('provider', null),
+    messages: s.messages,
+    tools: pick('tools', null),
+    response,
+    response_text: s.response_text ?? messageText(response),
+    finish_reason: pick('finish_reason', null),
+    prompt_tokens: pick('prompt_tokens', null),
+    completion_tokens: pick('completion_tokens', null),
+    prompt_ids: pick('prompt_ids', null),
+    response_ids: pick('response_ids', null),
+    rollout_log_probs: pick('rollout_log_probs', null),
+    reward: pick('reward', null),
+    started_at: pick('started_at', null),
+    ended_at: pick('ended_at', null),
+    latency_ms: pick('latency_ms', null),
+    ttft_ms: pick('ttft_ms', null),
+    status: pick('status', 'ok'),
+    error: pick('error', null),
+    metadata: pick('metadata', null),
+    raw: s.raw !== undefined ? s.raw : a.raw,
+    source: a.ctx.file,
+    source_format: s.source_format ?? a.opts.format,
+    source_line: s.source_line ?? a.record.line,
+    source_id: a.ctx.sourceId,
+    import_id: a.opts.importId,
+  };
+}

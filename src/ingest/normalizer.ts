@@ -1,0 +1,45 @@
+import type { TrajectoryDraft } from './step';
+
+/** One parsed record of a source file (a JSONL line, a JSON array element, a whole JSON document). */
+export interface SourceRecord {
+  value: unknown;
+  /** 1-based line of the record's first byte in the (decompressed) file. */
+  line: number;
+  /** 0-based record index in the file. */
+  index: number;
+}
+
+export interface NormalizeContext {
+  /** SHA-256 hex of the file's (decompressed) bytes, or `capture`. */
+  sourceId: string;
+  /** File name as the user gave it. */
+  file: string;
+}
+
+/** Thrown by a normalizer for a record it recognises but cannot use; the record is reported, not dropped silently. */
+export class RecordError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'RecordError';
+  }
+}
+
+/**
+ * One source format. `detect` scores a sample of the file's first records (0 = not this format,
+ * 1 = certainly this format); the registry picks the best score. `normalize` turns one record into
+ * zero or more trajectories; state across records (e.g. an SSE stream spread over lines) lives in
+ * the object `createState` returns.
+ */
+export interface Normalizer<S = unknown> {
+  id: string;
+  label: string;
+  detect(sample: readonly unknown[]): number;
+  createState?(ctx: NormalizeContext): S;
+  normalize(record: SourceRecord, ctx: NormalizeContext, state: S): TrajectoryDraft[];
+  /** Called at end of file: emit whatever the state still holds. */
+  flush?(ctx: NormalizeContext, state: S): TrajectoryDraft[];
+}
+
+export function defineNormalizer<S>(n: Normalizer<S>): Normalizer<S> {
+  return n;
+}

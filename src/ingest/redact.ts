@@ -1,0 +1,42 @@
+/**
+ * Credential stripping (DESIGN.md "Secrets"): applied to every record before anything is stored,
+ * `raw` included, and by the gateway to captured calls.
+ */
+
+const SECRET_KEY = /^(authorization|proxy-authorization|x-api-key|api[-_]?key|openai[-_]api[-_]key|anthropic[-_]api[-_]key|cookie|set-cookie|x-goog-api-key|x-auth-token|access[-_]token|secret|password|client[-_]secret|bearer)$/i;
+
+/** Key-shaped strings: OpenAI / Anthropic / OpenRouter / Google / AWS / GitHub / HF / Slack tokens, and `Bearer x`. */
+const SECRET_VALUE =
+  /\b(sk-(?:ant-|proj-|or-)?[A-Za-z0-9_-]{16,}|AIza[0-9A-Za-z_-]{30,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|hf_[A-Za-z0-9]{30,}|xox[abpr]-[A-Za-z0-9-]{10,})\b|\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/g;
+
+const URL_KEY_PARAM = /([?&](?:api[-_]?key|key|token|access_token|auth)=)[^&#\s"]+/gi;
+
+export const REDACTED = '[redacted]';
+
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEY.test(key);
+}
+
+export function redactString(s: string): string {
+  if (s.length < 8) return s;
+  let out = s.replace(SECRET_VALUE, REDACTED);
+  if (out.includes('=')) out = out.replace(URL_KEY_PARAM, `$1${REDACTED}`);
+  return out;
+}
+
+/** A deep copy with secret-named fields and key-shaped strings replaced; HAR-style `{name, value}` headers too. */
+export function redactSecrets<T>(value: T, depth = 0): T {
+  if (depth > 200) return value;
+  if (typeof value === 'string') return redactString(value) as T;
+  if (Array.isArray(value)) return value.map((v) => redactSecrets(v, depth + 1)) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const src = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  const headerLike = typeof src.name === 'string' && 'value' in src && isSecretKey(src.name);
+  for (const [k, v] of Object.entries(src)) {
+    if (headerLike && k === 'value') out[k] = REDACTED;
+    else if (isSecretKey(k) && v !== null && v !== '') out[k] = REDACTED;
+    else out[k] = redactSecrets(v, depth + 1);
+  }
+  return out as T;
+}

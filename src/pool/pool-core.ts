@@ -1,0 +1,307 @@
+/**
+ * Worker side of the pool: owns the DuckDB instance. Runs only inside workers/pool.worker.ts;
+ * everything else talks to it through PoolClient (client.ts).
+ */
+import {
+  type DuckDBBindings,
+  type DuckDBConnection,
+  BROWSER_RUNTIME,
+  ConsoleLogger,
+  createDuckDB,
+  DuckDBAccessMode,
+  DuckDBDataProtocol,
+  LogLevel,
+} from '@duckdb/duckdb-wasm/blocking';
+import * as Comlink from 'comlink';
+import { type RecordBatch, RecordBatchStreamWriter, type Table, tableFromArrays, tableToIPC } from 'apache-arrow';
+import { DDL } from './schema';
+
+export interface PoolInit {
+  /** Name of the OPFS database file (one per test, so tests never contend). */
+  poolName: string;
+  wasm: { mvp: string; eh: string };
+  /** Force an in-memory pool (no persistence). */
+  memory?: boolean;
+}
+
+export interface PoolStatus {
+  persistent: boolean;
+  /** Why the pool is not persistent, when it is not. */
+  message: string | null;
+  interrupted: { import_id: number; file: string }[];
+  version: string;
+}
+
+export interface ImportMeta {
+  file: string;
+  sourceId: string;
+  bytes: number;
+}
+
+export interface ImportCommit {
+  format: string;
+  confidence: number;
+  records: number;
+  rowsMade: number;
+  errors: { line: number; reason: string }[];
+  message?: string | null;
+}
+
+export class QueryError extends Error {
+  constructor(
+    message: string,
+    readonly sql: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'QueryError';
+  }
+}
+
+let db: DuckDBBindings | null = null;
+let conn: DuckDBConnection | null = null;
+let persistent = false;
+const cursors = new Map<number, { reader: Iterator<RecordBatch>; conn: DuckDBConnection; rows: number }>();
+let cursorSeq = 1;
+
+function c(): DuckDBConnection {
+  if (!conn) throw new Error('The pool is not open yet.');
+  return conn;
+}
+
+function run(sql: string): Table {
+  try {
+    return c().query(sql);
+  } catch (e) {
+    throw new QueryError(e instanceof Error ? e.message : String(e), sql, { cause: e });
+  }
+}
+
+function ipc(t: Table): Uint8Array {
+  return tableToIPC(t, 'stream');
+}
+
+function sqlString(s: string): string {
+  return `'${s.replaceAll("'", "''")}'`;
+}
+
+async function open(init: PoolInit): Promise<PoolStatus> {
+  const bundles = {
+    mvp: { mainModule: init.wasm.mvp, mainWorker: '' },
+    eh: { mainModule: init.wasm.eh, mainWorker: '' },
+  };
+  db = await createDuckDB(bundles, new ConsoleLogger(LogLevel.WARNING), BROWSER_RUNTIME);
+  await db.instantiate(() => {});
+  let message: string | null = null;
+  if (!init.memory) {
+    try {
+      if (!('storage' in navigator) || !navigator.storage.getDirectory) throw new Error('OPFS is not available in this browser');
+      const path = `opfs://${init.poolName}.db`;
+      await db.prepareDBFileHandle(path, DuckDBDataProtocol.BROWSER_FSACCESS);
+      // Same as duckdb-wasm's own worker does for opfs:// paths (OPEN handler): direct I/O on the access handle.
+      db.open({ path, accessMode: DuckDBAccessMode.READ_WRITE, useDirectIO: true });
+      persistent = true;
+    } catch (e) {
+      message = `The pool is in memory only and will be lost on reload: ${e instanceof Error ? e.message : String(e)}`;
+      db.open({});
+    }
+  } else {
+    db.open({});
+    message = 'The pool is in memory only (requested).';
+  }
+  conn = db.connect();
+  run('SET autoinstall_known_extensions=false');
+  run('SET autoload_known_extensions=false');
+  for (const stmt of DDL) run(stmt);
+  const interrupted = recover();
+  const version = String(run('SELECT version() AS v').getChild('v')?.get(0));
+  return { persistent, message, interrupted, version };
+}
+
+/** Roll back imports a reload interrupted: drop their staging tables, mark them. */
+function recover(): { import_id: number; file: string }[] {
+  const t = run(`SELECT import_id, file FROM imports WHERE status = 'running'`);
+  const out: { import_id: number; file: string }[] = [];
+  for (const r of t.toArray()) out.push({ import_id: Number(r.import_id), file: String(r.file) });
+  for (const name of stagingTables()) run(`DROP TABLE IF EXISTS "${name}"`);
+  if (out.length) {
+    run(`UPDATE imports SET status = 'interrupted', message = 'The import was interrupted (page closed or reloaded) and rolled back; nothing of it was kept.', finished_at = now() WHERE status = 'running'`);
+    checkpoint();
+  }
+  return out;
+}
+
+function stagingTables(): string[] {
+  const t = run(`SELECT table_name FROM information_schema.tables WHERE table_name LIKE '\\_stage\\_%' ESCAPE '\\'`);
+  return t.toArray().map((r) => String(r.table_name));
+}
+
+function checkpoint(): void {
+  if (persistent) run('CHECKPOINT');
+}
+
+function stage(id: number): string {
+  return `_stage_${id}`;
+}
+
+const staged = new Set<number>();
+
+export const poolApi = {
+  open,
+
+  /** Run SQL, return the result as Arrow IPC stream bytes (transferred). */
+  query(sql: string): Uint8Array {
+    const bytes = ipc(run(sql));
+    return Comlink.transfer(bytes, [bytes.buffer]);
+  },
+
+  /** Run SQL for its effect; returns the number of statements' last result rows. */
+  exec(sql: string): void {
+    run(sql);
+  },
+
+  tableNames(sql: string): string[] {
+    try {
+      return c().getTableNames(sql);
+    } catch {
+      return [];
+    }
+  },
+
+  /** Open a streaming cursor over a query on its own connection. */
+  async openCursor(sql: string): Promise<number> {
+    if (!db) throw new Error('The pool is not open yet.');
+    const cc = db.connect();
+    try {
+      const reader = await cc.send(sql, true);
+      const id = cursorSeq++;
+      cursors.set(id, { reader: reader[Symbol.iterator](), conn: cc, rows: 0 });
+      return id;
+    } catch (e) {
+      cc.close();
+      throw new QueryError(e instanceof Error ? e.message : String(e), sql, { cause: e });
+    }
+  },
+
+  /** Next chunk of at least `minRows` rows as IPC bytes, or null at the end. */
+  nextChunk(id: number, minRows = 50_000): Uint8Array | null {
+    const cur = cursors.get(id);
+    if (!cur) return null;
+    const batches: RecordBatch[] = [];
+    let n = 0;
+    while (n < minRows) {
+      const r = cur.reader.next();
+      if (r.done) break;
+      batches.push(r.value);
+      n += r.value.numRows;
+    }
+    if (!batches.length) {
+      poolApi.closeCursor(id);
+      return null;
+    }
+    const w = new RecordBatchStreamWriter();
+    for (const b of batches) w.write(b);
+    w.finish();
+    const bytes = w.toUint8Array(true);
+    return Comlink.transfer(bytes, [bytes.buffer]);
+  },
+
+  closeCursor(id: number): void {
+    const cur = cursors.get(id);
+    if (!cur) return;
+    cursors.delete(id);
+    try {
+      cur.conn.close();
+    } catch {
+      /* already closed */
+    }
+  },
+
+  beginImport(meta: ImportMeta): number {
+    const id = Number(run(`SELECT nextval('import_seq') AS id`).getChild('id')?.get(0));
+    run(`INSERT INTO imports (import_id, file, source_id, bytes, status, started_at)
+         VALUES (${id}, ${sqlString(meta.file)}, ${sqlString(meta.sourceId)}, ${Math.round(meta.bytes)}, 'running', now())`);
+    checkpoint();
+    return id;
+  },
+
+  /** Append one Arrow IPC batch of step records to the import's staging table. */
+  appendBatch(id: number, bytes: Uint8Array): void {
+    const name = stage(id);
+    const create = !staged.has(id);
+    c().insertArrowFromIPCStream(bytes, { name, create });
+    staged.add(id);
+  },
+
+  /** Commit the staged rows into `steps` in one transaction; duplicates of existing step_ids are skipped. */
+  commitImport(id: number, info: ImportCommit): { rowsAdded: number } {
+    let added = 0;
+    const name = stage(id);
+    run('BEGIN TRANSACTION');
+    try {
+      if (staged.has(id)) {
+        const before = Number(run('SELECT count(*) AS n FROM steps').getChild('n')?.get(0));
+        run(`INSERT INTO steps BY NAME
+             SELECT * REPLACE (coalesce(is_last, step_index = max(step_index) OVER (PARTITION BY trajectory_uid)) AS is_last)
+             FROM "${name}" s
+             WHERE NOT EXISTS (SELECT 1 FROM steps t WHERE t.step_id = s.step_id)
+             QUALIFY row_number() OVER (PARTITION BY step_id ORDER BY source_line) = 1`);
+        added = Number(run('SELECT count(*) AS n FROM steps').getChild('n')?.get(0)) - before;
+      }
+      insertErrors(id, info.errors);
+      run(`UPDATE imports SET status = 'done', format = ${sqlString(info.format)}, confidence = ${Number(info.confidence) || 0},
+           records = ${info.records | 0}, rows_made = ${info.rowsMade | 0}, rows_added = ${added}, rejected = ${info.errors.length},
+           message = ${info.message ? sqlString(info.message) : 'NULL'}, finished_at = now() WHERE import_id = ${id}`);
+      run('COMMIT');
+    } catch (e) {
+      run('ROLLBACK');
+      throw e;
+    } finally {
+      run(`DROP TABLE IF EXISTS "${name}"`);
+      staged.delete(id);
+    }
+    checkpoint();
+    return { rowsAdded: added };
+  },
+
+  /** Abandon an import: nothing of it is kept, the reason is recorded. */
+  abortImport(id: number, reason: string, errors: { line: number; reason: string }[] = []): void {
+    run(`DROP TABLE IF EXISTS "${stage(id)}"`);
+    staged.delete(id);
+    insertErrors(id, errors);
+    run(`UPDATE imports SET status = 'failed', message = ${sqlString(reason)}, rejected = ${errors.length}, finished_at = now() WHERE import_id = ${id}`);
+    checkpoint();
+  },
+
+  checkpoint,
+
+  /** Empty every table of the pool (the user confirmed). */
+  clear(): void {
+    for (const name of stagingTables()) run(`DROP TABLE IF EXISTS "${name}"`);
+    run('BEGIN TRANSACTION');
+    run('DELETE FROM steps');
+    run('DELETE FROM curation');
+    run('DELETE FROM import_errors');
+    run('DELETE FROM imports');
+    run('COMMIT');
+    checkpoint();
+  },
+
+  status(): { persistent: boolean } {
+    return { persistent };
+  },
+};
+
+function insertErrors(id: number, errors: { line: number; reason: string }[]): void {
+  if (!errors.length) return;
+  const file = String(run(`SELECT file FROM imports WHERE import_id = ${id}`).getChild('file')?.get(0) ?? '');
+  const t = tableFromArrays({
+    import_id: Int32Array.from(errors, () => id),
+    file: errors.map(() => file),
+    line: Int32Array.from(errors, (e) => e.line),
+    reason: errors.map((e) => e.reason.slice(0, 1000)),
+  });
+  c().insertArrowTable(t, { name: 'import_errors', create: false });
+}
+
+export type PoolApi = typeof poolApi;

@@ -1,0 +1,106 @@
+/** DDL of the data pool (DESIGN.md "Step record"). Column order matches STEP_COLUMNS in ingest/step-arrow.ts. */
+
+const TOOL_CALL = 'STRUCT(id VARCHAR, "type" VARCHAR, "function" STRUCT("name" VARCHAR, arguments VARCHAR))';
+export const MESSAGE_TYPE = `STRUCT("role" VARCHAR, "content" VARCHAR, reasoning VARCHAR, "name" VARCHAR, tool_call_id VARCHAR, tool_calls ${TOOL_CALL}[], parts VARCHAR)`;
+
+export const STEPS_COLUMNS_DDL = `
+  step_id VARCHAR NOT NULL,
+  trajectory_uid VARCHAR NOT NULL,
+  prompt_uid VARCHAR,
+  step_index INTEGER NOT NULL,
+  is_last BOOLEAN,
+  channel VARCHAR DEFAULT 'train',
+  policy_version INTEGER,
+  agent VARCHAR,
+  data_source VARCHAR,
+  model VARCHAR,
+  provider VARCHAR,
+  messages ${MESSAGE_TYPE}[],
+  tools VARCHAR,
+  response ${MESSAGE_TYPE},
+  response_text VARCHAR,
+  finish_reason VARCHAR,
+  prompt_tokens INTEGER,
+  completion_tokens INTEGER,
+  prompt_ids INTEGER[],
+  response_ids INTEGER[],
+  rollout_log_probs FLOAT[],
+  reward DOUBLE,
+  started_at TIMESTAMP,
+  ended_at TIMESTAMP,
+  latency_ms DOUBLE,
+  ttft_ms DOUBLE,
+  status VARCHAR DEFAULT 'ok',
+  error VARCHAR,
+  metadata MAP(VARCHAR, VARCHAR),
+  raw VARCHAR,
+  source VARCHAR,
+  source_format VARCHAR,
+  source_line INTEGER,
+  source_id VARCHAR,
+  import_id INTEGER`;
+
+export const SCHEMA_VERSION = 1;
+
+export const DDL: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS steps (${STEPS_COLUMNS_DDL})`,
+  `CREATE TABLE IF NOT EXISTS curation (
+    step_id VARCHAR PRIMARY KEY,
+    quality VARCHAR DEFAULT 'unreviewed',
+    trainable BOOLEAN,
+    tags VARCHAR[],
+    note VARCHAR,
+    split VARCHAR,
+    reviewed_at TIMESTAMPTZ
+  )`,
+  `CREATE SEQUENCE IF NOT EXISTS import_seq START 1`,
+  `CREATE TABLE IF NOT EXISTS imports (
+    import_id INTEGER PRIMARY KEY,
+    file VARCHAR,
+    source_id VARCHAR,
+    format VARCHAR,
+    confidence DOUBLE,
+    bytes BIGINT,
+    records INTEGER,
+    rows_made INTEGER,
+    rows_added INTEGER,
+    rejected INTEGER,
+    status VARCHAR,
+    message VARCHAR,
+    started_at TIMESTAMP,
+    finished_at TIMESTAMPTZ
+  )`,
+  `CREATE TABLE IF NOT EXISTS import_errors (
+    import_id INTEGER,
+    file VARCHAR,
+    line INTEGER,
+    reason VARCHAR
+  )`,
+  `CREATE TABLE IF NOT EXISTS pool_meta (key VARCHAR PRIMARY KEY, value VARCHAR)`,
+  `CREATE OR REPLACE VIEW trajectories AS
+  SELECT
+    s.trajectory_uid,
+    any_value(s.prompt_uid) AS prompt_uid,
+    count(*)::INTEGER AS step_count,
+    bool_or(coalesce(s.is_last, false)) AS complete,
+    sum(s.reward) AS reward_sum,
+    min(s.reward) AS reward_min,
+    max(s.reward) AS reward_max,
+    arg_max(s.reward, s.step_index) AS final_reward,
+    list_distinct(list(s.agent) FILTER (WHERE s.agent IS NOT NULL)) AS agents,
+    list_distinct(list(s.model) FILTER (WHERE s.model IS NOT NULL)) AS models,
+    any_value(s.data_source) AS data_source,
+    any_value(s.channel) AS channel,
+    any_value(s.source) AS source,
+    min(s.started_at) AS started_at,
+    date_diff('millisecond', min(s.started_at), max(coalesce(s.ended_at, s.started_at)))::DOUBLE AS duration_ms,
+    sum(s.prompt_tokens)::BIGINT AS prompt_tokens,
+    sum(s.completion_tokens)::BIGINT AS completion_tokens,
+    count(*) FILTER (WHERE s.status = 'error')::INTEGER AS error_steps,
+    count(*) FILTER (WHERE c.quality = 'good')::INTEGER AS good_steps,
+    count(*) FILTER (WHERE c.quality = 'bad')::INTEGER AS bad_steps,
+    count(*) FILTER (WHERE coalesce(c.quality, 'unreviewed') = 'unreviewed')::INTEGER AS unreviewed_steps,
+    count(*) FILTER (WHERE coalesce(c.trainable, s.status = 'ok'))::INTEGER AS trainable_steps
+  FROM steps s LEFT JOIN curation c USING (step_id)
+  GROUP BY s.trajectory_uid`,
+];
