@@ -1,0 +1,8 @@
+/**
+ * The normalizer registry: one module per source format. Order matters only for ties in detection
+ * (earlier wins); `generic` is the fallback and is not listed here.
+ */
+import type { Normalizer } from '../normalizer';
+import { openaiChat } from './openai-chat';
+
+export const NORMALIZERS: Normalizer<unknown>[] = [openaiChat as Normalizer<unknown>];

@@ -1,0 +1,23 @@
+/** Shared setup for browser tests: a pool per test file with its own OPFS name, asset URLs by plain path. */
+import { PoolClient } from '../../src/pool/client';
+
+export const wasm = {
+  eh: '/node_modules/@duckdb/duckdb-wasm/dist/duckdb-eh.wasm',
+  mvp: '/node_modules/@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm',
+};
+export const parquetWasmUrl = '/node_modules/parquet-wasm/esm/parquet_wasm_bg.wasm';
+
+export function poolWorker(): Worker {
+  return new Worker(new URL('/workers/pool.worker.ts', location.origin), { type: 'module' });
+}
+
+export async function startPool(name: string, memory = false): Promise<PoolClient> {
+  return PoolClient.start({ poolName: `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, memory, wasm, worker: poolWorker });
+}
+
+export async function fixture(path: string): Promise<File> {
+  const res = await fetch(`/test/fixtures/${path}`);
+  if (!res.ok) throw new Error(`fixture ${path}: ${res.status}`);
+  const name = path.split('/').pop()!;
+  return new File([await res.arrayBuffer()], name);
+}

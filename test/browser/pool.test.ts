@@ -1,0 +1,49 @@
+import { expect } from '@esm-bundle/chai';
+import { stepsToIPC } from '../../src/ingest/step-arrow';
+import type { StepRecord } from '../../src/ingest/step';
+import { startPool } from './helpers';
+
+function step(i: number, traj = 't1'): StepRecord {
+  return {
+    step_id: `${traj}:${i}`, trajectory_uid: traj, prompt_uid: 'p', step_index: i, is_last: null, channel: 'train',
+    policy_version: null, agent: 'a', data_source: 'gsm8k', model: 'm', provider: 'openai',
+    messages: [{ role: 'user', content: `q${i}`, tool_calls: [{ id: 'c', type: 'function', function: { name: 'calc', arguments: '{"x":1}' } }] }],
+    tools: null, response: { role: 'assistant', content: `a${i}` }, response_text: `a${i}`, finish_reason: 'stop',
+    prompt_tokens: 10, completion_tokens: null, prompt_ids: [1, 2, 3], response_ids: null, rollout_log_probs: [-0.5],
+    reward: i, started_at: Date.UTC(2026, 0, 1), ended_at: null, latency_ms: 12.5, ttft_ms: null, status: 'ok', error: null,
+    metadata: { k: 'v' }, raw: '{}', source: 'f.jsonl', source_format: 'test', source_line: i + 1, source_id: 'sid', import_id: null,
+  };
+}
+
+describe('pool', () => {
+  it('stages, commits atomically and derives is_last; re-import adds nothing', async () => {
+    const pool = await startPool('pool-basic', true);
+    const id = await pool.beginImport({ file: 'f.jsonl', sourceId: 'sid', bytes: 1 });
+    await pool.api.appendBatch(id, stepsToIPC([step(0), step(1), step(2)]));
+    expect((await pool.rows('SELECT count(*) AS n FROM steps'))[0].n).to.equal(0);
+    const r = await pool.commitImport(id, { format: 'test', confidence: 1, records: 3, rowsMade: 3, errors: [{ line: 9, reason: 'bad json' }] });
+    expect(r.rowsAdded).to.equal(3);
+    const rows = await pool.rows('SELECT step_id, is_last, messages[1].tool_calls[1].function.name AS fn, metadata[\'k\'] AS k FROM steps ORDER BY step_index');
+    expect(rows.map((x) => x.is_last)).to.deep.equal([false, false, true]);
+    expect(rows[0].fn).to.equal('calc');
+    expect(rows[0].k).to.equal('v');
+    const id2 = await pool.beginImport({ file: 'f.jsonl', sourceId: 'sid', bytes: 1 });
+    await pool.api.appendBatch(id2, stepsToIPC([step(0), step(1), step(2)]));
+    expect((await pool.commitImport(id2, { format: 'test', confidence: 1, records: 3, rowsMade: 3, errors: [] })).rowsAdded).to.equal(0);
+    const errs = await pool.rows('SELECT line, reason FROM import_errors');
+    expect(errs).to.deep.equal([{ line: 9, reason: 'bad json' }]);
+    const t = await pool.rows('SELECT step_count, reward_sum, complete FROM trajectories');
+    expect(t).to.deep.equal([{ step_count: 3, reward_sum: 3, complete: true }]);
+    pool.terminate();
+  });
+
+  it('an aborted import keeps nothing of it', async () => {
+    const pool = await startPool('pool-abort', true);
+    const id = await pool.beginImport({ file: 'g.jsonl', sourceId: 'g', bytes: 1 });
+    await pool.api.appendBatch(id, stepsToIPC([step(0, 'g')]));
+    await pool.api.abortImport(id, 'cancelled by the user');
+    expect((await pool.rows('SELECT count(*) AS n FROM steps'))[0].n).to.equal(0);
+    expect((await pool.rows('SELECT status FROM imports'))[0].status).to.equal('failed');
+    pool.terminate();
+  });
+});

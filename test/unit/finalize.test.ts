@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createFinalizeState, finalize, promptUid } from '../../src/ingest/finalize';
+import type { ChatMessage } from '../../src/ingest/step';
+
+const ctx = { sourceId: 'abcdef0123456789abcdef', file: 'log.jsonl' };
+const opts = { format: 'test', importId: 7 };
+const sys: ChatMessage = { role: 'system', content: 'You are terse.' };
+const u1: ChatMessage = { role: 'user', content: 'What is 2+2?' };
+const a1: ChatMessage = { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'calc', arguments: '{"e":"2+2"}' } }] };
+const t1: ChatMessage = { role: 'tool', content: '4', tool_call_id: 'c1' };
+const a2: ChatMessage = { role: 'assistant', content: 'It is 4.' };
+
+describe('finalize', () => {
+  it('fills ids by the data contract', () => {
+    const rows = finalize([{ steps: [{ messages: [sys, u1], response: a2 }] }], { value: { x: 1 }, line: 3, index: 2 }, ctx, createFinalizeState(), opts);
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0].trajectory_uid, 'abcdef012345-2');
+    assert.equal(rows[0].step_id, 'abcdef012345-2:0');
+    assert.equal(rows[0].prompt_uid, promptUid([sys, u1]));
+    assert.equal(rows[0].source_line, 3);
+    assert.equal(rows[0].import_id, 7);
+    assert.equal(rows[0].response_text, 'It is 4.');
+    assert.equal(rows[0].raw, '{"x":1}');
+    assert.equal(rows[0].is_last, null);
+  });
+
+  it('links a growing history into one trajectory', () => {
+    const st = createFinalizeState();
+    const r1 = finalize([{ link: true, steps: [{ messages: [sys, u1], response: a1 }] }], { value: {}, line: 1, index: 0 }, ctx, st, opts);
+    const r2 = finalize([{ link: true, steps: [{ messages: [sys, u1, a1, t1], response: a2 }] }], { value: {}, line: 2, index: 1 }, ctx, st, opts);
+    const r3 = finalize([{ link: true, steps: [{ messages: [sys, u1], response: a2 }] }], { value: {}, line: 3, index: 2 }, ctx, st, opts);
+    assert.equal(r2[0].trajectory_uid, r1[0].trajectory_uid);
+    assert.equal(r2[0].step_index, 1);
+    assert.notEqual(r3[0].trajectory_uid, r1[0].trajectory_uid);
+    assert.equal(r3[0].prompt_uid, r1[0].prompt_uid, 'same prompt → same GRPO group');
+  });
+
+  it('prompt uid ignores later turns', () => {
+    assert.equal(promptUid([sys, u1, a2]), promptUid([sys, u1]));
+    assert.notEqual(promptUid([u1]), promptUid([sys, u1]));
+  });
+});

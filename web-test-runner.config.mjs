@@ -1,0 +1,24 @@
+// Browser tests in Debian's Chromium (never a downloaded browser). TypeScript through esbuild;
+// the esbuild dev server does not know vite's `?url`/`?worker` imports, so tests pass asset URLs in.
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { playwrightLauncher } from '@web/test-runner-playwright';
+import { CHROME_ARGS, CHROME_PATH } from './scripts/browser.mjs';
+
+export default {
+  files: ['test/browser/**/*.test.ts'],
+  nodeResolve: { exportConditions: ['browser', 'import', 'default'] },
+  plugins: [
+    esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
+    {
+      name: 'duckdb-blocking-alias',
+      resolveImport({ source }) {
+        if (source === '@duckdb/duckdb-wasm/blocking') return '/node_modules/@duckdb/duckdb-wasm/dist/duckdb-browser-blocking.mjs';
+      },
+    },
+  ],
+  browsers: [playwrightLauncher({ launchOptions: { executablePath: CHROME_PATH, headless: true, args: CHROME_ARGS } })],
+  concurrency: 1,
+  testFramework: { config: { timeout: 60000 } },
+  testsFinishTimeout: 240000,
+  browserStartTimeout: 60000,
+};
