@@ -273,6 +273,29 @@ export const poolApi = {
     checkpoint();
   },
 
+  /**
+   * Insert or replace step rows outside an import (the gateway's captured calls): rows whose
+   * step_id exists are replaced (complete_trajectory updates the last step once). One transaction.
+   */
+  upsertSteps(bytes: Uint8Array): { rows: number } {
+    const name = `_upsert_${cursorSeq++}`;
+    c().insertArrowFromIPCStream(bytes, { name, create: true });
+    run('BEGIN TRANSACTION');
+    try {
+      run(`DELETE FROM steps WHERE step_id IN (SELECT step_id FROM "${name}")`);
+      run(`INSERT INTO steps BY NAME SELECT * REPLACE (coalesce(is_last, false) AS is_last) FROM "${name}" QUALIFY row_number() OVER (PARTITION BY step_id ORDER BY source_line DESC) = 1`);
+      run('COMMIT');
+    } catch (e) {
+      run('ROLLBACK');
+      throw e;
+    } finally {
+      run(`DROP TABLE IF EXISTS "${name}"`);
+    }
+    const rows = Number(run(`SELECT count(*) AS n FROM steps`).getChild('n')?.get(0));
+    checkpoint();
+    return { rows };
+  },
+
   checkpoint,
 
   /** Empty every table of the pool (the user confirmed). */

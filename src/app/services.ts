@@ -1,0 +1,91 @@
+/**
+ * What every view can reach (provided by <aw-app> through @lit/context): the pool broker, the
+ * importer and the exporter. Views never talk to DuckDB directly (DESIGN.md).
+ */
+import { createContext } from '@lit/context';
+import type { PoolClient } from '../pool/client';
+
+export type ExportFormat = 'parquet' | 'jsonl' | 'csv';
+export type DatasetLayout = 'steps' | 'sft' | 'rl_steps' | 'verl_prompts' | 'dpo';
+
+export interface ExportProgress {
+  rows: number;
+  bytes: number;
+}
+
+export interface ExportQueryOptions {
+  format: ExportFormat;
+  onProgress?: (p: ExportProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface ExportDatasetOptions {
+  layout: DatasetLayout;
+  /** SQL predicate over `steps s` joined with `curation c`. */
+  where?: string;
+  format: ExportFormat;
+  /** Default true: only steps with coalesce(c.trainable, s.status = 'ok'). */
+  trainableOnly?: boolean;
+  onProgress?: (p: ExportProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface Exporter {
+  exportQuery(sql: string, opts: ExportQueryOptions): Promise<Blob>;
+  exportDataset(opts: ExportDatasetOptions): Promise<Blob>;
+  /** The SQL a layout runs (for previews and manifests). */
+  datasetSql(opts: Omit<ExportDatasetOptions, 'format'>): string;
+}
+
+export interface RejectedLine {
+  line: number;
+  reason: string;
+}
+
+export interface ImportReport {
+  file: string;
+  format: string;
+  /** How sure detection was, 0–1. */
+  confidence: number;
+  records: number;
+  /** Step rows made from the records. */
+  rows: number;
+  /** Rows actually added (re-imports add 0). */
+  added: number;
+  rejected: RejectedLine[];
+  warnings: string[];
+  status: 'done' | 'failed' | 'cancelled';
+  message: string | null;
+  importId: number | null;
+  bytes: number;
+  ms: number;
+}
+
+export interface ImportProgress {
+  file: string;
+  bytesRead: number;
+  bytesTotal: number;
+  records: number;
+  rows: number;
+  phase: 'hashing' | 'reading' | 'committing' | 'done';
+}
+
+export interface ImportOptions {
+  onProgress?: (p: ImportProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface Importer {
+  importFiles(files: File[], opts?: ImportOptions): Promise<ImportReport[]>;
+  importUrl(url: string, opts?: ImportOptions): Promise<ImportReport>;
+}
+
+export interface Services {
+  pool: PoolClient;
+  importer: Importer;
+  exporter: Exporter;
+  /** Show a short message to the user (status strip / toast). */
+  notify(message: string, kind?: 'info' | 'error'): void;
+}
+
+export const servicesContext = createContext<Services>(Symbol('aw-services'));
