@@ -277,7 +277,7 @@ export const poolApi = {
    * Insert or replace step rows outside an import (the gateway's captured calls): rows whose
    * step_id exists are replaced (complete_trajectory updates the last step once). One transaction.
    */
-  upsertSteps(bytes: Uint8Array): { rows: number } {
+  upsertSteps(bytes: Uint8Array): { total: number } {
     const name = `_upsert_${cursorSeq++}`;
     c().insertArrowFromIPCStream(bytes, { name, create: true });
     run('BEGIN TRANSACTION');
@@ -291,9 +291,9 @@ export const poolApi = {
     } finally {
       run(`DROP TABLE IF EXISTS "${name}"`);
     }
-    const rows = Number(run(`SELECT count(*) AS n FROM steps`).getChild('n')?.get(0));
+    const total = Number(run(`SELECT count(*) AS n FROM steps`).getChild('n')?.get(0));
     checkpoint();
-    return { rows };
+    return { total };
   },
 
   checkpoint,
