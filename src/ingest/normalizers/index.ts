@@ -3,6 +3,7 @@
  * (earlier wins); `generic` is the fallback and is not listed here.
  */
 import type { Normalizer } from '../normalizer';
+import { har } from './har';
 import { openaiChat } from './openai-chat';
 
-export const NORMALIZERS: Normalizer<unknown>[] = [openaiChat as Normalizer<unknown>];
+export const NORMALIZERS: Normalizer<unknown>[] = [openaiChat as Normalizer<unknown>, har as Normalizer<unknown>];

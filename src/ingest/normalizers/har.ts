@@ -1,0 +1,198 @@
+import { gunzipSync, strFromU8, unzlibSync } from 'fflate';
+import { defineNormalizer, RecordError } from '../normalizer';
+import { isSecretKey, REDACTED, redactSecrets, redactString } from '../redact';
+import type { TrajectoryDraft } from '../step';
+import { isObject, num, type Obj, parseJsonDeep, str, timeMs } from '../util';
+import { apiOf, wireStep } from './wire-call';
+
+/** HAR `{name, value}` list or a plain object → lower-cased header map. */
+function headerMap(h: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  if (Array.isArray(h)) for (const x of h) if (isObject(x) && typeof x.name === 'string') out.set(x.name.toLowerCase(), str(x.value) ?? '');
+  if (isObject(h)) for (const [k, v] of Object.entries(h)) out.set(k.toLowerCase(), str(Array.isArray(v) ? v.join(', ') : v) ?? '');
+  return out;
+}
+
+function base64Bytes(s: string): Uint8Array | null {
+  const clean = s.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(clean) || clean.length % 4 === 1) return null;
+  try {
+    const bin = atob(clean.replace(/-/g, '+').replace(/_/g, '/'));
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return bytes;
+  } catch {
+    return null;
+  }
+}
+
+function bytesText(bytes: Uint8Array, contentEncoding: string): string {
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) return strFromU8(gunzipSync(bytes));
+  if (contentEncoding.includes('deflate') && bytes[0] === 0x78) return strFromU8(unzlibSync(bytes));
+  return strFromU8(bytes);
+}
+
+/** A recorded body → text (or an already-parsed JSON value): base64 and gzip undone. */
+function decodeBody(body: unknown, encoding: string | null, headers: Map<string, string>): unknown {
+  if (typeof body !== 'string') return body;
+  const contentEncoding = headers.get('content-encoding') ?? '';
+  const t = body.trimStart();
+  const plain = t.startsWith('{') || t.startsWith('[') || t.startsWith('data:') || t.startsWith('event:');
+  if (encoding === 'base64' || (!plain && (contentEncoding || /^H4sI/.test(t)))) {
+    const bytes = base64Bytes(body);
+    if (bytes) {
+      try {
+        return bytesText(bytes, contentEncoding);
+      } catch (cause) {
+        throw new RecordError(`could not decompress a ${contentEncoding || 'base64'} body; re-export the HAR with decoded content`, { cause });
+      }
+    }
+  }
+  return body;
+}
+
+interface Exchange {
+  url: string | null;
+  method: string | null;
+  status: number | null;
+  statusText: string | null;
+  requestBody: unknown;
+  responseBody: unknown;
+  startedAt: number | null;
+  durationMs: number | null;
+  ttftMs: number | null;
+  entry: Obj;
+}
+
+function harExchange(e: Obj): Exchange {
+  const req = isObject(e.request) ? e.request : {};
+  const res = isObject(e.response) ? e.response : {};
+  const post = isObject(req.postData) ? req.postData : {};
+  const content = isObject(res.content) ? res.content : {};
+  const timings = isObject(e.timings) ? e.timings : {};
+  const reqHeaders = headerMap(req.headers);
+  const resHeaders = headerMap(res.headers);
+  return {
+    url: str(req.url),
+    method: str(req.method),
+    status: num(res.status),
+    statusText: str(res.statusText),
+    requestBody: parseJsonDeep(decodeBody(post.text, str(post.encoding), reqHeaders), 1),
+    responseBody: decodeBody(content.text, str(content.encoding), resHeaders),
+    startedAt: timeMs(e.startedDateTime),
+    durationMs: num(e.time),
+    ttftMs: (num(timings.wait) ?? -1) >= 0 ? num(timings.wait) : null,
+    entry: e,
+  };
+}
+
+/** The `{request: {url, headers, body}, response: {status, headers, body}}` recording shape. */
+function plainExchange(e: Obj): Exchange {
+  const req = isObject(e.request) ? e.request : {};
+  const res = isObject(e.response) ? e.response : {};
+  const reqHeaders = headerMap(req.headers);
+  const resHeaders = headerMap(res.headers);
+  const started = timeMs(e.startedDateTime ?? e.started_at ?? e.timestamp ?? req.timestamp ?? e.time);
+  const ended = timeMs(e.ended_at ?? res.timestamp);
+  const duration = num(e.duration_ms ?? e.latency_ms ?? e.duration ?? e.elapsed_ms) ?? (started !== null && ended !== null ? ended - started : null);
+  return {
+    url: str(req.url ?? e.url),
+    method: str(req.method ?? e.method),
+    status: num(res.status ?? res.status_code ?? res.statusCode),
+    statusText: str(res.statusText ?? res.reason),
+    requestBody: parseJsonDeep(decodeBody(req.body, str(req.encoding ?? req.bodyEncoding), reqHeaders), 1),
+    responseBody: decodeBody(res.body ?? res.text ?? res.content, str(res.encoding ?? res.bodyEncoding), resHeaders),
+    startedAt: started,
+    durationMs: duration,
+    ttftMs: num(e.ttft_ms ?? res.ttft_ms),
+    entry: e,
+  };
+}
+
+const SECRETISH_PARAM = /key|token|auth|secret|signature|sig|session|password/i;
+
+/** The entry as stored in `raw`: decoded bodies, credentials, cookies and key-like query params removed. */
+function sanitizedEntry(x: Exchange): unknown {
+  const e = structuredClone(x.entry);
+  for (const side of ['request', 'response'] as const) {
+    const part = e[side];
+    if (!isObject(part)) continue;
+    if (Array.isArray(part.cookies)) part.cookies = part.cookies.map((c) => (isObject(c) ? { ...c, value: REDACTED } : c));
+    if (Array.isArray(part.queryString))
+      part.queryString = part.queryString.map((q) => (isObject(q) && typeof q.name === 'string' && SECRETISH_PARAM.test(q.name) ? { ...q, value: REDACTED } : q));
+    if (isObject(part.headers)) for (const k of Object.keys(part.headers)) if (isSecretKey(k)) part.headers[k] = REDACTED;
+  }
+  const req = e.request as Obj | undefined;
+  const res = e.response as Obj | undefined;
+  if (isObject(req?.postData)) req.postData = { ...req.postData, text: x.requestBody, encoding: undefined };
+  else if (isObject(req) && 'body' in req) req.body = x.requestBody;
+  if (isObject(res?.content)) res.content = { ...res.content, text: x.responseBody, encoding: undefined };
+  else if (isObject(res) && 'body' in res) res.body = x.responseBody;
+  return redactSecrets(e);
+}
+
+function exchangeDraft(x: Exchange, skipped: number): TrajectoryDraft | null {
+  if ((x.method ?? 'POST').toUpperCase() !== 'POST' || x.requestBody === undefined || x.requestBody === null || x.requestBody === '') return null;
+  const api = apiOf(x.url, x.requestBody);
+  if (!api) return null;
+  const step = wireStep(api, x.requestBody, x.responseBody);
+  const httpFailed = x.status !== null && (x.status === 0 || x.status >= 400);
+  const failed = httpFailed || step.error !== null || (x.status !== null && x.status < 400 && !step.response);
+  const error = failed ? (step.error ?? (httpFailed ? `HTTP ${x.status}${x.statusText ? ` ${x.statusText}` : ''}` : 'no response body recorded')) : null;
+  const metadata: Record<string, string> = { api };
+  if (x.url) metadata.url = redactString(x.url);
+  if (x.status !== null) metadata.http_status = String(x.status);
+  if (skipped) metadata.har_entries_skipped = String(skipped);
+  return {
+    link: true,
+    steps: [
+      {
+        ...step,
+        finish_reason: failed ? (step.finish_reason ?? 'error') : step.finish_reason,
+        status: failed ? 'error' : 'ok',
+        error,
+        started_at: x.startedAt,
+        ended_at: x.startedAt !== null && x.durationMs !== null ? x.startedAt + x.durationMs : null,
+        latency_ms: x.durationMs,
+        ttft_ms: x.ttftMs,
+        metadata,
+        raw: JSON.stringify(sanitizedEntry(x)),
+      },
+    ],
+  };
+}
+
+function isPlainExchange(v: unknown): v is Obj {
+  if (!isObject(v) || !isObject(v.request) || !isObject(v.response)) return false;
+  const r = v.request;
+  return (typeof r.url === 'string' || typeof r.method === 'string') && ('body' in r || 'headers' in r);
+}
+
+function isHar(v: unknown): v is { log: { entries: unknown[] } } {
+  return isObject(v) && isObject(v.log) && Array.isArray(v.log.entries);
+}
+
+/** HAR (browser DevTools "Save all as HAR") and request/response recordings: every LLM API call becomes a step. */
+export const har = defineNormalizer({
+  id: 'har',
+  label: 'HAR / HTTP recording',
+  detect(sample) {
+    const items = sample.length === 1 && Array.isArray(sample[0]) ? sample[0] : sample;
+    if (items.some(isHar)) return 0.97;
+    const hits = items.filter(isPlainExchange).length;
+    return hits ? 0.6 + 0.3 * (hits / items.length) : 0;
+  },
+  normalize(record) {
+    const v = record.value;
+    const isEntry = (e: unknown): e is Obj => isObject(e) && isObject(e.request);
+    let exchanges: Exchange[];
+    if (isHar(v)) exchanges = v.log.entries.filter(isEntry).map(harExchange);
+    else if (Array.isArray(v)) exchanges = v.filter(isPlainExchange).map(plainExchange);
+    else if (isPlainExchange(v)) exchanges = [plainExchange(v)];
+    else throw new RecordError('not a HAR document (log.entries) nor a {request, response} recording');
+    if (exchanges.every((x) => x.startedAt !== null)) exchanges.sort((a, b) => a.startedAt! - b.startedAt!);
+    const llm = exchanges.filter((x) => (x.method ?? 'POST').toUpperCase() === 'POST' && apiOf(x.url, x.requestBody) !== null);
+    const skipped = exchanges.length - llm.length;
+    return llm.map((x) => exchangeDraft(x, skipped)).filter((d): d is TrajectoryDraft => d !== null);
+  },
+});
