@@ -5,5 +5,6 @@
 import type { Normalizer } from '../normalizer';
 import { har } from './har';
 import { openaiChat } from './openai-chat';
+import { openaiLog } from './openai-log';
 
-export const NORMALIZERS: Normalizer<unknown>[] = [openaiChat as Normalizer<unknown>, har as Normalizer<unknown>];
+export const NORMALIZERS: Normalizer<unknown>[] = [openaiChat as Normalizer<unknown>, har as Normalizer<unknown>, openaiLog as Normalizer<unknown>];
