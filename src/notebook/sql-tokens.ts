@@ -1,0 +1,282 @@
+/**
+ * A small SQL tokenizer and table-reference finder. DuckDB's json_serialize_sql lives in the
+ * JSON extension, which the offline build lacks (DESIGN.md), so references come from tokens:
+ * strings, quoted identifiers, comments and CTE names never count as references.
+ */
+
+export type TokenType = 'ws' | 'comment' | 'string' | 'qident' | 'word' | 'number' | 'punct' | 'param';
+
+export interface Token {
+  type: TokenType;
+  text: string;
+  start: number;
+  end: number;
+}
+
+export function tokenize(sql: string): Token[] {
+  const out: Token[] = [];
+  let i = 0;
+  const n = sql.length;
+  const push = (type: TokenType, end: number) => {
+    out.push({ type, text: sql.slice(i, end), start: i, end });
+    i = end;
+  };
+  while (i < n) {
+    const ch = sql[i];
+    const next = sql[i + 1];
+    if (/\s/.test(ch)) {
+      let j = i + 1;
+      while (j < n && /\s/.test(sql[j])) j++;
+      push('ws', j);
+    } else if (ch === '-' && next === '-') {
+      const j = sql.indexOf('\n', i);
+      push('comment', j < 0 ? n : j);
+    } else if (ch === '/' && next === '*') {
+      let depth = 1;
+      let j = i + 2;
+      while (j < n && depth > 0) {
+        if (sql[j] === '/' && sql[j + 1] === '*') {
+          depth++;
+          j += 2;
+        } else if (sql[j] === '*' && sql[j + 1] === '/') {
+          depth--;
+          j += 2;
+        } else j++;
+      }
+      push('comment', j);
+    } else if (ch === "'" || ((ch === 'E' || ch === 'e') && next === "'")) {
+      let j = ch === "'" ? i + 1 : i + 2;
+      const backslash = ch !== "'";
+      while (j < n) {
+        if (backslash && sql[j] === '\\') j += 2;
+        else if (sql[j] === "'" && sql[j + 1] === "'") j += 2;
+        else if (sql[j] === "'") break;
+        else j++;
+      }
+      push('string', Math.min(j + 1, n));
+    } else if (ch === '"') {
+      let j = i + 1;
+      while (j < n) {
+        if (sql[j] === '"' && sql[j + 1] === '"') j += 2;
+        else if (sql[j] === '"') break;
+        else j++;
+      }
+      push('qident', Math.min(j + 1, n));
+    } else if (ch === '$') {
+      const tag = /^\$([A-Za-z_]\w*)?\$/.exec(sql.slice(i));
+      if (tag) {
+        const close = sql.indexOf(tag[0], i + tag[0].length);
+        push('string', close < 0 ? n : close + tag[0].length);
+      } else {
+        let j = i + 1;
+        while (j < n && /\w/.test(sql[j])) j++;
+        push('param', j);
+      }
+    } else if (/[A-Za-z_\u0080-\uffff]/.test(ch)) {
+      let j = i + 1;
+      while (j < n && /[\w$\u0080-\uffff]/.test(sql[j])) j++;
+      push('word', j);
+    } else if (/[0-9]/.test(ch) || (ch === '.' && next !== undefined && /[0-9]/.test(next))) {
+      let j = i + 1;
+      while (j < n && /[0-9._eE]/.test(sql[j])) j++;
+      push('number', j);
+    } else if (ch === '?') {
+      push('param', i + 1);
+    } else {
+      const two = sql.slice(i, i + 2);
+      push('punct', ['::', '<=', '>=', '<>', '!=', '||', '->', '=>', '**', '//'].includes(two) ? i + 2 : i + 1);
+    }
+  }
+  return out;
+}
+
+/** An identifier's name as DuckDB resolves it (case-insensitive; quotes removed). */
+export function identName(t: Token): string {
+  return (t.type === 'qident' ? t.text.slice(1, -1).replaceAll('""', '"') : t.text).toLowerCase();
+}
+
+export interface TableRef {
+  /** Lower-cased name (the last part, for qualified names). */
+  name: string;
+  /** Schema / catalog parts before the name, lower-cased; [] when unqualified. */
+  qualifier: string[];
+  /** Span of the whole (possibly qualified) reference in the source. */
+  start: number;
+  end: number;
+}
+
+export interface SqlAnalysis {
+  refs: TableRef[];
+  ctes: string[];
+  /** Statement head keywords (upper-cased), one per statement. */
+  statements: string[];
+  /** The SQL changes data or settings (INSERT, CREATE, COPY, ATTACH, SET …). */
+  mutates: boolean;
+}
+
+const TABLE_AFTER = new Set(['from', 'join', 'into', 'update', 'table', 'describe', 'summarize', 'pivot', 'unpivot', 'copy']);
+const END_FROM_LIST = new Set([
+  'where', 'group', 'having', 'order', 'limit', 'offset', 'qualify', 'window', 'union', 'intersect', 'except',
+  'select', 'returning', 'set', 'values', 'to', 'sample', 'tablesample',
+]);
+/** Words after which `(` opens a subquery or list rather than a function call's arguments. */
+const SUBQUERY_OPENERS = new Set([
+  'from', 'join', 'in', 'exists', 'as', 'any', 'all', 'some', 'lateral', 'select', 'where', 'and', 'or', 'not', 'on',
+  'union', 'intersect', 'except', 'values', 'with', 'array', 'materialized', 'then', 'else', 'when', 'having', 'copy',
+  'is', 'by', 'distinct',
+]);
+const NOT_A_TABLE = new Set(['lateral', 'only', 'select', 'with', 'values', 'unnest']);
+const MUTATING = new Set([
+  'insert', 'update', 'delete', 'create', 'drop', 'alter', 'copy', 'attach', 'detach', 'set', 'reset', 'install',
+  'load', 'pragma', 'checkpoint', 'force', 'vacuum', 'begin', 'commit', 'rollback', 'abort', 'export', 'import',
+  'use', 'truncate', 'merge', 'call', 'comment', 'start', 'end', 'prepare', 'execute', 'deallocate',
+]);
+
+function significant(tokens: Token[]): Token[] {
+  return tokens.filter((t) => t.type !== 'ws' && t.type !== 'comment');
+}
+
+function isIdent(t: Token | undefined): t is Token {
+  return !!t && (t.type === 'word' || t.type === 'qident');
+}
+
+export function analyzeSql(sql: string): SqlAnalysis {
+  const toks = significant(tokenize(sql));
+  const ctes = new Set<string>();
+  const refs: TableRef[] = [];
+  const statements: string[] = [];
+  let mutates = false;
+
+  // Statement heads (and a WITH's main verb).
+  let headAt = 0;
+  let depth = 0;
+  let stmtHead: string | null = null;
+  for (let k = 0; k <= toks.length; k++) {
+    const t = toks[k];
+    if (!t || (t.text === ';' && depth === 0)) {
+      if (stmtHead) statements.push(stmtHead.toUpperCase());
+      stmtHead = null;
+      headAt = k + 1;
+      continue;
+    }
+    if (t.text === '(') depth++;
+    else if (t.text === ')') depth = Math.max(0, depth - 1);
+    if (k === headAt && t.type === 'word') {
+      stmtHead = t.text.toLowerCase();
+      if (MUTATING.has(stmtHead)) mutates = true;
+    } else if (stmtHead === 'with' && depth === 0 && t.type === 'word' && ['insert', 'update', 'delete', 'merge'].includes(t.text.toLowerCase())) {
+      mutates = true;
+    }
+  }
+
+  // CTE names: WITH [RECURSIVE] name [(cols)] AS [NOT] [MATERIALIZED] (…) [, name …]
+  for (let k = 0; k < toks.length; k++) {
+    if (toks[k].type !== 'word' || toks[k].text.toLowerCase() !== 'with') continue;
+    let p = k + 1;
+    if (toks[p]?.text.toLowerCase() === 'recursive') p++;
+    for (;;) {
+      const name = toks[p];
+      if (!isIdent(name)) break;
+      p++;
+      if (toks[p]?.text === '(') p = skipParens(toks, p);
+      if (toks[p]?.text.toLowerCase() !== 'as') break;
+      ctes.add(identName(name));
+      p++;
+      while (toks[p]?.type === 'word' && ['not', 'materialized'].includes(toks[p].text.toLowerCase())) p++;
+      if (toks[p]?.text !== '(') break;
+      p = skipParens(toks, p);
+      if (toks[p]?.text !== ',') break;
+      p++;
+    }
+  }
+
+  // Table positions: after FROM / JOIN / INTO …, and after commas of a FROM list at the same depth.
+  const fromList: boolean[] = [false];
+  const inCall: boolean[] = [false];
+  let d = 0;
+  let expect = false;
+  let after = '';
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k];
+    const lower = t.type === 'word' ? t.text.toLowerCase() : '';
+    if (t.text === '(') {
+      const prev = toks[k - 1];
+      d++;
+      fromList[d] = false;
+      // extract(year FROM t), trim(BOTH ' ' FROM s): a FROM inside a call's arguments is no table.
+      inCall[d] = isIdent(prev) && !(prev.type === 'word' && SUBQUERY_OPENERS.has(prev.text.toLowerCase()));
+      expect = false;
+      continue;
+    }
+    if (t.text === ')') {
+      d = Math.max(0, d - 1);
+      continue;
+    }
+    if (expect) {
+      expect = false;
+      if (isIdent(t) && !NOT_A_TABLE.has(lower)) {
+        let end = k;
+        const parts = [t];
+        while (toks[end + 1]?.text === '.' && isIdent(toks[end + 2])) {
+          parts.push(toks[end + 2]);
+          end += 2;
+        }
+        if (toks[end + 1]?.text === '(' && after !== 'into') continue; // a table function, not INSERT INTO t (cols)
+        const names = parts.map(identName);
+        refs.push({ name: names[names.length - 1], qualifier: names.slice(0, -1), start: t.start, end: parts[parts.length - 1].end });
+        k = end;
+        continue;
+      }
+      if (lower === 'lateral' || lower === 'only') {
+        expect = true;
+        continue;
+      }
+    }
+    if (t.type === 'word') {
+      if (TABLE_AFTER.has(lower)) {
+        const prev = toks[k - 1];
+        const atHead = !prev || prev.text === ';' || prev.text === '(' || prev.text === ')';
+        if (inCall[d]) continue;
+        // `UPDATE x` / `TABLE x` name a table only at a statement head (not `DO UPDATE SET`, `CREATE TABLE`).
+        if (lower === 'update' && !atHead) continue;
+        if (lower === 'table' && !atHead && !/^(describe|summarize|show)$/i.test(prev.text)) continue;
+        expect = true;
+        after = lower;
+        if (lower === 'from' || lower === 'join') fromList[d] = true;
+        continue;
+      }
+      if (END_FROM_LIST.has(lower)) fromList[d] = false;
+    } else if (t.text === ',' && fromList[d]) {
+      expect = true;
+      after = ',';
+    }
+  }
+  return { refs: refs.filter((r) => r.qualifier.length > 0 || !ctes.has(r.name)), ctes: [...ctes], statements, mutates };
+}
+
+function skipParens(toks: Token[], p: number): number {
+  let depth = 0;
+  for (; p < toks.length; p++) {
+    if (toks[p].text === '(') depth++;
+    else if (toks[p].text === ')' && --depth === 0) return p + 1;
+  }
+  return p;
+}
+
+/** Replace the unqualified references whose name `rename` maps, by their exact spans. */
+export function rewriteRefs(sql: string, refs: TableRef[], rename: (name: string) => string | null): string {
+  let out = '';
+  let at = 0;
+  for (const r of [...refs].sort((a, b) => a.start - b.start)) {
+    if (r.qualifier.length) continue;
+    const to = rename(r.name);
+    if (to === null) continue;
+    out += sql.slice(at, r.start) + to;
+    at = r.end;
+  }
+  return out + sql.slice(at);
+}
+
+export function quoteIdent(name: string): string {
+  return /^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replaceAll('"', '""')}"`;
+}
