@@ -5,6 +5,7 @@
 import type { Normalizer } from '../normalizer';
 import { har } from './har';
 import { openaiChat } from './openai-chat';
+import { otel } from './otel';
 import { openaiLog } from './openai-log';
 
-export const NORMALIZERS: Normalizer<unknown>[] = [openaiChat as Normalizer<unknown>, har as Normalizer<unknown>, openaiLog as Normalizer<unknown>];
+export const NORMALIZERS: Normalizer<unknown>[] = [openaiChat as Normalizer<unknown>, har as Normalizer<unknown>, otel as Normalizer<unknown>, openaiLog as Normalizer<unknown>];

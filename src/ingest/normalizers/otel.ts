@@ -1,0 +1,252 @@
+import { defineNormalizer, RecordError } from '../normalizer';
+import { redactSecrets } from '../redact';
+import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
+import { contentToText, int, isObject, normalizeArguments, type Obj, openaiMessage, parseJsonDeep, str, timeMs } from '../util';
+
+/** OTLP AnyValue → plain value. */
+function anyValue(v: unknown): unknown {
+  if (!isObject(v)) return v;
+  if ('stringValue' in v) return v.stringValue;
+  if ('intValue' in v) return int(v.intValue);
+  if ('doubleValue' in v) return typeof v.doubleValue === 'number' ? v.doubleValue : Number(v.doubleValue);
+  if ('boolValue' in v) return v.boolValue;
+  if ('bytesValue' in v) return v.bytesValue;
+  if (isObject(v.arrayValue)) return Array.isArray(v.arrayValue.values) ? v.arrayValue.values.map(anyValue) : [];
+  if (isObject(v.kvlistValue)) return attributes(v.kvlistValue.values);
+  return v;
+}
+
+/** OTLP `[{key, value}]` (or an already flat object) → flat object. */
+export function attributes(list: unknown): Obj {
+  if (isObject(list)) return list;
+  const out: Obj = {};
+  if (Array.isArray(list)) for (const a of list) if (isObject(a) && typeof a.key === 'string') out[a.key] = anyValue(a.value);
+  return out;
+}
+
+const LLM_OPERATIONS = new Set(['chat', 'text_completion', 'completion', 'generate_content']);
+
+function isLlmSpan(a: Obj): boolean {
+  const op = str(a['gen_ai.operation.name']);
+  if (op) return LLM_OPERATIONS.has(op);
+  return 'gen_ai.request.model' in a || 'gen_ai.response.model' in a || 'gen_ai.prompt.0.role' in a || 'gen_ai.prompt.0.content' in a;
+}
+
+/** Semantic-conventions message (`{role, parts: [{type, content|name|arguments|response}]}`) → chat messages. */
+function partsMessage(m: unknown, defaultRole: string): ChatMessage[] {
+  if (!isObject(m)) return [{ role: defaultRole, content: str(m) }];
+  if (!Array.isArray(m.parts)) return [openaiMessage({ role: defaultRole, ...m })];
+  const role = str(m.role) ?? defaultRole;
+  const texts: unknown[] = [];
+  const out: ChatMessage[] = [];
+  const msg: ChatMessage = { role, content: null };
+  for (const p of m.parts) {
+    if (!isObject(p)) continue;
+    if (p.type === 'tool_call') (msg.tool_calls ??= []).push({ id: str(p.id), type: 'function', function: { name: str(p.name) ?? '', arguments: normalizeArguments(p.arguments) } });
+    else if (p.type === 'tool_call_response') out.push({ role: 'tool', content: str(p.response ?? p.result ?? p.content), tool_call_id: str(p.id) });
+    else if (p.type === 'reasoning') msg.reasoning = (msg.reasoning ? `${msg.reasoning}\n` : '') + (str(p.content) ?? '');
+    else texts.push(p.type === 'text' ? { type: 'text', text: str(p.content ?? p.text) ?? '' } : p);
+  }
+  if (texts.length) {
+    const { content, parts } = contentToText(texts);
+    msg.content = content;
+    if (texts.some((t) => isObject(t) && t.type !== 'text')) msg.parts = parts;
+  }
+  if (texts.length || msg.tool_calls || msg.reasoning || !out.length) out.unshift(msg);
+  return out;
+}
+
+function jsonList(v: unknown): unknown[] | null {
+  const p = parseJsonDeep(v);
+  return Array.isArray(p) ? p : null;
+}
+
+/** `gen_ai.prompt.N.*` / `gen_ai.completion.N.*` flat attributes → message objects, in index order. */
+function indexedMessages(a: Obj, prefix: string): Obj[] {
+  const byIndex = new Map<number, Obj>();
+  for (const [k, v] of Object.entries(a)) {
+    if (!k.startsWith(prefix)) continue;
+    const m = /^(\d+)\.(.+)$/.exec(k.slice(prefix.length));
+    if (!m) continue;
+    const msg = byIndex.get(Number(m[1])) ?? {};
+    byIndex.set(Number(m[1]), msg);
+    const call = /^tool_calls\.(\d+)\.(.+)$/.exec(m[2]);
+    if (call) {
+      const calls = ((msg.tool_calls as Obj[] | undefined) ??= []);
+      const c = (calls[Number(call[1])] ??= { type: 'function', function: {} });
+      if (call[2] === 'id') c.id = v;
+      else (c.function as Obj)[call[2]] = v;
+    } else msg[m[2]] = v;
+  }
+  return [...byIndex.entries()].sort((x, y) => x[0] - y[0]).map(([, m]) => ({ ...m, tool_calls: (m.tool_calls as unknown[] | undefined)?.filter(Boolean) }));
+}
+
+const EVENT_ROLE: Record<string, string> = {
+  'gen_ai.system.message': 'system',
+  'gen_ai.user.message': 'user',
+  'gen_ai.assistant.message': 'assistant',
+  'gen_ai.tool.message': 'tool',
+};
+
+function eventBody(ev: Obj): Obj {
+  const a = attributes(ev.attributes);
+  const inner = parseJsonDeep(ev.body ?? a['gen_ai.event.content'] ?? a.body);
+  const body = isObject(inner) ? inner : {};
+  const merged: Obj = { ...a, ...body };
+  for (const k of ['message', 'tool_calls']) if (typeof merged[k] === 'string') merged[k] = parseJsonDeep(merged[k]);
+  return merged;
+}
+
+function eventMessage(role: string, b: Obj): ChatMessage {
+  const m = openaiMessage({ ...b, role: str(b.role) ?? role, content: parseJsonDeep(b.content) });
+  if (role === 'tool' && !m.tool_call_id && b.id !== undefined) m.tool_call_id = str(b.id);
+  return m;
+}
+
+interface SpanCall {
+  messages: ChatMessage[];
+  response: ChatMessage | null;
+  finish: string | null;
+}
+
+function spanMessages(a: Obj, events: Obj[]): SpanCall {
+  const input = jsonList(a['gen_ai.input.messages']);
+  if (input) {
+    const messages: ChatMessage[] = [];
+    const sys = jsonList(a['gen_ai.system_instructions']);
+    if (sys) messages.push(...partsMessage({ role: 'system', parts: sys }, 'system'));
+    for (const m of input) messages.push(...partsMessage(m, 'user'));
+    const output = jsonList(a['gen_ai.output.messages']) ?? [];
+    const first = isObject(output[0]) ? output[0] : null;
+    return { messages, response: first ? partsMessage(first, 'assistant')[0] : null, finish: first ? str(first.finish_reason) : null };
+  }
+  const messages: ChatMessage[] = [];
+  let response: ChatMessage | null = null;
+  let finish: string | null = null;
+  for (const ev of events) {
+    const name = str(ev.name) ?? '';
+    if (EVENT_ROLE[name]) messages.push(eventMessage(EVENT_ROLE[name], eventBody(ev)));
+    else if (name === 'gen_ai.choice' && !response) {
+      const b = eventBody(ev);
+      const msg = isObject(b.message) ? b.message : b;
+      response = { ...eventMessage('assistant', msg), role: 'assistant' };
+      finish = str(b.finish_reason);
+    }
+  }
+  if (messages.length || response) return { messages, response, finish };
+  const prompts = indexedMessages(a, 'gen_ai.prompt.');
+  const completions = indexedMessages(a, 'gen_ai.completion.');
+  const first = completions[0];
+  return {
+    messages: prompts.map(openaiMessage),
+    response: first ? { ...openaiMessage(first), role: 'assistant' } : null,
+    finish: first ? str(first.finish_reason) : null,
+  };
+}
+
+function toolDefinitions(a: Obj): string | null {
+  const defs = jsonList(a['gen_ai.tool.definitions'] ?? a['llm.tools']);
+  if (defs?.length) return JSON.stringify(defs);
+  const fns = indexedMessages(a, 'llm.request.functions.');
+  if (!fns.length) return null;
+  return JSON.stringify(fns.map((f) => ({ type: 'function', function: { ...f, parameters: parseJsonDeep(f.parameters), tool_calls: undefined } })));
+}
+
+const ERROR_CODES = new Set([2, '2', 'STATUS_CODE_ERROR', 'ERROR']);
+
+function spanStep(span: Obj, resource: Obj): StepDraft {
+  const a = attributes(span.attributes);
+  const events = Array.isArray(span.events) ? span.events.filter(isObject) : [];
+  const call = spanMessages(a, events);
+  const status = isObject(span.status) ? span.status : {};
+  const exception = events.find((e) => e.name === 'exception');
+  const failed = ERROR_CODES.has(status.code as string) || a['error.type'] !== undefined;
+  const started = timeMs(str(span.startTimeUnixNano));
+  const ended = timeMs(str(span.endTimeUnixNano));
+  const reasons = a['gen_ai.response.finish_reasons'];
+  const finish = (Array.isArray(reasons) ? str(reasons[0]) : str(parseJsonDeep(reasons))) ?? call.finish;
+  const metadata: Record<string, string> = {};
+  const put = (k: string, v: unknown) => {
+    const s = str(v);
+    if (s !== null) metadata[k] = s;
+  };
+  put('span_name', span.name);
+  put('span_id', span.spanId);
+  put('parent_span_id', span.parentSpanId || null);
+  put('service_name', resource['service.name']);
+  for (const [k, v] of Object.entries(a)) if (/^gen_ai\.(request\.(?!model)|conversation\.id|response\.id)/.test(k)) put(k, v);
+  return {
+    messages: call.messages,
+    response: call.response,
+    tools: toolDefinitions(a),
+    model: str(a['gen_ai.response.model'] ?? a['gen_ai.request.model']),
+    provider: str(a['gen_ai.provider.name'] ?? a['gen_ai.system']),
+    agent: str(a['gen_ai.agent.name'] ?? resource['service.name']),
+    prompt_tokens: int(a['gen_ai.usage.input_tokens'] ?? a['gen_ai.usage.prompt_tokens']),
+    completion_tokens: int(a['gen_ai.usage.output_tokens'] ?? a['gen_ai.usage.completion_tokens']),
+    finish_reason: finish ?? (failed ? 'error' : null),
+    started_at: started,
+    ended_at: ended,
+    latency_ms: started !== null && ended !== null ? ended - started : null,
+    status: failed ? 'error' : 'ok',
+    error: failed ? ((str(status.message) || null) ?? str(exception ? attributes(exception.attributes)['exception.message'] : null) ?? str(a['error.type']) ?? 'span status ERROR') : null,
+    metadata,
+    raw: JSON.stringify(redactSecrets(span)),
+  };
+}
+
+interface LocatedSpan {
+  span: Obj;
+  resource: Obj;
+}
+
+function spansOf(v: unknown): LocatedSpan[] {
+  if (!isObject(v)) return [];
+  if (Array.isArray(v.resourceSpans)) {
+    const out: LocatedSpan[] = [];
+    for (const rs of v.resourceSpans) {
+      if (!isObject(rs)) continue;
+      const resource = attributes(isObject(rs.resource) ? rs.resource.attributes : undefined);
+      const scopes = rs.scopeSpans ?? rs.instrumentationLibrarySpans;
+      for (const ss of Array.isArray(scopes) ? scopes : []) {
+        if (!isObject(ss) || !Array.isArray(ss.spans)) continue;
+        for (const span of ss.spans) if (isObject(span)) out.push({ span, resource });
+      }
+    }
+    return out;
+  }
+  if (typeof v.traceId === 'string' && 'attributes' in v && 'startTimeUnixNano' in v) return [{ span: v, resource: {} }];
+  return [];
+}
+
+/** OpenTelemetry GenAI spans (OTLP JSON): every LLM span is a step, the trace is the trajectory. */
+export const otel = defineNormalizer({
+  id: 'otel',
+  label: 'OpenTelemetry GenAI spans (OTLP JSON)',
+  detect(sample) {
+    const hits = sample.filter((v) => isObject(v) && Array.isArray(v.resourceSpans)).length;
+    if (hits) return 0.9 + 0.08 * (hits / sample.length);
+    const spans = sample.filter((v) => spansOf(v).length).length;
+    return spans ? 0.7 * (spans / sample.length) : 0;
+  },
+  normalize(record) {
+    const located = spansOf(record.value);
+    if (!located.length && !(isObject(record.value) && Array.isArray(record.value.resourceSpans)))
+      throw new RecordError('no OTLP spans here: expected {resourceSpans: [{scopeSpans: [{spans}]}]}');
+    const byTrace = new Map<string, { start: number; step: StepDraft }[]>();
+    for (const { span, resource } of located) {
+      if (!isLlmSpan(attributes(span.attributes))) continue;
+      const trace = str(span.traceId) ?? '';
+      const list = byTrace.get(trace) ?? [];
+      byTrace.set(trace, list);
+      const step = spanStep(span, resource);
+      list.push({ start: step.started_at ?? 0, step });
+    }
+    const out: TrajectoryDraft[] = [];
+    for (const [trace, list] of byTrace) {
+      list.sort((x, y) => x.start - y.start);
+      out.push({ trajectory_uid: trace || null, steps: list.map((x) => x.step) });
+    }
+    return out;
+  },
+});
