@@ -1,4 +1,6 @@
 /** Shared setup for browser tests: a pool per test file with its own OPFS name, asset URLs by plain path. */
+import { WorkerExporter } from '../../src/export/exporter';
+import { WorkerImporter } from '../../src/ingest/importer';
 import { PoolClient } from '../../src/pool/client';
 
 export const wasm = {
@@ -20,4 +22,12 @@ export async function fixture(path: string): Promise<File> {
   if (!res.ok) throw new Error(`fixture ${path}: ${res.status}`);
   const name = path.split('/').pop()!;
   return new File([await res.arrayBuffer()], name);
+}
+
+export function importerFor(pool: PoolClient): WorkerImporter {
+  return new WorkerImporter({ pool, parquetWasmUrl, worker: () => new Worker(new URL('/workers/ingest.worker.ts', location.origin), { type: 'module' }) });
+}
+
+export function exporterFor(pool: PoolClient): WorkerExporter {
+  return new WorkerExporter({ pool, parquetWasmUrl, worker: () => new Worker(new URL('/workers/export.worker.ts', location.origin), { type: 'module' }) });
 }

@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import { describe, it } from 'node:test';
+import { type ReadEvent, readRecords } from '../../src/ingest/reader';
+
+function streamOf(bytes: Uint8Array, chunk = 7): ReadableStream<Uint8Array> {
+  let o = 0;
+  return new ReadableStream({
+    pull(c) {
+      if (o >= bytes.length) return c.close();
+      c.enqueue(bytes.slice(o, o + chunk));
+      o += chunk;
+    },
+  });
+}
+
+async function read(input: string | Uint8Array, chunk = 7): Promise<{ records: { v: unknown; line: number }[]; rejects: { line: number; reason: string }[]; warnings: string[] }> {
+  const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
+  const out = { records: [] as { v: unknown; line: number }[], rejects: [] as { line: number; reason: string }[], warnings: [] as string[] };
+  const evs: ReadEvent[] = [];
+  for await (const ev of readRecords(streamOf(bytes, chunk))) evs.push(ev);
+  for (const ev of evs) {
+    if (ev.kind === 'record') out.records.push({ v: ev.record.value, line: ev.record.line });
+    else if (ev.kind === 'reject') out.rejects.push({ line: ev.line, reason: ev.reason });
+    else out.warnings.push(ev.message);
+  }
+  return out;
+}
+
+describe('reader', () => {
+  it('JSONL: bad lines reported by number, good kept, CRLF and blank lines', async () => {
+    const r = await read('{"a":1}\r\n{"a":2,}\r\n\r\n{"a":3}\r\n');
+    assert.deepEqual(r.records, [{ v: { a: 1 }, line: 1 }, { v: { a: 3 }, line: 4 }]);
+    assert.equal(r.rejects.length, 1);
+    assert.equal(r.rejects[0].line, 2);
+    assert.match(r.rejects[0].reason, /malformed JSON/);
+  });
+
+  it('JSONL: truncated last line', async () => {
+    const r = await read('{"a":1}\n{"a":2}\n{"a":');
+    assert.equal(r.records.length, 2);
+    assert.equal(r.rejects[0].line, 3);
+    assert.match(r.rejects[0].reason, /truncated last line/);
+  });
+
+  it('UTF-8 BOM, UTF-16 LE and BE', async () => {
+    const text = '{"q":"héllo ☃"}\n{"q":"b"}\n';
+    const bom = await read(new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(text)]));
+    assert.equal(bom.records.length, 2);
+    const le = new Uint8Array(2 + text.length * 2);
+    le[0] = 0xff;
+    le[1] = 0xfe;
+    for (let i = 0; i < text.length; i++) {
+      le[2 + 2 * i] = text.charCodeAt(i) & 0xff;
+      le[3 + 2 * i] = text.charCodeAt(i) >> 8;
+    }
+    const r1 = await read(le);
+    assert.deepEqual(r1.records.map((x) => x.v), [{ q: 'héllo ☃' }, { q: 'b' }]);
+    const be = new Uint8Array(text.length * 2);
+    for (let i = 0; i < text.length; i++) {
+      be[2 * i] = text.charCodeAt(i) >> 8;
+      be[2 * i + 1] = text.charCodeAt(i) & 0xff;
+    }
+    const r2 = await read(be);
+    assert.deepEqual(r2.records.map((x) => x.v), [{ q: 'héllo ☃' }, { q: 'b' }]);
+  });
+
+  it('invalid UTF-8 bytes are replaced and warned about', async () => {
+    const bytes = new Uint8Array([...new TextEncoder().encode('{"a":"x'), 0xff, 0xfe, ...new TextEncoder().encode('"}\n{"a":2}\n')]);
+    const r = await read(bytes);
+    assert.equal(r.records.length, 2);
+    assert.ok(r.warnings.some((w) => /not valid text/.test(w)));
+  });
+
+  it('gzip is decompressed; truncated gzip keeps what came before', async () => {
+    const lines = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ i, pad: 'x'.repeat(50) })).join('\n');
+    const gz = gzipSync(Buffer.from(lines));
+    const ok = await read(new Uint8Array(gz), 4096);
+    assert.equal(ok.records.length, 2000);
+    const cut = new Uint8Array(gz.subarray(0, Math.floor(gz.length / 2)));
+    const r = await read(cut, 4096);
+    assert.ok(r.records.length > 100 && r.records.length < 2000, `kept ${r.records.length}`);
+    assert.ok(r.records.every((x, i) => (x.v as { i: number }).i === i));
+    assert.match(r.rejects.at(-1)!.reason, /gzip stream is truncated/);
+  });
+
+  it('empty, whitespace-only and binary files', async () => {
+    assert.deepEqual((await read('')).warnings, ['the file is empty']);
+    assert.deepEqual((await read('  \n\n \t')).warnings, ['the file holds only whitespace']);
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+    await assert.rejects(read(png), /binary file \(PNG image\)/);
+  });
+
+  it('JSON array with a broken element in the middle', async () => {
+    const r = await read('[\n  {"a": 1},\n  {"a": 2,, "b": "x,]}"},\n  {"a": "3 ] }"}\n]\n');
+    assert.deepEqual(r.records.map((x) => x.v), [{ a: 1 }, { a: '3 ] }' }]);
+    assert.deepEqual(r.records.map((x) => x.line), [2, 4]);
+    assert.equal(r.rejects[0].line, 3);
+  });
+
+  it('a pretty-printed single object and concatenated objects', async () => {
+    const one = await read('{\n  "log": {\n    "entries": [1, 2]\n  }\n}\n');
+    assert.deepEqual(one.records.map((x) => x.v), [{ log: { entries: [1, 2] } }]);
+    const two = await read('{\n "a": 1\n}\n{\n "a": 2\n}\n');
+    assert.deepEqual(two.records.map((x) => x.line), [1, 4]);
+  });
+
+  it('SSE text, with [DONE] and comments', async () => {
+    const r = await read('event: message_start\ndata: {"type":"message_start"}\n\n: ping\n\ndata: {"type":"x"}\n\ndata: [DONE]\n\n');
+    assert.deepEqual(r.records.map((x) => x.v), [{ type: 'message_start' }, { type: 'x' }]);
+    assert.deepEqual(r.records.map((x) => x.line), [1, 6]);
+  });
+
+  const sourceText = (() => {
+    let seen = false;
+    JSON.parse('1', (_k, v, ctx?: { source?: string }) => {
+      seen = ctx?.source === '1';
+      return v;
+    });
+    return seen;
+  })();
+
+  it('integers beyond 2^53 stay exact as text', { skip: !sourceText && 'JSON.parse source text access needs Chromium / Node 21+' }, async () => {
+    const r = await read('{"id": 12345678901234567890, "n": 3, "f": 1.5}\n');
+    assert.deepEqual(r.records[0].v, { id: '12345678901234567890', n: 3, f: 1.5 });
+  });
+
+  it('10,000 levels of nesting', async () => {
+    const deep = `${'['.repeat(10000)}1${']'.repeat(10000)}`;
+    const r = await read(`{"deep": ${deep}}\n{"ok": true}\n`, 4096);
+    assert.equal(r.records.length + r.rejects.length, 2);
+    assert.deepEqual(r.records.at(-1)?.v, { ok: true });
+  });
+
+  it('a single multi-megabyte line', async () => {
+    const big = JSON.stringify({ text: 'y'.repeat(5_000_000) });
+    const r = await read(`${big}\n{"a":1}\n`, 65536);
+    assert.equal(r.records.length, 2);
+    assert.equal((r.records[0].v as { text: string }).text.length, 5_000_000);
+  });
+});

@@ -1,0 +1,104 @@
+/// <reference lib="webworker" />
+/**
+ * Export worker: pulls a query's rows from the pool in chunks and writes Parquet (zstd, one row
+ * group per chunk, streamed through parquet-wasm) or JSONL / CSV into a Blob, so memory stays bounded.
+ */
+import * as Comlink from 'comlink';
+import initParquet, { Compression, Table as WasmTable, transformParquetStream, WriterPropertiesBuilder, writeParquet } from 'parquet-wasm/esm';
+import type { ExportFormat, ExportProgress } from '../src/app/services';
+import { csvPart, jsonlPart } from '../src/export/encode';
+import type { PoolApi } from '../src/pool/pool-core';
+
+let pool: Comlink.Remote<PoolApi> | null = null;
+let parquetUrl = '';
+let ready: Promise<unknown> | null = null;
+const cancelled = new Set<number>();
+const ROW_GROUP = 50_000;
+
+function props() {
+  return new WriterPropertiesBuilder().setCompression(Compression.ZSTD).setMaxRowGroupSize(ROW_GROUP).setCreatedBy('AgentWorld Workbench').build();
+}
+
+const api = {
+  init(port: MessagePort, parquetWasmUrl: string): void {
+    pool = Comlink.wrap<PoolApi>(port);
+    parquetUrl = parquetWasmUrl;
+  },
+
+  async exportQuery(job: number, sql: string, format: ExportFormat, onProgress?: (p: ExportProgress) => void): Promise<Blob> {
+    if (!pool) throw new Error('export worker not initialised');
+    const p = pool;
+    const cursor = await p.openCursor(sql);
+    const parts: BlobPart[] = [];
+    let rows = 0;
+    let bytes = 0;
+    const next = async (): Promise<Uint8Array | null> => {
+      if (cancelled.has(job)) {
+        await p.closeCursor(cursor);
+        throw new Error('The export was cancelled.');
+      }
+      return p.nextChunk(cursor, ROW_GROUP);
+    };
+    try {
+      if (format === 'parquet') {
+        ready ??= initParquet({ module_or_path: parquetUrl });
+        await ready;
+        const first = await next();
+        if (!first) {
+          const empty = await p.query(`SELECT * FROM (${sql}) LIMIT 0`);
+          return new Blob([writeParquet(WasmTable.fromIPCStream(empty), props()) as BlobPart], { type: 'application/vnd.apache.parquet' });
+        }
+        let pending: Uint8Array | null = first;
+        const batches = new ReadableStream({
+          async pull(ctrl) {
+            const chunk = pending ?? (await next());
+            pending = null;
+            if (!chunk) {
+              ctrl.close();
+              return;
+            }
+            for (const b of WasmTable.fromIPCStream(chunk).recordBatches()) {
+              rows += b.numRows;
+              ctrl.enqueue(b);
+            }
+          },
+        });
+        const out = (await transformParquetStream(batches, props())).getReader();
+        for (;;) {
+          const { done, value } = await out.read();
+          if (done) break;
+          parts.push(value as BlobPart);
+          bytes += (value as Uint8Array).byteLength;
+          onProgress?.({ rows, bytes });
+        }
+        return new Blob(parts, { type: 'application/vnd.apache.parquet' });
+      }
+      let header = true;
+      for (;;) {
+        const chunk = await next();
+        if (!chunk) break;
+        const part = format === 'csv' ? csvPart(chunk, header) : jsonlPart(chunk);
+        header = false;
+        parts.push(part.text);
+        rows += part.rows;
+        bytes += part.text.length;
+        onProgress?.({ rows, bytes });
+      }
+      if (format === 'csv' && header) {
+        const empty = await p.query(`SELECT * FROM (${sql}) LIMIT 0`);
+        parts.push(csvPart(empty, true).text);
+      }
+      return new Blob(parts, { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' });
+    } finally {
+      cancelled.delete(job);
+      await p.closeCursor(cursor);
+    }
+  },
+
+  cancel(job: number): void {
+    cancelled.add(job);
+  },
+};
+
+export type ExportWorkerApi = typeof api;
+Comlink.expose(api);
