@@ -14,6 +14,7 @@ import {
 } from '@duckdb/duckdb-wasm/blocking';
 import * as Comlink from 'comlink';
 import { type RecordBatch, RecordBatchStreamWriter, type Table, tableFromArrays, tableToIPC } from 'apache-arrow';
+import { CURATION_HELPERS } from './curation-sql';
 import { DDL } from './schema';
 
 export interface PoolInit {
@@ -113,6 +114,7 @@ async function open(init: PoolInit): Promise<PoolStatus> {
   run('SET autoinstall_known_extensions=false');
   run('SET autoload_known_extensions=false');
   for (const stmt of DDL) run(stmt);
+  for (const h of CURATION_HELPERS) run(h.sql);
   const interrupted = recover();
   const version = String(run('SELECT version() AS v').getChild('v')?.get(0));
   return { persistent, message, interrupted, version };
