@@ -4,8 +4,10 @@
  */
 import type { Normalizer } from '../normalizer';
 import { har } from './har';
+import { langfuse } from './langfuse';
 import { openaiChat } from './openai-chat';
 import { otel } from './otel';
 import { openaiLog } from './openai-log';
+import { anthropic } from './anthropic';
 
-export const NORMALIZERS: Normalizer<unknown>[] = [openaiChat as Normalizer<unknown>, har as Normalizer<unknown>, otel as Normalizer<unknown>, openaiLog as Normalizer<unknown>];
+export const NORMALIZERS: Normalizer<unknown>[] = [openaiChat as Normalizer<unknown>, har as Normalizer<unknown>, otel as Normalizer<unknown>, langfuse as Normalizer<unknown>, openaiLog as Normalizer<unknown>, anthropic as Normalizer<unknown>];

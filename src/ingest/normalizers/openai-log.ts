@@ -4,13 +4,13 @@ import { addChunk, type ChunkStream, isChunk, newStream, streamCompletion } from
 import { redactSecrets } from '../redact';
 import { eventPayloads, looksLikeSse } from '../sse';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
-import { int, isObject, metadataOf, num, type Obj, openaiMessage, parseJsonDeep, str, timeMs } from '../util';
+import { int, isObject, metadataOf, num, type Obj, openaiMessage, parseJsonDeep, str } from '../util';
+import { errorText, TIMING_KEYS, timingOf } from './log-fields';
 
 const OUTER_OWN = [
   'request', 'response', 'input', 'output', 'messages', 'choices', 'usage', 'model', 'tools', 'functions', 'error',
-  'id', 'object', 'created', 'latency_ms', 'duration_ms', 'elapsed_ms', 'latency', 'latency_s', 'duration',
-  'started_at', 'start_time', 'ended_at', 'end_time', 'timestamp', 'system_fingerprint', 'data_source', 'agent',
-  'reward', 'status_code', 'status', 'headers', 'stream_chunks',
+  'id', 'object', 'created', 'system_fingerprint', 'data_source', 'agent', 'reward', 'status_code', 'status',
+  'headers', 'stream_chunks', ...TIMING_KEYS,
 ];
 const REQUEST_OWN = ['messages', 'tools', 'functions', 'model', 'prompt', 'stream', 'stream_options', 'headers', 'body', 'user'];
 
@@ -37,7 +37,7 @@ function anthropicCues(v: Obj): boolean {
 /** Request and response of one logged call, whatever wrapper the logger used. */
 function split(v: Obj): { req: Obj | null; res: unknown } | null {
   if ('request' in v || 'response' in v) {
-    const req = body(v.request);
+    const req = 'request' in v ? body(v.request) : 'messages' in v ? v : null;
     return { req: isObject(req) ? req : null, res: body(v.response) };
   }
   const input = parseJsonDeep(v.input);
@@ -84,25 +84,6 @@ function assembleSse(text: string, line: number): Obj | null {
   return streamCompletion(s);
 }
 
-function errorText(e: unknown): string {
-  const p = parseJsonDeep(e);
-  if (isObject(p)) {
-    const inner = isObject(p.error) ? p.error : p;
-    const msg = str(inner.message) ?? JSON.stringify(inner);
-    const kind = str(inner.code) ?? str(inner.type);
-    return kind && !msg.startsWith(kind) ? `${kind}: ${msg}` : msg;
-  }
-  return str(p) ?? 'unknown error';
-}
-
-function latencyOf(v: Obj, started: number | null, ended: number | null): number | null {
-  const ms = num(v.latency_ms ?? v.duration_ms ?? v.elapsed_ms ?? v.response_time_ms ?? v.latency);
-  if (ms !== null) return ms;
-  const s = num(v.latency_s ?? v.duration ?? v.response_time);
-  if (s !== null) return s * 1000;
-  return started !== null && ended !== null && ended >= started ? ended - started : null;
-}
-
 function usageMetadata(usage: Obj): Record<string, string> {
   const out: Record<string, string> = {};
   const cached = num((usage.prompt_tokens_details as Obj | undefined)?.cached_tokens);
@@ -125,8 +106,7 @@ function callDrafts(outer: Obj, req: Obj | null, resIn: unknown, line: number, r
   const statusCode = int(outer.status_code ?? r.status_code);
   const failed = (errObj !== undefined && errObj !== null) || (statusCode !== null && statusCode >= 400);
   const usage = isObject(r.usage) ? r.usage : isObject(outer.usage) ? outer.usage : {};
-  const started = timeMs(outer.started_at ?? outer.start_time ?? outer.timestamp ?? outer.request_time ?? r.created);
-  const ended = timeMs(outer.ended_at ?? outer.end_time ?? outer.completed_at);
+  const timing = timingOf(outer, r.created);
   const meta = { ...metadataOf(rq, REQUEST_OWN), ...metadataOf(outer, OUTER_OWN), ...usageMetadata(usage) };
   if (typeof r.id === 'string') meta.response_id = r.id;
   if (typeof r.system_fingerprint === 'string') meta.system_fingerprint = r.system_fingerprint;
@@ -139,9 +119,7 @@ function callDrafts(outer: Obj, req: Obj | null, resIn: unknown, line: number, r
     tools: toolsText(parseJsonDeep(rq.tools), parseJsonDeep(rq.functions)),
     prompt_tokens: int(usage.prompt_tokens ?? usage.input_tokens),
     completion_tokens: int(usage.completion_tokens ?? usage.output_tokens),
-    started_at: started,
-    ended_at: ended,
-    latency_ms: latencyOf(outer, started, ended),
+    ...timing,
     reward: num(outer.reward),
     status: failed ? 'error' : 'ok',
     error: failed ? errorText(errObj ?? `HTTP ${statusCode}`) : null,

@@ -1,0 +1,181 @@
+import type { ChatMessage, ToolCall } from './step';
+import { contentToText, isObject, normalizeArguments, type Obj, parseJsonDeep, str } from './util';
+
+/** Anthropic Messages content blocks ⇄ ChatMessage, and reassembly of its SSE event stream. */
+
+export const STOP_REASON: Record<string, string> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  tool_use: 'tool_calls',
+  max_tokens: 'length',
+  model_context_window_exceeded: 'length',
+  refusal: 'content_filter',
+};
+
+function blocks(content: unknown): unknown[] | null {
+  const c = parseJsonDeep(content);
+  return Array.isArray(c) ? c : null;
+}
+
+function toolResultText(content: unknown): string | null {
+  if (content === undefined || content === null) return null;
+  return contentToText(content).content;
+}
+
+/** An assistant turn's blocks: text → content, thinking → reasoning, tool_use → tool_calls; the blocks kept in `parts`. */
+export function assistantMessage(content: unknown): ChatMessage {
+  const bs = blocks(content);
+  if (!bs) return { role: 'assistant', content: str(content) };
+  const text: string[] = [];
+  const reasoning: string[] = [];
+  const calls: ToolCall[] = [];
+  for (const b of bs) {
+    if (typeof b === 'string') text.push(b);
+    if (!isObject(b)) continue;
+    if (b.type === 'text') text.push(str(b.text) ?? '');
+    else if (b.type === 'thinking') reasoning.push(str(b.thinking) ?? '');
+    else if (b.type === 'redacted_thinking') reasoning.push('[redacted_thinking]');
+    else if (b.type === 'tool_use' || b.type === 'server_tool_use' || b.type === 'mcp_tool_use') {
+      calls.push({ id: str(b.id), type: 'function', function: { name: str(b.name) ?? '', arguments: normalizeArguments(b.input ?? {}) } });
+    } else if (typeof b.type === 'string') text.push(`[${b.type}]`);
+  }
+  const msg: ChatMessage = { role: 'assistant', content: text.length ? text.join('') : null, parts: JSON.stringify(bs) };
+  if (reasoning.length) msg.reasoning = reasoning.join('\n');
+  if (calls.length) msg.tool_calls = calls;
+  return msg;
+}
+
+/** A user turn: each tool_result block becomes a `tool` message (in order, first), other blocks one user message. */
+export function userMessages(content: unknown): ChatMessage[] {
+  const bs = blocks(content);
+  if (!bs) return [{ role: 'user', content: str(content) }];
+  const out: ChatMessage[] = [];
+  const rest: unknown[] = [];
+  for (const b of bs) {
+    if (isObject(b) && b.type === 'tool_result') {
+      // is_error has no column of its own: the block in `parts` keeps it, and the text says so
+      const text = toolResultText(b.content);
+      const m: ChatMessage = { role: 'tool', content: b.is_error === true ? `[error] ${text ?? ''}` : text, tool_call_id: str(b.tool_use_id), parts: JSON.stringify([b]) };
+      out.push(m);
+    } else rest.push(b);
+  }
+  if (rest.length || !out.length) {
+    const { content: text, parts } = contentToText(rest);
+    out.push({ role: 'user', content: text, parts });
+  }
+  return out;
+}
+
+export function systemMessage(system: unknown): ChatMessage | null {
+  const s = parseJsonDeep(system);
+  if (s === undefined || s === null || s === '') return null;
+  if (typeof s === 'string') return { role: 'system', content: s };
+  const { content, parts } = contentToText(s);
+  return { role: 'system', content, parts };
+}
+
+/** A Messages API request's context (`system` + `messages`) as ChatMessages. */
+export function requestMessages(req: Obj): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  const sys = systemMessage(req.system);
+  if (sys) out.push(sys);
+  const msgs = parseJsonDeep(req.messages);
+  if (!Array.isArray(msgs)) return out;
+  for (const m of msgs) {
+    if (!isObject(m)) continue;
+    if (m.role === 'assistant') out.push(assistantMessage(m.content));
+    else if (m.role === 'system') out.push({ role: 'system', content: contentToText(m.content).content });
+    else out.push(...userMessages(m.content));
+  }
+  return out;
+}
+
+interface BlockAcc {
+  block: Obj;
+  json: string;
+}
+
+/** State of one streamed message: the `message_start` object filled in by later events. */
+export interface AnthropicStream {
+  message: Obj;
+  blocks: Map<number, BlockAcc>;
+  error: unknown;
+  done: boolean;
+  line: number | null;
+  events: number;
+}
+
+export function newAnthropicStream(line: number | null): AnthropicStream {
+  return { message: { type: 'message', role: 'assistant', content: [] }, blocks: new Map(), error: null, done: false, line, events: 0 };
+}
+
+export const STREAM_EVENTS = new Set(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping', 'error']);
+
+export function isStreamEvent(v: unknown): v is Obj {
+  return isObject(v) && typeof v.type === 'string' && STREAM_EVENTS.has(v.type) && (v.type !== 'error' || isObject(v.error));
+}
+
+export function addEvent(s: AnthropicStream, e: Obj): void {
+  s.events++;
+  const index = typeof e.index === 'number' ? e.index : 0;
+  switch (e.type) {
+    case 'message_start':
+      if (isObject(e.message)) s.message = { ...e.message, content: [] };
+      break;
+    case 'content_block_start':
+      s.blocks.set(index, { block: isObject(e.content_block) ? { ...e.content_block } : { type: 'text', text: '' }, json: '' });
+      break;
+    case 'content_block_delta': {
+      const d = isObject(e.delta) ? e.delta : {};
+      let b = s.blocks.get(index);
+      if (!b) {
+        b = { block: { type: d.type === 'input_json_delta' ? 'tool_use' : d.type === 'thinking_delta' ? 'thinking' : 'text' }, json: '' };
+        s.blocks.set(index, b);
+      }
+      const append = (k: string, v: unknown) => {
+        if (typeof v === 'string') b.block[k] = (typeof b.block[k] === 'string' ? b.block[k] : '') + v;
+      };
+      if (d.type === 'text_delta') append('text', d.text);
+      else if (d.type === 'thinking_delta') append('thinking', d.thinking);
+      else if (d.type === 'signature_delta') append('signature', d.signature);
+      else if (d.type === 'input_json_delta' && typeof d.partial_json === 'string') b.json += d.partial_json;
+      else if (d.type === 'citations_delta' && d.citation !== undefined) {
+        b.block.citations = [...(Array.isArray(b.block.citations) ? b.block.citations : []), d.citation];
+      }
+      break;
+    }
+    case 'message_delta': {
+      const d = isObject(e.delta) ? e.delta : {};
+      for (const [k, v] of Object.entries(d)) if (v !== null && v !== undefined) s.message[k] = v;
+      if (isObject(e.usage)) s.message.usage = { ...(isObject(s.message.usage) ? s.message.usage : {}), ...e.usage };
+      break;
+    }
+    case 'message_stop':
+      s.done = true;
+      break;
+    case 'error':
+      s.error = e.error;
+      s.done = true;
+      break;
+  }
+}
+
+/** The streamed message as the object a non-streaming call would have returned. */
+export function streamMessage(s: AnthropicStream): Obj {
+  const content = [...s.blocks.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([, b]) => {
+      if (b.block.type !== 'tool_use' && b.block.type !== 'server_tool_use' && b.block.type !== 'mcp_tool_use') return b.block;
+      if (!b.json.trim()) return b.block;
+      let input: unknown = b.json;
+      try {
+        input = JSON.parse(b.json);
+      } catch {
+        // a stream cut off mid-arguments: keep the fragment text
+      }
+      return { ...b.block, input };
+    });
+  const out: Obj = { ...s.message, content };
+  if (s.error !== null) out.error = s.error;
+  return out;
+}
