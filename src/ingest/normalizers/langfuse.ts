@@ -1,0 +1,176 @@
+import { toolsText } from '../chat-steps';
+import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
+import { redactSecrets } from '../redact';
+import type { StepDraft, TrajectoryDraft } from '../step';
+import { int, isObject, num, type Obj, parseJsonDeep, str, timeMs } from '../util';
+import { looseMessages, looseResponse } from './loose-chat';
+
+const OBSERVATION_TYPES = new Set(['GENERATION', 'SPAN', 'EVENT', 'AGENT', 'TOOL', 'CHAIN', 'RETRIEVER', 'EMBEDDING', 'EVALUATOR', 'GUARDRAIL', 'SCORE']);
+
+function isObservation(v: unknown): v is Obj {
+  return isObject(v) && typeof v.type === 'string' && OBSERVATION_TYPES.has(v.type) && ('traceId' in v || 'startTime' in v);
+}
+
+function isScore(v: unknown): v is Obj {
+  return isObject(v) && !('type' in v) && typeof v.traceId === 'string' && typeof v.name === 'string' && 'value' in v && ('dataType' in v || 'source' in v);
+}
+
+/** A trace with its observations: `{trace, observations}` or a trace that embeds them (the public API's GET /traces/{id}). */
+function traceExport(v: unknown): { trace: Obj; observations: unknown[]; scores: unknown[] } | null {
+  if (!isObject(v)) return null;
+  if (isObject(v.trace) && Array.isArray(v.observations)) {
+    return { trace: v.trace, observations: v.observations, scores: [...arr(v.scores), ...arr(v.trace.scores)] };
+  }
+  if (Array.isArray(v.observations) && typeof v.id === 'string' && ('sessionId' in v || 'timestamp' in v || 'name' in v)) {
+    return { trace: v, observations: v.observations, scores: arr(v.scores) };
+  }
+  return null;
+}
+
+function arr(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+interface Located {
+  obs: Obj;
+  line: number;
+}
+
+/** The reward of a trace: a score named like a reward, else the first numeric one. */
+function rewardOf(scores: readonly unknown[]): number | null {
+  const numeric = scores.filter((s): s is Obj => isObject(s) && num(s.value) !== null && s.dataType !== 'CATEGORICAL');
+  const named = numeric.find((s) => /^(reward|score|correct(ness)?|success|resolved)$/i.test(str(s.name) ?? ''));
+  const pick = named ?? numeric[0];
+  return pick ? num(pick.value) : null;
+}
+
+function usageOf(o: Obj): { prompt: number | null; completion: number | null } {
+  const u = isObject(o.usageDetails) ? o.usageDetails : isObject(o.usage) ? o.usage : {};
+  return {
+    prompt: int(u.input ?? u.promptTokens ?? u.prompt_tokens ?? u.input_tokens ?? o.promptTokens),
+    completion: int(u.output ?? u.completionTokens ?? u.completion_tokens ?? u.output_tokens ?? o.completionTokens),
+  };
+}
+
+function generationStep(o: Obj, line: number): StepDraft {
+  const input = parseJsonDeep(o.input, 6);
+  const usage = usageOf(o);
+  const started = timeMs(o.startTime);
+  const ended = timeMs(o.endTime);
+  const firstToken = timeMs(o.completionStartTime);
+  const failed = o.level === 'ERROR';
+  const metadata: Record<string, string> = {};
+  for (const k of ['id', 'name', 'parentObservationId', 'promptName', 'promptVersion', 'version', 'environment', 'level', 'statusMessage']) {
+    const s = str(o[k]);
+    if (s !== null) metadata[k === 'id' ? 'observation_id' : k] = s;
+  }
+  if (o.modelParameters !== undefined && o.modelParameters !== null) metadata.model_parameters = JSON.stringify(o.modelParameters);
+  if (o.metadata !== undefined && o.metadata !== null) metadata.observation_metadata = str(o.metadata) ?? '';
+  const response = looseResponse(o.output);
+  return {
+    messages: looseMessages(input),
+    tools: isObject(input) ? toolsText(parseJsonDeep(input.tools), input.functions) : null,
+    response,
+    model: str(o.model ?? o.providedModelName),
+    prompt_tokens: usage.prompt,
+    completion_tokens: usage.completion,
+    started_at: started,
+    ended_at: ended,
+    latency_ms: num(o.latency) !== null ? num(o.latency)! * 1000 : started !== null && ended !== null ? ended - started : null,
+    ttft_ms: num(o.timeToFirstToken) !== null ? num(o.timeToFirstToken)! * 1000 : started !== null && firstToken !== null ? firstToken - started : null,
+    finish_reason: failed ? 'error' : response?.tool_calls?.length ? 'tool_calls' : null,
+    status: failed ? 'error' : 'ok',
+    error: failed ? (str(o.statusMessage) ?? 'observation level ERROR') : null,
+    metadata,
+    raw: JSON.stringify(redactSecrets(o)),
+    source_line: line,
+  };
+}
+
+function traceDraft(trace: Obj | null, traceId: string | null, observations: readonly Located[], scores: readonly unknown[]): TrajectoryDraft | null {
+  const gens = observations.filter((x) => x.obs.type === 'GENERATION');
+  if (!gens.length) return null;
+  gens.sort((a, b) => (timeMs(a.obs.startTime) ?? 0) - (timeMs(b.obs.startTime) ?? 0));
+  const allScores = [...scores, ...observations.filter((x) => x.obs.type === 'SCORE').map((x) => x.obs)];
+  const steps = gens.map((g) => generationStep(g.obs, g.line));
+  steps[steps.length - 1].reward = rewardOf(allScores);
+  const metadata: Record<string, string> = {};
+  const t = trace ?? {};
+  const put = (k: string, v: unknown) => {
+    const s = str(v);
+    if (s !== null && s !== '') metadata[k] = s;
+  };
+  put('session_id', t.sessionId);
+  put('user_id', t.userId);
+  put('trace_name', t.name);
+  put('release', t.release);
+  if (Array.isArray(t.tags) && t.tags.length) put('tags', JSON.stringify(t.tags));
+  if (t.metadata !== undefined && t.metadata !== null) put('trace_metadata', t.metadata);
+  if (allScores.length) put('scores', JSON.stringify(allScores.map((s) => (isObject(s) ? { name: s.name, value: s.value, comment: s.comment ?? undefined } : s))));
+  for (const s of steps) s.metadata = { ...metadata, ...s.metadata };
+  const tm = isObject(t.metadata) ? t.metadata : {};
+  return {
+    trajectory_uid: str(t.id) ?? traceId,
+    common: { agent: str(tm.agent ?? t.name), data_source: str(tm.data_source ?? tm.dataset) },
+    steps,
+  };
+}
+
+interface LangfuseState {
+  byTrace: Map<string, { observations: Located[]; scores: unknown[] }>;
+}
+
+function bucket(state: LangfuseState, traceId: string) {
+  let b = state.byTrace.get(traceId);
+  if (!b) state.byTrace.set(traceId, (b = { observations: [], scores: [] }));
+  return b;
+}
+
+/**
+ * Langfuse exports: a trace with its observations (one record), or observations and scores as
+ * separate records (a JSON array / JSONL), grouped by trace at the end of the file.
+ */
+export const langfuse = defineNormalizer<LangfuseState>({
+  id: 'langfuse',
+  label: 'Langfuse trace export',
+  detect(sample) {
+    let hits = 0;
+    for (const v of sample) {
+      const x = isObject(v) && Array.isArray(v.data) ? v.data[0] : v;
+      const t = traceExport(x);
+      if (t && (t.observations.length === 0 || t.observations.some(isObservation))) hits++;
+      else if (isObservation(x) || isScore(x)) hits++;
+    }
+    return hits ? 0.75 + 0.2 * (hits / sample.length) : 0;
+  },
+  createState: () => ({ byTrace: new Map() }),
+  normalize(record: SourceRecord, _ctx, state) {
+    const v = record.value;
+    const items = isObject(v) && Array.isArray(v.data) && !('observations' in v) ? v.data : [v];
+    const out: TrajectoryDraft[] = [];
+    for (const item of items) {
+      const t = traceExport(item);
+      if (t) {
+        const located = t.observations.filter(isObject).map((obs) => ({ obs, line: record.line }));
+        const d = traceDraft(t.trace, null, located, t.scores);
+        if (d) out.push(d);
+      } else if (isObservation(item)) {
+        bucket(state, str(item.traceId) ?? '').observations.push({ obs: item, line: record.line });
+      } else if (isScore(item)) {
+        bucket(state, str(item.traceId) ?? '').scores.push(item);
+      } else if (items.length === 1) {
+        throw new RecordError('not a Langfuse trace, observation or score (expected {trace, observations} or objects with type and traceId)');
+      }
+    }
+    return out;
+  },
+  flush(_ctx, state) {
+    const out: TrajectoryDraft[] = [];
+    for (const [traceId, b] of state.byTrace) {
+      const d = traceDraft(null, traceId || null, b.observations, b.scores);
+      if (d) out.push(d);
+    }
+    state.byTrace.clear();
+    return out;
+  },
+});
