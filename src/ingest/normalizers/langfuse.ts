@@ -3,7 +3,7 @@ import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer'
 import { redactSecrets } from '../redact';
 import type { StepDraft, TrajectoryDraft } from '../step';
 import { int, isObject, num, type Obj, parseJsonDeep, str, timeMs } from '../util';
-import { looseMessages, looseResponse } from './loose-chat';
+import { looseMessages, looseResponse, safeMetaValue } from './loose-chat';
 
 const OBSERVATION_TYPES = new Set(['GENERATION', 'SPAN', 'EVENT', 'AGENT', 'TOOL', 'CHAIN', 'RETRIEVER', 'EMBEDDING', 'EVALUATOR', 'GUARDRAIL', 'SCORE']);
 
@@ -61,11 +61,13 @@ function generationStep(o: Obj, line: number): StepDraft {
   const failed = o.level === 'ERROR';
   const metadata: Record<string, string> = {};
   for (const k of ['id', 'name', 'parentObservationId', 'promptName', 'promptVersion', 'version', 'environment', 'level', 'statusMessage']) {
-    const s = str(o[k]);
+    const s = safeMetaValue(o[k]);
     if (s !== null) metadata[k === 'id' ? 'observation_id' : k] = s;
   }
-  if (o.modelParameters !== undefined && o.modelParameters !== null) metadata.model_parameters = JSON.stringify(o.modelParameters);
-  if (o.metadata !== undefined && o.metadata !== null) metadata.observation_metadata = str(o.metadata) ?? '';
+  const params = safeMetaValue(o.modelParameters);
+  if (params !== null) metadata.model_parameters = params;
+  const meta = safeMetaValue(o.metadata);
+  if (meta !== null) metadata.observation_metadata = meta;
   const response = looseResponse(o.output);
   return {
     messages: looseMessages(input),
@@ -97,7 +99,7 @@ function traceDraft(trace: Obj | null, traceId: string | null, observations: rea
   const metadata: Record<string, string> = {};
   const t = trace ?? {};
   const put = (k: string, v: unknown) => {
-    const s = str(v);
+    const s = safeMetaValue(v);
     if (s !== null && s !== '') metadata[k] = s;
   };
   put('session_id', t.sessionId);

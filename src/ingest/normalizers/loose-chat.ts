@@ -3,6 +3,7 @@
  * whatever the instrumented SDK saw: OpenAI messages, Anthropic blocks, LangChain `type: human`,
  * `{messages: …}` wrappers, JSON strings of any of those, or plain text.
  */
+import { redactSecrets, redactString } from '../redact';
 import type { ChatMessage } from '../step';
 import { contentToText, isObject, type Obj, openaiMessage, parseJsonDeep, str } from '../util';
 import { anthropicMessage } from './wire-call';
@@ -90,4 +91,13 @@ export function looseResponse(v: unknown): ChatMessage | null {
   const msgs = looseMessage(cur as Obj | string, 'assistant');
   const m = msgs[0];
   return m ? { ...m, role: 'assistant' } : null;
+}
+
+/** A metadata value as text with credentials removed (JSON text is parsed so secret-named keys are caught too). */
+export function safeMetaValue(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  const p = parseJsonDeep(v);
+  if (isObject(p) || Array.isArray(p)) return JSON.stringify(redactSecrets(p));
+  const s = str(p);
+  return s === null ? null : redactString(s);
 }

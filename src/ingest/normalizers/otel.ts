@@ -2,6 +2,7 @@ import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
 import { contentToText, int, isObject, normalizeArguments, type Obj, openaiMessage, parseJsonDeep, str, timeMs } from '../util';
+import { safeMetaValue } from './loose-chat';
 
 /** OTLP AnyValue → plain value. */
 function anyValue(v: unknown): unknown {
@@ -167,7 +168,7 @@ function spanStep(span: Obj, resource: Obj): StepDraft {
   const finish = (Array.isArray(reasons) ? str(reasons[0]) : str(parseJsonDeep(reasons))) ?? call.finish;
   const metadata: Record<string, string> = {};
   const put = (k: string, v: unknown) => {
-    const s = str(v);
+    const s = safeMetaValue(v);
     if (s !== null) metadata[k] = s;
   };
   put('span_name', span.name);

@@ -1,0 +1,198 @@
+import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
+import { redactSecrets } from '../redact';
+import type { ChatMessage, StepDraft, ToolCall, TrajectoryDraft } from '../step';
+import { contentToText, int, isObject, normalizeArguments, type Obj, parseJsonDeep, str, timeMs } from '../util';
+import { looseMessages, looseResponse, normalRole, safeMetaValue } from './loose-chat';
+
+/** Flat dotted attributes (`llm.input_messages.0.message.role`) and nested ones → one nested object. */
+export function expandAttributes(attrs: unknown): Obj {
+  const out: Obj = {};
+  if (!isObject(attrs)) return out;
+  for (const [key, value] of Object.entries(attrs)) {
+    const path = key.split('.');
+    let cur: Obj = out;
+    for (let i = 0; i < path.length - 1; i++) {
+      const next = cur[path[i]];
+      cur = isObject(next) ? next : (cur[path[i]] = {}) as Obj;
+    }
+    const last = path[path.length - 1];
+    const prev = cur[last];
+    if (isObject(value) || (Array.isArray(value) && value.some((x) => isObject(x) || Array.isArray(x)))) {
+      const expanded = expandAttributes(Array.isArray(value) ? { ...value } : value);
+      cur[last] = isObject(prev) ? { ...prev, ...expanded } : expanded;
+    } else cur[last] = value;
+  }
+  return out;
+}
+
+/** `{0: a, 1: b}` (what expansion makes of indexed keys) or an array → array in index order. */
+function list(v: unknown): unknown[] {
+  const p = parseJsonDeep(v);
+  if (Array.isArray(p)) return p;
+  if (!isObject(p)) return [];
+  return Object.keys(p)
+    .filter((k) => /^\d+$/.test(k))
+    .sort((a, b) => Number(a) - Number(b))
+    .map((k) => p[k]);
+}
+
+function inner(v: unknown, key: string): Obj {
+  if (!isObject(v)) return {};
+  return isObject(v[key]) ? v[key] : v;
+}
+
+function oiToolCalls(v: unknown): ToolCall[] | null {
+  const calls: ToolCall[] = [];
+  for (const c of list(v)) {
+    const tc = inner(c, 'tool_call');
+    const fn = isObject(tc.function) ? tc.function : {};
+    const name = str(fn.name);
+    if (name !== null) calls.push({ id: str(tc.id), type: 'function', function: { name, arguments: normalizeArguments(fn.arguments) } });
+  }
+  return calls.length ? calls : null;
+}
+
+/** An OpenInference message (`{message: {role, content | contents, tool_calls, tool_call_id}}`) → ChatMessage. */
+function oiMessage(v: unknown, fallbackRole: string): ChatMessage {
+  const m = inner(v, 'message');
+  const msg: ChatMessage = { role: normalRole(m.role, fallbackRole), content: str(m.content) };
+  const contents = list(m.contents);
+  if (msg.content === null && contents.length) {
+    const parts = contents.map((c) => {
+      const mc = inner(c, 'message_content');
+      return mc.type === 'image' ? { type: 'image_url', image_url: inner(mc.image, 'image') } : { type: 'text', text: str(mc.text) ?? '' };
+    });
+    const t = contentToText(parts);
+    msg.content = t.content;
+    if (parts.some((p) => p.type !== 'text')) msg.parts = t.parts;
+  }
+  const calls = oiToolCalls(m.tool_calls);
+  if (calls) msg.tool_calls = calls;
+  if (m.tool_call_id !== undefined) msg.tool_call_id = str(m.tool_call_id);
+  if (m.name !== undefined) msg.name = str(m.name);
+  return msg;
+}
+
+function toolsOf(llm: Obj): string | null {
+  const tools = list(llm.tools).map((t) => parseJsonDeep(inner(t, 'tool').json_schema ?? t));
+  return tools.length ? JSON.stringify(tools) : null;
+}
+
+function spanKind(span: Obj, a: Obj): string | null {
+  const oi = isObject(a.openinference) && isObject(a.openinference.span) ? a.openinference.span.kind : undefined;
+  return str(oi ?? span.span_kind ?? span.spanKind)?.toUpperCase() ?? null;
+}
+
+function attrsOf(span: Obj): Obj {
+  const flatColumns: Obj = {};
+  for (const [k, v] of Object.entries(span)) if (k.startsWith('attributes.')) flatColumns[k.slice(11)] = v;
+  return expandAttributes({ ...flatColumns, ...(isObject(span.attributes) ? span.attributes : {}) });
+}
+
+function traceIdOf(span: Obj): string | null {
+  const c = isObject(span.context) ? span.context : {};
+  return str(c.trace_id ?? span.trace_id ?? span.traceId ?? span['context.trace_id']);
+}
+
+function isSpan(v: unknown): v is Obj {
+  if (!isObject(v)) return false;
+  const hasId = traceIdOf(v) !== null;
+  const kind = str(v.span_kind ?? v.spanKind);
+  if (hasId && kind && kind.toUpperCase() === kind) return true;
+  const a = v.attributes;
+  if (isObject(a) && ('openinference.span.kind' in a || 'openinference' in a || 'llm.input_messages.0.message.role' in a)) return true;
+  return 'attributes.openinference.span.kind' in v;
+}
+
+function spanStep(span: Obj, line: number): StepDraft {
+  const a = attrsOf(span);
+  const llm = isObject(a.llm) ? a.llm : {};
+  const input = isObject(a.input) ? a.input : {};
+  const output = isObject(a.output) ? a.output : {};
+  const inMsgs = list(llm.input_messages);
+  const outMsgs = list(llm.output_messages);
+  const messages = inMsgs.length ? inMsgs.map((m) => oiMessage(m, 'user')) : looseMessages(input.value);
+  const response = outMsgs.length ? { ...oiMessage(outMsgs[0], 'assistant'), role: 'assistant' } : looseResponse(output.value);
+  const tokens = isObject(llm.token_count) ? llm.token_count : {};
+  const started = timeMs(span.start_time ?? span.startTime);
+  const ended = timeMs(span.end_time ?? span.endTime);
+  const status = isObject(span.status) ? span.status : {};
+  const code = str(span.status_code ?? status.status_code ?? status.code)?.toUpperCase();
+  const failed = code === 'ERROR' || code === '2' || code === 'STATUS_CODE_ERROR';
+  const exception = (Array.isArray(span.events) ? span.events : []).find((e) => isObject(e) && e.name === 'exception') as Obj | undefined;
+  const metadata: Record<string, string> = {};
+  const put = (k: string, v: unknown) => {
+    const s = safeMetaValue(v);
+    if (s !== null && s !== '') metadata[k] = s;
+  };
+  const ctxObj = isObject(span.context) ? span.context : {};
+  put('span_name', span.name);
+  put('span_id', ctxObj.span_id ?? span.span_id ?? span.spanId);
+  put('parent_id', span.parent_id ?? span.parentId);
+  put('session_id', isObject(a.session) ? a.session.id : undefined);
+  put('user_id', isObject(a.user) ? a.user.id : undefined);
+  put('invocation_parameters', llm.invocation_parameters);
+  put('metadata', a.metadata);
+  put('tags', isObject(a.tag) ? a.tag.tags : undefined);
+  return {
+    messages,
+    response,
+    tools: toolsOf(llm),
+    model: str(llm.model_name),
+    provider: str(llm.provider ?? llm.system),
+    prompt_tokens: int(tokens.prompt),
+    completion_tokens: int(tokens.completion),
+    finish_reason: failed ? 'error' : response?.tool_calls?.length ? 'tool_calls' : response ? 'stop' : null,
+    started_at: started,
+    ended_at: ended,
+    latency_ms: started !== null && ended !== null ? ended - started : null,
+    status: failed ? 'error' : 'ok',
+    error: failed ? (str(span.status_message ?? status.message) || str(exception ? inner(exception.attributes, 'exception').message : null) || 'span status ERROR') : null,
+    metadata,
+    raw: JSON.stringify(redactSecrets(span)),
+    source_line: line,
+  };
+}
+
+interface PhoenixState {
+  byTrace: Map<string, { start: number; step: StepDraft }[]>;
+}
+
+/**
+ * Arize Phoenix / OpenInference spans (JSONL or JSON array, flat dotted or nested attributes): every
+ * LLM span is a step; steps are grouped by trace and ordered by start time at the end of the file,
+ * since span exports are often newest first.
+ */
+export const phoenix = defineNormalizer<PhoenixState>({
+  id: 'phoenix',
+  label: 'Arize Phoenix / OpenInference spans',
+  detect(sample) {
+    const hits = sample.filter(isSpan).length;
+    return hits ? 0.75 + 0.2 * (hits / sample.length) : 0;
+  },
+  createState: () => ({ byTrace: new Map() }),
+  normalize(record: SourceRecord, _ctx, state) {
+    const v = record.value;
+    const spans = isObject(v) && Array.isArray(v.spans) ? v.spans : isObject(v) && Array.isArray(v.data) ? v.data : [v];
+    for (const span of spans) {
+      if (!isObject(span)) continue;
+      if (!isSpan(span) && spans.length === 1) throw new RecordError('not an OpenInference span (expected context.trace_id, span_kind and attributes)');
+      if (spanKind(span, attrsOf(span)) !== 'LLM') continue;
+      const trace = traceIdOf(span) ?? '';
+      const bucket = state.byTrace.get(trace) ?? [];
+      state.byTrace.set(trace, bucket);
+      const step = spanStep(span, record.line);
+      bucket.push({ start: step.started_at ?? 0, step });
+    }
+    return [];
+  },
+  flush(_ctx, state) {
+    const out: TrajectoryDraft[] = [];
+    for (const [trace, bucket] of state.byTrace) {
+      bucket.sort((x, y) => x.start - y.start);
+      out.push({ trajectory_uid: trace || null, steps: bucket.map((b) => b.step) });
+    }
+    state.byTrace.clear();
+    return out;
+  },
+});
