@@ -7,9 +7,9 @@ import { har } from './har';
 import { langfuse } from './langfuse';
 import { openaiChat } from './openai-chat';
 import { otel } from './otel';
-import { phoenix } from './phoenix';
 import { openaiLog } from './openai-log';
 import { anthropic } from './anthropic';
 import { sharegpt } from './sharegpt';
+import { verl } from './verl';
 
-export const NORMALIZERS: Normalizer<unknown>[] = [openaiChat as Normalizer<unknown>, har as Normalizer<unknown>, otel as Normalizer<unknown>, langfuse as Normalizer<unknown>, phoenix as Normalizer<unknown>, openaiLog as Normalizer<unknown>, anthropic as Normalizer<unknown>, sharegpt as Normalizer<unknown>];
+export const NORMALIZERS: Normalizer<unknown>[] = [openaiChat as Normalizer<unknown>, har as Normalizer<unknown>, otel as Normalizer<unknown>, langfuse as Normalizer<unknown>, openaiLog as Normalizer<unknown>, anthropic as Normalizer<unknown>, sharegpt as Normalizer<unknown>, verl as Normalizer<unknown>];
