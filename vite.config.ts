@@ -1,6 +1,7 @@
 import { cpSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
+import { gatewayAssets } from './src/gateway/vite-plugin';
 
 /** Serve notebooks/ (example notebooks, demo data, agent and task configs) in dev and copy it into dist/. */
 function notebooksDir(): Plugin {
@@ -33,7 +34,7 @@ function notebooksDir(): Plugin {
 
 export default defineConfig({
   base: './',
-  plugins: [notebooksDir()],
+  plugins: [notebooksDir(), gatewayAssets()],
   resolve: {
     // The package's `./blocking` export lists node types first; point the bundler at the browser build.
     alias: { '@duckdb/duckdb-wasm/blocking': resolve(import.meta.dirname, 'node_modules/@duckdb/duckdb-wasm/dist/duckdb-browser-blocking.mjs') },

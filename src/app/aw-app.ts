@@ -1,0 +1,158 @@
+import { provide } from '@lit/context';
+import { css, html, LitElement, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import type { ImportReport, Services } from './services';
+import { servicesContext } from './services';
+import { base } from './styles';
+import '../views/data/aw-import-panel';
+import '../views/data/aw-pool-summary';
+import '../views/data/aw-export-panel';
+import type { AwImportPanel } from '../views/data/aw-import-panel';
+
+export interface TabDef {
+  id: string;
+  label: string;
+  render: () => unknown;
+}
+
+export interface DemoFile {
+  file: string;
+  description: string;
+}
+
+/** The shell: header, tabs, banners, and the Data tab (import, pool, export). Other tabs are registered. */
+@customElement('aw-app')
+export class AwApp extends LitElement {
+  static override styles = [
+    base,
+    css`
+      :host { display: block; }
+      header.top { display: flex; align-items: center; gap: 16px; padding: 8px 16px; background: var(--aw-panel); border-bottom: 1px solid var(--aw-border); position: sticky; top: 0; z-index: 5; }
+      header.top h1 { font-size: 16px; margin: 0; white-space: nowrap; }
+      nav { display: flex; gap: 2px; }
+      nav button { border: none; border-bottom: 2px solid transparent; border-radius: 0; background: none; padding: 6px 12px; }
+      nav button[aria-selected='true'] { border-bottom-color: var(--aw-accent); color: var(--aw-accent); font-weight: 600; }
+      .status { margin-left: auto; font-size: 12.5px; }
+      main { padding: 14px 16px; max-width: 1500px; margin: 0 auto; display: grid; gap: 14px; }
+      .banner { padding: 8px 12px; border-radius: var(--aw-radius); background: #fff4e0; border: 1px solid #f0d49a; }
+      .banner.error { background: var(--aw-error-bg); border-color: #f3b8b3; color: var(--aw-error); }
+      .welcome { display: grid; grid-template-columns: 1.2fr 1fr; gap: 14px; }
+      @media (max-width: 900px) { .welcome { grid-template-columns: 1fr; } }
+      .toast { position: fixed; bottom: 16px; right: 16px; background: #222; color: #fff; padding: 8px 14px; border-radius: var(--aw-radius); max-width: 480px; z-index: 20; }
+      .toast.error { background: var(--aw-error); }
+      [hidden] { display: none !important; }
+      ul.examples { margin: 6px 0 0; padding-left: 18px; }
+    `,
+  ];
+
+  @provide({ context: servicesContext }) @property({ attribute: false }) services!: Services;
+  @property({ attribute: false }) banners: { text: string; kind: 'info' | 'error' }[] = [];
+  @property({ attribute: false }) demo: DemoFile[] = [];
+  @property({ attribute: false }) tabs: TabDef[] = [];
+  /** Renders the welcome card's "Open an example notebook" list, when the notebook is registered. */
+  @property({ attribute: false }) examples: (() => unknown) | null = null;
+  @state() private tab = 'data';
+  @state() private toast: { text: string; kind: 'info' | 'error' } | null = null;
+  @state() private demoBusy = false;
+  private toastTimer = 0;
+
+  get importPanel(): AwImportPanel {
+    return this.renderRoot.querySelector('aw-import-panel') as AwImportPanel;
+  }
+
+  selectTab(id: string): void {
+    this.tab = id;
+    history.replaceState(null, '', `#${id}`);
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    const h = location.hash.slice(1);
+    if (h) this.tab = h;
+  }
+
+  notify(text: string, kind: 'info' | 'error' = 'info'): void {
+    this.toast = { text, kind };
+    clearTimeout(this.toastTimer);
+    this.toastTimer = window.setTimeout(() => (this.toast = null), 5000);
+  }
+
+  async loadDemo(): Promise<ImportReport[]> {
+    this.demoBusy = true;
+    try {
+      await this.updateComplete;
+      const out: ImportReport[] = [];
+      for (const d of this.demo) out.push(await this.importPanel.importUrl(new URL(`notebooks/data/${d.file}`, document.baseURI).href));
+      const added = out.reduce((a, r) => a + r.added, 0);
+      this.notify(`Demo data loaded: ${added} new steps from ${out.length} files.`);
+      return out;
+    } finally {
+      this.demoBusy = false;
+    }
+  }
+
+  private onKey(e: KeyboardEvent) {
+    const all = [{ id: 'data' }, ...this.tabs];
+    const i = all.findIndex((t) => t.id === this.tab);
+    if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+      const next = all[(i + (e.key === 'ArrowRight' ? 1 : all.length - 1)) % all.length];
+      this.selectTab(next.id);
+      (this.renderRoot.querySelector(`#tab-${next.id}`) as HTMLElement | null)?.focus();
+    }
+  }
+
+  override render() {
+    if (!this.services) return html`<p class="muted" role="status" style="padding:24px">Starting the data pool…</p>`;
+    const all = [{ id: 'data', label: 'Data' }, ...this.tabs];
+    return html`
+      <header class="top">
+        <h1>AgentWorld Workbench</h1>
+        <nav role="tablist" aria-label="Sections" @keydown=${this.onKey}>
+          ${all.map(
+            (t) => html`<button role="tab" id=${`tab-${t.id}`} aria-controls=${`panel-${t.id}`} aria-selected=${this.tab === t.id ? 'true' : 'false'}
+              tabindex=${this.tab === t.id ? 0 : -1} @click=${() => this.selectTab(t.id)}>${t.label}</button>`,
+          )}
+        </nav>
+        <span class="status muted" aria-label="Pool status">${this.services.pool.status.persistent ? 'pool: saved in this browser (OPFS)' : 'pool: in memory only'} · DuckDB ${this.services.pool.status.version}</span>
+      </header>
+      <main>
+        ${this.banners.map((b) => html`<div class="banner ${b.kind}" role=${b.kind === 'error' ? 'alert' : 'status'}>${b.text}</div>`)}
+        <section id="panel-data" role="tabpanel" aria-labelledby="tab-data" ?hidden=${this.tab !== 'data'} style="display:grid;gap:14px">
+          <div class="welcome">
+            <div class="card">
+              <h2>Import traces</h2>
+              <aw-import-panel></aw-import-panel>
+            </div>
+            <div class="card">
+              <h2>Start here</h2>
+              <p class="muted" style="margin-top:0">Everything runs in this tab: files never leave your browser. Drop traces from any agent runtime (OpenAI / Anthropic logs, SSE, OpenTelemetry, Langfuse, Phoenix, ShareGPT, ATIF, SWE-agent, OpenHands, tau-bench, veRL rows…), curate them, and download training-ready Parquet.</p>
+              ${this.demo.length
+                ? html`<button class="primary" ?disabled=${this.demoBusy} @click=${() => this.loadDemo()}>${this.demoBusy ? 'Loading demo data…' : 'Load demo data'}</button>
+                    <span class="muted">${this.demo.length} small files in several formats</span>`
+                : nothing}
+              ${this.examples ? this.examples() : nothing}
+            </div>
+          </div>
+          <div class="card">
+            <h2>Pool</h2>
+            <aw-pool-summary></aw-pool-summary>
+          </div>
+          <div class="card">
+            <h2>Export</h2>
+            <aw-export-panel></aw-export-panel>
+          </div>
+        </section>
+        ${this.tabs.map(
+          (t) => html`<section id=${`panel-${t.id}`} role="tabpanel" aria-labelledby=${`tab-${t.id}`} ?hidden=${this.tab !== t.id}>${t.render()}</section>`,
+        )}
+      </main>
+      ${this.toast ? html`<div class="toast ${this.toast.kind}" role="status">${this.toast.text}</div>` : nothing}
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'aw-app': AwApp;
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * `window.workbench`: the page's public scripting API (devtools console, end-to-end tests).
+ * Documented in README.md; keep it stable.
+ */
+import type { Row } from '../pool/rows';
+import type { ExportDatasetOptions, ExportFormat, ImportReport } from './services';
+
+export interface WorkbenchApi {
+  /** Resolves when the pool is open and the UI mounted. */
+  ready: Promise<void>;
+  /** Import files through the same code path as drag-and-drop. */
+  importFiles(files: File[]): Promise<ImportReport[]>;
+  importUrl(url: string): Promise<ImportReport>;
+  /** Run SQL against the pool; rows as plain objects (BIGINT as number, timestamps as ISO text). */
+  query(sql: string): Promise<Row[]>;
+  /** Any query's rows as they are. */
+  exportQuery(sql: string, opts: { format: ExportFormat }): Promise<Blob>;
+  /** A training layout of the selected (by default: trainable) steps. */
+  exportDataset(opts: ExportDatasetOptions): Promise<Blob>;
+  /** Load the bundled demo data (notebooks/data/). */
+  loadDemoData(): Promise<ImportReport[]>;
+  /** Delete everything in the pool. */
+  clearPool(): Promise<void>;
+  /** Whether the pool persists across reloads (OPFS), and why not when it does not. */
+  poolStatus(): { persistent: boolean; message: string | null; interrupted: { import_id: number; file: string }[] };
+  [extension: string]: unknown;
+}
+
+declare global {
+  interface Window {
+    workbench: WorkbenchApi;
+  }
+}

@@ -1,0 +1,80 @@
+/** Boot: take the pool lock, start the pool worker, wire importer / exporter, mount <aw-app>, expose window.workbench. */
+import type { AwApp, DemoFile } from './app/aw-app';
+import './app/aw-app';
+import { assets } from './assets';
+import type { Services } from './app/services';
+import type { WorkbenchApi } from './app/workbench-api';
+import { WorkerExporter } from './export/exporter';
+import { WorkerImporter } from './ingest/importer';
+import { PoolClient } from './pool/client';
+
+const params = new URLSearchParams(location.search);
+const poolName = (params.get('pool') ?? 'pool').replace(/[^A-Za-z0-9_-]/g, '_') || 'pool';
+
+/** One tab owns the OPFS pool (Web Locks); another tab gets an in-memory pool and is told why. */
+function acquirePoolLock(name: string): Promise<boolean> {
+  if (!navigator.locks) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    void navigator.locks.request(`aw-pool-${name}`, { ifAvailable: true }, (lock) => {
+      resolve(lock !== null);
+      return lock ? new Promise<void>(() => {}) : undefined;
+    });
+  });
+}
+
+async function loadDemoManifest(): Promise<DemoFile[]> {
+  try {
+    const res = await fetch(new URL('notebooks/data/manifest.json', document.baseURI));
+    return res.ok ? ((await res.json()) as DemoFile[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+async function boot(): Promise<void> {
+  const app = document.querySelector('aw-app') as AwApp;
+  const banners: AwApp['banners'] = [];
+  const owner = await acquirePoolLock(poolName);
+  const pool = await PoolClient.start({ poolName, memory: !owner, wasm: assets.duckdb, worker: assets.poolWorker });
+  if (!owner) banners.push({ kind: 'error', text: 'The workbench is already open in another tab, which owns the saved pool. This tab works on a temporary in-memory pool: close the other tab and reload to use your saved data.' });
+  else if (pool.status.message) banners.push({ kind: 'error', text: pool.status.message });
+  for (const i of pool.status.interrupted) banners.push({ kind: 'info', text: `The import of “${i.file}” was interrupted by a reload and rolled back; import the file again. Earlier data is intact.` });
+
+  const importer = new WorkerImporter({ pool, worker: assets.ingestWorker, parquetWasmUrl: assets.parquet });
+  const exporter = new WorkerExporter({ pool, worker: assets.exportWorker, parquetWasmUrl: assets.parquet });
+  const services: Services = { pool, importer, exporter, notify: (m, k) => app.notify(m, k) };
+  app.services = services;
+  app.banners = banners;
+  app.demo = await loadDemoManifest();
+  await app.updateComplete;
+
+  Object.assign(window.workbench, {
+    importFiles: (files: File[]) => app.importPanel.importFiles(files),
+    importUrl: (url: string) => app.importPanel.importUrl(url),
+    query: (sql: string) => pool.rows(sql),
+    exportQuery: (sql: string, opts: { format: 'parquet' | 'jsonl' | 'csv' }) => exporter.exportQuery(sql, opts),
+    exportDataset: (opts: Parameters<WorkbenchApi['exportDataset']>[0]) => exporter.exportDataset(opts),
+    loadDemoData: () => app.loadDemo(),
+    clearPool: () => pool.clear(),
+    poolStatus: () => ({ persistent: pool.status.persistent, message: pool.status.message, interrupted: pool.status.interrupted }),
+  } satisfies Partial<WorkbenchApi>);
+}
+
+let resolveReady!: () => void;
+let rejectReady!: (e: unknown) => void;
+window.workbench = {
+  ready: new Promise<void>((ok, fail) => {
+    resolveReady = ok;
+    rejectReady = fail;
+  }),
+} as WorkbenchApi;
+
+boot().then(resolveReady, (e) => {
+  const msg = e instanceof Error ? e.message : String(e);
+  const p = document.createElement('p');
+  p.setAttribute('role', 'alert');
+  p.style.cssText = 'margin:24px;color:#b3261e';
+  p.textContent = `The workbench could not start: ${msg}. Reload the page; if it keeps failing, your browser may lack WebAssembly or module workers.`;
+  document.body.prepend(p);
+  rejectReady(e);
+});

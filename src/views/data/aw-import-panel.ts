@@ -1,0 +1,195 @@
+import { consume } from '@lit/context';
+import { css, html, LitElement, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import { download, formatBytes } from '../../app/download';
+import type { ImportProgress, ImportReport, Services } from '../../app/services';
+import { servicesContext } from '../../app/services';
+import { base } from '../../app/styles';
+
+interface Job {
+  key: number;
+  file: string;
+  bytes: number;
+  progress: ImportProgress | null;
+  report: ImportReport | null;
+  controller: AbortController;
+}
+
+/** Import UX: file picker, drop target, URL import, per-file progress with cancel, and reports. */
+@customElement('aw-import-panel')
+export class AwImportPanel extends LitElement {
+  static override styles = [
+    base,
+    css`
+      .drop { border: 2px dashed var(--aw-border); border-radius: var(--aw-radius); padding: 18px; text-align: center; background: var(--aw-panel); }
+      .drop.over { border-color: var(--aw-accent); background: var(--aw-accent-bg); }
+      .picker { position: relative; display: inline-block; }
+      .picker input { position: absolute; inset: 0; opacity: 0; cursor: pointer; width: 100%; }
+      .jobs { display: grid; gap: 8px; margin-top: 10px; }
+      .job { padding: 8px 10px; }
+      .job header { display: flex; gap: 10px; align-items: baseline; flex-wrap: wrap; }
+      .job .name { font-weight: 600; word-break: break-all; }
+      progress { width: 220px; }
+      .badge { font-size: 12px; padding: 1px 7px; border-radius: 10px; background: var(--aw-accent-bg); }
+      .badge.failed, .badge.cancelled { background: var(--aw-error-bg); color: var(--aw-error); }
+      .badge.done { background: #e5f4ea; color: var(--aw-ok); }
+      details { margin-top: 4px; }
+      .rejects { max-height: 180px; overflow: auto; }
+      input[type='url'] { width: 360px; max-width: 60vw; }
+    `,
+  ];
+
+  @consume({ context: servicesContext, subscribe: true }) @property({ attribute: false }) services!: Services;
+  @state() private jobs: Job[] = [];
+  @state() private over = false;
+  @state() private url = '';
+  private seq = 1;
+
+  /** Import files through the same path as drag-and-drop; resolves with their reports. */
+  async importFiles(files: File[]): Promise<ImportReport[]> {
+    const jobs = files.map((f) => ({ key: this.seq++, file: f.name, bytes: f.size, progress: null, report: null, controller: new AbortController() }) as Job);
+    this.jobs = [...jobs, ...this.jobs].slice(0, 50);
+    const reports: ImportReport[] = [];
+    for (const [i, f] of files.entries()) {
+      const job = jobs[i];
+      const [rep] = await this.services.importer.importFiles([f], {
+        signal: job.controller.signal,
+        onProgress: (p) => this.update_(job.key, { progress: p }),
+      });
+      this.update_(job.key, { report: rep });
+      reports.push(rep);
+    }
+    return reports;
+  }
+
+  async importUrl(url: string): Promise<ImportReport> {
+    const job: Job = { key: this.seq++, file: url, bytes: 0, progress: null, report: null, controller: new AbortController() };
+    this.jobs = [job, ...this.jobs];
+    const rep = await this.services.importer.importUrl(url, { signal: job.controller.signal, onProgress: (p) => this.update_(job.key, { progress: p, file: p.file, bytes: p.bytesTotal }) });
+    this.update_(job.key, { report: rep, file: rep.file });
+    return rep;
+  }
+
+  private update_(key: number, patch: Partial<Job>): void {
+    this.jobs = this.jobs.map((j) => (j.key === key ? { ...j, ...patch } : j));
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.addEventListener('dragover', this.onDragOver);
+    window.addEventListener('dragleave', this.onDragLeave);
+    window.addEventListener('drop', this.onDrop);
+  }
+
+  override disconnectedCallback(): void {
+    window.removeEventListener('dragover', this.onDragOver);
+    window.removeEventListener('dragleave', this.onDragLeave);
+    window.removeEventListener('drop', this.onDrop);
+    super.disconnectedCallback();
+  }
+
+  private onDragOver = (e: DragEvent) => {
+    if (!e.dataTransfer?.types.includes('Files')) return;
+    e.preventDefault();
+    this.over = true;
+  };
+  private onDragLeave = (e: DragEvent) => {
+    if (e.relatedTarget === null) this.over = false;
+  };
+  private onDrop = (e: DragEvent) => {
+    if (!e.dataTransfer?.files.length) return;
+    e.preventDefault();
+    this.over = false;
+    void this.importFiles([...e.dataTransfer.files]);
+  };
+
+  private onPick(e: Event) {
+    const input = e.target as HTMLInputElement;
+    const files = [...(input.files ?? [])];
+    input.value = '';
+    if (files.length) void this.importFiles(files);
+  }
+
+  private onUrl(e: Event) {
+    e.preventDefault();
+    const u = this.url.trim();
+    if (!u) return;
+    this.url = '';
+    void this.importUrl(u);
+  }
+
+  private downloadRejects(r: ImportReport) {
+    const lines = r.rejected.map((x) => JSON.stringify({ file: r.file, line: x.line, reason: x.reason })).join('\n');
+    download(new Blob([`${lines}\n`], { type: 'application/x-ndjson' }), `${r.file}.rejected.jsonl`);
+  }
+
+  override render() {
+    return html`
+      <div class="drop ${this.over ? 'over' : ''}">
+        <div class="row" style="justify-content:center">
+          <span class="picker">
+            <button class="primary" tabindex="-1" aria-hidden="true">Import files…</button>
+            <input type="file" multiple aria-label="Import files" title="Import files" @change=${this.onPick} />
+          </span>
+          <span class="muted">or drop JSONL / JSON / SSE / HAR / .gz / Parquet files anywhere on the page</span>
+        </div>
+        <form class="row" style="justify-content:center;margin-top:10px" @submit=${this.onUrl}>
+          <input type="url" aria-label="URL to import" placeholder="https://…/traces.jsonl" .value=${this.url} @input=${(e: Event) => (this.url = (e.target as HTMLInputElement).value)} />
+          <button type="submit">Import from URL</button>
+        </form>
+      </div>
+      <div class="jobs" role="list" aria-label="Imports">${this.jobs.map((j) => this.renderJob(j))}</div>
+    `;
+  }
+
+  private renderJob(j: Job) {
+    const r = j.report;
+    const p = j.progress;
+    return html`<div class="card job" role="listitem" aria-label=${`Import of ${j.file}`}>
+      <header>
+        <span class="name">${j.file}</span>
+        <span class="muted">${formatBytes(j.bytes || p?.bytesTotal || 0)}</span>
+        ${r ? html`<span class="badge ${r.status}">${r.status}</span>` : html`<span class="badge">${p?.phase ?? 'queued'}</span>`}
+        ${!r
+          ? html`<progress aria-label=${`Progress of ${j.file}`} max=${p?.bytesTotal || 1} value=${p ? p.bytesRead : 0}></progress>
+              <span class="muted">${p ? `${formatBytes(p.bytesRead)} · ${p.records} records · ${p.rows} steps` : ''}</span>
+              <button @click=${() => j.controller.abort()} aria-label=${`Cancel import of ${j.file}`}>Cancel</button>`
+          : nothing}
+      </header>
+      ${r ? this.renderReport(r) : nothing}
+    </div>`;
+  }
+
+  private renderReport(r: ImportReport) {
+    return html`
+      <div class="row report" aria-label=${`Report for ${r.file}`}>
+        <span>format <b class="format">${r.format}</b>${r.confidence ? html` <span class="muted">(${Math.round(r.confidence * 100)}% sure)</span>` : nothing}</span>
+        <span><b class="records">${r.records}</b> records</span>
+        <span><b class="rows">${r.rows}</b> steps</span>
+        <span><b class="added">${r.added}</b> added</span>
+        <span class=${r.rejected.length ? 'error' : 'muted'}><b class="rejected">${r.rejected.length}</b> rejected</span>
+        <span class="muted">${(r.ms / 1000).toFixed(1)} s</span>
+      </div>
+      ${r.message ? html`<div class=${r.status === 'done' ? 'muted' : 'error'}>${r.message}</div>` : nothing}
+      ${r.warnings.length ? html`<div class="muted">⚠ ${r.warnings.join(' · ')}</div>` : nothing}
+      ${r.rejected.length
+        ? html`<details>
+            <summary>Rejected lines</summary>
+            <div class="rejects">
+              <table class="grid mono">
+                <thead><tr><th>line</th><th>reason</th></tr></thead>
+                <tbody>${r.rejected.slice(0, 500).map((x) => html`<tr><td>${x.line}</td><td>${x.reason}</td></tr>`)}</tbody>
+              </table>
+            </div>
+            <button @click=${() => this.downloadRejects(r)}>Download rejected lines</button>
+          </details>`
+        : nothing}
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'aw-import-panel': AwImportPanel;
+  }
+}

@@ -1,0 +1,105 @@
+import { consume } from '@lit/context';
+import { css, html, LitElement, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import { formatBytes } from '../../app/download';
+import type { Services } from '../../app/services';
+import { servicesContext } from '../../app/services';
+import { base } from '../../app/styles';
+import type { Row } from '../../pool/rows';
+
+/** What is in the pool: totals, per-format counts, the import log, and "Clear pool". */
+@customElement('aw-pool-summary')
+export class AwPoolSummary extends LitElement {
+  static override styles = [
+    base,
+    css`
+      .stats { display: flex; gap: 22px; flex-wrap: wrap; margin-bottom: 10px; }
+      .stat b { font-size: 20px; display: block; }
+      .log { max-height: 280px; overflow: auto; }
+      dialog { border: 1px solid var(--aw-border); border-radius: var(--aw-radius); padding: 16px 18px; }
+    `,
+  ];
+
+  @consume({ context: servicesContext, subscribe: true }) @property({ attribute: false }) services!: Services;
+  @state() private totals: Row | null = null;
+  @state() private imports: Row[] = [];
+  @state() private error: string | null = null;
+  private off: (() => void) | null = null;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.off = this.services.pool.onChange(() => void this.refresh());
+    void this.refresh();
+  }
+
+  override disconnectedCallback(): void {
+    this.off?.();
+    super.disconnectedCallback();
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      const pool = this.services.pool;
+      [this.totals] = await pool.rows(`SELECT
+        (SELECT count(*) FROM steps) AS steps,
+        (SELECT count(DISTINCT trajectory_uid) FROM steps) AS trajectories,
+        (SELECT count(DISTINCT prompt_uid) FROM steps) AS prompts,
+        (SELECT count(*) FROM steps WHERE status = 'error') AS errors,
+        (SELECT count(*) FROM curation) AS curated`);
+      this.imports = await pool.rows(`SELECT import_id, file, format, records, rows_made, rows_added, rejected, status, message, bytes,
+        strftime(started_at, '%Y-%m-%d %H:%M:%S') AS started FROM imports ORDER BY import_id DESC LIMIT 200`);
+      this.error = null;
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  private async clear() {
+    (this.renderRoot.querySelector('dialog') as HTMLDialogElement).close();
+    await this.services.pool.clear();
+    this.services.notify('The pool was cleared.');
+  }
+
+  override render() {
+    const t = this.totals;
+    return html`
+      ${this.error ? html`<p class="error">${this.error}</p>` : nothing}
+      <div class="stats" aria-label="Pool totals">
+        ${(['steps', 'trajectories', 'prompts', 'errors', 'curated'] as const).map(
+          (k) => html`<div class="stat" data-stat=${k}><b>${t ? Number(t[k]).toLocaleString() : '…'}</b><span class="muted">${k}</span></div>`,
+        )}
+        <div style="margin-left:auto">
+          <button class="danger" @click=${() => (this.renderRoot.querySelector('dialog') as HTMLDialogElement).showModal()}>Clear pool…</button>
+        </div>
+      </div>
+      <div class="log">
+        <table class="grid" aria-label="Import log">
+          <thead><tr><th>#</th><th>file</th><th>format</th><th>records</th><th>steps</th><th>added</th><th>rejected</th><th>status</th><th>size</th><th>when</th></tr></thead>
+          <tbody>
+            ${this.imports.map(
+              (r) => html`<tr title=${String(r.message ?? '')}>
+                <td>${r.import_id}</td><td>${r.file}</td><td>${r.format ?? ''}</td><td>${r.records ?? ''}</td><td>${r.rows_made ?? ''}</td>
+                <td>${r.rows_added ?? ''}</td><td>${r.rejected ?? ''}</td><td class=${r.status === 'done' ? '' : 'error'}>${r.status}</td>
+                <td>${r.bytes ? formatBytes(Number(r.bytes)) : ''}</td><td class="muted">${r.started}</td>
+              </tr>`,
+            )}
+          </tbody>
+        </table>
+        ${this.imports.length ? nothing : html`<p class="muted">Nothing imported yet.</p>`}
+      </div>
+      <dialog aria-label="Clear the pool?">
+        <p><b>Clear the pool?</b> Every step, curation label and import record is deleted from this browser. This cannot be undone.</p>
+        <div class="row" style="justify-content:flex-end">
+          <button @click=${() => (this.renderRoot.querySelector('dialog') as HTMLDialogElement).close()}>Cancel</button>
+          <button class="primary" @click=${() => this.clear()}>Clear pool</button>
+        </div>
+      </dialog>
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'aw-pool-summary': AwPoolSummary;
+  }
+}
