@@ -11,5 +11,6 @@ import { openaiLog } from './openai-log';
 import { anthropic } from './anthropic';
 import { sharegpt } from './sharegpt';
 import { verl } from './verl';
+import { stepRecord } from './step-record';
 
-export const NORMALIZERS: Normalizer<unknown>[] = [openaiChat as Normalizer<unknown>, har as Normalizer<unknown>, otel as Normalizer<unknown>, langfuse as Normalizer<unknown>, openaiLog as Normalizer<unknown>, anthropic as Normalizer<unknown>, sharegpt as Normalizer<unknown>, verl as Normalizer<unknown>];
+export const NORMALIZERS: Normalizer<unknown>[] = [openaiChat as Normalizer<unknown>, har as Normalizer<unknown>, otel as Normalizer<unknown>, langfuse as Normalizer<unknown>, openaiLog as Normalizer<unknown>, anthropic as Normalizer<unknown>, sharegpt as Normalizer<unknown>, verl as Normalizer<unknown>, stepRecord as Normalizer<unknown>];
