@@ -1,0 +1,165 @@
+import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
+import { redactSecrets } from '../redact';
+import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
+import { isObject, num, type Obj, openaiMessage, parseJsonDeep, str } from '../util';
+import { normalRole, safeMetaValue } from './loose-chat';
+
+function isSweTraj(v: unknown): v is Obj {
+  return isObject(v) && Array.isArray(v.trajectory) && (Array.isArray(v.history) || isObject(v.info)) && v.trajectory.every((t) => isObject(t) && ('action' in t || 'response' in t));
+}
+
+function isMiniTraj(v: unknown): v is Obj & { messages: unknown[] } {
+  return isObject(v) && Array.isArray(v.messages) && (String(v.trajectory_format ?? '').startsWith('mini-swe-agent') || (isObject(v.info) && 'exit_status' in v.info));
+}
+
+function isBareMessage(v: unknown): v is Obj {
+  return isObject(v) && typeof v.role === 'string' && 'content' in v && Object.keys(v).every((k) => ['role', 'content', 'extra', 'name', 'tool_calls', 'tool_call_id', 'timestamp'].includes(k));
+}
+
+const MINI_MARKERS = /<returncode>|```bash|THOUGHT:|COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT|MINI_SWE_AGENT_FINAL_OUTPUT|<output>/;
+
+function sweMessage(m: Obj): ChatMessage {
+  const msg = openaiMessage({ ...m, role: normalRole(m.role) });
+  if (msg.role === 'tool' && !msg.tool_call_id && Array.isArray(m.tool_call_ids)) msg.tool_call_id = str(m.tool_call_ids[0]);
+  if (!msg.reasoning && typeof m.thought === 'string' && m.thought && msg.role === 'assistant' && m.thought !== msg.content) msg.reasoning = m.thought;
+  return msg;
+}
+
+function isDemo(m: Obj): boolean {
+  return m.is_demo === true || m.message_type === 'demonstration';
+}
+
+/** The instance a run answered (so runs of one instance form a group): from info or the replay config. */
+function instanceId(v: Obj): string | null {
+  const info = isObject(v.info) ? v.info : {};
+  const replay = parseJsonDeep(v.replay_config);
+  const ps = isObject(replay) && isObject(replay.problem_statement) ? replay.problem_statement : {};
+  return str(info.instance_id ?? v.instance_id ?? ps.id);
+}
+
+function rewardOf(info: Obj): number | null {
+  const r = info.reward ?? info.score ?? info.resolved ?? (isObject(info.review) ? info.review.score : undefined);
+  return num(r);
+}
+
+function infoMetadata(v: Obj): Record<string, string> {
+  const info = isObject(v.info) ? v.info : {};
+  const out: Record<string, string> = {};
+  const stats = isObject(info.model_stats) ? info.model_stats : {};
+  const put = (k: string, val: unknown) => {
+    const s = safeMetaValue(val);
+    if (s !== null && s !== '') out[k] = s;
+  };
+  put('exit_status', info.exit_status);
+  put('submission', info.submission);
+  put('instance_cost', stats.instance_cost);
+  put('tokens_sent', stats.tokens_sent);
+  put('tokens_received', stats.tokens_received);
+  put('api_calls', stats.api_calls);
+  put('agent_version', info.swe_agent_version ?? info.mini_version);
+  put('trajectory_format', v.trajectory_format);
+  return out;
+}
+
+/** Assistant turns (demonstrations excluded) → steps whose context is the preceding history. */
+function historySteps(history: readonly Obj[], rawOf: (k: number, i: number) => unknown, lineOf?: (i: number) => number): StepDraft[] {
+  const msgs = history.map(sweMessage);
+  const steps: StepDraft[] = [];
+  history.forEach((m, i) => {
+    if (msgs[i].role !== 'assistant' || isDemo(m)) return;
+    const step: StepDraft = {
+      messages: msgs.slice(0, i),
+      response: msgs[i],
+      finish_reason: msgs[i].tool_calls?.length ? 'tool_calls' : 'stop',
+      raw: JSON.stringify(redactSecrets(rawOf(steps.length, i))),
+    };
+    if (lineOf) step.source_line = lineOf(i);
+    steps.push(step);
+  });
+  return steps;
+}
+
+function sweDraft(v: Obj): TrajectoryDraft {
+  const info = isObject(v.info) ? v.info : {};
+  const traj = Array.isArray(v.trajectory) ? v.trajectory.filter(isObject) : [];
+  let steps: StepDraft[];
+  if (Array.isArray(v.history) && v.history.length) {
+    steps = historySteps(v.history.filter(isObject), (k, i) => traj[k] ?? (v.history as unknown[])[i]);
+  } else {
+    // No history: each trajectory entry may carry the query it was answered from.
+    steps = traj.map((t) => ({
+      messages: Array.isArray(t.query) ? t.query.filter(isObject).map(sweMessage) : [],
+      response: { role: 'assistant', content: str(t.response), ...(t.thought ? { reasoning: str(t.thought) } : {}) },
+      raw: JSON.stringify(redactSecrets(t)),
+    }));
+  }
+  if (!steps.length) throw new RecordError('SWE-agent trajectory has no assistant turns (empty history and trajectory)');
+  steps[steps.length - 1].reward = rewardOf(info);
+  const id = instanceId(v);
+  const stats = isObject(info.model_stats) ? info.model_stats : {};
+  return {
+    trajectory_uid: null,
+    prompt_uid: id,
+    common: { agent: isObject(info) && 'mini_version' in info ? 'mini-swe-agent' : 'swe-agent', data_source: id ? 'swe-bench' : null, model: str(stats.model ?? info.model), metadata: { ...infoMetadata(v), ...(id ? { instance_id: id } : {}) } },
+    steps,
+  };
+}
+
+function miniDraft(v: Obj & { messages: unknown[] }): TrajectoryDraft {
+  const info = isObject(v.info) ? v.info : {};
+  const messages = v.messages.filter(isObject);
+  const steps = historySteps(messages, (_k, i) => messages[i]);
+  if (!steps.length) throw new RecordError('mini-swe-agent trajectory has no assistant messages');
+  steps[steps.length - 1].reward = rewardOf(info);
+  const config = isObject(info.config) && isObject(info.config.model) ? info.config.model : {};
+  const id = instanceId(v);
+  return {
+    trajectory_uid: null,
+    prompt_uid: id,
+    common: { agent: 'mini-swe-agent', model: str(config.model_name), metadata: infoMetadata(v) },
+    steps,
+  };
+}
+
+interface SweState {
+  bare: { msg: Obj; line: number }[];
+}
+
+/**
+ * SWE-agent `.traj` files, mini-swe-agent trajectories (`trajectory_format: "mini-swe-agent-1"`) and
+ * plain message arrays saved by mini-swe-agent: one step per assistant turn.
+ */
+export const sweAgent = defineNormalizer<SweState>({
+  id: 'swe-agent',
+  label: 'SWE-agent / mini-swe-agent trajectory',
+  detect(sample) {
+    if (sample.some((v) => isSweTraj(v) || (isObject(v) && String(v.trajectory_format ?? '').startsWith('mini-swe-agent')))) return 0.95;
+    if (sample.some(isMiniTraj)) return 0.85;
+    const items = sample.length === 1 && Array.isArray(sample[0]) ? sample[0] : sample;
+    if (!items.length || !items.every(isBareMessage)) return 0;
+    return items.some((m) => MINI_MARKERS.test(str(m.content) ?? '')) ? 0.7 : 0.3;
+  },
+  createState: () => ({ bare: [] }),
+  normalize(record: SourceRecord, _ctx, state) {
+    const v = record.value;
+    if (isSweTraj(v)) return [sweDraft(v)];
+    if (isMiniTraj(v)) return [miniDraft(v)];
+    if (Array.isArray(v) && v.every(isBareMessage)) return [miniDraft({ messages: v })];
+    if (isBareMessage(v)) {
+      state.bare.push({ msg: v, line: record.line });
+      return [];
+    }
+    throw new RecordError('not a SWE-agent trajectory: expected {trajectory, history, info}, {messages, info} or a list of {role, content} messages');
+  },
+  flush(_ctx, state) {
+    if (!state.bare.length) return [];
+    const list = state.bare;
+    state.bare = [];
+    const steps = historySteps(
+      list.map((b) => b.msg),
+      (_k, i) => list[i].msg,
+      (i) => list[i].line,
+    );
+    return steps.length ? [{ common: { agent: 'mini-swe-agent' }, steps }] : [];
+  },
+});
