@@ -1,0 +1,316 @@
+/**
+ * Runtime state of a notebook's cells (kept apart from the saved cell data in model.ts). Runs SQL
+ * cells as views in the notebook's own schema, reruns downstream cells when a cell changes or the
+ * pool reports new data, and ignores results of runs that a newer run superseded.
+ */
+import type { Table } from 'apache-arrow';
+import type { PoolChange } from '../pool/client';
+import { buildGraph, downstream, type Graph, readersOf } from './graph';
+import type { Cell } from './model';
+import { analyzeSql, rewriteRefs } from './sql-tokens';
+
+export const CellStatus = {
+  idle: 'idle',
+  queued: 'queued',
+  running: 'running',
+  done: 'done',
+  error: 'error',
+} as const;
+export type CellStatus = (typeof CellStatus)[keyof typeof CellStatus];
+
+export interface CellRuntimeState {
+  status: CellStatus;
+  table: Table | null;
+  /** The result was cut at MAX_ROWS. */
+  truncated: boolean;
+  ms: number | null;
+  error: string | null;
+  /** 1-based line of the error in the cell's source, when DuckDB gave one. */
+  errorLine: number | null;
+  /** A note shown instead of a result (effect cell not run yet, run=false …). */
+  note: string | null;
+  runId: number;
+}
+
+/** What the runtime needs of the pool (PoolClient satisfies it). */
+export interface RuntimePool {
+  query(sql: string): Promise<Table>;
+  exec(sql: string): Promise<void>;
+  onChange(fn: (e: PoolChange) => void): () => void;
+  changed(tables: string[]): void;
+}
+
+export const MAX_ROWS = 1_000_000;
+const PLOT_ROWS = 200_000;
+/** Lines we put before the cell's SQL (CREATE VIEW … AS / SELECT * FROM ( ), for error positions. */
+const PREFIX_LINES = 1;
+
+export interface RunOptions {
+  /** The user asked for this run (effect cells run only then). */
+  explicit?: boolean;
+}
+
+function fresh(): CellRuntimeState {
+  return { status: 'idle', table: null, truncated: false, ms: null, error: null, errorLine: null, note: null, runId: 0 };
+}
+
+export function schemaName(notebookId: string): string {
+  return `nb_${notebookId.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 24)}`;
+}
+
+/** DuckDB's message with positions mapped back to the cell's own lines and our schema hidden. */
+export function cellErrorMessage(raw: string, schema: string): { message: string; line: number | null } {
+  let message = raw.replace(/^(QueryError|Error):\s*/, '').replaceAll(`"${schema}".`, '').replaceAll(`${schema}.`, '');
+  let line: number | null = null;
+  message = message.replace(/LINE (\d+):/g, (_m, n: string) => {
+    const l = Math.max(1, Number(n) - PREFIX_LINES);
+    line ??= l;
+    return `LINE ${l}:`;
+  });
+  return { message: message.trim(), line };
+}
+
+export class NotebookRuntime {
+  readonly schema: string;
+  private cells: Cell[] = [];
+  private graph: Graph = buildGraph([]);
+  private states = new Map<string, CellRuntimeState>();
+  private listeners = new Set<(key: string) => void>();
+  private tables: Set<string> | null = null;
+  private chain: Promise<void> = Promise.resolve();
+  private wanted = new Map<string, number>();
+  private gen = 0;
+  private defined = new Set<string>();
+  private unsubscribe: () => void;
+  private schemaReady: Promise<void> | null = null;
+  /** While false (a notebook from a URL before the user confirmed), nothing runs by itself. */
+  autorun = true;
+
+  constructor(
+    private pool: RuntimePool,
+    notebookId: string,
+  ) {
+    this.schema = schemaName(notebookId);
+    this.unsubscribe = pool.onChange((e) => this.poolChanged(e));
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    this.listeners.clear();
+    this.gen++;
+  }
+
+  onUpdate(fn: (key: string) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  state(key: string): CellRuntimeState {
+    let s = this.states.get(key);
+    if (!s) this.states.set(key, (s = fresh()));
+    return s;
+  }
+
+  get dependencyGraph(): Graph {
+    return this.graph;
+  }
+
+  /** Names of the pool's tables and views (for completion and unknown-name checks). */
+  knownTables(): ReadonlySet<string> {
+    return this.tables ?? new Set();
+  }
+
+  /** Replace the cell list (after an edit); drops views of ids that are gone. */
+  setCells(cells: readonly Cell[]): void {
+    this.cells = [...cells];
+    this.graph = buildGraph(this.cells, this.tables ? { tables: this.tables } : {});
+    const ids = new Set(this.graph.byId.keys());
+    for (const id of [...this.defined]) {
+      if (!ids.has(id)) {
+        this.defined.delete(id);
+        this.pool.exec(`DROP VIEW IF EXISTS "${this.schema}"."${id}"`).catch(() => {});
+      }
+    }
+    for (const key of [...this.states.keys()]) if (!this.cells.some((c) => c.key === key)) this.states.delete(key);
+  }
+
+  /** Run every cell that runs on open (not effect cells; run=false cells only define their view). */
+  runAll(): Promise<void> {
+    return this.schedule(this.graph.order, null);
+  }
+
+  /** Run one cell (explicitly: effect cells too) and then everything downstream of it. */
+  runCell(key: string, opts: RunOptions = { explicit: true }): Promise<void> {
+    return this.schedule(downstream(this.graph, [key]), opts.explicit ? key : null);
+  }
+
+  /** Resolves when everything scheduled so far has finished. */
+  idle(): Promise<void> {
+    return this.chain;
+  }
+
+  private emit(key: string): void {
+    for (const fn of this.listeners) fn(key);
+  }
+
+  private poolChanged(e: PoolChange): void {
+    if (!this.autorun) return;
+    const touched = e.tables.map((t) => t.toLowerCase());
+    // steps and curation feed the trajectories view.
+    if (touched.includes('steps') || touched.includes('curation')) touched.push('trajectories');
+    this.tables = null;
+    const readers = readersOf(this.graph, touched);
+    if (readers.length) void this.schedule(downstream(this.graph, readers), null);
+  }
+
+  private schedule(keys: string[], explicit: string | null): Promise<void> {
+    const gen = ++this.gen;
+    for (const k of keys) {
+      this.wanted.set(k, gen);
+      const s = this.state(k);
+      if (s.status !== 'running') {
+        s.status = 'queued';
+        this.emit(k);
+      }
+    }
+    const job = async () => {
+      await this.prepare();
+      for (const k of this.graph.order.filter((x) => keys.includes(x))) {
+        if (this.wanted.get(k) !== gen) continue;
+        this.wanted.delete(k);
+        await this.runOne(k, k === explicit);
+      }
+    };
+    this.chain = this.chain.then(job, job);
+    return this.chain;
+  }
+
+  private async prepare(): Promise<void> {
+    this.schemaReady ??= this.pool.exec(`CREATE SCHEMA IF NOT EXISTS "${this.schema}"`).catch((e) => {
+      this.schemaReady = null;
+      throw e;
+    });
+    await this.schemaReady;
+    if (!this.tables) {
+      const t = await this.pool.query(
+        `SELECT DISTINCT lower(table_name) AS n FROM information_schema.tables WHERE table_schema NOT LIKE 'nb\\_%' ESCAPE '\\'`,
+      );
+      this.tables = new Set(t.toArray().map((r) => String(r.n)));
+      this.graph = buildGraph(this.cells, { tables: this.tables });
+    }
+  }
+
+  private cell(key: string): Cell | undefined {
+    return this.cells.find((c) => c.key === key);
+  }
+
+  private finish(key: string, runId: number, patch: Partial<CellRuntimeState>): void {
+    const s = this.state(key);
+    if (s.runId !== runId) return;
+    Object.assign(s, patch);
+    this.emit(key);
+  }
+
+  private blockedBy(key: string): string | null {
+    const node = this.graph.nodes.get(key)!;
+    for (const d of node.deps) {
+      const s = this.state(d);
+      const id = this.graph.nodes.get(d)?.defines ?? 'an upstream cell';
+      if (s.status === 'error') return `Waiting for ${id}: that cell failed. Fix it and this cell reruns.`;
+    }
+    return null;
+  }
+
+  /** The cell's SQL with references to other cells' ids qualified by this notebook's schema. */
+  qualified(key: string): string {
+    const c = this.cell(key)!;
+    const node = this.graph.nodes.get(key)!;
+    const own = c.options.id?.toLowerCase();
+    const sql = rewriteRefs(c.source, node.refs, (n) => (n !== own && this.graph.byId.has(n) ? `"${this.schema}"."${n}"` : null));
+    return sql.replace(/[\s;]+$/, '');
+  }
+
+  private async runOne(key: string, explicit: boolean): Promise<void> {
+    const c = this.cell(key);
+    const node = this.graph.nodes.get(key);
+    if (!c || !node) return;
+    const s = this.state(key);
+    const runId = ++s.runId;
+    const base = { table: null, truncated: false, ms: null, error: null, errorLine: null, note: null };
+    if (node.error) return this.finish(key, runId, { ...base, status: 'error', error: node.error });
+    const blocked = this.blockedBy(key);
+    if (blocked) return this.finish(key, runId, { ...base, status: 'error', error: blocked });
+    if (c.kind === 'plot') return this.runPlot(key, runId);
+    if (!c.source.trim()) return this.finish(key, runId, { ...base, status: 'idle', note: 'Empty cell.' });
+    const effect = !!c.options.effect;
+    if (effect && !explicit) {
+      if (s.status === 'queued') this.finish(key, runId, { status: s.table ? 'done' : 'idle', note: s.table ? s.note : 'Effect cell: it changes data, so it runs only when you run it (▶ or Ctrl+Enter).' });
+      return;
+    }
+    const a = analyzeSql(c.source);
+    if (!effect && a.mutates) {
+      return this.finish(key, runId, {
+        ...base,
+        status: 'error',
+        error: `This cell changes data (${a.statements.find((x) => x !== 'SELECT') ?? 'a statement that writes'}). Mark it as an effect cell (\`\`\`sql effect) so it runs only when you ask, never on open.`,
+      });
+    }
+    if (!effect && a.statements.length > 1) {
+      return this.finish(key, runId, { ...base, status: 'error', error: `This cell holds ${a.statements.length} statements; a query cell holds one. Split it into several cells.` });
+    }
+    s.status = 'running';
+    this.emit(key);
+    const t0 = performance.now();
+    const sql = this.qualified(key);
+    const id = c.options.id?.toLowerCase();
+    const compute = c.options.run !== false || explicit;
+    try {
+      let table: Table | null = null;
+      if (effect) {
+        table = await this.pool.query(sql);
+      } else if (id) {
+        await this.pool.exec(`CREATE OR REPLACE VIEW "${this.schema}"."${id}" AS\n${sql}`);
+        this.defined.add(id);
+        if (compute) table = await this.pool.query(`SELECT * FROM "${this.schema}"."${id}" LIMIT ${MAX_ROWS + 1}`);
+      } else if (compute) {
+        table = await this.pool.query(`SELECT * FROM (\n${sql}\n) LIMIT ${MAX_ROWS + 1}`);
+      }
+      const truncated = !!table && table.numRows > MAX_ROWS;
+      if (table && truncated) table = table.slice(0, MAX_ROWS);
+      this.finish(key, runId, {
+        ...base,
+        status: compute ? 'done' : 'idle',
+        table,
+        truncated,
+        ms: performance.now() - t0,
+        note: compute ? null : 'run=false: the view is defined; run the cell to see its rows.',
+      });
+      if (effect && s.runId === runId) this.afterEffect(node.external);
+    } catch (e) {
+      const { message, line } = cellErrorMessage(e instanceof Error ? e.message : String(e), this.schema);
+      this.finish(key, runId, { ...base, status: 'error', error: message, errorLine: line, ms: performance.now() - t0 });
+    }
+  }
+
+  private afterEffect(touched: string[]): void {
+    this.tables = null;
+    // Other views and the dashboard see the change through the pool's change feed.
+    this.pool.changed(touched.length ? touched : ['curation']);
+  }
+
+  private async runPlot(key: string, runId: number): Promise<void> {
+    const dep = this.graph.nodes.get(key)!.deps[0];
+    const base = { truncated: false, error: null, errorLine: null, note: null };
+    if (!dep) return this.finish(key, runId, { ...base, status: 'error', table: null, ms: null, error: 'Set data: to the id of a SQL cell.' });
+    let table = this.state(dep).table;
+    const id = this.graph.nodes.get(dep)!.defines!;
+    const t0 = performance.now();
+    try {
+      if (!table || table.numRows > PLOT_ROWS) table = await this.pool.query(`SELECT * FROM "${this.schema}"."${id}" LIMIT ${PLOT_ROWS}`);
+      this.finish(key, runId, { ...base, status: 'done', table, ms: performance.now() - t0 });
+    } catch (e) {
+      const { message } = cellErrorMessage(e instanceof Error ? e.message : String(e), this.schema);
+      this.finish(key, runId, { ...base, status: 'error', table: null, ms: null, error: `Could not read ${id}: ${message}` });
+    }
+  }
+}

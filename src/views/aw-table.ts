@@ -1,0 +1,201 @@
+/**
+ * <aw-table>: a virtualized result table over an Arrow table. Renders only the visible rows (fixed
+ * row height), so a million rows scroll smoothly; nested values are one compact line and open in a
+ * detail pane. All values render as text.
+ *
+ * API: `table`, `ms`; event `aw-row-select` with detail {index, row}.
+ */
+import type { Table } from 'apache-arrow';
+import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { customElement, property, query, state } from 'lit/decorators.js';
+import { cellValue } from '../pool/rows';
+import { cellText, fullText, isNested } from './value-text';
+
+const ROW_H = 22;
+const OVERSCAN = 8;
+
+export interface RowSelectDetail {
+  index: number;
+  row: Record<string, unknown>;
+}
+
+@customElement('aw-table')
+export class AwTable extends LitElement {
+  @property({ attribute: false }) table: Table | null = null;
+  @property({ type: Number }) ms?: number;
+  /** Max visible height in pixels. */
+  @property({ type: Number }) height = 360;
+
+  @state() private first = 0;
+  @state() private viewRows = 20;
+  @state() private detail: { row: number; col: number } | null = null;
+  @state() private selected = -1;
+  @query('.scroll') private scroller!: HTMLElement;
+  private frame = 0;
+  private resize?: ResizeObserver;
+
+  static override styles = css`
+    :host { display: block; font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; color: #1f2328; }
+    .scroll { overflow: auto; position: relative; border: 1px solid #d0d7de; background: #fff; }
+    .grid { display: grid; min-width: max-content; }
+    .head { position: sticky; top: 0; z-index: 1; background: #f6f8fa; border-bottom: 1px solid #d0d7de; }
+    .head > div { padding: 2px 6px; font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; border-right: 1px solid #eaeef2; }
+    .head small { color: #6e7781; font-weight: 400; margin-left: 4px; }
+    .row { position: absolute; left: 0; display: grid; min-width: 100%; height: ${ROW_H}px; cursor: default; }
+    .row.odd { background: #fafbfc; }
+    .row:hover { background: #eef4ff; }
+    .row[aria-selected='true'] { background: #ddeaff; }
+    .row > div { padding: 0 6px; line-height: ${ROW_H}px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; border-right: 1px solid #f0f2f4; }
+    .idx { color: #8c959f; text-align: right; }
+    .num { text-align: right; font-variant-numeric: tabular-nums; }
+    .null { color: #a0a7b0; }
+    button.nested { all: unset; cursor: pointer; color: #0b5cad; overflow: hidden; text-overflow: ellipsis; display: block; }
+    button.nested:focus-visible { outline: 2px solid #0969da; }
+    .foot { display: flex; gap: 12px; color: #57606a; padding: 2px 0; }
+    .detail { border: 1px solid #d0d7de; border-top: none; background: #f6f8fa; max-height: 260px; overflow: auto; position: relative; }
+    .detail pre { margin: 0; padding: 6px 8px; white-space: pre-wrap; word-break: break-word; }
+    .detail header { display: flex; justify-content: space-between; padding: 2px 8px; border-bottom: 1px solid #d0d7de; font-weight: 600; }
+    .empty { padding: 6px; color: #57606a; }
+  `;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.resize = new ResizeObserver(() => this.measure());
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.resize?.disconnect();
+    cancelAnimationFrame(this.frame);
+  }
+
+  protected override firstUpdated(): void {
+    if (this.scroller) this.resize?.observe(this.scroller);
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('table')) {
+      this.first = 0;
+      this.detail = null;
+      this.selected = -1;
+      if (this.scroller) this.scroller.scrollTop = 0;
+    }
+  }
+
+  protected override updated(): void {
+    if (this.scroller && this.resize) this.resize.observe(this.scroller);
+  }
+
+  private measure(): void {
+    const h = this.scroller?.clientHeight ?? this.height;
+    this.viewRows = Math.ceil(h / ROW_H) + 1;
+  }
+
+  private onScroll(): void {
+    cancelAnimationFrame(this.frame);
+    this.frame = requestAnimationFrame(() => {
+      this.first = Math.max(0, Math.floor(this.scroller.scrollTop / ROW_H) - OVERSCAN);
+    });
+  }
+
+  private columns(): string {
+    const t = this.table!;
+    const widths = t.schema.fields.map((f) => {
+      const tid = String(f.type);
+      if (/List|Struct|Map/.test(tid)) return 'minmax(180px, 320px)';
+      if (/Utf8/.test(tid)) return 'minmax(80px, 260px)';
+      return 'minmax(60px, 140px)';
+    });
+    const idx = `${String(t.numRows).length + 1}ch`;
+    return `${idx} ${widths.join(' ')}`;
+  }
+
+  private rowObject(i: number): Record<string, unknown> {
+    const t = this.table!;
+    const out: Record<string, unknown> = {};
+    t.schema.fields.forEach((f, j) => {
+      out[f.name] = cellValue(t, j, i);
+    });
+    return out;
+  }
+
+  private select(i: number): void {
+    this.selected = i;
+    this.dispatchEvent(new CustomEvent<RowSelectDetail>('aw-row-select', { detail: { index: i, row: this.rowObject(i) }, bubbles: true, composed: true }));
+  }
+
+  private onKey(e: KeyboardEvent, i: number): void {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      this.select(i);
+    }
+  }
+
+  override render() {
+    const t = this.table;
+    if (!t) return nothing;
+    const n = t.numRows;
+    const fields = t.schema.fields;
+    const cols = this.columns();
+    const last = Math.min(n, this.first + this.viewRows + 2 * OVERSCAN);
+    const rows = [];
+    for (let i = this.first; i < last; i++) {
+      rows.push(html`<div class=${i % 2 ? 'row odd' : 'row'} role="row" aria-rowindex=${i + 2} aria-selected=${this.selected === i ? 'true' : 'false'} tabindex="-1"
+        style="top:${(i + 1) * ROW_H}px;grid-template-columns:${cols}" @click=${() => this.select(i)} @keydown=${(e: KeyboardEvent) => this.onKey(e, i)}>
+        <div class="idx" role="rowheader">${i + 1}</div>
+        ${fields.map((f, j) => {
+          const v = cellValue(t, j, i);
+          if (v === null || v === undefined) return html`<div class="null" role="gridcell">∅</div>`;
+          if (isNested(v)) {
+            return html`<div role="gridcell"><button class="nested" aria-label=${`Expand ${f.name} of row ${i + 1}`}
+              @click=${(e: Event) => {
+                e.stopPropagation();
+                this.detail = { row: i, col: j };
+              }}>${cellText(v)}</button></div>`;
+          }
+          return html`<div role="gridcell" class=${typeof v === 'number' ? 'num' : ''} title=${typeof v === 'string' && v.length > 40 ? v.slice(0, 2000) : nothing}>${cellText(v)}</div>`;
+        })}
+      </div>`);
+    }
+    const fullH = (n + 1) * ROW_H;
+    const d = this.detail;
+    return html`
+      <div class="scroll" role="grid" aria-rowcount=${n + 1} aria-label="Query result" style="max-height:${this.height}px;height:${Math.min(this.height, fullH + 2)}px" @scroll=${this.onScroll}>
+        <div style="height:${fullH}px;position:relative;min-width:max-content">
+          <div class="grid head" role="row" style="grid-template-columns:${cols}">
+            <div role="columnheader">#</div>
+            ${fields.map((f) => html`<div role="columnheader" title=${`${f.name}: ${String(f.type)}`}>${f.name}<small>${shortType(String(f.type))}</small></div>`)}
+          </div>
+          ${rows}
+        </div>
+      </div>
+      ${n === 0 ? html`<div class="empty">No rows.</div>` : nothing}
+      ${d
+        ? html`<div class="detail" role="region" aria-label="Value detail">
+            <header><span>${fields[d.col].name} · row ${d.row + 1}</span><button aria-label="Close value detail" @click=${() => (this.detail = null)}>×</button></header>
+            <pre>${fullText(cellValue(t, d.col, d.row))}</pre>
+          </div>`
+        : nothing}
+      <div class="foot"><span class="count">${n.toLocaleString('en-US')} ${n === 1 ? 'row' : 'rows'}</span>${this.ms !== undefined ? html`<span class="ms">${formatMs(this.ms)}</span>` : nothing}<slot name="foot"></slot></div>
+    `;
+  }
+}
+
+function shortType(t: string): string {
+  return t
+    .replace(/Struct<.*>/, 'struct')
+    .replace(/^List<.*>$/, 'list')
+    .replace(/^Map<.*>$/, 'map')
+    .replace(/^Dictionary<.*>$/, 'dict')
+    .toLowerCase();
+}
+
+export function formatMs(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'aw-table': AwTable;
+  }
+}

@@ -1,0 +1,324 @@
+/**
+ * <aw-notebook>: one open notebook. Owns the edit operations on the doc and a NotebookRuntime on
+ * the pool; tells its panel about every change (aw-doc-change {doc}) so it can autosave.
+ */
+import { consume } from '@lit/context';
+import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import { type Services, servicesContext } from '../../app/services';
+import type { CellReport } from '../../notebook/api';
+import { notebookTitle } from '../../notebook/format';
+import { type Cell, type CellKind, makeCell, type NotebookDoc } from '../../notebook/model';
+import { NotebookRuntime } from '../../notebook/runtime';
+import './aw-cell';
+import type { AwCell, CellAction } from './aw-cell';
+import type { SqlSchema } from './aw-sql-editor';
+
+const TEMPLATES: Record<CellKind, string> = {
+  sql: '',
+  md: '',
+  plot: 'mark: dot\ndata: \nx: \ny: ',
+};
+
+@customElement('aw-notebook')
+export class AwNotebook extends LitElement {
+  @consume({ context: servicesContext, subscribe: true })
+  @property({ attribute: false })
+  services?: Services;
+
+  @property({ attribute: false }) doc: NotebookDoc = { frontMatter: '', cells: [] };
+  @property() notebookId = '';
+  /** Opened from a URL: read-only, and nothing runs until the user confirms. */
+  @property({ type: Boolean }) readonly = false;
+  @property({ type: Boolean }) awaitingConfirm = false;
+  @property() origin: string | null = null;
+
+  @state() private rev = 0;
+  @state() private schema: SqlSchema = {};
+  private runtime: NotebookRuntime | null = null;
+  private runtimePool: unknown = null;
+  private offUpdate: (() => void) | null = null;
+  private offPool: (() => void) | null = null;
+  private opened: Promise<void> = Promise.resolve();
+
+  static override styles = css`
+    :host { display: block; max-width: 1100px; margin: 0 auto; padding: 8px 16px 80px; font: 13px/1.45 system-ui, sans-serif; }
+    .confirm { display: flex; gap: 8px; align-items: center; background: #fff8c5; border: 1px solid #d4a72c; padding: 6px 10px; margin-bottom: 10px; }
+    .confirm span { flex: 1; }
+    button { font: inherit; cursor: pointer; }
+    .end { display: flex; gap: 6px; margin-top: 8px; }
+    .end button { border: 1px dashed #d0d7de; background: #fff; padding: 2px 10px; }
+    .nopool { color: #57606a; padding: 8px; }
+  `;
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    const pool = this.services?.pool ?? null;
+    if (changed.has('notebookId') || pool !== this.runtimePool) this.startRuntime();
+    else if (changed.has('doc')) this.runtime?.setCells(this.doc.cells);
+    if (changed.has('awaitingConfirm') && this.runtime) this.runtime.autorun = !this.awaitingConfirm;
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.stopRuntime();
+  }
+
+  private stopRuntime(): void {
+    this.offUpdate?.();
+    this.offPool?.();
+    this.runtime?.dispose();
+    this.runtime = null;
+    this.runtimePool = null;
+  }
+
+  private startRuntime(): void {
+    this.stopRuntime();
+    const pool = this.services?.pool;
+    if (!pool || !this.notebookId) return;
+    const rt = new NotebookRuntime(pool, this.notebookId);
+    this.runtime = rt;
+    this.runtimePool = pool;
+    rt.autorun = !this.awaitingConfirm;
+    rt.setCells(this.doc.cells);
+    this.offUpdate = rt.onUpdate(() => this.bump());
+    this.offPool = pool.onChange(() => void this.loadSchema());
+    void this.loadSchema();
+    if (!this.awaitingConfirm) this.opened = rt.runAll().catch((e) => this.services?.notify(`The notebook could not start: ${e instanceof Error ? e.message : e}`, 'error'));
+  }
+
+  private bumpQueued = false;
+  private bump(): void {
+    if (this.bumpQueued) return;
+    this.bumpQueued = true;
+    queueMicrotask(() => {
+      this.bumpQueued = false;
+      this.rev++;
+      this.mergeCellColumns();
+    });
+  }
+
+  private baseSchema: SqlSchema = {};
+  private async loadSchema(): Promise<void> {
+    const pool = this.services?.pool;
+    if (!pool) return;
+    try {
+      const rows = await pool.rows(
+        `SELECT table_name AS t, list(column_name ORDER BY ordinal_position) AS c FROM information_schema.columns WHERE table_schema NOT LIKE 'nb\\_%' ESCAPE '\\' AND table_name NOT LIKE '\\_%' ESCAPE '\\' GROUP BY table_name`,
+      );
+      this.baseSchema = Object.fromEntries(rows.map((r) => [String(r.t), (r.c as string[]) ?? []]));
+      this.mergeCellColumns();
+    } catch {
+      /* completion is a convenience */
+    }
+  }
+
+  private mergeCellColumns(): void {
+    const s: SqlSchema = { ...this.baseSchema };
+    for (const c of this.doc.cells) {
+      const t = c.options.id && this.runtime?.state(c.key).table;
+      if (c.kind === 'sql' && c.options.id) s[c.options.id] = t ? t.schema.fields.map((f) => f.name) : [];
+    }
+    if (JSON.stringify(s) !== JSON.stringify(this.schema)) this.schema = s;
+  }
+
+  /** Run every cell that runs on open and report, for window.workbench.runAll(). */
+  async runAll(): Promise<{ cells: CellReport[] }> {
+    await this.opened;
+    if (this.awaitingConfirm) this.confirm();
+    await this.runtime?.runAll();
+    return { cells: this.report() };
+  }
+
+  report(): CellReport[] {
+    const out: CellReport[] = [];
+    this.doc.cells.forEach((c, i) => {
+      if (c.kind === 'md' || !this.runtime) return;
+      const s = this.runtime.state(c.key);
+      const r: CellReport = { id: c.options.id ?? `${c.kind}${i + 1}`, status: s.status };
+      if (s.table) r.rows = s.table.numRows;
+      if (s.error) r.error = s.error;
+      out.push(r);
+    });
+    return out;
+  }
+
+  /** Resolves when the runtime has nothing left to run. */
+  idle(): Promise<void> {
+    return this.runtime?.idle() ?? Promise.resolve();
+  }
+
+  private confirm(): void {
+    this.awaitingConfirm = false;
+    if (this.runtime) {
+      this.runtime.autorun = true;
+      this.opened = this.runtime.runAll();
+    }
+    this.dispatchEvent(new CustomEvent('aw-confirmed', { bubbles: true, composed: true }));
+  }
+
+  private change(cells: Cell[], frontMatter = this.doc.frontMatter): void {
+    this.doc = { frontMatter, cells };
+    this.dispatchEvent(new CustomEvent('aw-doc-change', { detail: { doc: this.doc }, bubbles: true, composed: true }));
+  }
+
+  private onEdit(e: CustomEvent<{ key: string; source?: string; options?: Cell['options'] }>): void {
+    if (this.readonly) return;
+    const { key, source, options } = e.detail;
+    const cells = this.doc.cells.map((c) => (c.key === key ? { ...c, source: source ?? c.source, options: options ?? c.options } : c));
+    this.change(cells);
+    const c = cells.find((x) => x.key === key);
+    // A chart spec has no SQL: redraw at once. Option changes (id, effect) take effect on the next run.
+    if (c?.kind === 'plot') void this.runtime?.runCell(key, { explicit: false });
+  }
+
+  private focusCell(index: number, at: 'start' | 'end' = 'start'): void {
+    void this.updateComplete.then(() => {
+      const els = this.renderRoot.querySelectorAll<AwCell>('aw-cell');
+      const el = els[Math.max(0, Math.min(els.length - 1, index))];
+      el?.updateComplete.then(() => el.focus({ at }));
+    });
+  }
+
+  private onAction(e: CustomEvent<{ key: string } & CellAction>): void {
+    const d = e.detail;
+    const cells = [...this.doc.cells];
+    const i = cells.findIndex((c) => c.key === d.key);
+    if (i < 0) return;
+    if (d.action === 'focus') {
+      this.focusCell(i + d.dir, d.dir < 0 ? 'end' : 'start');
+      return;
+    }
+    if (d.action === 'run') {
+      if (this.awaitingConfirm) return;
+      if (cells[i].kind !== 'md') void this.runtime?.runCell(d.key);
+      if (d.advance) {
+        if (i === cells.length - 1 && !this.readonly) this.change([...cells, makeCell('sql')]);
+        this.focusCell(i + 1);
+      }
+      return;
+    }
+    if (d.action === 'export') {
+      void this.exportCell(cells[i], d.format);
+      return;
+    }
+    if (this.readonly) return;
+    switch (d.action) {
+      case 'delete':
+        cells.splice(i, 1);
+        this.change(cells);
+        this.focusCell(i);
+        return;
+      case 'duplicate': {
+        const c = cells[i];
+        const id = c.options.id ? this.freeId(c.options.id) : undefined;
+        cells.splice(i + 1, 0, makeCell(c.kind, c.source, { ...c.options, ...(id ? { id } : {}) }));
+        this.change(cells);
+        this.focusCell(i + 1);
+        return;
+      }
+      case 'move': {
+        const j = i + d.dir;
+        if (j < 0 || j >= cells.length) return;
+        [cells[i], cells[j]] = [cells[j], cells[i]];
+        this.change(cells);
+        this.focusCell(j);
+        return;
+      }
+      case 'add':
+        cells.splice(i + 1, 0, makeCell(d.kind, TEMPLATES[d.kind]));
+        this.change(cells);
+        this.focusCell(i + 1);
+        return;
+      case 'kind': {
+        const c = cells[i];
+        const options = d.kind === 'sql' ? c.options : { ...c.options, effect: undefined, run: undefined, id: d.kind === 'md' ? undefined : c.options.id };
+        cells[i] = { ...c, kind: d.kind, options: JSON.parse(JSON.stringify(options)) };
+        this.change(cells);
+        void this.runtime?.runCell(c.key, { explicit: false });
+        return;
+      }
+      case 'chart':
+        this.openAsChart(i);
+        return;
+    }
+  }
+
+  private freeId(base: string): string {
+    const used = new Set(this.doc.cells.map((c) => c.options.id?.toLowerCase()));
+    const stem = base.replace(/_\d+$/, '');
+    for (let n = 2; ; n++) if (!used.has(`${stem}_${n}`.toLowerCase())) return `${stem}_${n}`;
+  }
+
+  private openAsChart(i: number): void {
+    const c = this.doc.cells[i];
+    const t = this.runtime?.state(c.key).table;
+    if (!c.options.id) return;
+    const fields = t?.schema.fields ?? [];
+    const isNum = (f: (typeof fields)[number]) => /Int|Float|Decimal/.test(String(f.type));
+    const cat = fields.find((f) => /Utf8|Bool/.test(String(f.type)));
+    const nums = fields.filter(isNum);
+    let spec: string;
+    if (cat && nums[0]) spec = `mark: barY\ndata: ${c.options.id}\nx: ${cat.name}\ny: ${nums[0].name}\ntip: true`;
+    else if (nums.length >= 2) spec = `mark: dot\ndata: ${c.options.id}\nx: ${nums[0].name}\ny: ${nums[1].name}\ntip: true`;
+    else if (nums[0]) spec = `mark: rectY\ndata: ${c.options.id}\nx: ${nums[0].name}\ntransform: {binX: {y: count}}\ntip: true`;
+    else spec = `mark: barY\ndata: ${c.options.id}\nx: ${fields[0]?.name ?? ''}\ntransform: {groupX: {y: count}}\ntip: true`;
+    const cell = makeCell('plot', spec);
+    const cells = [...this.doc.cells];
+    cells.splice(i + 1, 0, cell);
+    this.change(cells);
+    void this.updateComplete.then(() => this.runtime?.runCell(cell.key, { explicit: false }));
+  }
+
+  private async exportCell(c: Cell, format: 'parquet' | 'jsonl' | 'csv'): Promise<void> {
+    const s = this.services;
+    if (!s || !this.runtime) return;
+    const sql = c.options.id && !c.options.effect ? `SELECT * FROM "${this.runtime.schema}"."${c.options.id.toLowerCase()}"` : this.runtime.qualified(c.key);
+    try {
+      const blob = await s.exporter.exportQuery(sql, { format });
+      download(blob, `${c.options.id ?? 'result'}.${format}`);
+    } catch (e) {
+      s.notify(`Export failed: ${e instanceof Error ? e.message : String(e)}`, 'error');
+    }
+  }
+
+  override render() {
+    if (!this.services?.pool) return html`<div class="nopool">Waiting for the data pool…</div>`;
+    const rt = this.runtime;
+    return html`
+      ${this.awaitingConfirm
+        ? html`<div class="confirm" role="alert"><span>“${notebookTitle(this.doc)}” was opened from ${this.origin ?? 'a link'}. It is read-only and nothing has run yet.</span>
+            <button aria-label="Run this notebook" @click=${() => this.confirm()}>Run it</button></div>`
+        : nothing}
+      ${this.doc.cells.map(
+        (c, i) => html`<aw-cell .cell=${c} .state=${rt ? rt.state(c.key) : null} .rev=${this.rev} .index=${i} .schema=${this.schema} ?readonly=${this.readonly}
+          @aw-cell-edit=${this.onEdit} @aw-cell-action=${this.onAction}></aw-cell>`,
+      )}
+      ${this.readonly
+        ? nothing
+        : html`<div class="end">
+            <button aria-label="Add SQL cell at the end" @click=${() => this.addAtEnd('sql')}>+ SQL</button>
+            <button aria-label="Add Markdown cell at the end" @click=${() => this.addAtEnd('md')}>+ Markdown</button>
+            <button aria-label="Add chart cell at the end" @click=${() => this.addAtEnd('plot')}>+ Chart</button>
+          </div>`}
+    `;
+  }
+
+  private addAtEnd(kind: CellKind): void {
+    this.change([...this.doc.cells, makeCell(kind, TEMPLATES[kind])]);
+    this.focusCell(this.doc.cells.length - 1);
+  }
+}
+
+export function download(blob: Blob, name: string): void {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'aw-notebook': AwNotebook;
+  }
+}

@@ -1,0 +1,278 @@
+/**
+ * <aw-notebooks>: the notebook panel — the list of saved notebooks (IndexedDB) and the open one.
+ * Registers itself for window.workbench.openNotebook / runAll (notebook/api.ts).
+ * `?notebook=<url>` opens that file read-only; it runs only after the user confirms.
+ */
+import { consume } from '@lit/context';
+import { css, html, LitElement, nothing } from 'lit';
+import { customElement, property, query, state } from 'lit/decorators.js';
+import { type Services, servicesContext } from '../../app/services';
+import { type CellReport, registerNotebookPanel } from '../../notebook/api';
+import { EXAMPLE_NOTEBOOKS, fetchExample } from '../../notebook/examples';
+import { notebookTitle, parseNotebook, serializeNotebook, withTitle } from '../../notebook/format';
+import type { NotebookDoc } from '../../notebook/model';
+import { schemaName } from '../../notebook/runtime';
+import { notebookToSql } from '../../notebook/sql-script';
+import { newNotebookId, NotebookStore, type StoredNotebook } from '../../notebook/storage';
+import { type AwNotebook, download } from './aw-notebook';
+import './aw-notebook';
+
+interface Open {
+  id: string;
+  doc: NotebookDoc;
+  readonly: boolean;
+  awaitingConfirm: boolean;
+  origin: string | null;
+}
+
+const NEW_NOTEBOOK = `---
+title: Untitled notebook
+---
+
+# Untitled notebook
+
+\`\`\`sql id=recent
+SELECT step_id, agent, model, status, reward, response_text FROM steps ORDER BY started_at DESC LIMIT 100
+\`\`\`
+`;
+
+function slug(title: string): string {
+  return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'notebook';
+}
+
+@customElement('aw-notebooks')
+export class AwNotebooks extends LitElement {
+  @consume({ context: servicesContext, subscribe: true })
+  @property({ attribute: false })
+  services?: Services;
+
+  /** Storage; tests pass their own database name. */
+  @property({ attribute: false }) store: NotebookStore | null = null;
+  /** Read `?notebook=<url>` from the page address on start (off in tests). */
+  @property({ type: Boolean, attribute: 'from-url' }) fromUrl = true;
+
+  @state() private list: StoredNotebook[] = [];
+  @state() private open: Open | null = null;
+  @state() private confirmDelete = false;
+  @state() private message: string | null = null;
+  @query('aw-notebook') private notebookEl?: AwNotebook;
+  @query('input[type=file]') private fileInput?: HTMLInputElement;
+  private unregister: (() => void) | null = null;
+  private saveTimer = 0;
+  private ready: Promise<void> = Promise.resolve();
+
+  static override styles = css`
+    :host { display: grid; grid-template-columns: 220px 1fr; height: 100%; min-height: 0; font: 13px/1.45 system-ui, sans-serif; color: #1f2328; }
+    nav { border-right: 1px solid #d0d7de; background: #f6f8fa; overflow: auto; padding: 8px; display: flex; flex-direction: column; gap: 6px; }
+    nav h2 { font-size: 11px; text-transform: uppercase; letter-spacing: .04em; color: #57606a; margin: 8px 0 2px; }
+    nav ul { list-style: none; margin: 0; padding: 0; }
+    nav li button { all: unset; display: block; width: 100%; box-sizing: border-box; padding: 3px 6px; border-radius: 3px; cursor: pointer; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+    nav li button:hover { background: #eaeef2; }
+    nav li button[aria-current='true'] { background: #ddf4ff; font-weight: 600; }
+    nav li button:focus-visible { outline: 2px solid #0969da; }
+    .row { display: flex; gap: 4px; flex-wrap: wrap; }
+    button.b { font: inherit; padding: 1px 8px; border: 1px solid #d0d7de; background: #fff; border-radius: 3px; cursor: pointer; }
+    button.b:hover { background: #eaeef2; }
+    main { overflow: auto; min-width: 0; }
+    header { position: sticky; top: 0; z-index: 2; display: flex; gap: 6px; align-items: center; padding: 6px 16px; background: #fff; border-bottom: 1px solid #d0d7de; }
+    header input { font: 600 15px system-ui, sans-serif; border: 1px solid transparent; padding: 1px 4px; flex: 1; min-width: 120px; }
+    header input:hover, header input:focus { border-color: #d0d7de; }
+    .ro { color: #9a6700; font-size: 12px; }
+    .msg { padding: 4px 16px; color: #a40e26; }
+    .empty { padding: 24px; color: #57606a; }
+    input[type=file] { display: none; }
+  `;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.store ??= new NotebookStore();
+    this.unregister = registerNotebookPanel({ openMarkdown: (md, o) => this.openMarkdown(md, o), runAll: () => this.runAll() });
+    this.ready = this.start();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.unregister?.();
+    this.flushSave();
+  }
+
+  private async start(): Promise<void> {
+    await this.refresh();
+    const url = this.fromUrl ? new URLSearchParams(location.search).get('notebook') : null;
+    if (url) {
+      try {
+        const res = await fetch(new URL(url, document.baseURI));
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        await this.openMarkdown(await res.text(), { origin: url, readonly: true });
+        return;
+      } catch (e) {
+        this.message = `Could not open the notebook at ${url}: ${e instanceof Error ? e.message : e}. Check the address, or download it and open the file.`;
+      }
+    }
+    if (!this.open && this.list[0]) await this.show(this.list[0].id);
+  }
+
+  private async refresh(): Promise<void> {
+    this.list = (await this.store?.list()) ?? [];
+  }
+
+  private async show(id: string): Promise<void> {
+    this.flushSave();
+    const nb = await this.store!.get(id);
+    if (!nb) return;
+    this.confirmDelete = false;
+    this.open = { id, doc: parseNotebook(nb.markdown), readonly: false, awaitingConfirm: false, origin: nb.origin ?? null };
+  }
+
+  /** Open Markdown as a notebook: saved as a new one, or read-only awaiting confirmation (from a URL). */
+  async openMarkdown(markdown: string, opts: { origin?: string; readonly?: boolean } = {}): Promise<void> {
+    await this.ready.catch(() => {});
+    this.flushSave();
+    const doc = parseNotebook(markdown);
+    const id = newNotebookId();
+    if (opts.readonly) {
+      this.open = { id, doc, readonly: true, awaitingConfirm: true, origin: opts.origin ?? null };
+      return;
+    }
+    await this.saveNew(id, doc, opts.origin ?? null);
+    this.open = { id, doc, readonly: false, awaitingConfirm: false, origin: opts.origin ?? null };
+  }
+
+  async runAll(): Promise<{ cells: CellReport[] }> {
+    await this.ready.catch(() => {});
+    await this.updateComplete;
+    const el = this.notebookEl;
+    if (!el) throw new Error('No notebook is open: open one first (workbench.openNotebook(markdown)).');
+    await el.updateComplete;
+    return el.runAll();
+  }
+
+  private async saveNew(id: string, doc: NotebookDoc, origin: string | null): Promise<void> {
+    const now = Date.now();
+    await this.store!.put({ id, title: notebookTitle(doc), markdown: serializeNotebook(doc), createdAt: now, updatedAt: now, origin });
+    await this.refresh();
+  }
+
+  private onDocChange(e: CustomEvent<{ doc: NotebookDoc }>): void {
+    if (!this.open || this.open.readonly) return;
+    this.open = { ...this.open, doc: e.detail.doc };
+    clearTimeout(this.saveTimer);
+    this.saveTimer = window.setTimeout(() => this.flushSave(), 400);
+  }
+
+  private flushSave(): void {
+    clearTimeout(this.saveTimer);
+    const o = this.open;
+    if (!o || o.readonly || !this.store) return;
+    const markdown = serializeNotebook(o.doc);
+    const prev = this.list.find((x) => x.id === o.id);
+    if (prev && prev.markdown === markdown) return;
+    const rec: StoredNotebook = { id: o.id, title: notebookTitle(o.doc), markdown, createdAt: prev?.createdAt ?? Date.now(), updatedAt: Date.now(), origin: o.origin };
+    this.list = [rec, ...this.list.filter((x) => x.id !== o.id)];
+    this.store.put(rec).catch((err) => this.services?.notify(`Autosave failed: ${err instanceof Error ? err.message : err}`, 'error'));
+  }
+
+  private rename(title: string): void {
+    if (!this.open || this.open.readonly || !title.trim()) return;
+    this.open = { ...this.open, doc: withTitle(this.open.doc, title.trim()) };
+    this.flushSave();
+  }
+
+  private async newNotebook(): Promise<void> {
+    await this.openMarkdown(NEW_NOTEBOOK);
+  }
+
+  private async duplicate(): Promise<void> {
+    const o = this.open;
+    if (!o) return;
+    const doc = withTitle(o.doc, o.readonly ? notebookTitle(o.doc) : `${notebookTitle(o.doc)} (copy)`);
+    const id = newNotebookId();
+    await this.saveNew(id, doc, o.origin);
+    this.open = { id, doc, readonly: false, awaitingConfirm: false, origin: o.origin };
+  }
+
+  private async removeOpen(): Promise<void> {
+    const o = this.open;
+    if (!o) return;
+    this.confirmDelete = false;
+    if (!o.readonly) await this.store!.delete(o.id);
+    this.services?.pool.exec(`DROP SCHEMA IF EXISTS "${schemaName(o.id)}" CASCADE`).catch(() => {});
+    this.open = null;
+    await this.refresh();
+    if (this.list[0]) await this.show(this.list[0].id);
+  }
+
+  private async openFile(): Promise<void> {
+    const f = this.fileInput?.files?.[0];
+    if (!f) return;
+    await this.openMarkdown(await f.text(), { origin: f.name });
+    this.fileInput!.value = '';
+  }
+
+  private async openExample(file: string): Promise<void> {
+    try {
+      await this.openMarkdown(await fetchExample(file), { origin: `notebooks/${file}` });
+    } catch (e) {
+      this.message = e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  private downloadMd(): void {
+    if (!this.open) return;
+    download(new Blob([serializeNotebook(this.open.doc)], { type: 'text/markdown' }), `${slug(notebookTitle(this.open.doc))}.md`);
+  }
+
+  private downloadSql(): void {
+    if (!this.open) return;
+    download(new Blob([notebookToSql(this.open.doc)], { type: 'application/sql' }), `${slug(notebookTitle(this.open.doc))}.sql`);
+  }
+
+  override render() {
+    const o = this.open;
+    return html`
+      <nav aria-label="Notebooks">
+        <div class="row">
+          <button class="b" aria-label="New notebook" @click=${() => this.newNotebook()}>New</button>
+          <button class="b" aria-label="Open a notebook file from disk" @click=${() => this.fileInput?.click()}>Open .md</button>
+          <input type="file" accept=".md,text/markdown" aria-label="Notebook file" @change=${() => this.openFile()} />
+        </div>
+        <h2 id="saved">Saved</h2>
+        <ul aria-labelledby="saved">
+          ${this.list.map((n) => html`<li><button aria-current=${o?.id === n.id ? 'true' : 'false'} title=${n.title} @click=${() => this.show(n.id)}>${n.title}</button></li>`)}
+        </ul>
+        ${this.list.length ? nothing : html`<div class="ro">No saved notebooks yet.</div>`}
+        <h2 id="examples">Examples</h2>
+        <ul aria-labelledby="examples">
+          ${EXAMPLE_NOTEBOOKS.map((x) => html`<li><button aria-label=${`Open example: ${x.title}`} @click=${() => this.openExample(x.file)}>${x.title}</button></li>`)}
+        </ul>
+      </nav>
+      <main>
+        ${this.message ? html`<div class="msg" role="alert">${this.message}</div>` : nothing}
+        ${o ? this.renderOpen(o) : html`<div class="empty">Open a notebook from the list, start a new one, or open an example.</div>`}
+      </main>
+    `;
+  }
+
+  private renderOpen(o: Open) {
+    return html`
+      <header>
+        <input aria-label="Notebook title" .value=${notebookTitle(o.doc)} ?readonly=${o.readonly} @change=${(e: Event) => this.rename((e.target as HTMLInputElement).value)} />
+        ${o.readonly ? html`<span class="ro">read-only</span>` : nothing}
+        <button class="b" aria-label="Download notebook as Markdown" @click=${() => this.downloadMd()}>.md</button>
+        <button class="b" aria-label="Download the notebook's SQL as a script" @click=${() => this.downloadSql()}>.sql</button>
+        <button class="b" aria-label=${o.readonly ? 'Save an editable copy' : 'Duplicate notebook'} @click=${() => this.duplicate()}>${o.readonly ? 'Save a copy' : 'Duplicate'}</button>
+        ${this.confirmDelete
+          ? html`<button class="b" aria-label="Confirm delete" @click=${() => this.removeOpen()}>Delete it</button><button class="b" aria-label="Cancel delete" @click=${() => (this.confirmDelete = false)}>Cancel</button>`
+          : html`<button class="b" aria-label=${o.readonly ? 'Close notebook' : 'Delete notebook'} @click=${() => (o.readonly ? this.removeOpen() : (this.confirmDelete = true))}>${o.readonly ? 'Close' : 'Delete'}</button>`}
+      </header>
+      <aw-notebook .doc=${o.doc} .notebookId=${o.id} ?readonly=${o.readonly} ?awaitingConfirm=${o.awaitingConfirm} .origin=${o.origin}
+        @aw-doc-change=${this.onDocChange} @aw-confirmed=${() => (this.open = { ...o, awaitingConfirm: false })}></aw-notebook>
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'aw-notebooks': AwNotebooks;
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * <aw-sql-editor>: CodeMirror 6 with SQL highlighting and completion of the pool's table and column
+ * names. Emits aw-input {value} on edits, aw-run {advance} on Shift+Enter (advance) / Mod+Enter,
+ * aw-leave {dir} for Alt+Arrow or an arrow at the first / last line.
+ */
+import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { type SQLNamespace, PostgreSQL, sql } from '@codemirror/lang-sql';
+import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { Compartment, EditorState, type Extension, StateEffect, StateField } from '@codemirror/state';
+import { Decoration, type DecorationSet, EditorView, keymap, lineNumbers, placeholder } from '@codemirror/view';
+import { css, LitElement, type PropertyValues } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
+
+export type SqlSchema = Record<string, string[]>;
+
+const setErrorLine = StateEffect.define<number | null>();
+const errorLineDeco = Decoration.line({ class: 'aw-error-line' });
+const errorField = StateField.define<DecorationSet>({
+  create: () => Decoration.none,
+  update(deco, tr) {
+    deco = deco.map(tr.changes);
+    for (const e of tr.effects) {
+      if (!e.is(setErrorLine)) continue;
+      const n = e.value;
+      deco = n && n <= tr.state.doc.lines ? Decoration.set([errorLineDeco.range(tr.state.doc.line(n).from)]) : Decoration.none;
+    }
+    return deco;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
+
+@customElement('aw-sql-editor')
+export class AwSqlEditor extends LitElement {
+  @property() value = '';
+  @property({ attribute: false }) schema: SqlSchema = {};
+  /** 'sql' or 'text' (YAML / Markdown sources get the editor without SQL). */
+  @property() language: 'sql' | 'text' = 'sql';
+  @property({ type: Boolean }) readonly = false;
+  @property() label = 'SQL';
+  /** 1-based line to mark as the error position. */
+  @property({ type: Number }) errorLine: number | null = null;
+
+  private view: EditorView | null = null;
+  private langConf = new Compartment();
+  private ro = new Compartment();
+
+  static override styles = css`
+    :host { display: block; border: 1px solid #d0d7de; background: #fff; }
+    :host(:focus-within) { border-color: #0969da; }
+    .cm-editor { font-size: 12.5px; max-height: 480px; }
+    .cm-editor.cm-focused { outline: none; }
+    .cm-scroller { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; line-height: 1.45; }
+    .cm-gutters { background: #f6f8fa; color: #8c959f; border-right: 1px solid #eaeef2; }
+    .cm-line.aw-error-line { background: #ffebe9; }
+  `;
+
+  private langExt(): Extension {
+    if (this.language !== 'sql') return [];
+    const ns: SQLNamespace = {};
+    for (const [t, cols] of Object.entries(this.schema)) ns[t] = cols;
+    return sql({ dialect: PostgreSQL, schema: ns, upperCaseKeywords: true });
+  }
+
+  private emit(name: string, detail: unknown): void {
+    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  }
+
+  private run(advance: boolean): boolean {
+    this.emit('aw-run', { advance });
+    return true;
+  }
+
+  private leave(dir: -1 | 1): boolean {
+    this.emit('aw-leave', { dir });
+    return true;
+  }
+
+  protected override firstUpdated(): void {
+    const atBoundary = (dir: -1 | 1) => (v: EditorView) => {
+      const sel = v.state.selection.main;
+      if (!sel.empty) return false;
+      const line = v.state.doc.lineAt(sel.head);
+      if (dir < 0 ? line.number === 1 : line.number === v.state.doc.lines) return this.leave(dir);
+      return false;
+    };
+    this.view = new EditorView({
+      root: this.shadowRoot!,
+      parent: this.shadowRoot!,
+      state: EditorState.create({
+        doc: this.value,
+        extensions: [
+          lineNumbers(),
+          history(),
+          bracketMatching(),
+          closeBrackets(),
+          autocompletion(),
+          syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+          placeholder(this.language === 'sql' ? 'SELECT … FROM steps' : ''),
+          keymap.of([
+            { key: 'Shift-Enter', run: () => this.run(true) },
+            { key: 'Mod-Enter', run: () => this.run(false) },
+            { key: 'Alt-ArrowUp', run: () => this.leave(-1) },
+            { key: 'Alt-ArrowDown', run: () => this.leave(1) },
+            { key: 'ArrowUp', run: atBoundary(-1) },
+            { key: 'ArrowDown', run: atBoundary(1) },
+            ...closeBracketsKeymap,
+            ...completionKeymap,
+            ...historyKeymap,
+            indentWithTab,
+            ...defaultKeymap,
+          ]),
+          this.langConf.of(this.langExt()),
+          this.ro.of(EditorState.readOnly.of(this.readonly)),
+          EditorView.contentAttributes.of({ 'aria-label': this.label }),
+          EditorView.lineWrapping,
+          EditorView.updateListener.of((u) => {
+            if (u.docChanged) {
+              this.value = u.state.doc.toString();
+              this.emit('aw-input', { value: this.value });
+            }
+          }),
+          errorField,
+        ],
+      }),
+    });
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    const v = this.view;
+    if (!v) return;
+    if (changed.has('value') && v.state.doc.toString() !== this.value) {
+      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: this.value } });
+    }
+    if (changed.has('schema') || changed.has('language')) v.dispatch({ effects: this.langConf.reconfigure(this.langExt()) });
+    if (changed.has('readonly')) v.dispatch({ effects: this.ro.reconfigure(EditorState.readOnly.of(this.readonly)) });
+    if (changed.has('errorLine')) this.markError();
+  }
+
+  private markError(): void {
+    this.view?.dispatch({ effects: setErrorLine.of(this.errorLine) });
+  }
+
+  override focus(opts?: FocusOptions & { at?: 'start' | 'end' }): void {
+    const v = this.view;
+    if (!v) {
+      super.focus(opts);
+      return;
+    }
+    v.focus();
+    if (opts?.at) v.dispatch({ selection: { anchor: opts.at === 'start' ? 0 : v.state.doc.length } });
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.view?.destroy();
+    this.view = null;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this.hasUpdated && !this.view) this.firstUpdated();
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'aw-sql-editor': AwSqlEditor;
+  }
+}
