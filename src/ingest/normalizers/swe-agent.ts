@@ -137,7 +137,7 @@ export const sweAgent = defineNormalizer<SweState>({
     if (sample.some(isMiniTraj)) return 0.85;
     const items = sample.length === 1 && Array.isArray(sample[0]) ? sample[0] : sample;
     if (!items.length || !items.every(isBareMessage)) return 0;
-    return items.some((m) => MINI_MARKERS.test(str(m.content) ?? '')) ? 0.7 : 0.3;
+    return items.some((m) => isBareMessage(m) && MINI_MARKERS.test(str(m.content) ?? '')) ? 0.7 : 0.3;
   },
   createState: () => ({ bare: [] }),
   normalize(record: SourceRecord, _ctx, state) {
