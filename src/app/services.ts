@@ -26,6 +26,16 @@ export interface ExportDatasetOptions {
   format: ExportFormat;
   /** Default true: only steps with coalesce(c.trainable, s.status = 'ok'). */
   trainableOnly?: boolean;
+  /** sft only: one row per trajectory (default) or per step (prompt + completion, plus the full messages). */
+  sftPer?: 'trajectory' | 'step';
+  /** dpo only: minimum chosen − rejected reward (default: any positive difference). */
+  dpoMinMargin?: number;
+  /** Replace e-mails, phone numbers and key-shaped strings in messages, response, error and raw (redact_pii). */
+  redact?: boolean;
+  /** Only rows of this split ('train' / 'val'); by curation.split, falling back to channel (see splitColumn). */
+  split?: string | null;
+  /** Which column `split` reads: the split helper's curation.split (default, falls back to channel) or the source's channel. */
+  splitColumn?: 'split' | 'channel';
   onProgress?: (p: ExportProgress) => void;
   signal?: AbortSignal;
 }

@@ -6,18 +6,27 @@ import type { DatasetLayout, ExportDatasetOptions } from '../app/services';
 
 export const LAYOUTS: Record<DatasetLayout, string> = {
   steps: 'Step records as they are, plus curation columns',
-  sft: 'One row per trajectory: TRL conversational messages + tools',
+  sft: 'One row per trajectory (TRL conversational messages + tools), or per step (prompt + completion: loss on the assistant turn only)',
   rl_steps: 'One row per step for step-level RL (prompt, response, reward, GRPO prompt_uid, token ids)',
   verl_prompts: 'veRL RLHF prompt rows: data_source, prompt, ability, reward_model, extra_info',
   dpo: 'Preference pairs (prompt, chosen, rejected) from one prompt group with different rewards',
 };
 
-/** The selected steps: trainable ones (by default) that match the user's predicate. */
-export function selection(opts: Pick<ExportDatasetOptions, 'where' | 'trainableOnly'>): string {
+export type SelectionOptions = Pick<ExportDatasetOptions, 'where' | 'trainableOnly' | 'redact' | 'split' | 'splitColumn'>;
+
+const q = (v: string) => `'${v.replaceAll("'", "''")}'`;
+
+/** The selected steps: trainable ones (by default) that match the user's predicate and split, redacted on request. */
+export function selection(opts: SelectionOptions): string {
   const conds: string[] = [];
   if (opts.trainableOnly !== false) conds.push(`coalesce(c.trainable, s.status = 'ok')`);
   if (opts.where?.trim()) conds.push(`(${opts.where})`);
-  return `SELECT s.*, c.quality, c.trainable, c.tags, c.note, c.split
+  if (opts.split) conds.push(`${opts.splitColumn === 'channel' ? 's.channel' : 'coalesce(c.split, s.channel)'} = ${q(opts.split)}`);
+  const cols = opts.redact
+    ? `s.* REPLACE (redact_messages(s.messages) AS messages, redact_message(s.response) AS response,
+        redact_pii(s.response_text) AS response_text, redact_pii(s.error) AS error, redact_pii(s.raw) AS raw)`
+    : 's.*';
+  return `SELECT ${cols}, c.quality, c.trainable, c.tags, c.note, c.split
     FROM steps s LEFT JOIN curation c USING (step_id)
     ${conds.length ? `WHERE ${conds.join(' AND ')}` : ''}`;
 }
@@ -26,10 +35,18 @@ const FULL_CONVERSATION = `CASE WHEN response IS NULL THEN messages ELSE list_co
 
 export function datasetSql(opts: Omit<ExportDatasetOptions, 'format'>): string {
   const sel = `WITH sel AS (${selection(opts)})`;
+  const min = opts.dpoMinMargin;
+  const margin = min !== undefined && min !== null && Number.isFinite(min) && min > 0 ? ` AND a.reward - b.reward >= ${Number(min)}` : '';
   switch (opts.layout) {
     case 'steps':
       return `${sel} SELECT * FROM sel ORDER BY trajectory_uid, step_index`;
     case 'sft':
+      if (opts.sftPer === 'step') {
+        return `${sel} SELECT trajectory_uid, step_id, prompt_uid, step_index, is_last, data_source, agent, model, channel, split,
+            messages AS prompt, CASE WHEN response IS NULL THEN [] ELSE [response] END AS completion,
+            ${FULL_CONVERSATION} AS messages, tools, reward
+          FROM sel WHERE response IS NOT NULL ORDER BY trajectory_uid, step_index`;
+      }
       return `${sel}, last AS (
           SELECT * FROM sel QUALIFY row_number() OVER (PARTITION BY trajectory_uid ORDER BY step_index DESC) = 1)
         SELECT trajectory_uid, step_id, prompt_uid, data_source, agent, model, channel, split,
@@ -62,7 +79,7 @@ export function datasetSql(opts: Omit<ExportDatasetOptions, 'format'>): string {
             a.step_id AS chosen_step_id, b.step_id AS rejected_step_id, a.reward AS chosen_reward, b.reward AS rejected_reward,
             a.reward - b.reward AS margin, a.first_messages AS prompt,
             a.conversation[len(a.first_messages) + 1:] AS chosen, b.conversation[len(b.first_messages) + 1:] AS rejected
-          FROM traj a JOIN traj b ON a.prompt_uid = b.prompt_uid AND a.reward > b.reward)
+          FROM traj a JOIN traj b ON a.prompt_uid = b.prompt_uid AND a.reward > b.reward${margin})
         SELECT * FROM pairs QUALIFY row_number() OVER (PARTITION BY prompt_uid ORDER BY margin DESC, chosen_trajectory_uid, rejected_trajectory_uid) = 1
         ORDER BY prompt_uid`;
   }
