@@ -1,0 +1,359 @@
+/**
+ * The gateway proper, as it runs inside the service worker: routes `/gateway/...`, forwards calls to
+ * the chosen upstream (or the mock), streams the answer back untouched while a tee reassembles it,
+ * and writes each finished call to the journal. No DOM, no page: works for hidden tabs and workers.
+ */
+import { promptUid } from '../ingest/finalize';
+import type { ChatMessage } from '../ingest/step';
+import { isObject, num, type Obj, str } from '../ingest/util';
+import { hash64 } from '../util/hash';
+import { type Api, type Assembled, assembleJson, errorText, streamAssembler } from './assemble';
+import { allocateStep, completeTrajectory, getLink, type JournalDb, putLink, putStep, updateTrajectory } from './journal';
+import { mockRespond } from './mock-upstream';
+import { summarizeRequest } from './request';
+import { parseRoute } from './routes';
+import { SseParser } from './sse';
+import { callToStep, type CallRecord } from './to-step';
+import { corsHint, type GatewaySettings, pickUpstream, type UpstreamConfig, upstreamHeaders, upstreamUrl } from './upstream';
+
+export type GatewayEvent =
+  | { type: 'call-start'; id: string; trajectory_uid: string }
+  | { type: 'call-end'; id: string; trajectory_uid: string; status: 'ok' | 'error'; error: string | null }
+  | { type: 'journal'; step_ids: string[] };
+
+export interface GatewayDeps {
+  db: () => Promise<JournalDb>;
+  settings: () => Promise<GatewaySettings>;
+  notify: (e: GatewayEvent) => void;
+  fetch?: typeof fetch;
+}
+
+export interface Handled {
+  response: Promise<Response>;
+  /** Settles when the call is in the journal (the service worker keeps itself alive until then). */
+  done: Promise<void>;
+}
+
+const AUTO_PROMPT = 'auto';
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+function gatewayError(status: number, type: string, message: string): Response {
+  return json(status, { error: { type, message, source: 'agentworld-gateway' } });
+}
+
+function normArgs(s: string): string {
+  try {
+    return JSON.stringify(JSON.parse(s));
+  } catch {
+    return s;
+  }
+}
+
+function messageKey(m: ChatMessage): string {
+  const calls = m.tool_calls?.map((c) => `${c.function.name}:${normArgs(c.function.arguments)}`).join('|') ?? '';
+  return `${m.role}\u0001${(m.content ?? '').trim()}\u0001${calls}\u0001${m.tool_call_id ?? ''}`;
+}
+
+/** Rolling history keys: keys[j] identifies messages[0..j]. */
+function historyKeys(messages: readonly ChatMessage[]): string[] {
+  const keys: string[] = [];
+  let k = '';
+  for (const m of messages) keys.push((k = hash64(`${k}\u0002${messageKey(m)}`)));
+  return keys;
+}
+
+const uid = (prefix: string) => `${prefix}-${crypto.randomUUID().replace(/-/g, '').slice(0, 20)}`;
+
+export class Gateway {
+  constructor(
+    /** The base path the gateway lives under, e.g. `/workbench/` (the service worker's scope). */
+    readonly basePath: string,
+    private deps: GatewayDeps,
+  ) {}
+
+  owns(url: URL): boolean {
+    return url.pathname.startsWith(`${this.basePath}gateway/`) || url.pathname === `${this.basePath}gateway`;
+  }
+
+  handle(request: Request): Handled {
+    let finish: () => void = () => {};
+    const done = new Promise<void>((ok) => (finish = ok));
+    const track = (p: Promise<void>) =>
+      p.then(finish, (e: unknown) => {
+        console.error('gateway: journal write failed', e);
+        finish();
+      });
+    const response = this.route(request, track).catch((e: unknown) => {
+      finish();
+      return gatewayError(500, 'gateway_internal_error', `The gateway failed: ${e instanceof Error ? e.message : String(e)}. The call was not forwarded; retry, and report it if it persists.`);
+    });
+    return { response, done };
+  }
+
+  private async route(request: Request, track: (p: Promise<void>) => void): Promise<Response> {
+    const url = new URL(request.url);
+    const rel = url.pathname.slice(this.basePath.length);
+    const route = parseRoute(rel, request.method);
+    if (request.method === 'OPTIONS') {
+      track(Promise.resolve());
+      return new Response(null, { status: 204 });
+    }
+    if (route.type === 'api') return this.call(request, route.api, route.trajectory_uid, route.prompt_uid, route.path, track);
+    track(Promise.resolve());
+    switch (route.type) {
+      case 'init':
+        return this.init(request, url);
+      case 'register': {
+        const body = await readJson(request);
+        const meta = isObject(body.metadata) ? stringMap(body.metadata) : null;
+        const s = await updateTrajectory(await this.deps.db(), route.trajectory_uid!, route.prompt_uid ?? AUTO_PROMPT, {
+          ...(str(body.channel) ? { channel: str(body.channel)! } : {}),
+          ...(meta ? { metadata: meta } : {}),
+          ...(str(body.agent) ? { agent: str(body.agent) } : {}),
+        });
+        return json(200, { ok: true, trajectory_uid: s.trajectory_uid, channel: s.channel });
+      }
+      case 'complete': {
+        const body = await readJson(request);
+        const reward = num(body.reward);
+        const r = await completeTrajectory(await this.deps.db(), route.trajectory_uid!, route.prompt_uid ?? AUTO_PROMPT, reward);
+        if (r.step_id) this.deps.notify({ type: 'journal', step_ids: [r.step_id] });
+        return json(200, { ok: true, trajectory_uid: route.trajectory_uid, steps: r.steps, reward });
+      }
+      case 'passthrough':
+        return this.models(request, route.path);
+      default:
+        return gatewayError(404, 'gateway_route_not_found', `${request.method} ${url.pathname}: ${route.reason}.`);
+    }
+  }
+
+  private async init(request: Request, url: URL): Promise<Response> {
+    const body = await readJson(request);
+    const trajectory_uid = str(body.trajectory_uid) ?? uid('t');
+    const prompt_uid = str(body.prompt_uid) ?? AUTO_PROMPT;
+    await updateTrajectory(await this.deps.db(), trajectory_uid, prompt_uid, {
+      prompt_uid,
+      channel: str(body.channel) ?? 'train',
+      agent: str(body.agent),
+      upstream: str(body.upstream),
+      metadata: isObject(body.metadata) ? stringMap(body.metadata) : null,
+    });
+    const base_url = `${url.origin}${this.basePath}gateway/${encodeURIComponent(trajectory_uid)}/${encodeURIComponent(prompt_uid)}/v1`;
+    return json(200, { trajectory_uid, prompt_uid, base_url });
+  }
+
+  private async models(request: Request, path: string): Promise<Response> {
+    const s = await this.deps.settings();
+    const u = pickUpstream(s, request.headers.get('x-aw-upstream'), null);
+    if (u.kind === 'mock') return json(200, { object: 'list', data: ['mock', 'mock-slow', 'mock-500'].map((id) => ({ id, object: 'model', owned_by: 'agentworld' })) });
+    return (this.deps.fetch ?? fetch)(upstreamUrl(u, path), { headers: upstreamHeaders(u, request.headers) });
+  }
+
+  private async call(request: Request, api: Api, scopedTraj: string | null, scopedPrompt: string | null, path: string, track: (p: Promise<void>) => void): Promise<Response> {
+    const text = await request.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* forwarded as is; recorded as text */
+    }
+    const summary = summarizeRequest(api, body);
+    const db = await this.deps.db();
+    let messages = summary.messages;
+    let trajectory_uid = scopedTraj;
+    let prompt_uid = scopedPrompt;
+    if (api === 'responses' && summary.previous_response_id) {
+      const link = await getLink(db, `r:${summary.previous_response_id}`);
+      if (link) {
+        messages = [...(link.context ?? []), ...messages];
+        trajectory_uid ??= link.trajectory_uid;
+        prompt_uid ??= link.prompt_uid;
+      }
+    }
+    const keys = historyKeys(messages);
+    if (!trajectory_uid) {
+      for (let j = messages.length - 1; j >= 0 && !trajectory_uid; j--) {
+        if (messages[j].role !== 'assistant') continue;
+        const link = await getLink(db, `h:${keys[j]}`);
+        if (link) {
+          trajectory_uid = link.trajectory_uid;
+          prompt_uid = link.prompt_uid;
+        }
+      }
+    }
+    trajectory_uid ??= uid('gw');
+    if (!prompt_uid || prompt_uid === AUTO_PROMPT) prompt_uid = promptUid(messages);
+    const { index, state } = await allocateStep(db, { trajectory_uid, prompt_uid, channel: 'train', agent: null, upstream: null, metadata: null });
+    if (state.prompt_uid === AUTO_PROMPT) await updateTrajectory(db, trajectory_uid, prompt_uid, { prompt_uid });
+    const settings = await this.deps.settings();
+    const upstream = pickUpstream(settings, request.headers.get('x-aw-upstream') ?? state.upstream, summary.model);
+    const callId = `${trajectory_uid}:${index}`;
+    this.deps.notify({ type: 'call-start', id: callId, trajectory_uid });
+
+    const started_at = Date.now();
+    const t0 = performance.now();
+    const rec: CallRecord = {
+      trajectory_uid, prompt_uid, step_index: index, api, provider: upstream.kind, upstream: upstream.id, stream: summary.stream,
+      model: summary.model, messages, tools: summary.tools, request: body, responseBody: null, assembled: null, http_status: null,
+      error: null, aborted: false, started_at, ended_at: started_at, latency_ms: 0, ttft_ms: null, state: { ...state, prompt_uid },
+    };
+    const finish = async (): Promise<void> => {
+      rec.ended_at = Date.now();
+      rec.latency_ms = performance.now() - t0;
+      await putStep(db, callToStep(rec));
+      if (rec.assembled?.message && !rec.error && !rec.aborted) await this.link(db, api, rec, keys);
+      this.deps.notify({ type: 'call-end', id: callId, trajectory_uid, status: rec.error || rec.aborted ? 'error' : 'ok', error: rec.error });
+      this.deps.notify({ type: 'journal', step_ids: [callId] });
+    };
+
+    let upstreamRes: Response;
+    try {
+      upstreamRes = await this.forward(upstream, api, path, request, text, body);
+    } catch (e) {
+      const aborted = request.signal.aborted;
+      rec.aborted = aborted;
+      const timeout = e instanceof DOMException && e.name === 'TimeoutError';
+      rec.error = aborted ? null : timeout ? `upstream ${upstream.name} timed out after ${upstream.timeoutMs ?? 600000} ms` : corsHint(upstream, new URL(request.url).origin);
+      track(finish());
+      return gatewayError(timeout ? 504 : 502, timeout ? 'gateway_upstream_timeout' : 'gateway_upstream_unreachable', rec.error ?? 'aborted');
+    }
+    rec.http_status = upstreamRes.status;
+    const headers = new Headers(upstreamRes.headers);
+    headers.delete('content-encoding');
+    headers.delete('content-length');
+    if (!upstreamRes.ok || !upstreamRes.body) {
+      const errBody = await upstreamRes.text();
+      rec.responseBody = parseOr(errBody);
+      if (!upstreamRes.ok) rec.error = errorText(upstreamRes.status, errBody);
+      else rec.assembled = assembleJson(api, rec.responseBody);
+      track(finish());
+      return new Response(errBody, { status: upstreamRes.status, statusText: upstreamRes.statusText, headers });
+    }
+    const isSse = (upstreamRes.headers.get('content-type') ?? '').includes('text/event-stream');
+    const tee = new Tee(api, isSse);
+    const reader = upstreamRes.body.getReader();
+    let settled = false;
+    const settle = (p: () => void) => {
+      if (settled) return;
+      settled = true;
+      p();
+      track(finish());
+    };
+    const out = new ReadableStream<Uint8Array>({
+      async pull(ctl) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) {
+            ctl.close();
+            settle(() => {
+              rec.assembled = tee.result();
+              rec.responseBody = tee.body();
+              if (rec.assembled.error) rec.error = `upstream stream error: ${rec.assembled.error}`;
+            });
+            return;
+          }
+          if (rec.ttft_ms === null && isSse) rec.ttft_ms = performance.now() - t0;
+          tee.push(value);
+          ctl.enqueue(value);
+        } catch (e) {
+          settle(() => {
+            rec.assembled = tee.result();
+            rec.aborted = request.signal.aborted;
+            rec.error = rec.aborted ? null : `upstream stream broke: ${e instanceof Error ? e.message : String(e)}`;
+          });
+          ctl.error(e);
+        }
+      },
+      cancel(reason) {
+        settle(() => {
+          rec.assembled = tee.result();
+          rec.aborted = true;
+          rec.error = reason ? String(reason) : null;
+        });
+        return reader.cancel(reason);
+      },
+    });
+    request.signal.addEventListener('abort', () => {
+      settle(() => {
+        rec.assembled = tee.result();
+        rec.aborted = true;
+      });
+      reader.cancel('aborted by the agent').catch(() => {});
+    });
+    return new Response(out, { status: upstreamRes.status, statusText: upstreamRes.statusText, headers });
+  }
+
+  private forward(u: UpstreamConfig, api: Api, path: string, request: Request, text: string, body: unknown): Promise<Response> {
+    if (u.kind === 'mock') return mockRespond(api, body, request.signal);
+    if (u.kind === 'anthropic' && api !== 'messages') {
+      return Promise.resolve(gatewayError(400, 'gateway_upstream_mismatch', `Upstream "${u.name}" speaks Anthropic messages; call …/v1/messages, or pick an OpenAI-compatible upstream for ${path}.`));
+    }
+    if (!u.baseUrl) return Promise.resolve(gatewayError(400, 'gateway_upstream_unset', `Upstream "${u.name}" has no base URL; set it in the Gateway panel.`));
+    const signal = AbortSignal.any([request.signal, AbortSignal.timeout(u.timeoutMs ?? 600000)]);
+    return (this.deps.fetch ?? fetch)(upstreamUrl(u, path), { method: 'POST', headers: upstreamHeaders(u, request.headers), body: text, signal });
+  }
+
+  private async link(db: JournalDb, api: Api, rec: CallRecord, keys: string[]): Promise<void> {
+    const msg = rec.assembled!.message!;
+    if (api === 'responses') {
+      if (rec.assembled!.id) await putLink(db, { key: `r:${rec.assembled!.id}`, trajectory_uid: rec.trajectory_uid, prompt_uid: rec.prompt_uid, context: [...rec.messages, msg] });
+      return;
+    }
+    const k = hash64(`${keys.at(-1) ?? ''}\u0002${messageKey(msg)}`);
+    await putLink(db, { key: `h:${k}`, trajectory_uid: rec.trajectory_uid, prompt_uid: rec.prompt_uid });
+  }
+}
+
+/** The recording side of the stream: decodes bytes, parses SSE, assembles the final message. */
+class Tee {
+  private dec = new TextDecoder();
+  private sse = new SseParser();
+  private text = '';
+  private asm;
+  constructor(
+    private api: Api,
+    private isSse: boolean,
+  ) {
+    this.asm = streamAssembler(api);
+  }
+  push(bytes: Uint8Array): void {
+    const t = this.dec.decode(bytes, { stream: true });
+    if (this.isSse) for (const e of this.sse.push(t)) this.asm.push(e);
+    else this.text += t;
+  }
+  result(): Assembled {
+    if (!this.isSse) return assembleJson(this.api, parseOr(this.text));
+    for (const e of this.sse.end()) this.asm.push(e);
+    return this.asm.result();
+  }
+  body(): unknown {
+    return this.isSse ? null : parseOr(this.text);
+  }
+}
+
+function parseOr(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+async function readJson(request: Request): Promise<Obj> {
+  try {
+    const v: unknown = await request.json();
+    return isObject(v) ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+function stringMap(o: Obj): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(o)) out[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  return out;
+}
+

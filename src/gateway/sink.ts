@@ -1,0 +1,103 @@
+/**
+ * The page side of "no loss": moves journal entries into the pool in batches (StepRecord → Arrow
+ * IPC → upsertSteps, idempotent by step_id), then marks them pooled. Runs at start (replaying
+ * anything a closed tab left behind), on every journal event from the gateway, and on a timer.
+ */
+import * as Comlink from 'comlink';
+import { stepsToIPC } from '../ingest/step-arrow';
+import type { PoolClient } from '../pool/client';
+import { type JournalDb, markPooled, openJournal, pendingEntries } from './journal';
+import { CHANNEL } from './protocol';
+
+export interface CaptureSinkStats {
+  pooled: number;
+  flushes: number;
+  lastFlushAt: number | null;
+  lastError: string | null;
+}
+
+export interface CaptureSinkOptions {
+  journal?: string;
+  intervalMs?: number;
+  batch?: number;
+}
+
+export interface CaptureSink {
+  stop(): void;
+  stats(): CaptureSinkStats;
+  /** Move everything pending now; resolves with the number of steps upserted. */
+  flush(): Promise<number>;
+}
+
+export function startCaptureSink(pool: PoolClient, opts: CaptureSinkOptions = {}): CaptureSink {
+  const stats: CaptureSinkStats = { pooled: 0, flushes: 0, lastFlushAt: null, lastError: null };
+  let db: Promise<JournalDb> | null = null;
+  let running: Promise<number> | null = null;
+  let again = false;
+  let stopped = false;
+
+  async function drain(): Promise<number> {
+    const j = await (db ??= openJournal(opts.journal));
+    let total = 0;
+    for (;;) {
+      const entries = await pendingEntries(j, opts.batch ?? 500);
+      if (!entries.length || stopped) break;
+      const bytes = stepsToIPC(entries.map((e) => e.step));
+      await pool.api.upsertSteps(Comlink.transfer(bytes, [bytes.buffer]));
+      await markPooled(j, entries.map((e) => ({ step_id: e.step_id, rev: e.rev })));
+      total += entries.length;
+      if (entries.length < (opts.batch ?? 500)) break;
+    }
+    if (total) {
+      stats.pooled += total;
+      pool.changed(['steps', 'trajectories']);
+    }
+    stats.flushes += 1;
+    stats.lastFlushAt = Date.now();
+    return total;
+  }
+
+  function flush(): Promise<number> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = drain()
+      .catch((e: unknown) => {
+        stats.lastError = `capture sink: could not move captured calls into the pool (they stay in the journal and are retried): ${e instanceof Error ? e.message : String(e)}`;
+        console.error(stats.lastError);
+        return 0;
+      })
+      .finally(() => {
+        running = null;
+        if (again && !stopped) {
+          again = false;
+          void flush();
+        }
+      });
+    return running;
+  }
+
+  const channel = new BroadcastChannel(CHANNEL);
+  let debounce: ReturnType<typeof setTimeout> | null = null;
+  channel.onmessage = (e: MessageEvent) => {
+    if ((e.data as { type?: string })?.type !== 'journal' || debounce) return;
+    debounce = setTimeout(() => {
+      debounce = null;
+      void flush();
+    }, 50);
+  };
+  const timer = setInterval(() => void flush(), opts.intervalMs ?? 1000);
+  void flush();
+
+  return {
+    stop() {
+      stopped = true;
+      clearInterval(timer);
+      if (debounce) clearTimeout(debounce);
+      channel.close();
+    },
+    stats: () => ({ ...stats }),
+    flush,
+  };
+}

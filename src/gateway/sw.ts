@@ -1,0 +1,82 @@
+/**
+ * The gateway service worker (built to `gateway-sw.js` at the base path). It owns `{base}gateway/`
+ * and lets every other request pass untouched. Its scope is the base path, so the app page, its
+ * workers, and same-origin agent pages under it are all routed here, visible or not.
+ */
+import { Gateway, type GatewayEvent } from './capture';
+import { type JournalDb, loadSettings, openJournal } from './journal';
+import { CHANNEL, type PageToWorker, SETTINGS_REQUEST } from './protocol';
+import { defaultSettings, type GatewaySettings } from './upstream';
+
+interface ExtendableEvent extends Event {
+  waitUntil(p: Promise<unknown>): void;
+}
+interface FetchEvent extends ExtendableEvent {
+  request: Request;
+  respondWith(r: Promise<Response> | Response): void;
+}
+interface ExtendableMessageEvent extends ExtendableEvent {
+  data: unknown;
+}
+interface SwClient {
+  postMessage(m: unknown): void;
+}
+interface SwGlobal {
+  registration: { scope: string };
+  clients: { claim(): Promise<void>; matchAll(o: { type: 'window' }): Promise<SwClient[]> };
+  skipWaiting(): Promise<void>;
+  addEventListener(type: 'install' | 'activate', fn: (e: ExtendableEvent) => void): void;
+  addEventListener(type: 'fetch', fn: (e: FetchEvent) => void): void;
+  addEventListener(type: 'message', fn: (e: ExtendableMessageEvent) => void): void;
+}
+
+const sw = self as unknown as SwGlobal;
+const basePath = new URL(sw.registration.scope).pathname;
+const events = new BroadcastChannel(CHANNEL);
+
+let dbp: Promise<JournalDb> | null = null;
+const db = () => (dbp ??= openJournal());
+
+let settings: GatewaySettings | null = null;
+let waiters: ((s: GatewaySettings) => void)[] = [];
+
+/** Keys the user did not ask to remember live only in the page's memory: ask an open page for them. */
+async function currentSettings(): Promise<GatewaySettings> {
+  if (settings) return settings;
+  const stored = (await loadSettings(await db())) ?? defaultSettings();
+  const fromPage = new Promise<GatewaySettings | null>((ok) => {
+    waiters.push(ok);
+    setTimeout(() => ok(null), 400);
+  });
+  for (const c of await sw.clients.matchAll({ type: 'window' })) c.postMessage({ type: SETTINGS_REQUEST });
+  settings = (await fromPage) ?? settings ?? stored;
+  return settings;
+}
+
+const gateway = new Gateway(basePath, {
+  db,
+  settings: currentSettings,
+  notify: (e: GatewayEvent) => events.postMessage(e),
+});
+
+sw.addEventListener('install', (e) => e.waitUntil(sw.skipWaiting()));
+sw.addEventListener('activate', (e) => e.waitUntil(sw.clients.claim()));
+
+sw.addEventListener('message', (e) => {
+  const m = e.data as PageToWorker;
+  if (m?.type === 'aw-gateway:settings') {
+    settings = m.settings;
+    for (const w of waiters) w(m.settings);
+    waiters = [];
+  } else if (m?.type === 'aw-gateway:claim') {
+    e.waitUntil(sw.clients.claim());
+  }
+});
+
+sw.addEventListener('fetch', (e) => {
+  const url = new URL(e.request.url);
+  if (url.origin !== location.origin || !gateway.owns(url)) return;
+  const h = gateway.handle(e.request);
+  e.respondWith(h.response);
+  e.waitUntil(h.done);
+});
