@@ -4,12 +4,14 @@
  */
 import type { Normalizer } from '../normalizer';
 import { atif } from './atif';
+import { conversations } from './conversations';
 import { har } from './har';
 import { langfuse } from './langfuse';
 import { openaiChat } from './openai-chat';
 import { otel } from './otel';
 import { phoenix } from './phoenix';
 import { sweAgent } from './swe-agent';
+import { tauBench } from './tau-bench';
 import { openaiLog } from './openai-log';
 import { anthropic } from './anthropic';
 import { sharegpt } from './sharegpt';
@@ -17,4 +19,4 @@ import { verl } from './verl';
 import { stepRecord } from './step-record';
 import { openaiResponses } from './openai-responses';
 
-export const NORMALIZERS: Normalizer<unknown>[] = [openaiChat as Normalizer<unknown>, har as Normalizer<unknown>, otel as Normalizer<unknown>, langfuse as Normalizer<unknown>, phoenix as Normalizer<unknown>, atif as Normalizer<unknown>, sweAgent as Normalizer<unknown>, openaiLog as Normalizer<unknown>, anthropic as Normalizer<unknown>, sharegpt as Normalizer<unknown>, verl as Normalizer<unknown>, stepRecord as Normalizer<unknown>, openaiResponses as Normalizer<unknown>];
+export const NORMALIZERS: Normalizer<unknown>[] = [openaiChat as Normalizer<unknown>, har as Normalizer<unknown>, otel as Normalizer<unknown>, langfuse as Normalizer<unknown>, phoenix as Normalizer<unknown>, atif as Normalizer<unknown>, sweAgent as Normalizer<unknown>, tauBench as Normalizer<unknown>, conversations as Normalizer<unknown>, openaiLog as Normalizer<unknown>, anthropic as Normalizer<unknown>, sharegpt as Normalizer<unknown>, verl as Normalizer<unknown>, stepRecord as Normalizer<unknown>, openaiResponses as Normalizer<unknown>];
