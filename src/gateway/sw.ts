@@ -44,11 +44,14 @@ let waiters: ((s: GatewaySettings) => void)[] = [];
 async function currentSettings(): Promise<GatewaySettings> {
   if (settings) return settings;
   const stored = (await loadSettings(await db())) ?? defaultSettings();
+  const pages = await sw.clients.matchAll({ type: 'window' });
+  const needsKeys = stored.upstreams.some((u) => u.kind !== 'mock' && !u.remember && !u.key);
+  if (!pages.length || !needsKeys) return (settings ??= stored);
   const fromPage = new Promise<GatewaySettings | null>((ok) => {
     waiters.push(ok);
     setTimeout(() => ok(null), 400);
   });
-  for (const c of await sw.clients.matchAll({ type: 'window' })) c.postMessage({ type: SETTINGS_REQUEST });
+  for (const c of pages) c.postMessage({ type: SETTINGS_REQUEST });
   settings = (await fromPage) ?? settings ?? stored;
   return settings;
 }

@@ -38,7 +38,7 @@ export function callToStep(c: CallRecord): StepRecord {
   if (c.http_status !== null) meta.http_status = String(c.http_status);
   if (a?.id) meta.response_id = a.id;
   if (c.aborted) meta.aborted = 'true';
-  const response = a?.message ?? null;
+  const response = a?.message ? redactSecrets(a.message) : null;
   const raw = redactSecrets({ api: c.api, request: c.request, response: c.stream ? (a ? { assembled: a } : null) : c.responseBody, http_status: c.http_status, error: c.error });
   return {
     step_id: `${c.trajectory_uid}:${c.step_index}`,
@@ -54,7 +54,7 @@ export function callToStep(c: CallRecord): StepRecord {
     provider: c.provider,
     messages: redactSecrets(c.messages),
     tools: c.tools,
-    response: response ? redactSecrets(response) : null,
+    response,
     response_text: response ? messageText(response) : null,
     finish_reason: failed ? 'error' : (a?.finish_reason ?? null),
     prompt_tokens: a?.prompt_tokens ?? null,
