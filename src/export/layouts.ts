@@ -16,7 +16,11 @@ export type SelectionOptions = Pick<ExportDatasetOptions, 'where' | 'trainableOn
 
 const q = (v: string) => `'${v.replaceAll("'", "''")}'`;
 
-/** The selected steps: trainable ones (by default) that match the user's predicate and split, redacted on request. */
+/**
+ * The selected steps: trainable ones (by default) that match the user's predicate and split, redacted on request.
+ * quality / trainable are the effective values (defaults filled in), which also keeps the steps layout from having an
+ * all-NULL BOOLEAN column that parquet-wasm cannot write.
+ */
 export function selection(opts: SelectionOptions): string {
   const conds: string[] = [];
   if (opts.trainableOnly !== false) conds.push(`coalesce(c.trainable, s.status = 'ok')`);
@@ -26,7 +30,7 @@ export function selection(opts: SelectionOptions): string {
     ? `s.* REPLACE (redact_messages(s.messages) AS messages, redact_message(s.response) AS response,
         redact_pii(s.response_text) AS response_text, redact_pii(s.error) AS error, redact_pii(s.raw) AS raw)`
     : 's.*';
-  return `SELECT ${cols}, c.quality, c.trainable, c.tags, c.note, c.split
+  return `SELECT ${cols}, coalesce(c.quality, 'unreviewed') AS quality, coalesce(c.trainable, s.status = 'ok') AS trainable, c.tags, c.note, c.split
     FROM steps s LEFT JOIN curation c USING (step_id)
     ${conds.length ? `WHERE ${conds.join(' AND ')}` : ''}`;
 }

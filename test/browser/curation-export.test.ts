@@ -1,0 +1,133 @@
+import { expect } from '@esm-bundle/chai';
+import { type Table, tableFromIPC } from 'apache-arrow';
+import initParquet, { readParquet } from 'parquet-wasm/esm';
+import type { DatasetLayout, ExportDatasetOptions } from '../../src/app/services';
+import { setCurationWhere } from '../../src/curation/api';
+import { filterWhere } from '../../src/curation/filter';
+import { curationStore } from '../../src/curation/store';
+import type { PoolClient } from '../../src/pool/client';
+import { type Row, tableToRows } from '../../src/pool/rows';
+import { loadStandardPool } from './curation-data';
+import { exporterFor, parquetWasmUrl, startPool } from './helpers';
+
+const MESSAGE_FIELDS = ['role', 'content', 'reasoning', 'name', 'tool_call_id', 'tool_calls', 'parts'];
+
+describe('curation exports', () => {
+  let pool: PoolClient;
+  let exporter: ReturnType<typeof exporterFor>;
+  before(async () => {
+    pool = await startPool('curation-export', true);
+    await loadStandardPool(pool);
+    exporter = exporterFor(pool);
+    await initParquet({ module_or_path: parquetWasmUrl });
+  });
+  after(() => pool.terminate());
+
+  async function parquet(opts: Omit<ExportDatasetOptions, 'format'>): Promise<{ table: Table; rows: Row[] }> {
+    const blob = await exporter.exportDataset({ ...opts, format: 'parquet' });
+    const table = tableFromIPC(readParquet(new Uint8Array(await blob.arrayBuffer())).intoIPCStream());
+    return { table, rows: tableToRows(table) };
+  }
+
+  function fieldNames(t: Table, col: string): string[] {
+    const f = t.schema.fields.find((x) => x.name === col);
+    if (!f) throw new Error(`no column ${col}`);
+    let type = f.type;
+    while (type.children?.length === 1 && !('children' in type && String(type).startsWith('Struct'))) type = type.children[0].type;
+    return type.children.map((c: { name: string }) => c.name);
+  }
+
+  const columns: Record<DatasetLayout, string[]> = {
+    steps: ['step_id', 'trajectory_uid', 'prompt_uid', 'messages', 'response', 'reward', 'quality', 'trainable', 'tags', 'split'],
+    sft: ['trajectory_uid', 'step_id', 'prompt_uid', 'data_source', 'messages', 'tools', 'reward'],
+    rl_steps: ['step_id', 'trajectory_uid', 'prompt_uid', 'step_index', 'is_last', 'data_source', 'prompt', 'response', 'reward', 'prompt_ids', 'response_ids', 'rollout_log_probs'],
+    verl_prompts: ['data_source', 'prompt', 'ability', 'reward_model', 'extra_info', 'prompt_uid', 'trajectory_uid', 'step_id'],
+    dpo: ['prompt_uid', 'prompt', 'chosen', 'rejected', 'chosen_reward', 'rejected_reward', 'margin', 'chosen_step_id', 'rejected_step_id'],
+  };
+
+  for (const layout of Object.keys(columns) as DatasetLayout[]) {
+    it(`${layout} Parquet reads back with its documented columns and nested types`, async () => {
+      const { table, rows } = await parquet({ layout });
+      const names = table.schema.fields.map((f) => f.name);
+      for (const c of columns[layout]) expect(names, `${layout}.${c}`).to.include(c);
+      expect(rows.length).to.be.greaterThan(0);
+      const msgCol = { steps: 'messages', sft: 'messages', rl_steps: 'prompt', verl_prompts: 'prompt', dpo: 'chosen' }[layout];
+      expect(fieldNames(table, msgCol)).to.deep.equal(MESSAGE_FIELDS);
+      if (layout === 'verl_prompts') {
+        expect(fieldNames(table, 'reward_model')).to.deep.equal(['style', 'ground_truth']);
+        expect(rows[0].reward_model).to.deep.equal({ style: 'rule', ground_truth: '42' });
+        expect((rows[0].prompt as { role: string }[]).map((m) => m.role)).to.deep.equal(['system', 'user']);
+        expect(rows.length).to.equal(4);
+      }
+      if (layout === 'rl_steps') {
+        const r = rows.find((x) => x.step_id === 'p3-a:1')!;
+        expect(r.prompt_ids).to.deep.equal([1, 2, 3]);
+        expect((r.prompt as unknown[]).length).to.equal(4);
+        expect((r.response as { content: string }).content).to.equal('The answer to p3-a is 42.');
+      }
+    });
+  }
+
+  it('exports trainable steps only by default, and respects the dashboard filter', async () => {
+    const all = await parquet({ layout: 'rl_steps' });
+    expect(all.rows.length).to.equal(14); // 15 steps, p2-c:0 failed
+    expect(all.rows.map((r) => r.step_id)).to.not.include('p2-c:0');
+    const withErrors = await parquet({ layout: 'rl_steps', trainableOnly: false });
+    expect(withErrors.rows.length).to.equal(15);
+
+    await setCurationWhere(pool, filterWhere({ models: ['m-large'], rewardMax: 0 }), { quality: 'bad', trainable: false });
+    const sft = await parquet({ layout: 'sft' });
+    expect(sft.rows.map((r) => r.trajectory_uid)).to.not.include('p3-b');
+    expect(sft.rows.length).to.equal(10);
+
+    const where = filterWhere({ agents: ['solver'], status: 'complete' });
+    const filtered = await parquet({ layout: 'rl_steps', where });
+    const expected = await pool.rows(`SELECT step_id FROM steps s LEFT JOIN curation c USING (step_id)
+      WHERE coalesce(c.trainable, s.status = 'ok') AND ${where} ORDER BY step_id`);
+    expect(filtered.rows.map((r) => r.step_id).sort()).to.deep.equal(expected.map((r) => r.step_id));
+    expect(filtered.rows.every((r) => r.data_source === 'gsm8k')).to.equal(true);
+    expect(filtered.rows.map((r) => r.trajectory_uid)).to.not.include.members(['p3-b', 'p3-c', 'p1-a']);
+    await curationStore(pool).undo();
+  });
+
+  it('DPO pairs come from one prompt group with different rewards, and honour the minimum margin', async () => {
+    const { rows } = await parquet({ layout: 'dpo' });
+    const group = new Map((await pool.rows('SELECT step_id, prompt_uid, reward FROM steps')).map((r) => [r.step_id, r]));
+    expect(rows.map((r) => r.prompt_uid)).to.deep.equal(['p0', 'p2', 'p3']); // p1: all rewards equal
+    for (const r of rows) {
+      const c = group.get(String(r.chosen_step_id))!;
+      const rej = group.get(String(r.rejected_step_id))!;
+      expect(c.prompt_uid).to.equal(r.prompt_uid);
+      expect(rej.prompt_uid).to.equal(r.prompt_uid);
+      expect(Number(r.chosen_reward)).to.be.greaterThan(Number(r.rejected_reward));
+      expect((r.chosen as { role: string }[])[0].role).to.equal('assistant');
+      expect((r.prompt as { role: string }[]).map((m) => m.role)).to.deep.equal(['system', 'user']);
+    }
+    const big = await parquet({ layout: 'dpo', dpoMinMargin: 0.75 });
+    expect(big.rows.map((r) => r.prompt_uid)).to.deep.equal(['p0', 'p2', 'p3']);
+    const [huge] = await pool.rows(`SELECT count(*)::INTEGER AS n FROM (${exporter.datasetSql({ layout: 'dpo', dpoMinMargin: 2 })})`);
+    expect(huge.n).to.equal(0);
+    const p0 = await parquet({ layout: 'dpo', dpoMinMargin: 0.75, where: `s.trajectory_uid <> 'p0-b'` });
+    expect(p0.rows.map((r) => r.prompt_uid)).to.deep.equal(['p2', 'p3']);
+  });
+
+  it('sft per step is prompt + completion; redaction and split apply to every layout', async () => {
+    const { rows } = await parquet({ layout: 'sft', sftPer: 'step' });
+    expect(rows.length).to.equal(14);
+    const r = rows.find((x) => x.step_id === 'p3-a:0')!;
+    expect((r.completion as { role: string }[]).map((m) => m.role)).to.deep.equal(['assistant']);
+    expect((r.prompt as unknown[]).length).to.equal(2);
+    expect((r.messages as unknown[]).length).to.equal(3);
+
+    const plain = JSON.stringify((await parquet({ layout: 'sft', where: `s.prompt_uid = 'p2'` })).rows);
+    expect(plain).to.include('alice@example.com');
+    const red = JSON.stringify((await parquet({ layout: 'sft', where: `s.prompt_uid = 'p2'`, redact: true })).rows);
+    expect(red).to.not.include('alice@example.com');
+    expect(red).to.not.include('sk-abcdefghijklmnopqrstuvwx');
+    expect(red).to.not.include('555-123-4567');
+    expect(red).to.include('[email]').and.include('[phone]').and.include('[secret]');
+
+    const val = await parquet({ layout: 'rl_steps', split: 'val', splitColumn: 'channel' });
+    expect(val.rows.map((x) => x.step_id)).to.deep.equal(['p1-c:0']);
+  });
+});
