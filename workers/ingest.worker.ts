@@ -37,6 +37,7 @@ const api = {
     try {
       return await ingestFile(file, {
         beginImport: (m) => p.beginImport(m),
+        setImportSource: (id, sid) => p.setImportSource(id, sid),
         appendBatch: (id, bytes) => p.appendBatch(id, Comlink.transfer(bytes, [bytes.buffer])),
         commitImport: (id, info) => p.commitImport(id, info),
         abortImport: (id, reason, errors) => p.abortImport(id, reason, errors),

@@ -16,6 +16,7 @@ import { stepsToIPC } from './step-arrow';
 
 export interface IngestSink {
   beginImport(meta: ImportMeta): Promise<number>;
+  setImportSource(id: number, sourceId: string): Promise<void>;
   appendBatch(id: number, bytes: Uint8Array): Promise<void>;
   commitImport(id: number, info: ImportCommit): Promise<{ rowsAdded: number }>;
   abortImport(id: number, reason: string, errors?: RejectedLine[]): Promise<void>;
@@ -60,7 +61,8 @@ async function sha256(file: Blob, onBytes: (n: number) => void): Promise<string>
       n += value.length;
       onBytes(n);
     }
-  } catch {
+  } catch (e) {
+    if (e instanceof CancelledError) throw e;
     // a corrupt gzip: hash what decompressed; the reader reports the corruption
   }
   return h.digest('hex');
@@ -99,15 +101,19 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
     else moreRejects++;
   };
 
-  const sourceId = await sha256(file, (n) => progress({ bytesRead: Math.min(n, file.size), records: 0, rows: 0, phase: 'hashing' }));
-  const id = await sink.beginImport({ file: file.name, sourceId, bytes: file.size });
-  const ctx: NormalizeContext = { sourceId, file: file.name };
+  const id = await sink.beginImport({ file: file.name, sourceId: '', bytes: file.size });
   let records = 0;
   let rowsMade = 0;
   let format = 'unknown';
   let confidence = 0;
   let message: string | null = null;
   try {
+    const sourceId = await sha256(file, (n) => {
+      if (opts.isCancelled?.()) throw new CancelledError();
+      progress({ bytesRead: Math.min(n, file.size), records: 0, rows: 0, phase: 'hashing' });
+    });
+    await sink.setImportSource(id, sourceId);
+    const ctx: NormalizeContext = { sourceId, file: file.name };
     const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
     let source: AsyncIterable<ReadEvent>;
     if (isParquet(head)) {

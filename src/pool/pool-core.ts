@@ -139,7 +139,20 @@ function stagingTables(): string[] {
 }
 
 function checkpoint(): void {
-  if (persistent) run('CHECKPOINT');
+  if (!persistent) return;
+  run('CHECKPOINT');
+  flushHandles();
+}
+
+/**
+ * duckdb-wasm's runtime makes fsync a no-op for OPFS (its syncFile does nothing), so writes can be
+ * lost when the worker is terminated by a reload. Flush the access handles ourselves after a checkpoint.
+ */
+function flushHandles(): void {
+  const files = (BROWSER_RUNTIME as unknown as { _files?: Map<string, unknown> })._files;
+  for (const h of files?.values() ?? []) {
+    if (typeof FileSystemSyncAccessHandle !== 'undefined' && h instanceof FileSystemSyncAccessHandle) h.flush();
+  }
 }
 
 function stage(id: number): string {
@@ -225,6 +238,11 @@ export const poolApi = {
          VALUES (${id}, ${sqlString(meta.file)}, ${sqlString(meta.sourceId)}, ${Math.round(meta.bytes)}, 'running', now())`);
     checkpoint();
     return id;
+  },
+
+  /** Record the file's content hash once computed (imports are registered before hashing, so a reload then is reported too). */
+  setImportSource(id: number, sourceId: string): void {
+    run(`UPDATE imports SET source_id = ${sqlString(sourceId)} WHERE import_id = ${id | 0}`);
   },
 
   /** Append one Arrow IPC batch of step records to the import's staging table. */

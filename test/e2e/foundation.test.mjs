@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { startApp, uniquePool, waitForQuery, waitForReports } from './harness.mjs';
+
+const tmp = mkdtempSync(join(tmpdir(), 'aw-e2e-'));
+let app;
+
+before(async () => {
+  app = await startApp();
+});
+after(async () => {
+  await app?.close();
+});
+
+async function count(page, sql = 'SELECT count(*) AS n FROM steps') {
+  const [r] = await page.evaluate((q) => window.workbench.query(q), sql);
+  return r.n;
+}
+
+describe('foundation, as a new user', () => {
+  it('imports through the file picker, persists across reload, exports sft.parquet that native DuckDB reads', async () => {
+    const pool = uniquePool('found');
+    const page = await app.open(pool);
+    await page.getByLabel('Import files').setInputFiles(['test/fixtures/core/chat.jsonl', 'notebooks/data/gsm8k-rollouts.jsonl']);
+    await waitForReports(page, 2);
+    const panel = page.locator('aw-import-panel');
+    await assert.doesNotReject(panel.getByText('openai-chat').first().waitFor());
+    const rejected = await panel.getByLabel('Report for chat.jsonl').locator('.rejected').textContent();
+    assert.equal(rejected, '2');
+    const steps = await count(page);
+    assert.ok(steps > 40, `steps ${steps}`);
+
+    await page.reload();
+    await page.evaluate(() => window.workbench.ready);
+    assert.equal(await count(page), steps, 'the pool survives a reload');
+    assert.equal((await page.evaluate(() => window.workbench.poolStatus())).persistent, true);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download sft.parquet' }).click()]);
+    const file = join(tmp, 'sft.parquet');
+    await download.saveAs(file);
+    const db = await DuckDBInstance.create(':memory:');
+    const conn = await db.connect();
+    const res = await conn.runAndReadAll(`SELECT count(*) AS n, typeof(any_value(messages)) AS t, max(len(messages)) AS longest FROM read_parquet('${file}')`);
+    const [n, t, longest] = res.getRows()[0];
+    assert.equal(Number(n), await count(page, 'SELECT count(DISTINCT trajectory_uid) AS n FROM steps'));
+    assert.match(String(t), /^STRUCT\(.*"role" VARCHAR.*tool_calls STRUCT.*\)\[\]$/);
+    assert.ok(Number(longest) >= 5);
+    conn.closeSync?.();
+    await page.close();
+  });
+
+  it('clears the pool after confirmation', async () => {
+    const page = await app.open(uniquePool('clear'));
+    await page.getByLabel('Import files').setInputFiles(['test/fixtures/core/chat.jsonl']);
+    await waitForReports(page, 1);
+    assert.equal(await count(page), 40);
+    await page.getByRole('button', { name: 'Clear pool…' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    assert.equal(await count(page), 40);
+    await page.getByRole('button', { name: 'Clear pool…' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Clear pool' }).click();
+    await waitForQuery(page, 'SELECT count(*) AS n FROM steps', (r) => r[0].n === 0);
+    await page.close();
+  });
+
+  it('loads the bundled demo data with one click', async () => {
+    const page = await app.open(uniquePool('demo'));
+    await page.getByRole('button', { name: 'Load demo data' }).click();
+    const manifest = JSON.parse(readFileSync('notebooks/data/manifest.json', 'utf8'));
+    await waitForReports(page, manifest.length, 120000);
+    const formats = await page.evaluate(() => window.workbench.query('SELECT source, any_value(source_format) AS f, count(*) AS n FROM steps GROUP BY source ORDER BY source'));
+    assert.equal(formats.length, manifest.length, JSON.stringify(formats));
+    assert.ok(formats.reduce((a, r) => a + r.n, 0) >= 200, 'a few hundred steps');
+    await page.close();
+  });
+
+  it('rolls back an import interrupted by a reload; earlier data is intact', async () => {
+    const big = join(tmp, 'big.jsonl');
+    const line = (i) => JSON.stringify({ messages: [{ role: 'user', content: `question ${i} ${'lorem ipsum '.repeat(40)}` }, { role: 'assistant', content: `answer ${i}` }] });
+    writeFileSync(big, Array.from({ length: 120000 }, (_, i) => line(i)).join('\n'));
+    const page = await app.open(uniquePool('interrupt'));
+    await page.getByLabel('Import files').setInputFiles(['test/fixtures/core/chat.jsonl']);
+    await waitForReports(page, 1);
+    await page.getByLabel('Import files').setInputFiles([big]);
+    await waitForQuery(page, `SELECT count(*) AS n FROM imports WHERE status = 'running'`, (r) => r[0].n === 1);
+    await page.waitForTimeout(500);
+    await page.reload();
+    await page.evaluate(() => window.workbench.ready);
+    const status = await page.evaluate(() => window.workbench.poolStatus());
+    assert.equal(status.interrupted.length, 1, JSON.stringify(status));
+    assert.equal(status.interrupted[0].file, 'big.jsonl');
+    assert.equal(await count(page), 40, 'only the earlier import remains');
+    await assert.doesNotReject(page.getByText('was interrupted by a reload and rolled back').waitFor());
+    await page.close();
+  });
+
+  it('works from a sub-path with no page errors', () => {
+    assert.deepEqual(app.errors, []);
+  });
+});
