@@ -52,7 +52,9 @@ describe('<aw-step-inspector>', () => {
     await insertSteps(pool, xssSteps(), 'xss.jsonl');
   });
   after(() => pool.terminate());
-  afterEach(() => document.querySelectorAll('aw-step-inspector').forEach((e) => e.remove()));
+  afterEach(() => {
+    for (const e of document.querySelectorAll('aw-step-inspector')) e.remove();
+  });
 
   it('renders an XSS payload in every text field as literal text; nothing executes', async () => {
     window.__xss = undefined;
@@ -63,7 +65,7 @@ describe('<aw-step-inspector>', () => {
     el.trajectoryUid = uid;
     document.body.append(el);
     await settle(el);
-    el.renderRoot.querySelectorAll('details').forEach((d) => (d.open = true));
+    for (const d of el.renderRoot.querySelectorAll('details')) d.open = true;
     await new Promise((r) => setTimeout(r, 300));
     const root = el.renderRoot as ShadowRoot;
     expect(root.querySelectorAll('img, script, svg, iframe, object').length).to.equal(0);
