@@ -1,5 +1,6 @@
 // Browser tests in Debian's Chromium (never a downloaded browser). TypeScript through esbuild;
 // the esbuild dev server does not know vite's `?url`/`?worker` imports, so tests pass asset URLs in.
+import { build } from 'esbuild';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { CHROME_ARGS, CHROME_PATH } from './scripts/browser.mjs';
@@ -8,6 +9,15 @@ export default {
   files: ['test/browser/**/*.test.ts'],
   nodeResolve: { exportConditions: ['browser', 'import', 'default'] },
   plugins: [
+    {
+      // @observablehq/plot imports the CommonJS package interval-tree-1d; vite converts it, the esbuild dev server does not.
+      name: 'cjs-interval-tree',
+      async serve(context) {
+        if (!context.path.endsWith('/interval-tree-1d/interval-tree.js')) return;
+        const r = await build({ entryPoints: ['node_modules/interval-tree-1d/interval-tree.js'], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
+        return { body: r.outputFiles[0].text, type: 'js' };
+      },
+    },
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
     {
       name: 'duckdb-blocking-alias',

@@ -60,7 +60,7 @@ export class AwTable extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.resize = new ResizeObserver(() => this.measure());
+    this.resize = new ResizeObserver(() => requestAnimationFrame(() => this.measure()));
   }
 
   override disconnectedCallback(): void {

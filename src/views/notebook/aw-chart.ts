@@ -43,9 +43,10 @@ export class AwChart extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // Redraw on the next frame: resizing inside the observer callback loops (ResizeObserver loop error).
     this.resize = new ResizeObserver((e) => {
       const w = Math.floor(e[0]?.contentRect.width ?? 640);
-      if (w > 0 && Math.abs(w - this.width) > 8) this.width = w;
+      if (w > 0 && Math.abs(w - this.width) > 8) requestAnimationFrame(() => (this.width = w));
     });
     this.resize.observe(this);
   }

@@ -60,6 +60,7 @@ export class AwNotebooks extends LitElement {
   private unregister: (() => void) | null = null;
   private saveTimer = 0;
   private ready: Promise<void> = Promise.resolve();
+  private opening: Promise<void> = Promise.resolve();
 
   static override styles = css`
     :host { display: grid; grid-template-columns: 220px 1fr; height: 100%; min-height: 0; font: 13px/1.45 system-ui, sans-serif; color: #1f2328; }
@@ -125,7 +126,13 @@ export class AwNotebooks extends LitElement {
   }
 
   /** Open Markdown as a notebook: saved as a new one, or read-only awaiting confirmation (from a URL). */
-  async openMarkdown(markdown: string, opts: { origin?: string; readonly?: boolean } = {}): Promise<void> {
+  openMarkdown(markdown: string, opts: { origin?: string; readonly?: boolean } = {}): Promise<void> {
+    const p = this.opening.then(() => this.doOpen(markdown, opts));
+    this.opening = p.catch(() => {});
+    return p;
+  }
+
+  private async doOpen(markdown: string, opts: { origin?: string; readonly?: boolean }): Promise<void> {
     await this.ready.catch(() => {});
     this.flushSave();
     const doc = parseNotebook(markdown);
@@ -140,6 +147,7 @@ export class AwNotebooks extends LitElement {
 
   async runAll(): Promise<{ cells: CellReport[] }> {
     await this.ready.catch(() => {});
+    await this.opening;
     await this.updateComplete;
     const el = this.notebookEl;
     if (!el) throw new Error('No notebook is open: open one first (workbench.openNotebook(markdown)).');

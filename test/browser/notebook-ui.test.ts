@@ -1,0 +1,210 @@
+import { expect } from '@esm-bundle/chai';
+import { provide } from '@lit/context';
+import { sendKeys } from '@web/test-runner-commands';
+import { html, LitElement } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
+import type { ExportQueryOptions, Services } from '../../src/app/services';
+import { servicesContext } from '../../src/app/services';
+import { openNotebook, runAll } from '../../src/notebook/api';
+import { NotebookStore } from '../../src/notebook/storage';
+import type { PoolClient } from '../../src/pool/client';
+import type { AwCell } from '../../src/views/notebook/aw-cell';
+import type { AwNotebook } from '../../src/views/notebook/aw-notebook';
+import '../../src/views/notebook/aw-notebooks';
+import type { AwNotebooks } from '../../src/views/notebook/aw-notebooks';
+import type { AwSqlEditor } from '../../src/views/notebook/aw-sql-editor';
+import { startPool } from './helpers';
+import { insertDemo } from './notebook-demo';
+
+@customElement('test-services-host')
+class TestServicesHost extends LitElement {
+  @provide({ context: servicesContext })
+  @property({ attribute: false })
+  services!: Services;
+  override render() {
+    return html`<slot></slot>`;
+  }
+}
+
+const NB = `---
+title: UI test
+---
+
+# Rewards by agent
+
+\`\`\`sql id=by_agent
+SELECT agent, count(*)::INTEGER AS steps, sum(reward) AS reward FROM steps GROUP BY agent ORDER BY agent
+\`\`\`
+
+\`\`\`sql id=top
+SELECT agent FROM by_agent ORDER BY agent
+\`\`\`
+
+\`\`\`sql id=broken
+SELECT nope FROM steps
+\`\`\`
+
+\`\`\`plot
+mark: barY
+data: by_agent
+x: agent
+y: steps
+fill: agent
+tip: true
+\`\`\`
+`;
+
+const until = async (what: string, fn: () => boolean, ms = 10_000) => {
+  const t0 = Date.now();
+  while (!fn()) {
+    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+};
+
+/** The SVG's element structure (tags, classes, aria labels, tick text), repeated siblings collapsed. */
+function svgStructure(node: Element, depth = 0): string[] {
+  const sig = (el: Element) => {
+    const cls = el.getAttribute('class')?.replace(/plot-[a-z0-9]+/g, 'plot-*');
+    const aria = el.getAttribute('aria-label');
+    const text = el.tagName === 'text' || el.tagName === 'tspan' ? el.textContent?.trim() : '';
+    const fill = el.tagName === 'rect' || el.tagName === 'circle' ? el.getAttribute('fill') : null;
+    return `${el.tagName}${cls ? `.${cls}` : ''}${aria ? `[aria-label=${aria}]` : ''}${fill ? `[fill=${fill}]` : ''}${text && !el.children.length ? ` "${text}"` : ''}`;
+  };
+  const out = [`${'  '.repeat(depth)}${sig(node)}`];
+  const kids = [...node.children].filter((k) => k.tagName !== 'style');
+  for (let i = 0; i < kids.length; ) {
+    let j = i + 1;
+    const s = svgStructure(kids[i], depth + 1).join('\n');
+    while (j < kids.length && svgStructure(kids[j], depth + 1).join('\n') === s && !kids[j].children.length) j++;
+    out.push(s + (j - i > 1 ? ` ×${j - i}` : ''));
+    i = j;
+  }
+  return out;
+}
+
+describe('notebook UI', () => {
+  let pool: PoolClient;
+  let host: TestServicesHost;
+  let store: NotebookStore;
+  const exports: { sql: string; opts: ExportQueryOptions }[] = [];
+
+  const panel = () => host.querySelector('aw-notebooks') as AwNotebooks;
+  const notebook = () => panel().shadowRoot!.querySelector('aw-notebook') as AwNotebook;
+  const cells = () => [...notebook().shadowRoot!.querySelectorAll('aw-cell')] as AwCell[];
+  const cellById = (id: string) => cells().find((c) => c.cell.options.id === id)!;
+  const rowCount = (c: AwCell) => c.shadowRoot!.querySelector('aw-table')?.shadowRoot?.querySelector('.count')?.textContent ?? '';
+
+  async function mount(): Promise<void> {
+    host = document.createElement('test-services-host') as TestServicesHost;
+    host.services = {
+      pool,
+      importer: { importFiles: async () => [], importUrl: async () => { throw new Error('unused'); } },
+      exporter: {
+        exportQuery: async (sql, opts) => {
+          exports.push({ sql, opts });
+          return new Blob(['x']);
+        },
+        exportDataset: async () => new Blob([]),
+        datasetSql: () => '',
+      },
+      notify: () => {},
+    };
+    const p = document.createElement('aw-notebooks') as AwNotebooks;
+    p.store = store;
+    p.fromUrl = false;
+    p.style.height = '900px';
+    host.append(p);
+    document.body.append(host);
+    await p.updateComplete;
+  }
+
+  before(async () => {
+    pool = await startPool('nb-ui', true);
+    await insertDemo(pool);
+    store = new NotebookStore(`aw-notebooks-test-${Date.now()}`);
+    await mount();
+  });
+  after(() => {
+    host.remove();
+    pool.terminate();
+  });
+
+  it('opens and runs a notebook through window.workbench-style calls; a failing cell shows its error while others run', async () => {
+    openNotebook(NB);
+    const report = await runAll();
+    expect(report.cells.map((c) => [c.id, c.status, c.rows ?? null])).to.deep.equal([
+      ['by_agent', 'done', 2],
+      ['top', 'done', 2],
+      ['broken', 'error', null],
+      ['plot5', 'done', 2],
+    ]);
+    expect(report.cells[2].error).to.match(/nope/);
+    await until('cells to render', () => cells().length === 5 && rowCount(cellById('top')) === '2 rows');
+    const err = cellById('broken').shadowRoot!.querySelector('.error-box')!;
+    expect(err.getAttribute('role')).to.equal('alert');
+    expect(err.textContent).to.match(/Binder Error.*nope/s);
+    const md = cells()[0].shadowRoot!.querySelector('.md h1');
+    expect(md?.textContent).to.equal('Rewards by agent');
+  });
+
+  it('renders the chart cell as an SVG with the expected marks (golden structure)', async () => {
+    const chart = () => cells()[4].shadowRoot!.querySelector('aw-chart')!;
+    await until('the chart svg', () => !!chart()?.shadowRoot?.querySelector('svg'));
+    const svg = chart().shadowRoot!.querySelector('.figure svg')!;
+    expect(svg.querySelectorAll('g[aria-label="bar"] rect').length).to.equal(2);
+    const actual = `${svgStructure(svg).join('\n')}\n`;
+    const res = await fetch('/test/fixtures/notebooks/chart-bar.structure.txt');
+    if (!res.ok) console.log(`GOLDEN chart-bar.structure.txt missing; actual:\n${actual}`);
+    expect(res.ok, 'golden file test/fixtures/notebooks/chart-bar.structure.txt exists').to.equal(true);
+    expect(actual).to.equal(await res.text());
+  });
+
+  it('editing an upstream cell and pressing Ctrl+Enter reruns downstream cells and the chart; the edit autosaves', async () => {
+    const editor = cellById('by_agent').shadowRoot!.querySelector('aw-sql-editor') as AwSqlEditor;
+    editor.value = "SELECT agent, count(*)::INTEGER AS steps FROM steps WHERE agent = 'solver' GROUP BY agent";
+    await editor.updateComplete;
+    (editor.shadowRoot!.querySelector('.cm-content') as HTMLElement).focus();
+    await sendKeys({ press: 'Control+Enter' });
+    await until('downstream rerun', () => rowCount(cellById('top')) === '1 row');
+    await until('chart redraw', () => cells()[4].shadowRoot!.querySelector('aw-chart')!.shadowRoot!.querySelectorAll('g[aria-label="bar"] rect').length === 1);
+    await new Promise((r) => setTimeout(r, 600));
+    const saved = (await store.list())[0];
+    expect(saved.title).to.equal('UI test');
+    expect(saved.markdown).to.include("WHERE agent = 'solver'");
+  });
+
+  it('result actions: export goes through the exporter with the view; open as chart adds a plot cell', async () => {
+    const c = cellById('by_agent');
+    (c.shadowRoot!.querySelector('[aria-label="Download result as Parquet"]') as HTMLButtonElement).click();
+    await until('export call', () => exports.length === 1);
+    expect(exports[0].opts.format).to.equal('parquet');
+    expect(exports[0].sql).to.match(/SELECT \* FROM "nb_[0-9a-f]+"\."by_agent"/);
+    const n = cells().length;
+    (c.shadowRoot!.querySelector('[aria-label="Open result as chart"]') as HTMLButtonElement).click();
+    await until('new chart cell', () => cells().length === n + 1);
+    const added = cells()[2];
+    expect(added.cell.kind).to.equal('plot');
+    expect(added.cell.source).to.match(/data: by_agent/);
+  });
+
+  it('finds the notebook as it was left after a reload', async () => {
+    host.remove();
+    await mount();
+    await until('the saved notebook', () => !!notebook() && cells().length > 0);
+    const editor = cellById('by_agent').shadowRoot!.querySelector('aw-sql-editor') as AwSqlEditor;
+    expect(editor.value).to.include("WHERE agent = 'solver'");
+    await until('rerun after reload', () => rowCount(cellById('top')) === '1 row');
+  });
+
+  it('a notebook opened read-only runs only after the user confirms', async () => {
+    await panel().openMarkdown(NB, { origin: 'https://example.test/nb.md', readonly: true });
+    await until('confirm bar', () => !!notebook()?.shadowRoot?.querySelector('.confirm'));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(rowCount(cellById('top'))).to.equal('');
+    expect(cellById('top').shadowRoot!.querySelector('[aria-label^="Run "]')).to.equal(null);
+    (notebook().shadowRoot!.querySelector('[aria-label="Run this notebook"]') as HTMLButtonElement).click();
+    await until('runs after confirm', () => rowCount(cellById('top')) === '2 rows');
+    expect(notebook().shadowRoot!.querySelector('.confirm')).to.equal(null);
+  });
+});
