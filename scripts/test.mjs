@@ -1,15 +1,19 @@
 // `npm test`: typecheck, lint, unit tests (node), build, browser tests (web-test-runner), e2e tests
 // (playwright-core on the built app). Prints each stage and one closing summary line.
 import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+
+// Node 20's --test takes files, not folders or globs.
+const files = (dir, suffix) => readdirSync(dir).filter((f) => f.endsWith(suffix)).sort().map((f) => `${dir}/${f}`);
 
 const only = process.argv.slice(2);
 const stages = [
   { name: 'typecheck', cmd: 'npx', args: ['tsc', '--noEmit', '-p', 'tsconfig.json'], kind: 'check' },
   { name: 'lint', cmd: 'npx', args: ['biome', 'check', '--error-on-warnings', '.'], kind: 'check' },
-  { name: 'unit', cmd: 'node', args: ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/unit/'], kind: 'node' },
+  { name: 'unit', cmd: 'node', args: ['--import', 'tsx', '--test', '--test-reporter=spec', ...files('test/unit', '.test.ts')], kind: 'node' },
   { name: 'build', cmd: 'npx', args: ['vite', 'build', '--logLevel', 'warn'], kind: 'check' },
   { name: 'browser', cmd: 'npx', args: ['web-test-runner'], kind: 'wtr' },
-  { name: 'e2e', cmd: 'node', args: ['--test', '--test-concurrency=1', '--test-reporter=spec', 'test/e2e/'], kind: 'node' },
+  { name: 'e2e', cmd: 'node', args: ['--test', '--test-concurrency=1', '--test-reporter=spec', ...files('test/e2e', '.test.mjs')], kind: 'node' },
 ].filter((s) => only.length === 0 || only.includes(s.name));
 
 function run(stage) {
