@@ -21,7 +21,8 @@ export interface IngestJobOptions {
 
 async function compileMappings(specs: unknown[] | undefined): Promise<Normalizer<unknown>[]> {
   if (!specs?.length) return [];
-  throw new Error('user mappings are not supported yet');
+  const { compileMapping } = await import('../src/ingest/mapping/compile');
+  return specs.map((s) => compileMapping(s) as Normalizer<unknown>);
 }
 
 const api = {
