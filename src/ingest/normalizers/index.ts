@@ -8,6 +8,7 @@ import { conversations } from './conversations';
 import { har } from './har';
 import { langfuse } from './langfuse';
 import { openaiChat } from './openai-chat';
+import { openhands } from './openhands';
 import { otel } from './otel';
 import { phoenix } from './phoenix';
 import { sweAgent } from './swe-agent';
@@ -19,4 +20,4 @@ import { verl } from './verl';
 import { stepRecord } from './step-record';
 import { openaiResponses } from './openai-responses';
 
-export const NORMALIZERS: Normalizer<unknown>[] = [openaiChat as Normalizer<unknown>, har as Normalizer<unknown>, otel as Normalizer<unknown>, langfuse as Normalizer<unknown>, phoenix as Normalizer<unknown>, atif as Normalizer<unknown>, sweAgent as Normalizer<unknown>, tauBench as Normalizer<unknown>, conversations as Normalizer<unknown>, openaiLog as Normalizer<unknown>, anthropic as Normalizer<unknown>, sharegpt as Normalizer<unknown>, verl as Normalizer<unknown>, stepRecord as Normalizer<unknown>, openaiResponses as Normalizer<unknown>];
+export const NORMALIZERS: Normalizer<unknown>[] = [openaiChat as Normalizer<unknown>, har as Normalizer<unknown>, otel as Normalizer<unknown>, langfuse as Normalizer<unknown>, phoenix as Normalizer<unknown>, atif as Normalizer<unknown>, sweAgent as Normalizer<unknown>, tauBench as Normalizer<unknown>, conversations as Normalizer<unknown>, openhands as Normalizer<unknown>, openaiLog as Normalizer<unknown>, anthropic as Normalizer<unknown>, sharegpt as Normalizer<unknown>, verl as Normalizer<unknown>, stepRecord as Normalizer<unknown>, openaiResponses as Normalizer<unknown>];
