@@ -10,7 +10,7 @@ export type Route =
   | { type: 'unknown'; reason: string };
 
 const API_PATHS: Record<string, Api> = { 'chat/completions': 'chat', responses: 'responses', messages: 'messages' };
-const SEGMENT = /^[A-Za-z0-9._:~-]{1,200}$/;
+const SEGMENT = /^[A-Za-z0-9._:~%@+=-]{1,300}$/;
 
 /** `rel` is the path below the base, e.g. `gateway/t1/p1/v1/chat/completions`. */
 export function parseRoute(rel: string, method: string): Route {

@@ -1,0 +1,51 @@
+/** What the app and `window.workbench` use: the gateway's base URL and runs of the built-in agent. */
+import * as Comlink from 'comlink';
+import type { AgentConfig, TaskSet } from '../agents/config';
+import { loadAgent, loadTaskSet } from '../agents/store';
+import type { AgentProgress, RolloutResult } from '../agents/white-box';
+import type { AgentWorkerApi } from '../../workers/agent.worker';
+import { gatewayBase } from './register';
+import { getSettings } from './settings';
+import { pickUpstream } from './upstream';
+
+/** OpenAI-style base URL for agents (`…/gateway/v1`); Anthropic clients take it without `/v1`. */
+export function gatewayBaseUrl(): string {
+  return `${gatewayBase()}gateway/v1`;
+}
+
+export interface RunAgentRequest {
+  /** An agent config or the name of a stored one (built-in: `calculator-agent`). */
+  agent: AgentConfig | string;
+  /** A task set or the name of a stored one (built-in: `math`). */
+  tasks: TaskSet | string;
+  rollouts?: number;
+  /** Upstream id from the gateway settings; default: the agent's, else the default upstream. */
+  upstream?: string;
+  concurrency?: number;
+  onProgress?: (p: AgentProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface RunAgentResult {
+  trajectories: string[];
+  results: RolloutResult[];
+}
+
+export async function runAgent(req: RunAgentRequest): Promise<RunAgentResult> {
+  const base = gatewayBase();
+  const agent = typeof req.agent === 'string' ? await loadAgent(base, req.agent) : req.agent;
+  const tasks = typeof req.tasks === 'string' ? await loadTaskSet(base, req.tasks) : req.tasks;
+  const settings = await getSettings();
+  const u = pickUpstream(settings, req.upstream ?? agent.upstream, agent.model);
+  const worker = new Worker(new URL('../../workers/agent.worker.ts', import.meta.url), { type: 'module', name: 'agent' });
+  const remote = Comlink.wrap<AgentWorkerApi>(worker);
+  const onAbort = () => void remote.stop();
+  req.signal?.addEventListener('abort', onAbort);
+  try {
+    const progress = req.onProgress ? Comlink.proxy(req.onProgress) : undefined;
+    return await remote.run({ agent, tasks, rollouts: req.rollouts ?? 4, gatewayBase: base, upstream: { id: u.id, tokenIds: u.tokenIds === true }, concurrency: req.concurrency }, progress);
+  } finally {
+    req.signal?.removeEventListener('abort', onAbort);
+    worker.terminate();
+  }
+}

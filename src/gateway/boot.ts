@@ -1,0 +1,37 @@
+/** One call for the app boot: register the gateway service worker, start the capture sink, return the window.workbench additions. */
+import type { PoolClient } from '../pool/client';
+import { gatewayBaseUrl, runAgent } from './api';
+import { type GatewayHandle, registerGateway } from './register';
+import { getSettings, setSettings } from './settings';
+import { type CaptureSink, startCaptureSink } from './sink';
+
+export interface GatewayServices {
+  gateway: GatewayHandle | null;
+  /** Why the gateway is not running, when it is not (no service workers, registration failed). */
+  error: string | null;
+  sink: CaptureSink;
+  api: {
+    gatewayBaseUrl: typeof gatewayBaseUrl;
+    runAgent: typeof runAgent;
+    gatewaySettings: typeof getSettings;
+    setGatewaySettings: typeof setSettings;
+    captureStats: CaptureSink['stats'];
+  };
+}
+
+export async function startGatewayServices(pool: PoolClient, base: string = new URL('./', document.baseURI).href): Promise<GatewayServices> {
+  const sink = startCaptureSink(pool);
+  let gateway: GatewayHandle | null = null;
+  let error: string | null = null;
+  try {
+    gateway = await registerGateway(base);
+  } catch (e) {
+    error = `The gateway could not start, so agent calls are not captured: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  return {
+    gateway,
+    error,
+    sink,
+    api: { gatewayBaseUrl, runAgent, gatewaySettings: getSettings, setGatewaySettings: setSettings, captureStats: () => sink.stats() },
+  };
+}
