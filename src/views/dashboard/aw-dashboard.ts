@@ -1,0 +1,210 @@
+/**
+ * <aw-dashboard>: the trajectory dashboard. Counts and charts at a glance, composable filters (one
+ * SQL predicate shared by counts, list, review, bulk labels and export), a virtualized sortable
+ * trajectory list with the step inspector beside it, GRPO groups, the review queue and the SQL
+ * helper reference. Self-contained: it needs only the services context.
+ */
+import { consume } from '@lit/context';
+import type { Table } from 'apache-arrow';
+import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import { type Services, servicesContext } from '../../app/services';
+import { type CurationFilter, filterWhere } from '../../curation/filter';
+import type { Row } from '../../pool/rows';
+import '../export/aw-export-dialog';
+import '../inspector/aw-step-inspector';
+import '../review/aw-bulk-label';
+import '../review/aw-review-queue';
+import './aw-dashboard-filters';
+import './aw-grpo-groups';
+import './aw-sql-reference';
+import './aw-trajectory-list';
+import { NO_OPTIONS, type FilterOptions } from './aw-dashboard-filters';
+import type { AwTrajectoryList } from './aw-trajectory-list';
+import { breakdownBars, rewardHistogram } from './charts';
+import { setDashboardFilter } from './filter-state';
+import { breakdownSql, DIMENSIONS, type Dimension, groupsSql, OPTIONS_SQL, rewardsSql, type Sort, summarySql, trajectoriesSql } from './queries';
+
+type Tab = 'overview' | 'review' | 'reference';
+
+const fmtInt = (v: unknown) => (v === null || v === undefined ? '∅' : Number(v).toLocaleString('en-US'));
+const fmtMs = (v: unknown) => (v === null || v === undefined ? '∅' : `${Math.round(Number(v)).toLocaleString('en-US')} ms`);
+
+@customElement('aw-dashboard')
+export class AwDashboard extends LitElement {
+  @consume({ context: servicesContext, subscribe: true })
+  @property({ attribute: false })
+  services?: Services;
+
+  @property({ attribute: false }) filter: CurationFilter = {};
+  @state() private tab: Tab = 'overview';
+  @state() private sort: Sort = { column: 'reward_sum', descending: false };
+  @state() summary: Row | null = null;
+  @state() private breakdowns: Partial<Record<Dimension, Row[]>> = {};
+  @state() private rewards: Row[] = [];
+  @state() private groups: Row[] = [];
+  @state() trajectories: Table | null = null;
+  @state() private options: FilterOptions = NO_OPTIONS;
+  @state() private selected: string | null = null;
+  @state() private error: string | null = null;
+  @state() private exportOpen = false;
+  private seq = 0;
+  private offChange?: () => void;
+  private refreshTimer = 0;
+  /** Settles when the latest refresh has rendered (for tests and callers that wait). */
+  loaded: Promise<void> = Promise.resolve();
+
+  static override styles = css`
+    :host { display: block; font: 13px/1.4 system-ui, sans-serif; color: #1f2328; }
+    nav { display: flex; gap: 4px; border-bottom: 1px solid #d0d7de; margin-bottom: 8px; }
+    nav button { border: none; background: none; padding: 6px 10px; cursor: pointer; font: inherit; border-bottom: 2px solid transparent; }
+    nav button[aria-selected='true'] { border-bottom-color: #0969da; font-weight: 600; }
+    .cards { display: flex; flex-wrap: wrap; gap: 8px; margin: 8px 0; }
+    .card { border: 1px solid #d0d7de; border-radius: 6px; padding: 4px 10px; min-width: 84px; }
+    .card b { display: block; font-size: 16px; font-variant-numeric: tabular-nums; }
+    .card span { color: #57606a; font-size: 11px; }
+    .card.warn b { color: #b42318; }
+    .charts { display: flex; flex-wrap: wrap; gap: 12px; }
+    .charts figure { margin: 0; }
+    .charts figcaption { font-weight: 600; font-size: 12px; }
+    .split { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 12px; margin-top: 8px; }
+    .split > aw-step-inspector { max-height: 520px; overflow: auto; border: 1px solid #d0d7de; padding: 6px; }
+    h3 { font-size: 13px; margin: 14px 0 4px; }
+    .toolbar { display: flex; gap: 8px; align-items: center; margin: 6px 0; }
+    .err { color: #b42318; }
+  `;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this.services) this.subscribe();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.offChange?.();
+    this.offChange = undefined;
+  }
+
+  private subscribe(): void {
+    this.offChange?.();
+    this.offChange = this.services?.pool.onChange((e) => {
+      if (e.tables.some((t) => ['steps', 'curation', 'trajectories'].includes(t))) {
+        clearTimeout(this.refreshTimer);
+        this.refreshTimer = window.setTimeout(() => void this.refresh(), 150);
+      }
+    });
+  }
+
+  get where(): string {
+    return filterWhere(this.filter);
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    if (changed.has('services')) this.subscribe();
+    if (changed.has('filter')) setDashboardFilter(this.filter);
+    if (changed.has('services') || changed.has('filter') || changed.has('sort')) void this.refresh();
+  }
+
+  /** Rerun every query of the dashboard for the current filter. */
+  refresh(): Promise<void> {
+    const pool = this.services?.pool;
+    if (!pool) return this.loaded;
+    const seq = ++this.seq;
+    const where = this.where;
+    this.loaded = (async () => {
+      try {
+        const [summary, rewards, groups, trajectories, options, ...dims] = await Promise.all([
+          pool.rows(summarySql(where)),
+          pool.rows(rewardsSql(where)),
+          pool.rows(groupsSql(where)),
+          pool.query(trajectoriesSql(where, this.sort)),
+          pool.rows(OPTIONS_SQL),
+          ...DIMENSIONS.map((d) => pool.rows(breakdownSql(where, d))),
+        ]);
+        if (seq !== this.seq) return;
+        this.summary = summary[0] ?? null;
+        this.rewards = rewards;
+        this.groups = groups;
+        this.trajectories = trajectories;
+        const o = options[0] ?? {};
+        this.options = {
+          agents: (o.agents as string[]) ?? [], models: (o.models as string[]) ?? [], data_sources: (o.data_sources as string[]) ?? [],
+          channels: (o.channels as string[]) ?? [], qualities: (o.qualities as string[]) ?? NO_OPTIONS.qualities, tags: (o.tags as string[]) ?? [],
+        };
+        this.breakdowns = Object.fromEntries(DIMENSIONS.map((d, i) => [d, dims[i]]));
+        this.error = null;
+        await this.updateComplete;
+      } catch (e) {
+        if (seq === this.seq) this.error = `The dashboard query failed: ${e instanceof Error ? e.message : String(e)}. Clear the filter or check the pool.`;
+      }
+    })();
+    return this.loaded;
+  }
+
+  private card(label: string, value: string, warn = false) {
+    return html`<div class=${warn ? 'card warn' : 'card'} role="group" aria-label=${label}><b>${value}</b><span>${label}</span></div>`;
+  }
+
+  private renderOverview() {
+    const s = this.summary ?? {};
+    const flat = this.groups.filter((g) => g.no_signal).length;
+    const list = this.renderRoot.querySelector('aw-trajectory-list') as AwTrajectoryList | null;
+    return html`
+      <aw-dashboard-filters .filter=${this.filter} .options=${this.options}
+        @aw-filter-change=${(e: CustomEvent<{ filter: CurationFilter }>) => (this.filter = e.detail.filter)}></aw-dashboard-filters>
+      ${this.error ? html`<p class="err" role="alert">${this.error}</p>` : nothing}
+      <div class="cards" aria-label="Counts">
+        ${this.card('steps', fmtInt(s.steps))}
+        ${this.card('trajectories', fmtInt(s.trajectories))}
+        ${this.card('complete', fmtInt(s.complete))}
+        ${this.card('open', fmtInt(s.open))}
+        ${this.card('prompt groups', fmtInt(s.prompts))}
+        ${this.card('no-signal groups', fmtInt(flat), flat > 0)}
+        ${this.card('error steps', fmtInt(s.error_steps), Number(s.error_steps) > 0)}
+        ${this.card('trainable steps', fmtInt(s.trainable_steps))}
+        ${this.card('reviewed steps', fmtInt(s.reviewed_steps))}
+        ${this.card('good / bad', `${fmtInt(s.good_steps)} / ${fmtInt(s.bad_steps)}`)}
+        ${this.card('tokens in / out', `${fmtInt(s.prompt_tokens)} / ${fmtInt(s.completion_tokens)}`)}
+        ${this.card('latency p50 / p90 / p99', `${fmtMs(s.latency_p50)} / ${fmtMs(s.latency_p90)} / ${fmtMs(s.latency_p99)}`)}
+      </div>
+      <div class="toolbar">
+        <aw-bulk-label .services=${this.services} .where=${this.where} .steps=${Number(s.steps ?? 0)}></aw-bulk-label>
+        <button @click=${() => (this.exportOpen = true)} aria-label="Export the filtered steps">Export filtered…</button>
+      </div>
+      <div class="charts">
+        <figure><figcaption>Trajectory reward</figcaption>${this.rewards.length ? rewardHistogram(this.rewards) : html`<p>No rewards in the selection.</p>`}</figure>
+        ${DIMENSIONS.map((d) => {
+          const rows = this.breakdowns[d] ?? [];
+          return rows.length ? html`<figure><figcaption>Steps per ${d} (errors red)</figcaption>${breakdownBars(rows, d)}</figure>` : nothing;
+        })}
+      </div>
+      <h3>Trajectories (${fmtInt(this.trajectories?.numRows ?? 0)}; click a header to sort)</h3>
+      <div class="split">
+        <aw-trajectory-list .table=${this.trajectories} .sort=${this.sort} .selected=${this.selected}
+          @aw-sort-change=${(e: CustomEvent<{ sort: Sort }>) => (this.sort = e.detail.sort)}
+          @aw-trajectory-select=${(e: CustomEvent<{ trajectoryUid: string }>) => (this.selected = e.detail.trajectoryUid)}></aw-trajectory-list>
+        <aw-step-inspector .services=${this.services} .trajectoryUid=${this.selected} .trajectoryUids=${list?.uids ?? []}
+          @aw-trajectory-change=${(e: CustomEvent<{ trajectoryUid: string }>) => (this.selected = e.detail.trajectoryUid)}></aw-step-inspector>
+      </div>
+      <h3>GRPO groups (trajectories sharing a prompt_uid)</h3>
+      <aw-grpo-groups .rows=${this.groups}></aw-grpo-groups>`;
+  }
+
+  override render() {
+    const tabs: [Tab, string][] = [['overview', 'Overview'], ['review', 'Review queue'], ['reference', 'SQL helpers']];
+    return html`<nav role="tablist" aria-label="Dashboard views">
+        ${tabs.map(([t, label]) => html`<button role="tab" aria-selected=${this.tab === t ? 'true' : 'false'} @click=${() => (this.tab = t)}>${label}</button>`)}
+      </nav>
+      ${this.tab === 'overview' ? this.renderOverview() : nothing}
+      ${this.tab === 'review' ? html`<aw-review-queue .services=${this.services} .where=${this.where}></aw-review-queue>` : nothing}
+      ${this.tab === 'reference' ? html`<aw-sql-reference></aw-sql-reference>` : nothing}
+      <aw-export-dialog .services=${this.services} .open=${this.exportOpen} source="filter" .where=${this.where} .filter=${this.filter}
+        @aw-close=${() => (this.exportOpen = false)}></aw-export-dialog>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'aw-dashboard': AwDashboard;
+  }
+}

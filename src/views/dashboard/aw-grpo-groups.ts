@@ -1,0 +1,54 @@
+/**
+ * <aw-grpo-groups>: trajectories grouped by prompt_uid (GRPO groups) with size and reward mean / std;
+ * groups whose rewards are all equal are flagged: their advantages are zero, they carry no signal.
+ *
+ * API: `rows` (rows of groupsSql); event `aw-group-select` {promptUid}.
+ */
+import { css, html, LitElement } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
+import type { Row } from '../../pool/rows';
+
+const fmt = (v: unknown) => (v === null || v === undefined ? '∅' : typeof v === 'number' ? String(Number(v.toFixed(4))) : String(v));
+
+@customElement('aw-grpo-groups')
+export class AwGrpoGroups extends LitElement {
+  @property({ attribute: false }) rows: Row[] = [];
+  @property({ type: Number }) limit = 200;
+
+  static override styles = css`
+    :host { display: block; font: 12px system-ui, sans-serif; }
+    .wrap { max-height: 320px; overflow: auto; border: 1px solid #d0d7de; }
+    table { border-collapse: collapse; width: 100%; }
+    th, td { padding: 2px 6px; text-align: right; border-bottom: 1px solid #eaeef2; white-space: nowrap; }
+    th:first-child, td:first-child { text-align: left; }
+    thead th { position: sticky; top: 0; background: #f6f8fa; }
+    tr.flat td { background: #fff8c5; }
+    button { all: unset; cursor: pointer; color: #0b5cad; font-family: ui-monospace, monospace; }
+    button:focus-visible { outline: 2px solid #0969da; }
+    .summary { margin: 4px 0; color: #57606a; }
+  `;
+
+  override render() {
+    const flat = this.rows.filter((r) => r.no_signal).length;
+    const multi = this.rows.filter((r) => Number(r.group_size) > 1).length;
+    return html`<div class="summary">${this.rows.length} prompt groups · ${multi} with more than one rollout ·
+        <strong>${flat}</strong> with all-equal rewards (no GRPO signal)</div>
+      <div class="wrap"><table aria-label="GRPO groups">
+        <thead><tr><th scope="col">prompt_uid</th><th scope="col">size</th><th scope="col">rewarded</th><th scope="col">mean</th><th scope="col">std</th><th scope="col">min</th><th scope="col">max</th><th scope="col">signal</th></tr></thead>
+        <tbody>${this.rows.slice(0, this.limit).map(
+          (r) => html`<tr class=${r.no_signal ? 'flat' : ''}>
+            <td><button aria-label=${`Show trajectories of prompt ${String(r.prompt_uid)}`} @click=${() =>
+              this.dispatchEvent(new CustomEvent('aw-group-select', { detail: { promptUid: r.prompt_uid }, bubbles: true, composed: true }))}>${fmt(r.prompt_uid)}</button></td>
+            <td>${fmt(r.group_size)}</td><td>${fmt(r.rewarded)}</td><td>${fmt(r.reward_mean)}</td><td>${fmt(r.reward_std)}</td>
+            <td>${fmt(r.reward_min)}</td><td>${fmt(r.reward_max)}</td><td>${r.no_signal ? 'none: all same reward' : Number(r.group_size) > 1 ? 'yes' : 'single'}</td>
+          </tr>`,
+        )}</tbody>
+      </table></div>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'aw-grpo-groups': AwGrpoGroups;
+  }
+}

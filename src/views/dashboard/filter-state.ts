@@ -1,0 +1,27 @@
+/**
+ * The dashboard's current filter, shared with views mounted elsewhere (the export dialog offers
+ * "the dashboard filter" as a source; the review queue ranks within it).
+ */
+import { type CurationFilter, filterWhere } from '../../curation/filter';
+
+type Listener = (f: CurationFilter) => void;
+let current: CurationFilter = {};
+const listeners = new Set<Listener>();
+
+export function dashboardFilter(): CurationFilter {
+  return current;
+}
+
+export function dashboardWhere(): string {
+  return filterWhere(current);
+}
+
+export function setDashboardFilter(f: CurationFilter): void {
+  current = f;
+  for (const l of listeners) l(f);
+}
+
+export function onDashboardFilter(fn: Listener): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}

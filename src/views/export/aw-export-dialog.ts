@@ -1,0 +1,242 @@
+/**
+ * <aw-export-dialog>: export a training dataset. Layout (steps | sft per trajectory or step |
+ * rl_steps | verl_prompts | dpo with a minimum margin), source (whole pool, the dashboard filter or
+ * a notebook cell's view), trainable-only (default on), redaction, split, Parquet (zstd) or JSONL.
+ * Shows the row count and the first rows before download; downloads a manifest JSON beside the
+ * file; shows progress and can cancel.
+ *
+ * API: `open`, `source`, `where` (filter predicate; default: the dashboard's), `filter`, `viewName`;
+ * event `aw-close`; `saveFile` replaces the browser download (tests).
+ */
+import { consume } from '@lit/context';
+import type { Table } from 'apache-arrow';
+import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import { type DatasetLayout, type ExportDatasetOptions, type ExportFormat, type Services, servicesContext } from '../../app/services';
+import { type CurationFilter, filterSummary } from '../../curation/filter';
+import { datasetSql, LAYOUTS } from '../../export/layouts';
+import '../aw-table';
+import { dashboardFilter, dashboardWhere } from '../dashboard/filter-state';
+import { type ExportManifest, fileStem, selectionCountsSql } from './manifest';
+
+export type ExportSource = 'pool' | 'filter' | 'view';
+const VIEW_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
+
+function download(name: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+@customElement('aw-export-dialog')
+export class AwExportDialog extends LitElement {
+  @consume({ context: servicesContext, subscribe: true })
+  @property({ attribute: false })
+  services?: Services;
+
+  @property({ type: Boolean, reflect: true }) open = false;
+  @property() source: ExportSource = 'filter';
+  @property() where: string | null = null;
+  @property({ attribute: false }) filter: CurationFilter | null = null;
+  @property({ attribute: 'view-name' }) viewName = '';
+  @property({ attribute: false }) saveFile: (name: string, blob: Blob) => void = download;
+
+  @property() layout: DatasetLayout = 'sft';
+  @property() format: ExportFormat = 'parquet';
+  @state() sftPer: 'trajectory' | 'step' = 'trajectory';
+  @state() dpoMinMargin = 0;
+  @state() trainableOnly = true;
+  @state() redact = false;
+  @state() split = '';
+  @state() splitColumn: 'split' | 'channel' = 'split';
+
+  @state() preview: Table | null = null;
+  @state() rowCount: number | null = null;
+  @state() private counts: { steps: number; trajectories: number } | null = null;
+  @state() private progress: { rows: number; bytes: number } | null = null;
+  @state() private error: string | null = null;
+  @state() private busy = false;
+  /** The last export's manifest (also downloaded as JSON). */
+  lastManifest: ExportManifest | null = null;
+  private abort: AbortController | null = null;
+  private previewSeq = 0;
+
+  static override styles = css`
+    :host { display: none; }
+    :host([open]) { display: block; position: fixed; inset: 0; background: rgb(0 0 0 / 0.25); z-index: 50; }
+    .dialog { position: absolute; inset: 5% 8%; background: #fff; border-radius: 8px; padding: 12px 16px; overflow: auto; font: 13px system-ui, sans-serif; }
+    fieldset { border: 1px solid #d0d7de; margin: 6px 0; display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; }
+    .desc { color: #57606a; font-size: 12px; }
+    .err { color: #b42318; white-space: pre-wrap; }
+    progress { width: 240px; }
+    .actions { display: flex; gap: 8px; align-items: center; margin-top: 8px; }
+  `;
+
+  /** The dataset options the dialog's controls describe. */
+  options(): Omit<ExportDatasetOptions, 'format'> {
+    return {
+      layout: this.layout,
+      where: this.sourceWhere() || undefined,
+      trainableOnly: this.trainableOnly,
+      redact: this.redact,
+      split: this.split || null,
+      splitColumn: this.splitColumn,
+      ...(this.layout === 'sft' ? { sftPer: this.sftPer } : {}),
+      ...(this.layout === 'dpo' && this.dpoMinMargin > 0 ? { dpoMinMargin: this.dpoMinMargin } : {}),
+    };
+  }
+
+  private sourceWhere(): string {
+    if (this.source === 'pool') return '';
+    if (this.source === 'view') {
+      const v = this.viewName.trim();
+      if (!VIEW_NAME.test(v)) throw new Error(`invalid view name: ${v || '(empty)'} — use a notebook cell id such as my_cell or schema.my_cell`);
+      return `s.step_id IN (SELECT step_id FROM ${v})`;
+    }
+    return this.where ?? dashboardWhere();
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    const inputs = ['open', 'source', 'where', 'viewName', 'layout', 'sftPer', 'dpoMinMargin', 'trainableOnly', 'redact', 'split', 'splitColumn', 'services'] as const;
+    if (this.open && inputs.some((k) => changed.has(k))) void this.refreshPreview();
+  }
+
+  /** Count the rows and fetch the first ones of what would be exported. */
+  async refreshPreview(): Promise<void> {
+    const pool = this.services?.pool;
+    if (!pool) return;
+    const seq = ++this.previewSeq;
+    try {
+      const opts = this.options();
+      const sql = datasetSql(opts);
+      const [n, counts, head] = await Promise.all([
+        pool.rows(`SELECT count(*)::INTEGER AS n FROM (${sql})`),
+        pool.rows(selectionCountsSql(opts)),
+        pool.query(`SELECT * FROM (${sql}) LIMIT 5`),
+      ]);
+      if (seq !== this.previewSeq) return;
+      this.rowCount = Number(n[0].n);
+      this.counts = { steps: Number(counts[0].steps), trajectories: Number(counts[0].trajectories) };
+      this.preview = head;
+      this.error = null;
+    } catch (e) {
+      if (seq !== this.previewSeq) return;
+      this.rowCount = null;
+      this.preview = null;
+      this.error = `The preview failed: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+
+  /** Export with the current options, then save the file and its manifest. Resolves with the manifest. */
+  async exportNow(): Promise<ExportManifest | null> {
+    const s = this.services;
+    if (!s || this.busy) return null;
+    this.error = null;
+    await this.refreshPreview();
+    if (this.error) return null;
+    if (!this.rowCount) {
+      this.error = 'Nothing to export: the selection has no rows. Loosen the filter, turn off "trainable only", or pick another split.';
+      return null;
+    }
+    const opts = this.options();
+    const stem = fileStem(this.layout);
+    const file = `${stem}.${this.format === 'parquet' ? 'parquet' : 'jsonl'}`;
+    this.abort = new AbortController();
+    this.busy = true;
+    this.progress = { rows: 0, bytes: 0 };
+    try {
+      const blob = await s.exporter.exportDataset({ ...opts, format: this.format, signal: this.abort.signal, onProgress: (p) => (this.progress = p) });
+      const filter = this.source === 'filter' ? filterSummary(this.filter ?? dashboardFilter()) : undefined;
+      const manifest: ExportManifest = {
+        generator: 'AgentWorld Workbench', created_at: new Date().toISOString(), file, layout: this.layout, format: this.format,
+        rows: this.rowCount, steps: this.counts?.steps ?? 0, trajectories: this.counts?.trajectories ?? 0,
+        source: { kind: this.source, ...(this.source === 'view' ? { view: this.viewName.trim() } : {}), ...(filter ? { filter } : {}), where: opts.where ?? null },
+        options: {
+          trainable_only: this.trainableOnly, redact: this.redact, split: opts.split ?? null, split_column: this.splitColumn,
+          ...(opts.sftPer ? { sft_per: opts.sftPer } : {}), ...(opts.dpoMinMargin ? { dpo_min_margin: opts.dpoMinMargin } : {}),
+        },
+        sql: datasetSql(opts),
+      };
+      this.lastManifest = manifest;
+      this.saveFile(file, blob);
+      this.saveFile(`${stem}.manifest.json`, new Blob([JSON.stringify(manifest, null, 2)], { type: 'application/json' }));
+      s.notify(`Exported ${manifest.rows.toLocaleString('en-US')} ${this.layout} rows to ${file}`);
+      return manifest;
+    } catch (e) {
+      this.error = this.abort.signal.aborted ? 'The export was cancelled; nothing was saved.' : `The export failed: ${e instanceof Error ? e.message : String(e)}`;
+      return null;
+    } finally {
+      this.busy = false;
+      this.abort = null;
+    }
+  }
+
+  cancel(): void {
+    this.abort?.abort();
+  }
+
+  private close(): void {
+    this.cancel();
+    this.open = false;
+    this.dispatchEvent(new CustomEvent('aw-close', { bubbles: true, composed: true }));
+  }
+
+  private radio<T extends string>(name: string, value: T, current: T, label: string, set: (v: T) => void) {
+    return html`<label><input type="radio" name=${name} .checked=${value === current} @change=${() => set(value)} /> ${label}</label>`;
+  }
+
+  override render() {
+    if (!this.open) return nothing;
+    const total = this.rowCount ?? 0;
+    return html`<div class="dialog" role="dialog" aria-modal="true" aria-label="Export dataset" @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && this.close()}>
+      <h2>Export dataset</h2>
+      <fieldset><legend>Layout</legend>
+        ${(Object.keys(LAYOUTS) as DatasetLayout[]).map((l) => this.radio('layout', l, this.layout, l, (v) => (this.layout = v)))}
+        <div class="desc">${LAYOUTS[this.layout]}</div>
+        ${this.layout === 'sft' ? html`<label>rows <select aria-label="SFT rows per" .value=${this.sftPer} @change=${(e: Event) => (this.sftPer = (e.target as HTMLSelectElement).value as 'trajectory' | 'step')}>
+            <option value="trajectory">per trajectory (messages)</option><option value="step">per step (prompt + completion)</option></select></label>` : nothing}
+        ${this.layout === 'dpo' ? html`<label>minimum reward margin <input type="number" step="any" min="0" aria-label="Minimum DPO reward margin" .value=${String(this.dpoMinMargin)}
+            @change=${(e: Event) => (this.dpoMinMargin = Math.max(0, Number((e.target as HTMLInputElement).value) || 0))} /></label>` : nothing}
+      </fieldset>
+      <fieldset><legend>Source</legend>
+        ${this.radio('source', 'pool' as ExportSource, this.source, 'whole pool', (v) => (this.source = v))}
+        ${this.radio('source', 'filter' as ExportSource, this.source, 'dashboard filter', (v) => (this.source = v))}
+        ${this.radio('source', 'view' as ExportSource, this.source, 'notebook cell view', (v) => (this.source = v))}
+        ${this.source === 'view' ? html`<input aria-label="Notebook cell view name (its rows need step_id)" placeholder="cell id" .value=${this.viewName}
+            @change=${(e: Event) => (this.viewName = (e.target as HTMLInputElement).value)} />` : nothing}
+      </fieldset>
+      <fieldset><legend>Rows</legend>
+        <label><input type="checkbox" .checked=${this.trainableOnly} @change=${(e: Event) => (this.trainableOnly = (e.target as HTMLInputElement).checked)} /> trainable only</label>
+        <label><input type="checkbox" .checked=${this.redact} @change=${(e: Event) => (this.redact = (e.target as HTMLInputElement).checked)} /> redact e-mails, phones, keys</label>
+        <label>split <select aria-label="Split to export" .value=${this.split} @change=${(e: Event) => (this.split = (e.target as HTMLSelectElement).value)}>
+          <option value="">all</option><option value="train">train</option><option value="val">val</option></select></label>
+        <label>split from <select aria-label="Split column" .value=${this.splitColumn} @change=${(e: Event) => (this.splitColumn = (e.target as HTMLSelectElement).value as 'split' | 'channel')}>
+          <option value="split">split helper (else channel)</option><option value="channel">source channel</option></select></label>
+      </fieldset>
+      <fieldset><legend>Format</legend>
+        ${this.radio('format', 'parquet' as ExportFormat, this.format, 'Parquet (zstd)', (v) => (this.format = v))}
+        ${this.radio('format', 'jsonl' as ExportFormat, this.format, 'JSONL', (v) => (this.format = v))}
+      </fieldset>
+      <p role="status" aria-live="polite">${this.rowCount === null ? 'Counting…' : html`<strong>${total.toLocaleString('en-US')}</strong> rows from
+        ${this.counts?.steps.toLocaleString('en-US')} steps in ${this.counts?.trajectories.toLocaleString('en-US')} trajectories`}</p>
+      ${this.error ? html`<p class="err" role="alert">${this.error}</p>` : nothing}
+      ${this.preview ? html`<aw-table .table=${this.preview} .height=${180}></aw-table>` : nothing}
+      <div class="actions">
+        <button ?disabled=${this.busy} @click=${() => void this.exportNow()}>Export and download</button>
+        ${this.busy ? html`<progress aria-label="Export progress" max=${total || 1} value=${Math.min(this.progress?.rows ?? 0, total)}></progress>
+            <span>${(this.progress?.rows ?? 0).toLocaleString('en-US')} rows · ${Math.round((this.progress?.bytes ?? 0) / 1024)} KB</span>
+            <button @click=${() => this.cancel()}>Cancel</button>` : nothing}
+        <button @click=${() => this.close()} aria-label="Close export dialog">Close</button>
+      </div>
+    </div>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'aw-export-dialog': AwExportDialog;
+  }
+}

@@ -1,0 +1,27 @@
+/** The manifest downloaded beside every dataset export: what was exported, from what, when. */
+import type { DatasetLayout, ExportDatasetOptions, ExportFormat } from '../../app/services';
+import { selection } from '../../export/layouts';
+
+export interface ExportManifest {
+  generator: 'AgentWorld Workbench';
+  created_at: string;
+  file: string;
+  layout: DatasetLayout;
+  format: ExportFormat;
+  /** Rows in the file. */
+  rows: number;
+  /** Steps and trajectories the layout was built from (after trainable / filter / split). */
+  steps: number;
+  trajectories: number;
+  source: { kind: 'pool' | 'filter' | 'view'; view?: string; filter?: Record<string, unknown>; where: string | null };
+  options: { trainable_only: boolean; redact: boolean; split: string | null; split_column: string; sft_per?: string; dpo_min_margin?: number };
+  sql: string;
+}
+
+export function selectionCountsSql(opts: Omit<ExportDatasetOptions, 'format' | 'layout'>): string {
+  return `SELECT count(*)::INTEGER AS steps, count(DISTINCT trajectory_uid)::INTEGER AS trajectories FROM (${selection(opts)})`;
+}
+
+export function fileStem(layout: DatasetLayout, when = new Date()): string {
+  return `${layout}-${when.toISOString().slice(0, 19).replaceAll(':', '').replace('T', '-')}`;
+}
