@@ -1,6 +1,7 @@
 // Browser tests in Debian's Chromium (never a downloaded browser). TypeScript through esbuild;
 // the esbuild dev server does not know vite's `?url`/`?worker` imports, so tests pass asset URLs in.
 import { build } from 'esbuild';
+import { createReadStream, existsSync } from 'node:fs';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { CHROME_ARGS, CHROME_PATH } from './scripts/browser.mjs';
@@ -8,6 +9,18 @@ import { CHROME_ARGS, CHROME_PATH } from './scripts/browser.mjs';
 export default {
   files: ['test/browser/**/*.test.ts'],
   nodeResolve: { exportConditions: ['browser', 'import', 'default'] },
+  // Fixtures are served byte for byte (the dev server would otherwise re-encode non-UTF-8 files as text).
+  middleware: [
+    async (ctx, next) => {
+      const path = decodeURIComponent(ctx.path);
+      if (path.startsWith('/test/fixtures/') && !path.includes('..') && existsSync(`.${path}`)) {
+        ctx.type = 'application/octet-stream';
+        ctx.body = createReadStream(`.${path}`);
+        return;
+      }
+      await next();
+    },
+  ],
   plugins: [
     {
       // @observablehq/plot imports the CommonJS package interval-tree-1d; vite converts it, the esbuild dev server does not.

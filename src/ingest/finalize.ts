@@ -1,6 +1,6 @@
 import { hash64 } from '../util/hash';
 import type { NormalizeContext, SourceRecord } from './normalizer';
-import { redactSecrets } from './redact';
+import { redactMessage, redactSecrets, redactString } from './redact';
 import type { ChatMessage, StepDraft, StepRecord, TrajectoryDraft } from './step';
 import { messageText } from './util';
 
@@ -135,7 +135,8 @@ function buildStep(s: StepDraft, t: TrajectoryDraft, a: BuildArgs): StepRecord {
   const c = t.common ?? {};
   const pick = <K extends keyof StepRecord>(k: K, dflt: StepRecord[K]): StepRecord[K] =>
     (s[k as keyof StepDraft] ?? c[k as keyof typeof c] ?? dflt) as StepRecord[K];
-  const response = pick('response', null);
+  const rawResponse = pick('response', null);
+  const response = rawResponse ? redactMessage(rawResponse) : null;
   const stepIndex = s.step_index ?? a.index;
   const uid = s.trajectory_uid ?? a.uid;
   return {
@@ -150,10 +151,10 @@ function buildStep(s: StepDraft, t: TrajectoryDraft, a: BuildArgs): StepRecord {
     data_source: pick('data_source', null),
     model: pick('model', null),
     provider: pick('provider', null),
-    messages: s.messages,
+    messages: s.messages.map(redactMessage),
     tools: pick('tools', null),
     response,
-    response_text: s.response_text ?? messageText(response),
+    response_text: s.response_text != null ? redactString(s.response_text) : messageText(response),
     finish_reason: pick('finish_reason', null),
     prompt_tokens: pick('prompt_tokens', null),
     completion_tokens: pick('completion_tokens', null),

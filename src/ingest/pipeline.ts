@@ -153,6 +153,7 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
     const batchBytes = opts.batchBytes ?? 16 << 20;
     let inflight: Promise<void> = Promise.resolve();
     const formatsUsed = new Map<string, number>();
+    const skipped: number[] = [];
 
     const flushBatch = async () => {
       if (!batch.length) return;
@@ -186,7 +187,8 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
       let why: string | null = null;
       try {
         rows = normalizeWith(n, rec);
-        if (rows.length === 0 && n.id !== generic.id) rows = null;
+        // a stateful normalizer buffers records and emits at flush; others found no LLM call here
+        if (rows.length === 0 && !n.flush && n.id !== generic.id) rows = null;
       } catch (e) {
         why = e instanceof Error ? e.message : String(e);
       }
@@ -196,13 +198,18 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
         if (other.normalizer !== n && other.normalizer.id !== generic.id && other.confidence >= 0.5) {
           try {
             rows = normalizeWith(other.normalizer, rec);
+            why = null;
           } catch (e) {
             why = e instanceof Error ? e.message : String(e);
           }
         }
       }
-      if (rows === null || (rows.length === 0 && why)) {
-        if (why) reject(rec.line, `${n.label}: ${why}`);
+      if (why) {
+        reject(rec.line, `${n.label}: ${why}`);
+        return;
+      }
+      if (rows === null || rows.length === 0) {
+        if (!n.flush) skipped.push(rec.line);
         return;
       }
       await emit(rows);
@@ -247,6 +254,10 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
       message = `Format not recognized: kept ${records} record(s) as generic rows (raw JSON and top-level keys in metadata). Keys seen: ${keysSeen(sample)}. Write a mapping to import them as steps.`;
     }
     if (moreRejects) warnings.push(`${moreRejects} more rejected line(s) not listed`);
+    if (skipped.length) {
+      const shown = skipped.slice(0, 10).join(', ');
+      warnings.push(`${skipped.length} record(s) held no LLM call and made no step (line${skipped.length > 1 ? 's' : ''} ${shown}${skipped.length > 10 ? ', …' : ''})`);
+    }
     progress({ bytesRead: file.size, records, rows: rowsMade, phase: 'committing' });
     const { rowsAdded } = await sink.commitImport(id, { format, confidence, records, rowsMade, errors: rejected, message: message ?? (warnings.join('; ') || null) });
     progress({ bytesRead: file.size, records, rows: rowsMade, phase: 'done' });

@@ -9,6 +9,8 @@ const SECRET_KEY = /^(authorization|proxy-authorization|x-api-key|api[-_]?key|op
 const SECRET_VALUE =
   /\b(sk-(?:ant-|proj-|or-)?[A-Za-z0-9_-]{16,}|AIza[0-9A-Za-z_-]{30,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|hf_[A-Za-z0-9]{30,}|xox[abpr]-[A-Za-z0-9-]{10,})\b|\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/g;
 
+const SECRET_TEST = new RegExp(SECRET_VALUE.source);
+
 const URL_KEY_PARAM = /([?&](?:api[-_]?key|key|token|access_token|auth)=)[^&#\s"]+/gi;
 
 export const REDACTED = '[redacted]';
@@ -39,4 +41,17 @@ export function redactSecrets<T>(value: T, depth = 0): T {
     else out[k] = redactSecrets(v, depth + 1);
   }
   return out as T;
+}
+
+/** A message with key-shaped strings replaced in its text, reasoning and tool-call arguments (same object when clean). */
+export function redactMessage<M extends { content: string | null; reasoning?: string | null; parts?: string | null; tool_calls?: { function: { name: string; arguments: string } }[] | null }>(m: M): M {
+  const dirty = (x: string | null | undefined) => !!x && x.length >= 8 && SECRET_TEST.test(x);
+  const callsDirty = m.tool_calls?.some((c) => dirty(c.function.arguments)) ?? false;
+  if (!dirty(m.content) && !dirty(m.reasoning) && !dirty(m.parts) && !callsDirty) return m;
+  const out = { ...m };
+  if (out.content) out.content = redactString(out.content);
+  if (out.reasoning) out.reasoning = redactString(out.reasoning);
+  if (out.parts) out.parts = redactString(out.parts);
+  if (callsDirty && out.tool_calls) out.tool_calls = out.tool_calls.map((c) => ({ ...c, function: { ...c.function, arguments: redactString(c.function.arguments) } }));
+  return out;
 }

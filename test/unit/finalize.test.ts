@@ -41,3 +41,19 @@ describe('finalize', () => {
     assert.notEqual(promptUid([u1]), promptUid([sys, u1]));
   });
 });
+
+describe('secrets', () => {
+  it('strips key-shaped strings from messages, responses, tool arguments and raw', () => {
+    const key = 'sk-proj-FAKEKEY1234567890abcdefXYZ';
+    const rows = finalize(
+      [{ steps: [{ messages: [{ role: 'user', content: `my key is ${key}` }], response: { role: 'assistant', content: 'ok', tool_calls: [{ id: 'c', type: 'function', function: { name: 'set', arguments: JSON.stringify({ api_key: key }) } }] } }] }],
+      { value: { headers: { Authorization: `Bearer ${key}` }, note: key }, line: 1, index: 0 },
+      ctx,
+      createFinalizeState(),
+      opts,
+    );
+    const text = JSON.stringify(rows);
+    assert.ok(!text.includes(key), text);
+    assert.match(rows[0].messages[0].content ?? '', /\[redacted\]/);
+  });
+});
