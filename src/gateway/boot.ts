@@ -1,4 +1,5 @@
 /** One call for the app boot: register the gateway service worker, start the capture sink, return the window.workbench additions. */
+import { agentSource, runBlackBox } from '../agents/black-box-host';
 import type { PoolClient } from '../pool/client';
 import { gatewayBaseUrl, runAgent } from './api';
 import { type GatewayHandle, registerGateway } from './register';
@@ -16,6 +17,8 @@ export interface GatewayServices {
     gatewaySettings: typeof getSettings;
     setGatewaySettings: typeof setSettings;
     captureStats: CaptureSink['stats'];
+    /** Run a foreign agent module (pasted code or a URL) in the sandbox; resolves with what it returned. */
+    runBlackBox(source: { url: string } | { code: string }, input?: unknown): Promise<unknown>;
   };
 }
 
@@ -32,6 +35,8 @@ export async function startGatewayServices(pool: PoolClient, base: string = new 
     gateway,
     error,
     sink,
-    api: { gatewayBaseUrl, runAgent, gatewaySettings: getSettings, setGatewaySettings: setSettings, captureStats: () => sink.stats() },
+    api: { gatewayBaseUrl, runAgent, gatewaySettings: getSettings, setGatewaySettings: setSettings, captureStats: () => sink.stats(),
+      runBlackBox: async (source, input) => runBlackBox(base, await agentSource(source), { input }),
+    },
   };
 }

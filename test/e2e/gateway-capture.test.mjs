@@ -177,3 +177,30 @@ test('capture needs no app page: a bare same-origin page under the base is captu
   assert.equal(rows[0].status, 'ok');
   await again.close();
 });
+
+test('a black-box agent in the sandbox reaches the gateway (streaming too) and nothing else', async () => {
+  const page = await open('gw-blackbox');
+  const tag = `black box ${Date.now()}`;
+  const code = `
+    export default async function ({ baseUrl, input }) {
+      const post = (body) => fetch(baseUrl + '/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const json = await (await post({ model: 'mock', messages: [{ role: 'user', content: input.tag }] })).json();
+      const res = await post({ model: 'mock-slow', stream: true, messages: [{ role: 'user', content: input.tag + ' stream' }] });
+      const reader = res.body.getReader(); let chunks = 0; while (!(await reader.read()).done) chunks++;
+      const outside = await fetch('https://example.com/steal').then(() => 'reached', (e) => 'refused: ' + e.message);
+      const origin = await fetch(new URL('../../notebooks/tasks/math.json', baseUrl).href).then(() => 'reached', (e) => 'refused: ' + e.message);
+      let idb = 'refused';
+      try { indexedDB.open('aw-gateway'); idb = 'opened'; } catch (e) { idb = 'refused: ' + e.name; }
+      return { text: json.choices[0].message.content, chunks, outside, origin, idb, origin_seen: self.origin };
+    }`;
+  const r = await page.evaluate(({ code, tag }) => window.workbench.runBlackBox({ code }, { tag }), { code, tag });
+  assert.match(r.text, /mock model answering: black box/);
+  assert.ok(r.chunks > 3, 'the stream reached the sandbox in chunks');
+  assert.match(r.outside, /^refused: The sandbox can reach only the gateway/);
+  assert.match(r.origin, /^refused/);
+  assert.match(r.idb, /^refused/);
+  assert.equal(r.origin_seen, 'null');
+  const rows = await waitFor(page, `SELECT count(*) AS n FROM steps WHERE messages[-1].content LIKE '${tag}%'`, (x) => x[0].n === 2);
+  assert.equal(rows[0].n, 2);
+  await page.close();
+});
