@@ -1,0 +1,85 @@
+// Native DuckDB (@duckdb/node-api) side of the benchmark: the same file, the same queries.
+import { rmSync } from 'node:fs';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { buildRollupTable, ROLLUPS } from './rollups.mjs';
+
+const q = (s) => `'${s.replaceAll("'", "''")}'`;
+
+async function fresh() {
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
+  return { db, conn, close: () => { conn.closeSync?.(); db.closeSync?.(); } };
+}
+
+async function scalar(conn, sql) {
+  const r = await conn.runAndReadAll(sql);
+  return Number(r.getRows()[0][0]);
+}
+
+/** read_json_auto into a table, then zstd Parquet of that table; one run. */
+export async function nativeImportExport(file, outParquet) {
+  const { conn, close } = await fresh();
+  try {
+    const rss0 = process.memoryUsage().rss;
+    let peak = rss0;
+    const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 25);
+    let t0 = performance.now();
+    await conn.run(`CREATE TABLE t AS SELECT * FROM read_json_auto(${q(file)})`);
+    const importMs = performance.now() - t0;
+    clearInterval(timer);
+    peak = Math.max(peak, process.memoryUsage().rss);
+    const rows = await scalar(conn, 'SELECT count(*) FROM t');
+    rmSync(outParquet, { force: true });
+    t0 = performance.now();
+    await conn.run(`COPY t TO ${q(outParquet)} (FORMAT parquet, COMPRESSION zstd)`);
+    const exportMs = performance.now() - t0;
+    return { importMs, exportMs, rows, peakRssDelta: peak - rss0 };
+  } finally {
+    close();
+  }
+}
+
+/** zstd Parquet of the workbench's own `steps` rows (read back from its export): the like-for-like export. */
+export async function nativeStepsExport(wbParquet, outParquet, runs) {
+  const { conn, close } = await fresh();
+  try {
+    await conn.run(`CREATE TABLE steps AS SELECT * FROM read_parquet(${q(wbParquet)})`);
+    const rows = await scalar(conn, 'SELECT count(*) FROM steps');
+    const ms = [];
+    for (let i = 0; i < runs; i++) {
+      rmSync(outParquet, { force: true });
+      const t0 = performance.now();
+      await conn.run(`COPY steps TO ${q(outParquet)} (FORMAT parquet, COMPRESSION zstd)`);
+      ms.push(performance.now() - t0);
+    }
+    return { rows, ms };
+  } finally {
+    close();
+  }
+}
+
+/** The rollups over the same 1 M-step table the workbench builds (from the same exported steps). */
+export async function nativeRollups(wbParquet, rows, copies, runs) {
+  const { conn, close } = await fresh();
+  try {
+    await conn.run(`CREATE TABLE steps AS SELECT * FROM read_parquet(${q(wbParquet)})`);
+    await conn.run(buildRollupTable(rows, copies));
+    const n = await scalar(conn, 'SELECT count(*) FROM bench_steps');
+    const out = {};
+    for (const [name, sql] of Object.entries(ROLLUPS)) {
+      const ms = [];
+      let result = 0;
+      for (let i = 0; i < runs + 1; i++) {
+        const t0 = performance.now();
+        const r = await conn.runAndReadAll(sql);
+        const dt = performance.now() - t0;
+        result = r.getRows().length;
+        if (i > 0) ms.push(dt); // the first run warms the same caches the browser's warm-up run does
+      }
+      out[name] = { ms, resultRows: result };
+    }
+    return { rows: n, queries: out };
+  } finally {
+    close();
+  }
+}

@@ -1,0 +1,245 @@
+// `npm run bench [-- --sizes 10,100 --runs 3 --no-build --rollup-rows 1000000 --skip cold,rollups,floor]`
+// Builds the app, serves dist/, drives headless Chromium and native DuckDB over the same files, prints
+// workbench / native ratios (median of the runs, min–max) and writes bench/results.json.
+import { execSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { launch } from '../scripts/browser.mjs';
+import { dataPath, generate } from './gen.mjs';
+import { nativeImportExport, nativeRollups, nativeStepsExport } from './native.mjs';
+import { exportSteps, fetchLastExport, importStaged, pageHooks, parseFloor, sampler, serveCached, stageFile, timeQuery } from './probe.mjs';
+import { buildRollupTable, ROLLUPS } from './rollups.mjs';
+
+const argv = process.argv.slice(2);
+const opt = (k, d) => {
+  const i = argv.indexOf(`--${k}`);
+  return i >= 0 ? argv[i + 1] : d;
+};
+const flag = (k) => argv.includes(`--${k}`);
+const SIZES = opt('sizes', '10,100').split(',').map(Number).filter((n) => n > 0);
+const RUNS = Math.max(1, Number(opt('runs', 3)));
+const ROLLUP_ROWS = Number(opt('rollup-rows', 1_000_000));
+const SKIP = new Set(opt('skip', '').split(',').filter(Boolean));
+const DATA = 'bench/data';
+const T0 = performance.now();
+
+const log = (...a) => console.log(`[${((performance.now() - T0) / 1000).toFixed(0).padStart(4)} s]`, ...a);
+const stats = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  return { median: m, min: s[0], max: s[s.length - 1], runs: s.length };
+};
+const ratio = (a, b) => (a && b ? a.median / b.median : null);
+
+mkdirSync(DATA, { recursive: true });
+for (const mb of SIZES) {
+  const r = generate(dataPath(DATA, mb), mb);
+  log(`data ${r.path} ${(r.bytes / 1e6).toFixed(0)} MB${r.cached ? ' (cached)' : ' (generated)'}`);
+}
+if (!flag('no-build')) {
+  log('building the app (vite build)');
+  execSync('npx vite build', { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+const server = await serveCached('dist');
+let seq = 0;
+const poolName = (what) => `bench-${what}-${Date.now().toString(36)}-${seq++}`;
+const errors = [];
+
+async function openPage(context, pool) {
+  const page = await context.newPage();
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.addInitScript(pageHooks);
+  await page.goto(`${server.url}?pool=${pool}`);
+  await page.waitForFunction(() => window.__readyAt !== undefined, null, { timeout: 120_000 });
+  const t = await page.evaluate(() => ({ ready: window.__readyAt, fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null }));
+  if (t.ready < 0) throw new Error('the workbench failed to start');
+  return { page, ...t };
+}
+
+const results = {
+  date: new Date().toISOString(),
+  machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memGB: +(totalmem() / 2 ** 30).toFixed(1), node: process.version, chromium: null },
+  options: { sizes: SIZES, runs: RUNS, rollupRows: ROLLUP_ROWS },
+  sizes: {},
+  rollups: null,
+  coldStart: null,
+};
+
+const browser = await launch();
+results.machine.chromium = browser.context.browser()?.version() ?? execSync('/usr/bin/chromium --version').toString().trim();
+const rollupSize = SIZES.filter((s) => s <= 100).at(-1) ?? SIZES[0];
+let rollupPage = null;
+let rollupParquet = null;
+
+try {
+  for (const mb of SIZES) {
+    const file = dataPath(DATA, mb);
+    const r = { file, mb, workbench: [], native: [], floor: {} };
+    results.sizes[mb] = r;
+    if (!SKIP.has('floor')) {
+      const { page } = await openPage(browser.context, poolName('floor'));
+      await stageFile(page, file);
+      for (const [name, o] of [['read_split', { parse: false, workers: 1 }], ['json_parse_1w', { parse: true, workers: 1 }], ['json_parse_2w', { parse: true, workers: 2 }]]) {
+        const ms = [];
+        for (let i = 0; i < RUNS; i++) ms.push((await parseFloor(page, o)).ms);
+        r.floor[name] = stats(ms);
+      }
+      log(`${mb} MB floor: read+split ${r.floor.read_split.median.toFixed(0)} ms, JSON.parse 1 worker ${r.floor.json_parse_1w.median.toFixed(0)} ms, 2 workers ${r.floor.json_parse_2w.median.toFixed(0)} ms`);
+      await page.close();
+    }
+    for (let i = 0; i < RUNS; i++) {
+      const { page } = await openPage(browser.context, poolName(`imp${mb}`));
+      await stageFile(page, file);
+      await new Promise((ok) => setTimeout(ok, 300));
+      const mem = sampler(50);
+      const imp = await importStaged(page);
+      const m = mem.stop();
+      if (imp.status !== 'done') throw new Error(`workbench import of ${file} ${imp.status}: ${imp.message}`);
+      const exp = await exportSteps(page);
+      const run = { importMs: imp.ms, exportMs: exp.ms, exportBytes: exp.bytes, rows: imp.rows, added: imp.added, records: imp.records, format: imp.format, longestTask: imp.longestTask, longTasks: imp.longTasks, memBase: m.base, memPeak: m.peak };
+      r.workbench.push(run);
+      log(`${mb} MB workbench run ${i + 1}: import ${imp.ms.toFixed(0)} ms (${imp.rows} steps from ${imp.records} lines), export ${exp.ms.toFixed(0)} ms (${(exp.bytes / 1e6).toFixed(1)} MB), peak RSS +${((m.peak.rss - m.base.rss) / 1e6).toFixed(0)} MB, longest task ${imp.longestTask.toFixed(0)} ms`);
+      if (i === RUNS - 1) {
+        const parquet = join(DATA, `wb-steps-${mb}mb.parquet`);
+        writeFileSync(parquet, await fetchLastExport(page));
+        r.workbenchParquet = parquet;
+        if (mb === rollupSize && !SKIP.has('rollups')) {
+          rollupPage = page;
+          rollupParquet = parquet;
+        } else await page.close();
+      } else await page.close();
+    }
+    for (let i = 0; i < RUNS; i++) {
+      const n = await nativeImportExport(file, join(DATA, `native-${mb}mb.parquet`));
+      r.native.push(n);
+      log(`${mb} MB native run ${i + 1}: import ${n.importMs.toFixed(0)} ms (${n.rows} rows), export ${n.exportMs.toFixed(0)} ms`);
+    }
+    const same = await nativeStepsExport(r.workbenchParquet, join(DATA, `native-steps-${mb}mb.parquet`), RUNS);
+    r.nativeStepsExport = same;
+    log(`${mb} MB native export of the workbench's own ${same.rows} steps: ${stats(same.ms).median.toFixed(0)} ms`);
+    r.summary = summarize(r);
+
+    if (rollupPage && mb === rollupSize) {
+      const n0 = (await timeQuery(rollupPage, 'SELECT 1 FROM steps')).rows;
+      const copies = Math.ceil(ROLLUP_ROWS / n0);
+      let t0 = performance.now();
+      await rollupPage.evaluate((sql) => window.workbench.query(sql), buildRollupTable(ROLLUP_ROWS, copies));
+      const buildMs = performance.now() - t0;
+      const [{ n }] = await rollupPage.evaluate(() => window.workbench.query('SELECT count(*) AS n FROM bench_steps'));
+      log(`rollup table: ${n} steps (${copies} copies of ${n0}) built in ${(buildMs / 1000).toFixed(1)} s`);
+      const wb = {};
+      for (const [name, sql] of Object.entries(ROLLUPS)) {
+        const ms = [];
+        let rows = 0;
+        for (let i = 0; i < RUNS + 1; i++) {
+          const q = await timeQuery(rollupPage, sql);
+          rows = q.rows;
+          if (i > 0) ms.push(q.ms);
+        }
+        wb[name] = { ms, resultRows: rows };
+      }
+      await rollupPage.close();
+      rollupPage = null;
+      t0 = performance.now();
+      const nat = await nativeRollups(rollupParquet, ROLLUP_ROWS, copies, RUNS);
+      results.rollups = { rows: Number(n), nativeRows: nat.rows, buildMs, queries: {} };
+      for (const name of Object.keys(ROLLUPS)) {
+        const w = stats(wb[name].ms);
+        const x = stats(nat.queries[name].ms);
+        results.rollups.queries[name] = { workbench: w, native: x, ratio: ratio(w, x), resultRows: wb[name].resultRows, nativeResultRows: nat.queries[name].resultRows };
+        log(`rollup ${name}: workbench ${w.median.toFixed(0)} ms, native ${x.median.toFixed(1)} ms`);
+      }
+    }
+  }
+} finally {
+  await browser.close();
+}
+
+if (!SKIP.has('cold')) {
+  const cold = { cold: { ready: [], fcp: [] }, warm: { ready: [], fcp: [] } };
+  for (let i = 0; i < RUNS; i++) {
+    const b = await launch();
+    try {
+      const { ready, fcp } = await openPage(b.context, poolName('cold'));
+      cold.cold.ready.push(ready);
+      if (fcp !== null) cold.cold.fcp.push(fcp);
+    } finally {
+      await b.close();
+    }
+  }
+  const b = await launch();
+  try {
+    (await openPage(b.context, poolName('prime'))).page.close();
+    for (let i = 0; i < RUNS; i++) {
+      const { page, ready, fcp } = await openPage(b.context, poolName('warm'));
+      cold.warm.ready.push(ready);
+      if (fcp !== null) cold.warm.fcp.push(fcp);
+      await page.close();
+    }
+  } finally {
+    await b.close();
+  }
+  results.coldStart = {
+    cold: { ready: stats(cold.cold.ready), fcp: cold.cold.fcp.length ? stats(cold.cold.fcp) : null },
+    warm: { ready: stats(cold.warm.ready), fcp: cold.warm.fcp.length ? stats(cold.warm.fcp) : null },
+  };
+  log(`start: cold ready ${results.coldStart.cold.ready.median.toFixed(0)} ms, warm ready ${results.coldStart.warm.ready.median.toFixed(0)} ms`);
+}
+await server.close();
+results.pageErrors = errors;
+results.totalSeconds = (performance.now() - T0) / 1000;
+
+function summarize(r) {
+  const wb = (k) => stats(r.workbench.map((x) => x[k]));
+  const nat = (k) => stats(r.native.map((x) => x[k]));
+  const imp = wb('importMs');
+  const nimp = nat('importMs');
+  const exp = wb('exportMs');
+  const nexp = nat('exportMs');
+  const nsame = stats(r.nativeStepsExport.ms);
+  const peak = stats(r.workbench.map((x) => x.memPeak.rss));
+  const delta = stats(r.workbench.map((x) => x.memPeak.rss - x.memBase.rss));
+  const pssDelta = stats(r.workbench.map((x) => x.memPeak.pss - x.memBase.pss));
+  const bytes = r.mb * 1e6;
+  return {
+    import: { workbench: imp, native: nimp, ratio: ratio(imp, nimp), mbps: bytes / 1e6 / (imp.median / 1000), nativeMbps: bytes / 1e6 / (nimp.median / 1000) },
+    export: { workbench: exp, native: nexp, ratio: ratio(exp, nexp), nativeSameRows: nsame, ratioSameRows: ratio(exp, nsame), bytes: r.workbench.at(-1).exportBytes },
+    floor: r.floor,
+    floorRatio: r.floor.json_parse_1w ? ratio(r.floor.json_parse_1w, nimp) : null,
+    rows: { steps: r.workbench.at(-1).rows, lines: r.workbench.at(-1).records, nativeRows: r.native.at(-1).rows },
+    memory: { peakRss: peak, peakRssDelta: delta, peakPssDelta: pssDelta, deltaOverFile: delta.median / bytes, nativePeakRssDelta: nat('peakRssDelta') },
+    longestTask: wb('longestTask'),
+  };
+}
+
+// ---- report ----
+const f = (s, d = 0) => (s ? `${s.median.toFixed(d)} (${s.min.toFixed(d)}–${s.max.toFixed(d)})` : '–');
+const x = (v) => (v === null || v === undefined ? '–' : `${v.toFixed(2)}×`);
+const rows = [['figure', 'workbench median (min–max)', 'native median (min–max)', 'wb / native']];
+for (const mb of SIZES) {
+  const s = results.sizes[mb].summary;
+  rows.push([`import ${mb} MB → steps, ms`, f(s.import.workbench), f(s.import.native), x(s.import.ratio)]);
+  rows.push([`  import throughput, MB/s`, s.import.mbps.toFixed(1), s.import.nativeMbps.toFixed(1), '']);
+  if (s.floor.json_parse_1w) rows.push([`  CPU floor: JSON.parse in 1 / 2 workers, ms`, `${f(s.floor.json_parse_1w)} / ${f(s.floor.json_parse_2w)}`, '', x(s.floorRatio)]);
+  rows.push([`export ${mb} MB steps → Parquet zstd, ms`, f(s.export.workbench), f(s.export.native), x(s.export.ratio)]);
+  rows.push([`  vs native COPY of the same ${s.rows.steps} steps`, '', f(s.export.nativeSameRows), x(s.export.ratioSameRows)]);
+  rows.push([`peak memory during import ${mb} MB (RSS Δ, MB)`, f({ median: s.memory.peakRssDelta.median / 1e6, min: s.memory.peakRssDelta.min / 1e6, max: s.memory.peakRssDelta.max / 1e6 }), f({ median: s.memory.nativePeakRssDelta.median / 1e6, min: s.memory.nativePeakRssDelta.min / 1e6, max: s.memory.nativePeakRssDelta.max / 1e6 }), `${s.memory.deltaOverFile.toFixed(2)}× file`]);
+  rows.push([`  browser tree peak RSS total, MB`, f({ median: s.memory.peakRss.median / 1e6, min: s.memory.peakRss.min / 1e6, max: s.memory.peakRss.max / 1e6 }), '', '']);
+  rows.push([`longest main-thread task during import, ms`, f(s.longestTask), '', '']);
+}
+if (results.rollups) {
+  for (const [name, q] of Object.entries(results.rollups.queries)) rows.push([`rollup ${name} over ${results.rollups.rows} steps, ms`, f(q.workbench), f(q.native, 1), x(q.ratio)]);
+}
+if (results.coldStart) {
+  rows.push(['start, cold HTTP cache: workbench.ready, ms', f(results.coldStart.cold.ready), '', '']);
+  rows.push(['start, warm HTTP cache: workbench.ready, ms', f(results.coldStart.warm.ready), '', '']);
+  if (results.coldStart.cold.fcp) rows.push(['  first contentful paint cold / warm, ms', `${f(results.coldStart.cold.fcp)} / ${f(results.coldStart.warm.fcp)}`, '', '']);
+}
+const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+console.log(`\n${results.machine.cpus} × ${results.machine.cpu}, ${results.machine.memGB} GB, ${results.machine.chromium}, median of ${RUNS} runs`);
+for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join(' │ '));
+if (errors.length) console.log(`page errors: ${errors.slice(0, 5).join(' | ')}`);
+writeFileSync('bench/results.json', `${JSON.stringify(results, null, 2)}\n`);
+log(`wrote bench/results.json (${results.totalSeconds.toFixed(0)} s)`);
