@@ -1,7 +1,9 @@
 /** Synthetic pools for the curation / dashboard tests: GRPO groups, errors, PII, duplicates. */
+import type { Services } from '../../src/app/services';
 import type { PoolClient } from '../../src/pool/client';
 import type { ChatMessage, StepRecord } from '../../src/ingest/step';
 import { stepsToIPC } from '../../src/ingest/step-arrow';
+import { exporterFor } from './helpers';
 
 export interface TrajSpec {
   uid: string;
@@ -72,4 +74,13 @@ export function standardPool(): TrajSpec[] {
 
 export async function loadStandardPool(pool: PoolClient): Promise<void> {
   await insertSteps(pool, standardPool().flatMap(trajectorySteps));
+}
+
+export function testServices(pool: PoolClient): Services {
+  return {
+    pool,
+    exporter: exporterFor(pool),
+    importer: { importFiles: async () => [], importUrl: async () => Promise.reject(new Error('no imports in this test')) },
+    notify: () => {},
+  };
 }

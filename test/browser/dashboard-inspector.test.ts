@@ -1,12 +1,11 @@
 import { expect } from '@esm-bundle/chai';
-import type { Services } from '../../src/app/services';
 import { setCuration } from '../../src/curation/api';
 import type { StepRecord } from '../../src/ingest/step';
 import type { PoolClient } from '../../src/pool/client';
 import '../../src/views/inspector/aw-step-inspector';
 import type { AwStepInspector } from '../../src/views/inspector/aw-step-inspector';
-import { insertSteps, loadStandardPool, trajectorySteps } from './curation-data';
-import { exporterFor, startPool } from './helpers';
+import { insertSteps, loadStandardPool, testServices, trajectorySteps } from './curation-data';
+import { startPool } from './helpers';
 
 declare global {
   interface Window {
@@ -18,14 +17,6 @@ const IMG = '<img src=x onerror="window.__xss=1">';
 const SCRIPT = '<script>window.__xss=2</script>';
 const SVG = '<svg onload="window.__xss=3"></svg>';
 
-export function testServices(pool: PoolClient): Services {
-  return {
-    pool,
-    exporter: exporterFor(pool),
-    importer: { importFiles: async () => [], importUrl: async () => { throw new Error('not in tests'); } },
-    notify: () => {},
-  };
-}
 
 function xssSteps(): StepRecord[] {
   const steps = trajectorySteps({ uid: `xss-${IMG}`, prompt: 'px', question: `Hi ${IMG} ${SCRIPT}`, steps: 2, reward: 1, answer: `Sure ${SVG} ${SCRIPT}` });

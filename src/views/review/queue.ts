@@ -10,8 +10,8 @@ export const REVIEW_RULES = {
 export type ReviewRule = keyof typeof REVIEW_RULES;
 
 const ORDER: Record<ReviewRule, string> = {
-  'low-reward': 'reward_sum ASC NULLS FIRST',
-  errors: 'error_steps DESC, reward_sum ASC NULLS FIRST',
+  'low-reward': 'reward_sum ASC NULLS LAST',
+  errors: 'error_steps DESC, reward_sum ASC NULLS LAST',
   longest: 'step_count DESC, coalesce(completion_tokens, 0) + coalesce(prompt_tokens, 0) DESC',
   newest: 'started_at DESC NULLS LAST',
 };

@@ -1,0 +1,181 @@
+import { expect } from '@esm-bundle/chai';
+import type { PoolClient } from '../../src/pool/client';
+import { curationStore } from '../../src/curation/store';
+import '../../src/views/dashboard/aw-dashboard';
+import type { AwDashboard } from '../../src/views/dashboard/aw-dashboard';
+import type { AwTrajectoryList } from '../../src/views/dashboard/aw-trajectory-list';
+import '../../src/views/export/aw-export-dialog';
+import type { AwExportDialog } from '../../src/views/export/aw-export-dialog';
+import '../../src/views/review/aw-review-queue';
+import { insertSteps, loadStandardPool, testServices, trajectorySteps } from './curation-data';
+import { startPool } from './helpers';
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(cond: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (cond()) return;
+    await wait(50);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('<aw-dashboard>', () => {
+  let pool: PoolClient;
+  before(async () => {
+    pool = await startPool('dashboard-overview', true);
+    await loadStandardPool(pool);
+  });
+  after(() => pool.terminate());
+  afterEach(() => {
+    for (const e of document.querySelectorAll('aw-dashboard, aw-review-queue, aw-export-dialog')) e.remove();
+  });
+
+  async function mount(): Promise<AwDashboard> {
+    const el = document.createElement('aw-dashboard');
+    el.services = testServices(pool);
+    document.body.append(el);
+    await until(() => el.summary !== null, 'dashboard summary');
+    await el.loaded;
+    return el;
+  }
+
+  it('counts, groups and the sortable list agree with SQL; filters compose', async () => {
+    const el = await mount();
+    expect(el.summary).to.include({ steps: 15, trajectories: 12, complete: 11, open: 1, error_steps: 1, prompts: 4, trainable_steps: 14 });
+    expect(el.summary?.latency_p50).to.be.a('number');
+    const text = el.renderRoot.textContent ?? '';
+    expect(text).to.include('no-signal groups');
+    const groups = el.renderRoot.querySelector('aw-grpo-groups')!;
+    await groups.updateComplete;
+    const flagged = [...groups.renderRoot.querySelectorAll('tr.flat button')].map((b) => b.textContent);
+    expect(flagged).to.deep.equal(['p1']);
+    expect(el.renderRoot.querySelectorAll('svg').length).to.be.greaterThan(1);
+
+    const list = el.renderRoot.querySelector('aw-trajectory-list') as AwTrajectoryList;
+    expect(list.uids.slice(0, 4)).to.deep.equal(['p0-b', 'p2-a', 'p2-c', 'p3-b']); // reward ascending
+    (list.renderRoot.querySelector('button[aria-label="Sort by reward"]') as HTMLButtonElement).click();
+    await until(() => list.uids[0] !== 'p0-b', 'resort');
+    await el.loaded;
+    expect(list.uids.slice(0, 6).sort()).to.deep.equal(['p0-a', 'p1-a', 'p1-b', 'p1-c', 'p2-b', 'p3-a']);
+
+    el.filter = { agents: ['solver'], status: 'error' };
+    await until(() => el.summary?.trajectories === 1, 'filtered summary');
+    expect(list.uids).to.deep.equal(['p2-c']);
+    el.filter = { text: 'prime', rewardMin: 1 };
+    await until(() => el.summary?.trajectories === 3, 'text filter');
+    expect(el.summary?.prompts).to.equal(1);
+    el.filter = {};
+    await until(() => el.summary?.trajectories === 12, 'cleared');
+  });
+
+  it('bulk-labels the filter from the UI; the export manifest matches the dashboard numbers', async () => {
+    const el = await mount();
+    el.filter = { models: ['m-large'], rewardMax: 0 };
+    await until(() => el.summary?.trajectories === 1, 'filter p3-b');
+    const bulk = el.renderRoot.querySelector('aw-bulk-label')!;
+    await bulk.updateComplete;
+    const selects = bulk.renderRoot.querySelectorAll('select');
+    selects[0].value = 'bad';
+    selects[0].dispatchEvent(new Event('change'));
+    selects[1].value = 'no';
+    selects[1].dispatchEvent(new Event('change'));
+    await bulk.updateComplete;
+    (bulk.renderRoot.querySelector('button[type=submit]') as HTMLButtonElement).click();
+    await until(() => el.summary?.bad_steps === 2, 'labels shown');
+    const rows = await pool.rows(`SELECT step_id, quality, trainable FROM curation ORDER BY step_id`);
+    expect(rows).to.deep.equal([
+      { step_id: 'p3-b:0', quality: 'bad', trainable: false },
+      { step_id: 'p3-b:1', quality: 'bad', trainable: false },
+    ]);
+
+    el.filter = { agents: ['solver'] };
+    await until(() => el.summary?.trajectories === 9, 'solver filter');
+    await el.loaded;
+    const shown = { ...el.summary };
+    const dialog = el.renderRoot.querySelector('aw-export-dialog') as AwExportDialog;
+    const saved: { name: string; blob: Blob }[] = [];
+    dialog.saveFile = (name, blob) => saved.push({ name, blob });
+    dialog.layout = 'rl_steps';
+    dialog.open = true;
+    await dialog.updateComplete;
+    const manifest = await dialog.exportNow();
+    expect(manifest).to.not.equal(null);
+    expect(manifest!.steps).to.equal(shown.trainable_steps);
+    expect(manifest!.trajectories).to.equal(shown.trainable_trajectories);
+    expect(manifest!.rows).to.equal(shown.trainable_steps);
+    expect(manifest!.source.filter).to.deep.equal({ agents: ['solver'] });
+    expect(saved.map((s) => s.name.split('.').slice(1).join('.'))).to.deep.equal(['parquet', 'manifest.json']);
+    expect(JSON.parse(await saved[1].blob.text()).rows).to.equal(manifest!.rows);
+    expect(dialog.preview?.numRows).to.equal(5);
+
+    dialog.trainableOnly = false;
+    dialog.format = 'jsonl';
+    await dialog.updateComplete;
+    const all = await dialog.exportNow();
+    expect(all!.steps).to.equal(shown.steps);
+    expect((await saved[2].blob.text()).trim().split('\n').length).to.equal(shown.steps);
+    await curationStore(pool).undo();
+  });
+
+  it('review queue: unreviewed low-reward first; g / b / t / u / n from the keyboard', async () => {
+    const q = document.createElement('aw-review-queue');
+    q.services = testServices(pool);
+    document.body.append(q);
+    await until(() => q.queue.length === 12, 'queue');
+    expect(q.queue.slice(0, 5)).to.deep.equal(['p0-b', 'p2-a', 'p2-c', 'p3-b', 'p0-c']);
+    const inspector = q.renderRoot.querySelector('aw-step-inspector')!;
+    await until(() => inspector.selectedStep?.trajectory_uid === 'p0-b', 'inspector');
+    const key = (k: string) => inspector.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, composed: true, cancelable: true }));
+    key('b');
+    await until(() => q.current === 'p2-a', 'advance after b');
+    key('g');
+    await until(() => q.current === 'p2-c', 'advance after g');
+    await until(() => inspector.selectedStep?.trajectory_uid === 'p2-c', 'inspector p2-c');
+    key('t');
+    await wait(300);
+    let rows = await pool.rows(`SELECT step_id, quality, trainable FROM curation ORDER BY step_id`);
+    expect(rows).to.deep.equal([
+      { step_id: 'p0-b:0', quality: 'bad', trainable: null },
+      { step_id: 'p2-a:0', quality: 'good', trainable: null },
+      { step_id: 'p2-c:0', quality: 'unreviewed', trainable: true },
+    ]);
+    key('u');
+    await wait(300);
+    rows = await pool.rows(`SELECT step_id FROM curation ORDER BY step_id`);
+    expect(rows.map((r) => r.step_id)).to.deep.equal(['p0-b:0', 'p2-a:0']);
+    key('n');
+    expect(q.current).to.equal('p3-b');
+    await curationStore(pool).undo();
+    await curationStore(pool).undo();
+    expect((await pool.rows('SELECT count(*)::INTEGER AS n FROM curation'))[0].n).to.equal(0);
+  });
+});
+
+describe('<aw-trajectory-list> virtualization', () => {
+  it('renders only the visible rows of thousands of trajectories', async () => {
+    const pool = await startPool('dashboard-virtual', true);
+    const steps = Array.from({ length: 3000 }, (_, i) => trajectorySteps({ uid: `t${String(i).padStart(4, '0')}`, prompt: `g${i % 500}`, question: `q${i % 500}`, reward: i % 3 })).flat();
+    await insertSteps(pool, steps);
+    const el = document.createElement('aw-dashboard');
+    el.services = testServices(pool);
+    document.body.append(el);
+    await until(() => el.trajectories?.numRows === 3000, '3000 trajectories');
+    await el.loaded;
+    const list = el.renderRoot.querySelector('aw-trajectory-list') as AwTrajectoryList;
+    await list.updateComplete;
+    const rendered = list.renderRoot.querySelectorAll('.row').length;
+    expect(rendered).to.be.greaterThan(5);
+    expect(rendered).to.be.lessThan(60);
+    const scroller = list.renderRoot.querySelector('.scroll') as HTMLElement;
+    scroller.scrollTop = 24 * 2000;
+    scroller.dispatchEvent(new Event('scroll'));
+    await wait(100);
+    await list.updateComplete;
+    const visible = [...list.renderRoot.querySelectorAll('.row')].map((r) => Number(r.getAttribute('aria-rowindex')));
+    expect(Math.min(...visible)).to.be.greaterThan(1900);
+    expect(list.renderRoot.querySelectorAll('.row').length).to.be.lessThan(60);
+    el.remove();
+    pool.terminate();
+  });
+});
