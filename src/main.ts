@@ -6,7 +6,11 @@ import type { Services } from './app/services';
 import type { WorkbenchApi } from './app/workbench-api';
 import { WorkerExporter } from './export/exporter';
 import { WorkerImporter } from './ingest/importer';
+import { html } from 'lit';
 import { PoolClient } from './pool/client';
+import { EXAMPLE_NOTEBOOKS, openNotebook, runAll } from './notebook/api';
+import { fetchExample } from './notebook/examples';
+import './views/notebook/aw-notebooks';
 
 const params = new URLSearchParams(location.search);
 const poolName = (params.get('pool') ?? 'pool').replace(/[^A-Za-z0-9_-]/g, '_') || 'pool';
@@ -46,6 +50,17 @@ async function boot(): Promise<void> {
   app.services = services;
   app.banners = banners;
   app.demo = await loadDemoManifest();
+  app.tabs = [{ id: 'notebook', label: 'Notebook', render: () => html`<aw-notebooks></aw-notebooks>` }];
+  const openExample = async (file: string) => {
+    app.selectTab('notebook');
+    await app.updateComplete;
+    openNotebook(await fetchExample(file));
+  };
+  app.examples = () => html`<h3 style="margin-top:14px">Example notebooks</h3>
+    <ul class="examples">${EXAMPLE_NOTEBOOKS.map((e) => html`<li><a href=${`#notebook`} @click=${(ev: Event) => {
+      ev.preventDefault();
+      void openExample(e.file);
+    }}>${e.title}</a></li>`)}</ul>`;
   await app.updateComplete;
 
   Object.assign(window.workbench, {
@@ -56,6 +71,11 @@ async function boot(): Promise<void> {
     exportDataset: (opts: Parameters<WorkbenchApi['exportDataset']>[0]) => exporter.exportDataset(opts),
     loadDemoData: () => app.loadDemo(),
     clearPool: () => pool.clear(),
+    openNotebook: (markdown: string) => {
+      app.selectTab('notebook');
+      openNotebook(markdown);
+    },
+    runAll: () => runAll(),
     poolStatus: () => ({ persistent: pool.status.persistent, message: pool.status.message, interrupted: pool.status.interrupted }),
   } satisfies Partial<WorkbenchApi>);
 }
