@@ -49,6 +49,13 @@ async function boot(): Promise<void> {
   const services: Services = { pool, importer, exporter, notify: (m, k) => app.notify(m, k) };
   app.services = services;
   app.banners = banners;
+  pool.onRestart((reason) => {
+    app.banners = [
+      ...app.banners,
+      { kind: 'error', text: `The data pool stopped unexpectedly (${reason}) and was restarted. Everything committed before is intact; an import that was running was rolled back — import that file again.` },
+    ];
+    app.requestUpdate();
+  });
   app.demo = await loadDemoManifest();
   app.tabs = [{ id: 'notebook', label: 'Notebook', render: () => html`<aw-notebooks></aw-notebooks>` }];
   const openExample = async (file: string) => {
@@ -76,6 +83,11 @@ async function boot(): Promise<void> {
       openNotebook(markdown);
     },
     runAll: () => runAll(),
+    debug: {
+      /** Fault injection: make the pool engine fail as a wasm abort does; the page restarts it. */
+      crashPool: () => pool.api.simulateCrash().catch(() => undefined),
+      poolRestarts: () => pool.restarts,
+    },
     poolStatus: () => ({ persistent: pool.status.persistent, message: pool.status.message, interrupted: pool.status.interrupted }),
   } satisfies Partial<WorkbenchApi>);
 }

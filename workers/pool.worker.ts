@@ -6,10 +6,28 @@
 import * as Comlink from 'comlink';
 import { type PoolApi, poolApi } from '../src/pool/pool-core';
 
-const api: PoolApi & { connect(port: MessagePort): void } = {
-  ...poolApi,
+let broken: Error | null = null;
+
+/** Every call fails once the engine has hit a fatal error, as a crashed DuckDB-WASM instance does. */
+const guarded = Object.fromEntries(
+  Object.entries(poolApi).map(([k, fn]) => [
+    k,
+    (...args: unknown[]) => {
+      if (broken) throw broken;
+      return (fn as (...a: unknown[]) => unknown)(...args);
+    },
+  ]),
+) as PoolApi;
+
+const api: PoolApi & { connect(port: MessagePort): void; simulateCrash(): void } = {
+  ...guarded,
   connect(port: MessagePort) {
     Comlink.expose(api, port);
+  },
+  /** Fault injection for tests (window.workbench.debug.crashPool): behave like a wasm abort. */
+  simulateCrash() {
+    broken = new WebAssembly.RuntimeError('unreachable (simulated engine crash)');
+    throw broken;
   },
 };
 

@@ -13,13 +13,22 @@ export interface WorkerExporterOptions {
 
 export class WorkerExporter implements Exporter {
   private api: Promise<Comlink.Remote<ExportWorkerApi>> | null = null;
+  private w: Worker | null = null;
   private job = 1;
 
-  constructor(private opts: WorkerExporterOptions) {}
+  constructor(private opts: WorkerExporterOptions) {
+    // the old worker's port to the pool died with it
+    opts.pool.onRestart(() => {
+      this.w?.terminate();
+      this.w = null;
+      this.api = null;
+    });
+  }
 
   private worker(): Promise<Comlink.Remote<ExportWorkerApi>> {
     this.api ??= (async () => {
-      const api = Comlink.wrap<ExportWorkerApi>(this.opts.worker());
+      this.w = this.opts.worker();
+      const api = Comlink.wrap<ExportWorkerApi>(this.w);
       const port = await this.opts.pool.port();
       await api.init(Comlink.transfer(port, [port]), this.opts.parquetWasmUrl);
       return api;

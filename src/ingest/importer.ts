@@ -18,14 +18,23 @@ function failed(file: string, message: string, bytes = 0): ImportReport {
 
 export class WorkerImporter implements Importer {
   private api: Promise<Comlink.Remote<IngestWorkerApi>> | null = null;
+  private w: Worker | null = null;
   private job = 1;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private opts: WorkerImporterOptions) {}
+  constructor(private opts: WorkerImporterOptions) {
+    // the old worker's port to the pool died with it
+    opts.pool.onRestart(() => {
+      this.w?.terminate();
+      this.w = null;
+      this.api = null;
+    });
+  }
 
   private worker(): Promise<Comlink.Remote<IngestWorkerApi>> {
     this.api ??= (async () => {
-      const api = Comlink.wrap<IngestWorkerApi>(this.opts.worker());
+      this.w = this.opts.worker();
+      const api = Comlink.wrap<IngestWorkerApi>(this.w);
       const port = await this.opts.pool.port();
       await api.init(Comlink.transfer(port, [port]), this.opts.parquetWasmUrl);
       return api;

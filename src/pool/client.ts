@@ -11,6 +11,10 @@ export interface PoolClientOptions {
 }
 
 type Listener = (e: PoolChange) => void;
+type PoolRemote = Comlink.Remote<PoolApi & { connect(port: MessagePort): void; simulateCrash(): void }>;
+
+/** Errors after which a DuckDB-WASM instance is unusable (it hangs or keeps failing). */
+const FATAL = /RuntimeError|unreachable|memory access out of bounds|Aborted\(|function signature mismatch|pool worker (crashed|stopped)/i;
 export interface PoolChange {
   /** Tables whose contents changed. */
   tables: string[];
@@ -22,21 +26,80 @@ export interface PoolChange {
  */
 export class PoolClient {
   private listeners = new Set<Listener>();
+  private restartListeners = new Set<(reason: string) => void>();
+  private restarting: Promise<void> | null = null;
+  /** How many times the pool worker was restarted after a crash. */
+  restarts = 0;
   private constructor(
     private worker: Worker,
-    readonly api: Comlink.Remote<PoolApi & { connect(port: MessagePort): void }>,
-    readonly status: PoolStatus,
-  ) {}
+    public api: PoolRemote,
+    public status: PoolStatus,
+    private opts: PoolClientOptions,
+  ) {
+    this.watch(worker);
+  }
 
   static async start(opts: PoolClientOptions): Promise<PoolClient> {
+    const { worker, api, status } = await PoolClient.spawn(opts);
+    return new PoolClient(worker, api, status, opts);
+  }
+
+  private static async spawn(opts: PoolClientOptions): Promise<{ worker: Worker; api: PoolRemote; status: PoolStatus }> {
     const worker = opts.worker();
-    const api = Comlink.wrap<PoolApi & { connect(port: MessagePort): void }>(worker);
+    const api = Comlink.wrap<PoolApi & { connect(port: MessagePort): void; simulateCrash(): void }>(worker);
     const status = await api.open({ poolName: opts.poolName ?? 'pool', wasm: opts.wasm, memory: opts.memory });
-    return new PoolClient(worker, api, status);
+    return { worker, api, status };
+  }
+
+  private watch(worker: Worker): void {
+    worker.addEventListener('error', (e) => {
+      e.preventDefault();
+      void this.restart(`pool worker crashed: ${e.message || 'unknown error'}`);
+    });
+  }
+
+  /**
+   * Replace a crashed pool worker with a fresh one on the same database. Committed data is on disk
+   * (OPFS); an import in flight is rolled back by the new instance's recovery.
+   */
+  restart(reason: string): Promise<void> {
+    this.restarting ??= (async () => {
+      try {
+        this.worker.terminate();
+        const next = await PoolClient.spawn(this.opts);
+        this.worker = next.worker;
+        this.api = next.api;
+        this.status = next.status;
+        this.watch(next.worker);
+        this.restarts++;
+        for (const fn of this.restartListeners) fn(reason);
+        this.changed(['steps', 'trajectories', 'curation', 'imports', 'import_errors']);
+      } finally {
+        this.restarting = null;
+      }
+    })();
+    return this.restarting;
+  }
+
+  /** Called after a crash restart (ports other workers held are dead: reconnect). */
+  onRestart(fn: (reason: string) => void): () => void {
+    this.restartListeners.add(fn);
+    return () => this.restartListeners.delete(fn);
+  }
+
+  private async guard<T>(call: () => Promise<T>): Promise<T> {
+    if (this.restarting) await this.restarting;
+    try {
+      return await call();
+    } catch (e) {
+      const msg = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+      if (FATAL.test(msg)) void this.restart(msg);
+      throw e;
+    }
   }
 
   async query(sql: string): Promise<Table> {
-    return tableFromIPC(await this.api.query(sql));
+    return tableFromIPC(await this.guard(() => this.api.query(sql)));
   }
 
   async rows(sql: string): Promise<Row[]> {
@@ -44,7 +107,7 @@ export class PoolClient {
   }
 
   async exec(sql: string): Promise<void> {
-    await this.api.exec(sql);
+    await this.guard(() => this.api.exec(sql));
   }
 
   /** A new MessagePort wired to the pool API, for another worker to use directly. */
@@ -55,17 +118,17 @@ export class PoolClient {
   }
 
   beginImport(meta: ImportMeta): Promise<number> {
-    return this.api.beginImport(meta);
+    return this.guard(() => this.api.beginImport(meta));
   }
 
   async commitImport(id: number, info: ImportCommit): Promise<{ rowsAdded: number }> {
-    const r = await this.api.commitImport(id, info);
+    const r = await this.guard(() => this.api.commitImport(id, info));
     this.changed(['steps', 'trajectories', 'imports', 'import_errors']);
     return r;
   }
 
   async clear(): Promise<void> {
-    await this.api.clear();
+    await this.guard(() => this.api.clear());
     this.changed(['steps', 'trajectories', 'curation', 'imports', 'import_errors']);
   }
 

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startApp, uniquePool, waitForQuery, waitForReports } from './harness.mjs';
+
+let app;
+before(async () => {
+  app = await startApp();
+});
+after(async () => {
+  await app?.close();
+});
+
+const q = (page, sql) => page.evaluate((s) => window.workbench.query(s), sql);
+
+describe('faults', () => {
+  it('pool worker crash: the page restarts the engine, says so, and committed data is intact', async () => {
+    const page = await app.open(uniquePool('crash'));
+    await page.getByLabel('Import files').setInputFiles(['test/fixtures/core/chat.jsonl']);
+    await waitForReports(page, 1);
+    await page.evaluate(() => window.workbench.debug.crashPool());
+    const err = await page.evaluate(() => window.workbench.query('SELECT 1').then(() => null, (e) => String(e)));
+    assert.match(err, /RuntimeError|simulated engine crash/);
+    await waitForQuery(page, 'SELECT count(*) AS n FROM steps', (r) => r[0].n === 40);
+    assert.equal(await page.evaluate(() => window.workbench.debug.poolRestarts()), 1);
+    await page.getByText('The data pool stopped unexpectedly').waitFor();
+    // imports keep working on the new engine
+    await page.getByLabel('Import files').setInputFiles(['notebooks/data/gsm8k-rollouts.jsonl']);
+    await waitForReports(page, 2);
+    assert.ok((await q(page, 'SELECT count(*) AS n FROM steps'))[0].n > 40);
+    await page.close();
+  });
+
+  it('two tabs: one owns the saved pool, the other says so and cannot corrupt it', async () => {
+    const pool = uniquePool('tabs');
+    const a = await app.open(pool);
+    await a.getByLabel('Import files').setInputFiles(['test/fixtures/core/chat.jsonl']);
+    await waitForReports(a, 1);
+    const b = await app.open(pool);
+    assert.equal((await b.evaluate(() => window.workbench.poolStatus())).persistent, false);
+    await b.getByText('already open in another tab').waitFor();
+    await b.getByLabel('Import files').setInputFiles(['notebooks/data/gsm8k-rollouts.jsonl']);
+    await waitForReports(b, 1);
+    assert.equal((await q(a, 'SELECT count(*) AS n FROM steps'))[0].n, 40, 'the owner tab is unaffected');
+    await b.close();
+    await a.reload();
+    await a.evaluate(() => window.workbench.ready);
+    assert.equal((await q(a, 'SELECT count(*) AS n FROM steps'))[0].n, 40);
+    assert.equal((await a.evaluate(() => window.workbench.poolStatus())).persistent, true);
+    await a.close();
+  });
+});
