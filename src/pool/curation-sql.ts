@@ -77,12 +77,12 @@ export const CURATION_HELPERS: SqlHelper[] = [
     name: 'exact_duplicates',
     kind: 'view',
     signature: 'exact_duplicates (view: step_id, trajectory_uid, hash, dup_count, dup_rank)',
-    doc: 'Steps grouped by conversation_hash. dup_rank = 1 is the copy to keep (earliest by source, line); dup_rank > 1 are exact duplicates. E.g. SELECT * FROM exact_duplicates WHERE dup_count > 1.',
+    doc: 'Steps grouped by conversation_hash. dup_rank = 1 is the copy to keep (first imported, then first in its file); dup_rank > 1 are exact duplicates. E.g. SELECT * FROM exact_duplicates WHERE dup_count > 1.',
     sql: `CREATE OR REPLACE VIEW exact_duplicates AS
       SELECT step_id, trajectory_uid, hash,
         count(*) OVER (PARTITION BY hash)::INTEGER AS dup_count,
-        row_number() OVER (PARTITION BY hash ORDER BY source, source_line, step_id)::INTEGER AS dup_rank
-      FROM (SELECT step_id, trajectory_uid, source, source_line, conversation_hash(messages, response) AS hash FROM steps)`,
+        row_number() OVER (PARTITION BY hash ORDER BY import_id NULLS LAST, source_line, step_id)::INTEGER AS dup_rank
+      FROM (SELECT step_id, trajectory_uid, import_id, source_line, conversation_hash(messages, response) AS hash FROM steps)`,
   },
   {
     name: 'near_duplicates',
