@@ -15,6 +15,7 @@ import '../export/aw-export-dialog';
 import '../inspector/aw-step-inspector';
 import '../review/aw-bulk-label';
 import '../review/aw-review-queue';
+import './aw-curation-tools';
 import './aw-dashboard-filters';
 import './aw-grpo-groups';
 import './aw-sql-reference';
@@ -191,13 +192,13 @@ export class AwDashboard extends LitElement {
   }
 
   override render() {
-    const tabs: [Tab, string][] = [['overview', 'Overview'], ['review', 'Review queue'], ['reference', 'SQL helpers']];
+    const tabs: [Tab, string][] = [['overview', 'Overview'], ['review', 'Review queue'], ['reference', 'Curation tools & SQL']];
     return html`<nav role="tablist" aria-label="Dashboard views">
         ${tabs.map(([t, label]) => html`<button role="tab" aria-selected=${this.tab === t ? 'true' : 'false'} @click=${() => (this.tab = t)}>${label}</button>`)}
       </nav>
       ${this.tab === 'overview' ? this.renderOverview() : nothing}
       ${this.tab === 'review' ? html`<aw-review-queue .services=${this.services} .where=${this.where}></aw-review-queue>` : nothing}
-      ${this.tab === 'reference' ? html`<aw-sql-reference></aw-sql-reference>` : nothing}
+      ${this.tab === 'reference' ? html`<aw-curation-tools .services=${this.services}></aw-curation-tools><aw-sql-reference></aw-sql-reference>` : nothing}
       <aw-export-dialog .services=${this.services} .open=${this.exportOpen} source="filter" .where=${this.where} .filter=${this.filter}
         @aw-close=${() => (this.exportOpen = false)}></aw-export-dialog>`;
   }
