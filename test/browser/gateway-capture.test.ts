@@ -2,7 +2,7 @@ import { expect } from '@esm-bundle/chai';
 import { openJournal, putStep } from '../../src/gateway/journal';
 import { startCaptureSink } from '../../src/gateway/sink';
 import { callToStep } from '../../src/gateway/to-step';
-import { allJournal, journalOf, startGateway, type TestGateway } from '../fixtures/gateway/harness';
+import { allJournal, journalOf, startGateway, type TestGateway } from './gateway-harness';
 import { startPool } from './helpers';
 
 const KEY = 'sk-test-SECRETSECRETSECRET1234';

@@ -1,5 +1,5 @@
 import { expect } from '@esm-bundle/chai';
-import { journalOf, startGateway, type TestGateway } from '../fixtures/gateway/harness';
+import { journalOf, startGateway, type TestGateway } from './gateway-harness';
 
 const calculator = {
   type: 'function' as const,
@@ -137,7 +137,7 @@ describe('gateway through the real SDKs (mock upstream)', () => {
 });
 
 async function waitFor(pred: (e: import('../../src/gateway/journal').JournalEntry) => boolean, timeoutMs = 5000) {
-  const { allJournal } = await import('../fixtures/gateway/harness');
+  const { allJournal } = await import('./gateway-harness');
   const t0 = Date.now();
   for (;;) {
     const hit = (await allJournal()).find(pred);

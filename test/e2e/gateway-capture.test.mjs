@@ -57,7 +57,7 @@ const TASKS = {
   tasks: [{ id: 'm1', prompt: 'What is 17 * 23?', answer: '391' }, { id: 'm2', prompt: 'What is (125 - 37) / 4?', answer: '22' }, { id: 'm3', prompt: 'What is 2^10 - 24?', answer: '1000' }],
 };
 
-test('the white-box agent in a worker, in a hidden tab: 4 rollouts per task → GRPO groups in the pool', async () => {
+test('the white-box agent in a worker, from a background tab: 4 rollouts per task → GRPO groups in the pool', async () => {
   const page = await open('gw-agent');
   const front = await browser.context.newPage();
   await front.goto('about:blank');
@@ -202,5 +202,20 @@ test('a black-box agent in the sandbox reaches the gateway (streaming too) and n
   assert.equal(r.origin_seen, 'null');
   const rows = await waitFor(page, `SELECT count(*) AS n FROM steps WHERE messages[-1].content LIKE '${tag}%'`, (x) => x[0].n === 2);
   assert.equal(rows[0].n, 2);
+  await page.close();
+});
+
+test('the <aw-gateway> panel: live status strip, and the CORS hint when an upstream cannot be reached', async () => {
+  const page = await open('gw-panel');
+  const panel = page.locator('aw-gateway');
+  await panel.getByRole('button', { name: 'Add upstream' }).click();
+  await panel.getByLabel('Upstream base URL').fill('http://127.0.0.1:9/v1');
+  await panel.getByRole('button', { name: 'Test connection' }).click();
+  await panel.getByRole('alert').filter({ hasText: 'OLLAMA_ORIGINS' }).waitFor({ timeout: 10000 });
+  assert.match(await panel.getByRole('alert').first().textContent(), /--allowed-origins/);
+  await page.evaluate(async () => {
+    for (let i = 0; i < 3; i++) await fetch(window.workbench.gatewayBaseUrl() + '/chat/completions', { method: 'POST', body: JSON.stringify({ model: 'mock', messages: [{ role: 'user', content: `panel ${i}` }] }) });
+  });
+  await page.waitForFunction(() => /([3-9]|\d\d+) calls\/min/.test(document.querySelector('aw-gateway').shadowRoot.textContent), null, { timeout: 5000 });
   await page.close();
 });

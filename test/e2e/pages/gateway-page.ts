@@ -3,6 +3,7 @@ import { assets } from '../../../src/assets';
 import { startGatewayServices } from '../../../src/gateway/boot';
 import { openJournal } from '../../../src/gateway/journal';
 import { PoolClient } from '../../../src/pool/client';
+import '../../../src/views/gateway/aw-gateway';
 
 const params = new URLSearchParams(location.search);
 const base = new URL('../../../', location.href).href;

@@ -1,0 +1,212 @@
+/**
+ * <aw-gateway>: upstream settings, agent/task configs, the Run panel, the live status strip and the
+ * black-box host. Keys stay in memory unless "remember on this device" is ticked.
+ */
+import { css, html, LitElement, nothing } from 'lit';
+import { customElement, state } from 'lit/decorators.js';
+import { agentSource, runBlackBox } from '../../agents/black-box-host';
+import { type ConfigKind, listConfigs, type StoredConfig, saveConfig } from '../../agents/store';
+import type { AgentProgress } from '../../agents/white-box';
+import { base as baseStyles } from '../../app/styles';
+import { gatewayBaseUrl, runAgent } from '../../gateway/api';
+import { gatewayBase } from '../../gateway/register';
+import { getSettings, setSettings } from '../../gateway/settings';
+import { corsHint, type GatewaySettings, type UpstreamConfig, type UpstreamKind } from '../../gateway/upstream';
+import { type GatewayStatus, watchGatewayStatus } from './status';
+
+@customElement('aw-gateway')
+export class AwGateway extends LitElement {
+  static override styles = [
+    baseStyles,
+    css`
+      :host { display: grid; gap: 12px; }
+      .strip { display: flex; gap: 16px; font-size: 13px; }
+      label { display: inline-flex; gap: 4px; align-items: center; }
+      textarea { width: 100%; min-height: 120px; box-sizing: border-box; font-family: var(--aw-mono); font-size: 12.5px; }
+      progress { width: 240px; }
+      .hint { background: #fff7e6; border: 1px solid #f0c36d; padding: 6px 8px; border-radius: var(--aw-radius); }
+    `,
+  ];
+
+  @state() private settings: GatewaySettings | null = null;
+  @state() private editing: UpstreamConfig | null = null;
+  @state() private hint: string | null = null;
+  @state() private configs: StoredConfig[] = [];
+  @state() private status: GatewayStatus = { inFlight: 0, perMinute: 0, errors: 0, lastError: null };
+  @state() private progress: AgentProgress | null = null;
+  @state() private runError: string | null = null;
+  @state() private message: string | null = null;
+  @state() private blackBoxOut: string | null = null;
+  private run = { agent: '', tasks: '', upstream: '', rollouts: 4 };
+  private abort: AbortController | null = null;
+  private unwatch: (() => void) | null = null;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.unwatch = watchGatewayStatus((s) => (this.status = s));
+    void this.load();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.unwatch?.();
+  }
+
+  private async load(): Promise<void> {
+    this.settings = structuredClone(await getSettings());
+    this.configs = await listConfigs(gatewayBase());
+    this.run.agent ||= this.configs.find((c) => c.kind === 'agent')?.name ?? '';
+    this.run.tasks ||= this.configs.find((c) => c.kind === 'tasks')?.name ?? '';
+    this.run.upstream ||= this.settings.defaultUpstream;
+  }
+
+  private async saveUpstream(u: UpstreamConfig): Promise<void> {
+    const s = this.settings!;
+    const upstreams = [...s.upstreams.filter((x) => x.id !== u.id), u];
+    this.settings = { ...s, upstreams };
+    await setSettings(this.settings);
+    this.editing = null;
+    this.message = `Saved upstream “${u.name}”${u.key && !u.remember ? ' (key kept in memory only)' : ''}.`;
+  }
+
+  private async testUpstream(u: UpstreamConfig): Promise<void> {
+    this.hint = null;
+    if (u.kind === 'mock') return void (this.message = 'The mock upstream is built in and always reachable.');
+    const url = `${u.baseUrl.replace(/\/+$/, '')}${u.kind === 'anthropic' && !/\/v1$/.test(u.baseUrl) ? '/v1' : ''}/models`;
+    try {
+      const headers: Record<string, string> = u.kind === 'anthropic' ? { 'x-api-key': u.key ?? '', 'anthropic-version': '2023-06-01', 'anthropic-dangerous-direct-browser-access': 'true' } : u.key ? { authorization: `Bearer ${u.key}` } : {};
+      const r = await fetch(url, { headers });
+      this.message = r.ok ? `Reached ${u.name}: HTTP ${r.status}.` : `${u.name} answered HTTP ${r.status}; check the URL and key.`;
+    } catch {
+      this.hint = corsHint(u, location.origin);
+    }
+  }
+
+  private async startRun(): Promise<void> {
+    this.runError = null;
+    this.abort = new AbortController();
+    this.progress = { done: 0, total: 0, errors: 0, last: null };
+    try {
+      const r = await runAgent({ agent: this.run.agent, tasks: this.run.tasks, rollouts: this.run.rollouts, upstream: this.run.upstream, signal: this.abort.signal, onProgress: (p) => (this.progress = p) });
+      this.message = `Run finished: ${r.trajectories.length} trajectories captured.`;
+    } catch (e) {
+      this.runError = e instanceof Error ? e.message : String(e);
+    } finally {
+      this.abort = null;
+    }
+  }
+
+  private async importConfig(kind: ConfigKind, file: File): Promise<void> {
+    try {
+      const c = await saveConfig(kind, await file.text(), file.name);
+      this.message = `Imported ${kind === 'agent' ? 'agent' : 'task set'} “${c.name}”.`;
+      this.configs = await listConfigs(gatewayBase());
+    } catch (e) {
+      this.runError = e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  private async runBlackBox(form: HTMLFormElement): Promise<void> {
+    const data = new FormData(form);
+    const url = String(data.get('url') ?? '').trim();
+    const code = String(data.get('code') ?? '');
+    this.blackBoxOut = 'running…';
+    try {
+      const result = await runBlackBox(gatewayBase(), await agentSource(url ? { url } : { code }));
+      this.blackBoxOut = JSON.stringify(result, null, 2);
+    } catch (e) {
+      this.blackBoxOut = e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  private upstreamForm(u: UpstreamConfig) {
+    const set = (patch: Partial<UpstreamConfig>) => (this.editing = { ...u, ...patch });
+    return html`<form class="card" @submit=${(e: Event) => {
+      e.preventDefault();
+      void this.saveUpstream(u);
+    }}>
+      <h3>${u.name || 'New upstream'}</h3>
+      <div class="row">
+        <label>Name <input type="text" aria-label="Upstream name" .value=${u.name} @input=${(e: InputEvent) => set({ name: (e.target as HTMLInputElement).value })} /></label>
+        <label>Kind <select aria-label="Upstream kind" .value=${u.kind} @change=${(e: Event) => set({ kind: (e.target as HTMLSelectElement).value as UpstreamKind })}>
+          <option value="openai">OpenAI-compatible</option><option value="anthropic">Anthropic</option><option value="mock">Mock</option>
+        </select></label>
+        <label>Base URL <input type="url" aria-label="Upstream base URL" placeholder="http://127.0.0.1:8000/v1" .value=${u.baseUrl} @input=${(e: InputEvent) => set({ baseUrl: (e.target as HTMLInputElement).value })} /></label>
+        <label>Key <input type="password" aria-label="API key" autocomplete="off" .value=${u.key ?? ''} @input=${(e: InputEvent) => set({ key: (e.target as HTMLInputElement).value || null })} /></label>
+        <label><input type="checkbox" aria-label="Remember the key on this device" .checked=${u.remember} @change=${(e: Event) => set({ remember: (e.target as HTMLInputElement).checked })} /> remember on this device</label>
+        <label>Models <input type="text" aria-label="Model names routed here" placeholder="gpt-*, qwen*" .value=${u.models.join(', ')} @input=${(e: InputEvent) => set({ models: (e.target as HTMLInputElement).value.split(',').map((x) => x.trim()).filter(Boolean) })} /></label>
+        <label><input type="checkbox" aria-label="Server returns token ids (vLLM)" .checked=${u.tokenIds === true} @change=${(e: Event) => set({ tokenIds: (e.target as HTMLInputElement).checked })} /> token ids (vLLM)</label>
+      </div>
+      <div class="row">
+        <button class="primary" type="submit">Save upstream</button>
+        <button type="button" @click=${() => void this.testUpstream(u)}>Test connection</button>
+        <button type="button" @click=${() => (this.editing = null)}>Cancel</button>
+      </div>
+    </form>`;
+  }
+
+  override render() {
+    const s = this.settings;
+    if (!s) return html`<p class="muted">Loading gateway settings…</p>`;
+    const p = this.progress;
+    const agents = this.configs.filter((c) => c.kind === 'agent');
+    const tasks = this.configs.filter((c) => c.kind === 'tasks');
+    return html`
+      <div class="strip card" role="status" aria-label="Gateway status">
+        <span>Gateway <span class="mono">${gatewayBaseUrl()}</span></span>
+        <span>${this.status.inFlight} in flight</span>
+        <span>${this.status.perMinute} calls/min</span>
+        <span class=${this.status.errors ? 'error' : ''} title=${this.status.lastError ?? ''}>${this.status.errors} errors</span>
+      </div>
+      ${this.message ? html`<p class="muted" role="status">${this.message}</p>` : nothing}
+      ${this.hint ? html`<p class="hint" role="alert">${this.hint}</p>` : nothing}
+      <section class="card" aria-label="Upstreams">
+        <h2>Upstreams</h2>
+        <table class="grid"><thead><tr><th>Name</th><th>Kind</th><th>Base URL</th><th>Key</th><th></th></tr></thead><tbody>
+          ${s.upstreams.map((u) => html`<tr><td>${u.name}${u.id === s.defaultUpstream ? html` <span class="muted">(default)</span>` : nothing}</td><td>${u.kind}</td><td class="mono">${u.baseUrl || '—'}</td>
+            <td>${u.kind === 'mock' ? 'none needed' : u.key ? (u.remember ? 'remembered' : 'in memory') : 'not set'}</td>
+            <td><button aria-label=${`Edit ${u.name}`} @click=${() => (this.editing = structuredClone(u))}>Edit</button>
+              <button aria-label=${`Make ${u.name} the default`} ?disabled=${u.id === s.defaultUpstream} @click=${() => void setSettings((this.settings = { ...s, defaultUpstream: u.id }))}>Default</button></td></tr>`)}
+        </tbody></table>
+        <div class="row"><button @click=${() => (this.editing = { id: `u${Date.now().toString(36)}`, name: 'local vLLM', kind: 'openai', baseUrl: 'http://127.0.0.1:8000/v1', key: null, remember: false, models: [] })}>Add upstream</button></div>
+        ${this.editing ? this.upstreamForm(this.editing) : nothing}
+      </section>
+      <section class="card" aria-label="Run an agent">
+        <h2>Run</h2>
+        <div class="row">
+          <label>Agent <select aria-label="Agent" @change=${(e: Event) => (this.run.agent = (e.target as HTMLSelectElement).value)}>${agents.map((c) => html`<option ?selected=${c.name === this.run.agent}>${c.name}</option>`)}</select></label>
+          <label>Tasks <select aria-label="Task set" @change=${(e: Event) => (this.run.tasks = (e.target as HTMLSelectElement).value)}>${tasks.map((c) => html`<option ?selected=${c.name === this.run.tasks}>${c.name}</option>`)}</select></label>
+          <label>Upstream <select aria-label="Upstream for the run" @change=${(e: Event) => (this.run.upstream = (e.target as HTMLSelectElement).value)}>${s.upstreams.map((u) => html`<option value=${u.id} ?selected=${u.id === this.run.upstream}>${u.name}</option>`)}</select></label>
+          <label>Rollouts <input type="number" min="1" max="64" aria-label="Rollouts per task" .value=${String(this.run.rollouts)} @input=${(e: InputEvent) => (this.run.rollouts = Number((e.target as HTMLInputElement).value) || 1)} /></label>
+          <button class="primary" ?disabled=${!!this.abort} @click=${() => void this.startRun()}>Start</button>
+          <button class="danger" ?disabled=${!this.abort} @click=${() => this.abort?.abort()}>Stop</button>
+        </div>
+        ${p ? html`<div class="row"><progress aria-label="Run progress" max=${p.total || 1} value=${p.done}></progress><span>${p.done} / ${p.total} rollouts, ${p.errors} errors${p.last ? `, last reward ${p.last.reward}` : ''}</span></div>` : nothing}
+        ${this.runError ? html`<p class="error" role="alert">${this.runError}</p>` : nothing}
+        <div class="row">
+          <label>Import agent config <input type="file" accept=".json,.yaml,.yml" aria-label="Import agent config" @change=${(e: Event) => { const f = (e.target as HTMLInputElement).files?.[0]; if (f) void this.importConfig('agent', f); }} /></label>
+          <label>Import task set <input type="file" accept=".json,.yaml,.yml" aria-label="Import task set" @change=${(e: Event) => { const f = (e.target as HTMLInputElement).files?.[0]; if (f) void this.importConfig('tasks', f); }} /></label>
+        </div>
+      </section>
+      <section class="card" aria-label="Black-box agent">
+        <h2>Black-box agent</h2>
+        <p class="muted">Runs in a sandboxed iframe that can reach only the gateway. The module's default export gets <span class="mono">{baseUrl, input}</span>.</p>
+        <form @submit=${(e: Event) => {
+          e.preventDefault();
+          void this.runBlackBox(e.target as HTMLFormElement);
+        }}>
+          <div class="row"><label>Module URL <input type="url" name="url" aria-label="Agent module URL" placeholder="https://…/agent.js" /></label></div>
+          <textarea name="code" aria-label="Agent module code" placeholder="export default async ({ baseUrl }) => { … }"></textarea>
+          <div class="row"><button class="primary" type="submit">Run black-box agent</button></div>
+        </form>
+        ${this.blackBoxOut ? html`<pre class="mono">${this.blackBoxOut}</pre>` : nothing}
+      </section>
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'aw-gateway': AwGateway;
+  }
+}

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { calculate, findExpression } from '../../src/agents/calculator';
+import { reward } from '../../src/agents/reward';
+import { assembleJson, streamAssembler } from '../../src/gateway/assemble';
+import { mockRespond } from '../../src/gateway/mock-upstream';
+import { parseRoute } from '../../src/gateway/routes';
+import { SseParser } from '../../src/gateway/sse';
+
+async function events(res: Response) {
+  const p = new SseParser();
+  const out = p.push(await res.text());
+  return [...out, ...p.end()];
+}
+
+test('SSE parser: split chunks, CRLF, comments, multi-line data', () => {
+  const p = new SseParser();
+  assert.deepEqual(p.push('event: a\r\ndata: {"x"\r\n'), []);
+  assert.deepEqual(p.push(':ping\r\ndata: :1}\r\n\r\ndata: b\ndata: c\n\n'), [{ event: 'a', data: '{"x"\n:1}' }, { event: null, data: 'b\nc' }]);
+  assert.deepEqual(p.end(), []);
+});
+
+test('stream and JSON assembly agree for every API of the mock, with tool calls', async () => {
+  for (const api of ['chat', 'messages', 'responses'] as const) {
+    const tools = api === 'chat' ? [{ type: 'function', function: { name: 'calculator' } }] : [{ name: 'calculator' }];
+    const body = api === 'responses' ? { model: 'mock', input: 'What is 6 * 7?', tools } : { model: 'mock', messages: [{ role: 'user', content: 'What is 6 * 7?' }], tools };
+    const json = assembleJson(api, await (await mockRespond(api, body)).json());
+    const asm = streamAssembler(api);
+    for (const e of await events(await mockRespond(api, { ...body, stream: true }))) asm.push(e);
+    const streamed = asm.result();
+    assert.equal(json.message?.tool_calls?.[0].function.name, 'calculator', api);
+    assert.deepEqual(JSON.parse(streamed.message!.tool_calls![0].function.arguments), { expression: '6 * 7' }, api);
+    assert.equal(streamed.finish_reason, 'tool_calls', api);
+    assert.equal(json.finish_reason, 'tool_calls', api);
+  }
+});
+
+test('vLLM-style logprobs with token ids are kept', () => {
+  const a = assembleJson('chat', { choices: [{ message: { role: 'assistant', content: 'hi there' }, logprobs: { content: [{ token: 'token_id:12', logprob: -0.5 }, { token: 'token_id:7', logprob: -0.25 }] }, finish_reason: 'stop' }], prompt_token_ids: [1, 2] });
+  assert.deepEqual([a.response_ids, a.log_probs, a.prompt_ids], [[12, 7], [-0.5, -0.25], [1, 2]]);
+});
+
+test('routes: scoped, unscoped, lifecycle, and clear errors', () => {
+  assert.deepEqual(parseRoute('gateway/v1/chat/completions', 'POST'), { type: 'api', api: 'chat', trajectory_uid: null, prompt_uid: null, path: 'chat/completions' });
+  assert.deepEqual(parseRoute('gateway/t-1/math%2Fm1/v1/messages', 'POST'), { type: 'api', api: 'messages', trajectory_uid: 't-1', prompt_uid: 'math/m1', path: 'messages' });
+  assert.equal(parseRoute('gateway/init_trajectory', 'POST').type, 'init');
+  assert.equal(parseRoute('gateway/t/p/v1/complete_trajectory', 'POST').type, 'complete');
+  const bad = parseRoute('gateway/v1/embeddings', 'POST');
+  assert.ok(bad.type === 'unknown' && /no gateway route for v1\/embeddings/.test(bad.reason));
+});
+
+test('calculator and reward rules', () => {
+  assert.equal(calculate('2^10 - 24'), 1000);
+  assert.equal(calculate('(125 - 37) / 4'), 22);
+  assert.throws(() => calculate('alert(1)'), /expected a number/);
+  assert.equal(findExpression('Compute 3.5 * 4 + 0.25.'), '3.5 * 4 + 0.25');
+  assert.equal(reward({ type: 'numeric', tolerance: 1e-6 }, 'The answer is 1,000.', '1000'), 1);
+  assert.equal(reward({ type: 'numeric' }, 'The answer is 392.', '391'), 0);
+  assert.equal(reward({ type: 'exact' }, ' Paris. ', 'paris'), 1);
+  assert.equal(reward({ type: 'regex', pattern: 'answer is (\\w+)' }, 'the answer is 42', '42'), 1);
+});
