@@ -13,6 +13,8 @@ interface Job {
   progress: ImportProgress | null;
   report: ImportReport | null;
   controller: AbortController;
+  /** The file itself (not for URL imports), to hand to the Formats tab when its format is not recognized. */
+  source?: File;
 }
 
 /** Import UX: file picker, drop target, URL import, per-file progress with cancel, and reports. */
@@ -47,7 +49,7 @@ export class AwImportPanel extends LitElement {
 
   /** Import files through the same path as drag-and-drop; resolves with their reports. */
   async importFiles(files: File[]): Promise<ImportReport[]> {
-    const jobs = files.map((f) => ({ key: this.seq++, file: f.name, bytes: f.size, progress: null, report: null, controller: new AbortController() }) as Job);
+    const jobs = files.map((f) => ({ key: this.seq++, file: f.name, bytes: f.size, progress: null, report: null, controller: new AbortController(), source: f }) as Job);
     this.jobs = [...jobs, ...this.jobs].slice(0, 50);
     const reports: ImportReport[] = [];
     for (const [i, f] of files.entries()) {
@@ -156,11 +158,15 @@ export class AwImportPanel extends LitElement {
               <button @click=${() => j.controller.abort()} aria-label=${`Cancel import of ${j.file}`}>Cancel</button>`
           : nothing}
       </header>
-      ${r ? this.renderReport(r) : nothing}
+      ${r ? this.renderReport(r, j.source) : nothing}
     </div>`;
   }
 
-  private renderReport(r: ImportReport) {
+  private startMapping(file: File) {
+    this.dispatchEvent(new CustomEvent('aw-start-mapping', { bubbles: true, composed: true, detail: { file } }));
+  }
+
+  private renderReport(r: ImportReport, source?: File) {
     return html`
       <div class="row report" aria-label=${`Report for ${r.file}`}>
         <span>format <b class="format">${r.format}</b>${r.confidence ? html` <span class="muted">(${Math.round(r.confidence * 100)}% sure)</span>` : nothing}</span>
@@ -171,6 +177,7 @@ export class AwImportPanel extends LitElement {
         <span class="muted">${(r.ms / 1000).toFixed(1)} s</span>
       </div>
       ${r.message ? html`<div class=${r.status === 'done' ? 'muted' : 'error'}>${r.message}</div>` : nothing}
+      ${r.format === 'generic' && source ? html`<button @click=${() => this.startMapping(source)}>Write a mapping for this file</button>` : nothing}
       ${r.warnings.length ? html`<div class="muted">⚠ ${r.warnings.join(' · ')}</div>` : nothing}
       ${r.rejected.length
         ? html`<details>
