@@ -22,8 +22,12 @@ export interface GatewayServices {
   };
 }
 
-export async function startGatewayServices(pool: PoolClient, base: string = new URL('./', document.baseURI).href): Promise<GatewayServices> {
-  const sink = startCaptureSink(pool);
+/**
+ * `sink: false` for a tab that does not own the saved pool: it must not move journal entries into a
+ * temporary pool (they would be marked pooled and never reach the saved one).
+ */
+export async function startGatewayServices(pool: PoolClient, base: string = new URL('./', document.baseURI).href, opts: { sink?: boolean } = {}): Promise<GatewayServices> {
+  const sink = opts.sink === false ? idleSink() : startCaptureSink(pool);
   let gateway: GatewayHandle | null = null;
   let error: string | null = null;
   try {
@@ -39,4 +43,8 @@ export async function startGatewayServices(pool: PoolClient, base: string = new 
       runBlackBox: async (source, input) => runBlackBox(base, await agentSource(source), { input }),
     },
   };
+}
+
+function idleSink(): CaptureSink {
+  return { stop() {}, flush: async () => 0, stats: () => ({ pooled: 0, flushes: 0, lastFlushAt: null, lastError: 'this tab does not own the pool; another tab moves captured calls into it' }) };
 }
