@@ -59,6 +59,12 @@ describe('<aw-dashboard>', () => {
     await el.loaded;
     expect(list.uids.slice(0, 6).sort()).to.deep.equal(['p0-a', 'p1-a', 'p1-b', 'p1-c', 'p2-b', 'p3-a']);
 
+    (list.renderRoot.querySelector('.row') as HTMLElement).click();
+    const inspector = el.renderRoot.querySelector('aw-step-inspector')!;
+    await until(() => inspector.selectedStep?.trajectory_uid === list.uids[0], 'row opens in the inspector');
+    inspector.dispatchEvent(new KeyboardEvent('keydown', { key: ']', bubbles: true, composed: true }));
+    await until(() => inspector.selectedStep?.trajectory_uid === list.uids[1], '] moves to the next listed trajectory');
+
     el.filter = { agents: ['solver'], status: 'error' };
     await until(() => el.summary?.trajectories === 1, 'filtered summary');
     expect(list.uids).to.deep.equal(['p2-c']);

@@ -21,7 +21,6 @@ import './aw-grpo-groups';
 import './aw-sql-reference';
 import './aw-trajectory-list';
 import { NO_OPTIONS, type FilterOptions } from './aw-dashboard-filters';
-import type { AwTrajectoryList } from './aw-trajectory-list';
 import { breakdownBars, rewardHistogram } from './charts';
 import { setDashboardFilter } from './filter-state';
 import { breakdownSql, DIMENSIONS, type Dimension, groupsSql, OPTIONS_SQL, rewardsSql, type Sort, summarySql, trajectoriesSql } from './queries';
@@ -45,6 +44,8 @@ export class AwDashboard extends LitElement {
   @state() private rewards: Row[] = [];
   @state() private groups: Row[] = [];
   @state() trajectories: Table | null = null;
+  /** trajectory_uids of the list, in its order (what [ and ] walk in the inspector). */
+  @state() uids: string[] = [];
   @state() private options: FilterOptions = NO_OPTIONS;
   @state() private selected: string | null = null;
   @state() private error: string | null = null;
@@ -127,6 +128,7 @@ export class AwDashboard extends LitElement {
         this.rewards = rewards;
         this.groups = groups;
         this.trajectories = trajectories;
+        this.uids = Array.from((trajectories.getChild('trajectory_uid')?.toArray() ?? []) as Iterable<unknown>, String);
         const o = options[0] ?? {};
         this.options = {
           agents: (o.agents as string[]) ?? [], models: (o.models as string[]) ?? [], data_sources: (o.data_sources as string[]) ?? [],
@@ -149,7 +151,6 @@ export class AwDashboard extends LitElement {
   private renderOverview() {
     const s = this.summary ?? {};
     const flat = this.groups.filter((g) => g.no_signal).length;
-    const list = this.renderRoot.querySelector('aw-trajectory-list') as AwTrajectoryList | null;
     return html`
       <aw-dashboard-filters .filter=${this.filter} .options=${this.options}
         @aw-filter-change=${(e: CustomEvent<{ filter: CurationFilter }>) => (this.filter = e.detail.filter)}></aw-dashboard-filters>
@@ -184,7 +185,7 @@ export class AwDashboard extends LitElement {
         <aw-trajectory-list .table=${this.trajectories} .sort=${this.sort} .selected=${this.selected}
           @aw-sort-change=${(e: CustomEvent<{ sort: Sort }>) => (this.sort = e.detail.sort)}
           @aw-trajectory-select=${(e: CustomEvent<{ trajectoryUid: string }>) => (this.selected = e.detail.trajectoryUid)}></aw-trajectory-list>
-        <aw-step-inspector .services=${this.services} .trajectoryUid=${this.selected} .trajectoryUids=${list?.uids ?? []}
+        <aw-step-inspector .services=${this.services} .trajectoryUid=${this.selected} .trajectoryUids=${this.uids}
           @aw-trajectory-change=${(e: CustomEvent<{ trajectoryUid: string }>) => (this.selected = e.detail.trajectoryUid)}></aw-step-inspector>
       </div>
       <h3>GRPO groups (trajectories sharing a prompt_uid)</h3>
