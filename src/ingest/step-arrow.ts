@@ -82,7 +82,10 @@ export const STEP_COLUMNS = Object.keys(builders()) as (keyof StepRecord)[];
 
 /** Step records → one Arrow record batch, built column-wise. */
 export function stepsToBatch(rows: readonly StepRecord[]): RecordBatch {
-  const b = builders();
+  return build(builders(), rows);
+}
+
+function build(b: Builders, rows: readonly StepRecord[]): RecordBatch {
   for (const r of rows) for (const k of STEP_COLUMNS) (b[k] as ColumnBuilder<unknown>).append(r[k]);
   const data = STEP_COLUMNS.map((k) => b[k].finish());
   const schema = new Schema(STEP_COLUMNS.map((k, i) => new Field(k, data[i].type, true)));
@@ -90,7 +93,20 @@ export function stepsToBatch(rows: readonly StepRecord[]): RecordBatch {
   return new RecordBatch(schema, struct);
 }
 
-/** Step records → Arrow IPC stream bytes, ready to transfer to the pool worker. */
+let spare: Builders | null = null;
+
+/**
+ * Step records → Arrow IPC stream bytes, ready to transfer to the pool worker. The IPC writer copies
+ * every buffer, so the builders (grown to batch size) are kept for the next call instead of being
+ * regrown from 64 KB and collected each batch.
+ */
 export function stepsToIPC(rows: readonly StepRecord[]): Uint8Array {
-  return tableToIPC(new Table(stepsToBatch(rows)), 'stream');
+  const b = spare ?? builders();
+  spare = null;
+  try {
+    return tableToIPC(new Table(build(b, rows)), 'stream');
+  } finally {
+    for (const k of STEP_COLUMNS) b[k].reset();
+    spare = b;
+  }
 }

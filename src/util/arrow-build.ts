@@ -37,6 +37,10 @@ class Bits {
   finish(length: number): Uint8Array | undefined {
     return this.nulls ? this.bytes.subarray(0, (length + 7) >> 3) : undefined;
   }
+  reset(length: number): void {
+    this.bytes.fill(0, 0, Math.min(this.bytes.length, (length + 8) >> 3));
+    this.nulls = 0;
+  }
 }
 
 function grow<T extends Int32Array | Float64Array | Float32Array | Uint8Array>(a: T, need: number): T {
@@ -52,6 +56,8 @@ export interface ColumnBuilder<V> {
   length: number;
   append(v: V | null | undefined): void;
   finish(): Data;
+  /** Start over, keeping the grown buffers: only after the finished Data has been serialized (copied). */
+  reset(): void;
 }
 
 export class Utf8Builder implements ColumnBuilder<string> {
@@ -73,6 +79,11 @@ export class Utf8Builder implements ColumnBuilder<string> {
       this.pos += encoder.encodeInto(v, this.bytes.subarray(this.pos)).written;
     }
     this.offsets[i + 1] = this.pos;
+  }
+  reset(): void {
+    this.valid.reset(this.length);
+    this.length = 0;
+    this.pos = 0;
   }
   finish(): Data {
     return makeData({
@@ -97,6 +108,10 @@ abstract class NumberBuilder<A extends Int32Array | Float64Array | Float32Array>
     const ok = v !== null && v !== undefined && !Number.isNaN(v);
     this.valid.set(i, ok);
     this.values[i] = ok ? v : 0;
+  }
+  reset(): void {
+    this.valid.reset(this.length);
+    this.length = 0;
   }
   finish(): Data {
     return makeData({
@@ -141,6 +156,10 @@ export class TimestampBuilder implements ColumnBuilder<number> {
     this.valid.set(i, ok);
     this.values[i] = ok ? Math.round(v) : 0;
   }
+  reset(): void {
+    this.valid.reset(this.length);
+    this.length = 0;
+  }
   finish(): Data {
     const out = new BigInt64Array(this.length);
     for (let i = 0; i < this.length; i++) out[i] = BigInt(this.values[i]);
@@ -164,6 +183,11 @@ export class BoolBuilder implements ColumnBuilder<boolean> {
     const ok = v !== null && v !== undefined;
     this.valid.set(i, ok);
     this.values.set(i, ok && v);
+  }
+  reset(): void {
+    this.valid.reset(this.length);
+    this.values.reset(this.length);
+    this.length = 0;
   }
   finish(): Data {
     return makeData({
@@ -190,6 +214,11 @@ export class ListBuilder<V> implements ColumnBuilder<readonly V[]> {
     this.valid.set(i, v !== null && v !== undefined);
     if (v) for (const x of v) this.child.append(x);
     this.offsets[i + 1] = this.child.length;
+  }
+  reset(): void {
+    this.valid.reset(this.length);
+    this.length = 0;
+    this.child.reset();
   }
   finish(): Data {
     return makeData({
@@ -218,6 +247,11 @@ export class StructBuilder<T extends object> implements ColumnBuilder<T> {
     const i = this.length++;
     this.valid.set(i, v !== null && v !== undefined);
     for (const k of this.keys) this.fields[k].append(v ? v[k] : null);
+  }
+  reset(): void {
+    this.valid.reset(this.length);
+    this.length = 0;
+    for (const k of this.keys) this.fields[k].reset();
   }
   finish(): Data {
     return makeData({
@@ -255,6 +289,13 @@ export class StringMapBuilder implements ColumnBuilder<Record<string, string>> {
       }
     }
     this.offsets[i + 1] = this.entries;
+  }
+  reset(): void {
+    this.valid.reset(this.length);
+    this.length = 0;
+    this.entries = 0;
+    this.keys.reset();
+    this.values.reset();
   }
   finish(): Data {
     const entryType = (this.type.children[0] as Field<Struct>).type;
