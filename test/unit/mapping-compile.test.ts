@@ -10,7 +10,7 @@ const mapping = (name: string): unknown => JSON.parse(readFileSync(new URL(name,
 
 describe('mapping validator', () => {
   it('accepts every shipped example mapping', () => {
-    const files = readdirSync(formatsDir).filter((f) => f.endsWith('.json'));
+    const files = readdirSync(formatsDir).filter((f) => f.endsWith('.json') && f !== 'index.json');
     assert.ok(files.length >= 3);
     for (const f of files) assert.deepEqual(validateMapping(mapping(f)), [], f);
   });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { openAsBlob, readFileSync } from 'node:fs';
+import { openAsBlob, readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { previewMapping, readSample } from '../../src/ingest/mapping/preview';
 import { keyPaths, skeletonMapping } from '../../src/ingest/mapping/skeleton';
@@ -57,6 +57,16 @@ describe('parseMapping (what the store saves)', () => {
     );
     const text = '{"id": "ok", "label": "ok", "detect": {"required": ["a"]}, "fields": {"messages": {"path": "a"}}}';
     assert.equal(parseMapping(text).text, text, 'the text is kept as written');
+  });
+});
+
+describe('notebooks/formats/index.json (what the Formats tab lists)', () => {
+  it('lists every shipped example mapping, each valid', () => {
+    const dir = new URL('../../notebooks/formats/', import.meta.url);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'index.json').sort();
+    const index = JSON.parse(readFileSync(new URL('index.json', dir), 'utf8')) as { files: string[] };
+    assert.deepEqual([...index.files].sort(), files);
+    for (const f of files) assert.doesNotThrow(() => parseMapping(readFileSync(new URL(f, dir), 'utf8')), f);
   });
 });
 

@@ -1,0 +1,265 @@
+import { expect } from '@esm-bundle/chai';
+import { provide } from '@lit/context';
+import { html, LitElement } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
+import type { Exporter, Services } from '../../src/app/services';
+import { servicesContext } from '../../src/app/services';
+import { WorkerImporter } from '../../src/ingest/importer';
+import { MappingError } from '../../src/ingest/mapping/spec';
+import { MappingStore } from '../../src/ingest/mapping/store';
+import type { PoolClient } from '../../src/pool/client';
+import '../../src/views/formats/aw-formats';
+import type { AwFormats } from '../../src/views/formats/aw-formats';
+import { fixture, importerFor, parquetWasmUrl, startPool } from './helpers';
+
+@customElement('test-formats-host')
+class TestFormatsHost extends LitElement {
+  @provide({ context: servicesContext })
+  @property({ attribute: false })
+  services!: Services;
+  override render() {
+    return html`<slot></slot>`;
+  }
+}
+
+/** What a user writes for the support-ticket export (the skeleton plus model, queue and time). */
+const TICKETS = {
+  id: 'support-tickets',
+  label: 'Helpdesk ticket export',
+  detect: { required: ['ticket', 'dialog'] },
+  fields: {
+    messages: { path: 'dialog', role: 'who', content: 'said', roleMap: { customer: 'user', bot: 'assistant', sys: 'system' } },
+    trajectory_uid: 'ticket',
+    reward: { path: 'csat', transforms: ['number'] },
+    model: 'bot_build',
+    data_source: 'queue',
+    started_at: 'opened',
+  },
+  metadata: { rest: true },
+};
+
+const ingestWorker = () => new Worker(new URL('/workers/ingest.worker.ts', location.origin), { type: 'module' });
+const storeFor = (name: string) => new MappingStore({ dbName: `aw-formats-test-${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}` });
+
+const until = async (what: string, fn: () => boolean, ms = 10_000) => {
+  const t0 = Date.now();
+  while (!fn()) {
+    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+};
+
+describe('mapping store', () => {
+  it('saves valid mappings, refuses invalid ones with every problem, enables, deletes', async () => {
+    const store = storeFor('crud');
+    let err: unknown = null;
+    try {
+      await store.save({ ...TICKETS, id: 'Bad Id', detect: { required: [] } });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).to.be.instanceOf(MappingError);
+    const problems = (err as MappingError).problems;
+    expect(problems.some((p) => p.startsWith('mapping.id:'))).to.equal(true);
+    expect(problems.some((p) => p.startsWith('mapping.detect.required:'))).to.equal(true);
+    expect(await store.list()).to.deep.equal([]);
+
+    const text = JSON.stringify(TICKETS, null, 4);
+    const m = await store.save(text);
+    expect(m).to.include({ id: 'support-tickets', label: 'Helpdesk ticket export', enabled: true, text });
+    expect((await store.get('support-tickets'))?.text).to.equal(text);
+    expect(await store.enabledSpecs()).to.deep.equal([TICKETS]);
+    await store.setEnabled('support-tickets', false);
+    expect(await store.enabledSpecs()).to.deep.equal([]);
+    await store.save(text);
+    expect((await store.get('support-tickets'))?.enabled, 're-saving keeps the enabled state').to.equal(false);
+    await store.delete('support-tickets');
+    expect(await store.list()).to.deep.equal([]);
+    await store.close();
+  });
+
+  it('exports all mappings as one JSON file and imports it back, listing refused entries', async () => {
+    const a = storeFor('export');
+    await a.save(TICKETS);
+    await a.save({ ...TICKETS, id: 'tickets-v2', label: 'v2' }, { enabled: false });
+    const blob = await a.exportAll();
+    const bundle = JSON.parse(await blob.text());
+    expect(bundle.format).to.equal('aw-formats');
+    expect(bundle.mappings.map((m: { spec: { id: string } }) => m.spec.id)).to.deep.equal(['support-tickets', 'tickets-v2']);
+    bundle.mappings.push({ enabled: true, spec: { id: 'broken', label: 'no fields', detect: { required: ['x'] } } });
+    const b = storeFor('import');
+    const r = await b.importFile(new File([JSON.stringify(bundle)], 'formats.json'));
+    expect(r.saved).to.deep.equal(['support-tickets', 'tickets-v2']);
+    expect(r.refused.map((x) => x.id)).to.deep.equal(['broken']);
+    expect(r.refused[0].problems.join()).to.match(/mapping\.fields/);
+    expect((await b.list()).map((m) => [m.id, m.enabled, m.origin])).to.deep.equal([
+      ['support-tickets', true, 'formats.json'],
+      ['tickets-v2', false, 'formats.json'],
+    ]);
+    let notJson: unknown = null;
+    await b.importFile(new File(['{oops'], 'x.json')).catch((e) => (notJson = e));
+    expect(String(notJson)).to.match(/not a JSON file/);
+    await a.close();
+    await b.close();
+  });
+
+  it('lists the shipped examples (notebooks/formats/index.json) and copies one into the store', async () => {
+    const store = storeFor('builtins');
+    const ex = await store.builtins();
+    expect(ex.map((b) => b.id).sort()).to.deep.equal(['agent-turns', 'alpaca', 'episode-conversations-mapped']);
+    const m = await store.copyBuiltin('alpaca.json');
+    expect(m).to.include({ id: 'alpaca', enabled: true, origin: 'notebooks/formats/alpaca.json' });
+    expect(await store.enabledSpecs()).to.have.length(1);
+    await store.close();
+  });
+});
+
+describe('a file of an unknown shape becomes importable by a mapping', () => {
+  let pool: PoolClient;
+  before(async () => {
+    pool = await startPool('formats-mapping', true);
+  });
+  after(() => pool.terminate());
+
+  it('imports as generic first, then as steps once a mapping is saved and enabled', async () => {
+    const file = await fixture('mapping/support-tickets.jsonl');
+    const [plain] = await importerFor(pool).importFiles([file]);
+    expect(plain.status).to.equal('done');
+    expect(plain.format).to.equal('generic');
+    expect(plain.message).to.match(/Format not recognized/);
+    expect(plain.message).to.match(/Keys seen: .*ticket.*dialog/);
+
+    const store = storeFor('pipeline');
+    await store.save(TICKETS);
+    const importer = new WorkerImporter({ pool, parquetWasmUrl, worker: ingestWorker, mappings: () => store.enabledSpecs() });
+    const [rep] = await importer.importFiles([file]);
+    expect(rep.status, rep.message ?? '').to.equal('done');
+    expect(rep.format).to.equal('support-tickets');
+    expect(rep.confidence).to.be.greaterThan(0.8);
+    expect(rep.message).to.equal(null);
+    expect(rep.records).to.equal(5);
+    expect(rep.rows).to.equal(5);
+    const rejected = [...rep.rejected].sort((a, b) => a.line - b.line);
+    expect(rejected.map((r) => r.line)).to.deep.equal([3, 5], 'the empty dialog is reported, the truncated line rejected');
+    expect(rejected[0].reason).to.match(/no messages found/);
+    const rows = await pool.rows(`SELECT trajectory_uid, step_index, is_last, reward, model, data_source, started_at IS NOT NULL AS timed,
+        list_transform(messages, m -> m.role) AS roles, response.role AS rrole, response.content AS rcontent, metadata['csat'] AS csat_meta
+      FROM steps WHERE import_id = ${rep.importId} ORDER BY trajectory_uid, step_index`);
+    const plainRows = rows.map((r): Record<string, unknown> => ({ ...r, roles: Array.from(r.roles as Iterable<string>) }));
+    expect(plainRows.map((r) => [r.trajectory_uid, r.step_index, r.reward])).to.deep.equal([
+      ['T-1001', 0, 5],
+      ['T-1002', 0, null],
+      ['T-1002', 1, 3],
+      ['T-1004', 0, 2],
+      ['T-1006', 0, 4],
+    ]);
+    expect(plainRows[2].roles).to.deep.equal(['system', 'user', 'assistant', 'user']);
+    expect(plainRows[2].rrole).to.equal('assistant');
+    expect(String(plainRows[2].rcontent)).to.match(/can't promise a date/);
+    expect(plainRows[3]).to.include({ model: 'helpdesk-7b-r4', data_source: 'général', timed: true });
+    expect(plainRows.map((r) => r.is_last)).to.deep.equal([true, false, true, true, true]);
+    expect(plainRows[0].csat_meta, 'keys the mapping reads are not repeated in metadata').to.equal(null);
+
+    await store.setEnabled('support-tickets', false);
+    const [off] = await importer.importFiles([new File([await file.arrayBuffer(), '\n'], 'again.jsonl')]);
+    expect(off.format, 'a disabled mapping is not tried').to.equal('generic');
+    await store.close();
+  });
+});
+
+describe('<aw-formats> editor', () => {
+  let pool: PoolClient;
+  before(async () => {
+    pool = await startPool('formats-editor', true);
+  });
+  after(() => pool.terminate());
+
+  it('takes a file from aw-start-mapping, guesses a mapping, previews steps as text, flags problems, saves and imports', async () => {
+    const store = storeFor('editor');
+    const notes: string[] = [];
+    const services: Services = {
+      pool,
+      importer: new WorkerImporter({ pool, parquetWasmUrl, worker: ingestWorker, mappings: () => store.enabledSpecs() }),
+      exporter: {} as Exporter,
+      notify: (m) => void notes.push(m),
+    };
+    const host = document.createElement('test-formats-host') as TestFormatsHost;
+    host.services = services;
+    const el = document.createElement('aw-formats') as AwFormats;
+    el.store = store;
+    host.append(el);
+    document.body.append(host);
+    await el.updateComplete;
+    const root = el.shadowRoot!;
+    const q = <T extends Element>(sel: string) => root.querySelector(sel) as T;
+    const previewText = () => q<HTMLElement>('[aria-label="Preview"]').textContent ?? '';
+    expect(q('[aria-label="Built-in formats"]').textContent).to.match(/openai-chat[\s\S]*tau-bench/);
+    await until('examples listed', () => !!q('[aria-label="Copy example alpaca to my mappings"]'));
+
+    // the import report's button dispatches this from inside the Data tab
+    const sample = await fixture('mapping/support-tickets.jsonl');
+    host.dispatchEvent(new CustomEvent('aw-start-mapping', { bubbles: true, composed: true, detail: { file: sample } }));
+    await until('preview of the guessed mapping', () => /T-1002/.test(previewText()));
+    const textarea = q<HTMLTextAreaElement>('textarea[aria-label="Mapping JSON"]');
+    expect(JSON.parse(textarea.value).id).to.equal('my-support-tickets');
+    expect(q('.sample-name').textContent).to.equal('support-tickets.jsonl');
+    expect(q('.score').textContent).to.equal('0.85');
+    expect(q('.winner').textContent).to.equal('my-support-tickets');
+    expect(q('.step-count').textContent).to.equal('5');
+    const step = q<HTMLElement>('[aria-label="Step 1 of T-1002"]');
+    expect(step.querySelector('.reward')!.textContent).to.equal('3');
+    expect([...step.querySelectorAll('.messages .role')].map((x) => x.textContent)).to.deep.equal(['system', 'user', 'assistant', 'user']);
+    expect(step.querySelector('.response .content')!.textContent).to.match(/can't promise a date/);
+    expect(q('[aria-label="Record 3 (line 3)"] .record-error').textContent).to.match(/no messages found/);
+    expect(previewText()).to.match(/line 5: truncated last line|line 5: malformed JSON/);
+
+    // an invalid edit: problems inline by path, Save disabled
+    const spec = JSON.parse(textarea.value);
+    delete spec.detect;
+    spec.fields.reward = { transforms: ['nope'] };
+    textarea.value = JSON.stringify(spec);
+    textarea.dispatchEvent(new Event('input'));
+    await el.updateComplete;
+    const problems = [...root.querySelectorAll('[aria-label="Mapping problems"] li')].map((li) => li.textContent ?? '');
+    expect(problems.some((p) => p.startsWith('mapping.detect:'))).to.equal(true);
+    expect(problems.some((p) => p.startsWith('mapping.fields.reward:'))).to.equal(true);
+    expect(q<HTMLButtonElement>('[aria-label="Save mapping"]').disabled).to.equal(true);
+
+    // a sample through the picker, with markup in its text: rendered as text, never as elements
+    const nasty = new File([`${JSON.stringify({ ticket: 'X-1', dialog: [{ who: 'customer', said: '<img src=x onerror="window.__pwned=1">hi' }, { who: 'bot', said: '<b>bold</b> reply' }], csat: 1 })}\n`], 'nasty.jsonl');
+    textarea.value = JSON.stringify(TICKETS, null, 2);
+    textarea.dispatchEvent(new Event('input'));
+    const picker = q<HTMLInputElement>('input[aria-label="Sample file for the mapping"]');
+    const dt = new DataTransfer();
+    dt.items.add(nasty);
+    picker.files = dt.files;
+    picker.dispatchEvent(new Event('change'));
+    await until('preview of the picked sample', () => /X-1/.test(previewText()));
+    expect(previewText()).to.include('<img src=x onerror="window.__pwned=1">hi');
+    expect(previewText()).to.include('<b>bold</b> reply');
+    const preview = q('[aria-label="Preview"]');
+    expect(preview.querySelector('img, [onerror]')).to.equal(null);
+    expect([...preview.querySelectorAll('b')].some((b) => b.textContent === 'bold'), 'no <b> from the trace').to.equal(false);
+    expect((window as unknown as { __pwned?: number }).__pwned).to.equal(undefined);
+
+    // save, then import the sample with the saved mapping
+    q<HTMLButtonElement>('[aria-label="Save mapping"]').click();
+    await until('saved', () => notes.some((n) => /support-tickets/.test(n)));
+    expect((await store.list()).map((m) => m.id)).to.deep.equal(['support-tickets']);
+    await until('listed', () => !!q('[aria-label="Enable support-tickets"]'));
+    expect(q<HTMLInputElement>('[aria-label="Enable support-tickets"]').checked).to.equal(true);
+    q<HTMLButtonElement>('[aria-label="Import the sample file"]').click();
+    await until('imported', () => /Imported nasty\.jsonl as support-tickets/.test(root.textContent ?? ''), 30_000);
+    const [row] = await pool.rows(`SELECT trajectory_uid, messages[1].content AS c FROM steps WHERE source = 'nasty.jsonl'`);
+    expect(row).to.deep.equal({ trajectory_uid: 'X-1', c: '<img src=x onerror="window.__pwned=1">hi' });
+
+    q<HTMLButtonElement>('[aria-label="Disable mapping"]').click();
+    await until('disabled', () => !q<HTMLInputElement>('[aria-label="Enable support-tickets"]').checked);
+    expect(await store.enabledSpecs()).to.deep.equal([]);
+    q<HTMLButtonElement>('[aria-label="Delete mapping"]').click();
+    await until('deleted', () => !q('[aria-label="Enable support-tickets"]'));
+    expect(await store.list()).to.deep.equal([]);
+    host.remove();
+    await store.close();
+  });
+});
