@@ -11,6 +11,8 @@ import { PoolClient } from './pool/client';
 import { EXAMPLE_NOTEBOOKS, openNotebook, runAll } from './notebook/api';
 import { fetchExample } from './notebook/examples';
 import './views/notebook/aw-notebooks';
+import { startGatewayServices } from './gateway/boot';
+import './views/gateway/aw-gateway';
 
 const params = new URLSearchParams(location.search);
 const poolName = (params.get('pool') ?? 'pool').replace(/[^A-Za-z0-9_-]/g, '_') || 'pool';
@@ -44,6 +46,9 @@ async function boot(): Promise<void> {
   else if (pool.status.message) banners.push({ kind: 'error', text: pool.status.message });
   for (const i of pool.status.interrupted) banners.push({ kind: 'info', text: `The import of “${i.file}” was interrupted by a reload and rolled back; import the file again. Earlier data is intact.` });
 
+  const gw = await startGatewayServices(pool, new URL('./', document.baseURI).href, { sink: owner });
+  if (gw.error) banners.push({ kind: 'error', text: gw.error });
+
   const importer = new WorkerImporter({ pool, worker: assets.ingestWorker, parquetWasmUrl: assets.parquet });
   const exporter = new WorkerExporter({ pool, worker: assets.exportWorker, parquetWasmUrl: assets.parquet });
   const services: Services = { pool, importer, exporter, notify: (m, k) => app.notify(m, k) };
@@ -57,7 +62,10 @@ async function boot(): Promise<void> {
     app.requestUpdate();
   });
   app.demo = await loadDemoManifest();
-  app.tabs = [{ id: 'notebook', label: 'Notebook', render: () => html`<aw-notebooks></aw-notebooks>` }];
+  app.tabs = [
+    { id: 'notebook', label: 'Notebook', render: () => html`<aw-notebooks></aw-notebooks>` },
+    { id: 'gateway', label: 'Gateway', render: () => html`<aw-gateway></aw-gateway>` },
+  ];
   const openExample = async (file: string) => {
     app.selectTab('notebook');
     await app.updateComplete;
@@ -70,6 +78,7 @@ async function boot(): Promise<void> {
     }}>${e.title}</a></li>`)}</ul>`;
   await app.updateComplete;
 
+  Object.assign(window.workbench, gw.api);
   Object.assign(window.workbench, {
     importFiles: (files: File[]) => app.importPanel.importFiles(files),
     importUrl: (url: string) => app.importPanel.importUrl(url),
@@ -87,6 +96,8 @@ async function boot(): Promise<void> {
       /** Fault injection: make the pool engine fail as a wasm abort does; the page restarts it. */
       crashPool: () => pool.api.simulateCrash().catch(() => undefined),
       poolRestarts: () => pool.restarts,
+      /** Fault injection: the next call of a pool method fails with this message. */
+      injectPoolFault: (method: string, message: string) => pool.api.injectFault(method, message),
     },
     poolStatus: () => ({ persistent: pool.status.persistent, message: pool.status.message, interrupted: pool.status.interrupted }),
   } satisfies Partial<WorkbenchApi>);

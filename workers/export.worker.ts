@@ -43,21 +43,30 @@ const api = {
       if (format === 'parquet') {
         ready ??= initParquet({ module_or_path: parquetUrl });
         await ready;
-        const first = await next();
-        if (!first) {
+        // transformParquetStream needs at least one batch (it takes the schema from it): skip chunks
+        // that decode to no batch, and write an empty file from the query's schema when nothing comes.
+        const nextBatches = async () => {
+          for (;;) {
+            const chunk = await next();
+            if (!chunk) return null;
+            const bs = WasmTable.fromIPCStream(chunk).recordBatches();
+            if (bs.length) return bs;
+          }
+        };
+        let pending = await nextBatches();
+        if (!pending) {
           const empty = await p.query(`SELECT * FROM (${sql}) LIMIT 0`);
           return new Blob([writeParquet(WasmTable.fromIPCStream(empty), props()) as BlobPart], { type: 'application/vnd.apache.parquet' });
         }
-        let pending: Uint8Array | null = first;
         const batches = new ReadableStream({
           async pull(ctrl) {
-            const chunk = pending ?? (await next());
+            const bs = pending ?? (await nextBatches());
             pending = null;
-            if (!chunk) {
+            if (!bs) {
               ctrl.close();
               return;
             }
-            for (const b of WasmTable.fromIPCStream(chunk).recordBatches()) {
+            for (const b of bs) {
               rows += b.numRows;
               ctrl.enqueue(b);
             }

@@ -36,6 +36,7 @@ export interface IngestOptions {
 }
 
 const SAMPLE = 20;
+const QUOTA = /quota|QuotaExceeded|no space left|disk full/i;
 const MAX_REJECTS = 10_000;
 
 export class CancelledError extends Error {
@@ -264,7 +265,12 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
     return report('done', { format, confidence, records, rows: rowsMade, added: rowsAdded, message, importId: id });
   } catch (e) {
     const cancelled = e instanceof CancelledError;
-    const why = cancelled ? e.message : `${e instanceof ReadError ? '' : 'Import failed: '}${e instanceof Error ? e.message : String(e)}`;
+    const text = e instanceof Error ? e.message : String(e);
+    const why = cancelled
+      ? text
+      : QUOTA.test(text)
+        ? `The browser's storage quota is exhausted, so nothing of this import was kept (${text}). Free space — clear the pool or delete old data — or allow this site more storage, then import again.`
+        : `${e instanceof ReadError ? '' : 'Import failed: '}${text}`;
     await inflight_safe(sink, id, why, rejected);
     return report(cancelled ? 'cancelled' : 'failed', { format, confidence, records, rows: rowsMade, message: why, importId: id });
   }

@@ -11,7 +11,8 @@ export interface PoolClientOptions {
 }
 
 type Listener = (e: PoolChange) => void;
-type PoolRemote = Comlink.Remote<PoolApi & { connect(port: MessagePort): void; simulateCrash(): void }>;
+type PoolRemote = Comlink.Remote<PoolWorkerApi>;
+export type PoolWorkerApi = PoolApi & { connect(port: MessagePort): void; simulateCrash(): void; injectFault(method: string, message: string): void };
 
 /** Errors after which a DuckDB-WASM instance is unusable (it hangs or keeps failing). */
 const FATAL = /RuntimeError|unreachable|memory access out of bounds|Aborted\(|function signature mismatch|pool worker (crashed|stopped)/i;
@@ -46,7 +47,7 @@ export class PoolClient {
 
   private static async spawn(opts: PoolClientOptions): Promise<{ worker: Worker; api: PoolRemote; status: PoolStatus }> {
     const worker = opts.worker();
-    const api = Comlink.wrap<PoolApi & { connect(port: MessagePort): void; simulateCrash(): void }>(worker);
+    const api = Comlink.wrap<PoolWorkerApi>(worker);
     const status = await api.open({ poolName: opts.poolName ?? 'pool', wasm: opts.wasm, memory: opts.memory });
     return { worker, api, status };
   }
