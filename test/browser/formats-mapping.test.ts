@@ -8,8 +8,10 @@ import { WorkerImporter } from '../../src/ingest/importer';
 import { MappingError } from '../../src/ingest/mapping/spec';
 import { MappingStore } from '../../src/ingest/mapping/store';
 import type { PoolClient } from '../../src/pool/client';
+import '../../src/views/data/aw-import-panel';
 import '../../src/views/formats/aw-formats';
 import type { AwFormats } from '../../src/views/formats/aw-formats';
+import { takePendingMapping } from '../../src/views/formats/start-mapping';
 import { fixture, importerFor, parquetWasmUrl, startPool } from './helpers';
 
 @customElement('test-formats-host')
@@ -164,6 +166,34 @@ describe('a file of an unknown shape becomes importable by a mapping', () => {
     const [off] = await importer.importFiles([new File([await file.arrayBuffer(), '\n'], 'again.jsonl')]);
     expect(off.format, 'a disabled mapping is not tried').to.equal('generic');
     await store.close();
+  });
+});
+
+describe('import report of an unrecognized file', () => {
+  it('offers "Write a mapping for this file", which hands the File over in aw-start-mapping', async () => {
+    const pool = await startPool('formats-report', true);
+    const host = document.createElement('test-formats-host') as TestFormatsHost;
+    host.services = { pool, importer: importerFor(pool), exporter: {} as Exporter, notify: () => {} };
+    const panel = document.createElement('aw-import-panel');
+    host.append(panel);
+    document.body.append(host);
+    const known = await fixture('formats/langfuse-trace.json');
+    const unknown = await fixture('mapping/support-tickets.jsonl');
+    await panel.importFiles([known, unknown]);
+    await panel.updateComplete;
+    const buttons = [...panel.shadowRoot!.querySelectorAll('button')].filter((b) => b.textContent === 'Write a mapping for this file');
+    expect(buttons.length, 'only the generic import offers it').to.equal(1);
+    expect(buttons[0].closest('[role="listitem"]')!.getAttribute('aria-label')).to.equal('Import of support-tickets.jsonl');
+    let got: File | null = null;
+    const onStart = (e: Event) => (got = (e as CustomEvent<{ file: File }>).detail.file);
+    window.addEventListener('aw-start-mapping', onStart);
+    buttons[0].click();
+    window.removeEventListener('aw-start-mapping', onStart);
+    expect(got).to.equal(unknown);
+    expect(takePendingMapping(), 'kept for a Formats panel that mounts later').to.equal(unknown);
+    expect(takePendingMapping()).to.equal(null);
+    host.remove();
+    pool.terminate();
   });
 });
 
