@@ -42,7 +42,7 @@ for (let p = 0; p < 12; p++) {
       msgs.push({ role: 'tool', tool_call_id: cid, content: String(got) });
     }
     msgs.push({ role: 'assistant', content: `${correct ? 'Multiply, then subtract.' : 'Let me add them up.'} Answer: ${got}` });
-    rollouts.push({ messages: msgs, tools: [CALC], parallel_tool_calls: false, uid: `gsm8k-${p}`, data_source: 'gsm8k-mini', model: pick(['qwen2.5-7b-instruct', 'llama-3.1-8b-instruct']), reward: correct ? 1 : 0, rollout: r });
+    rollouts.push({ messages: msgs, tools: [CALC], parallel_tool_calls: false, uid: `gsm8k-${p}`, data_source: 'gsm8k-mini', agent: useTool ? 'react-calculator' : 'cot-baseline', model: pick(['qwen2.5-7b-instruct', 'llama-3.1-8b-instruct']), reward: correct ? 1 : 0, rollout: r });
   }
 }
 writeFileSync(new URL('gsm8k-rollouts.jsonl', OUT), rollouts.map((x) => JSON.stringify(x)).join('\n') + '\n');

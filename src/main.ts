@@ -13,6 +13,9 @@ import { fetchExample } from './notebook/examples';
 import './views/notebook/aw-notebooks';
 import { startGatewayServices } from './gateway/boot';
 import './views/gateway/aw-gateway';
+import { setCuration, setCurationWhere } from './curation/api';
+import type { CurationPatch } from './curation/store';
+import './views/dashboard/aw-dashboard';
 
 const params = new URLSearchParams(location.search);
 const poolName = (params.get('pool') ?? 'pool').replace(/[^A-Za-z0-9_-]/g, '_') || 'pool';
@@ -63,6 +66,7 @@ async function boot(): Promise<void> {
   });
   app.demo = await loadDemoManifest();
   app.tabs = [
+    { id: 'dashboard', label: 'Dashboard', render: () => html`<aw-dashboard></aw-dashboard>` },
     { id: 'notebook', label: 'Notebook', render: () => html`<aw-notebooks></aw-notebooks>` },
     { id: 'gateway', label: 'Gateway', render: () => html`<aw-gateway></aw-gateway>` },
   ];
@@ -92,6 +96,8 @@ async function boot(): Promise<void> {
       openNotebook(markdown);
     },
     runAll: () => runAll(),
+    setCuration: (stepIds: string[], patch: CurationPatch) => setCuration(pool, stepIds, patch),
+    setCurationWhere: (where: string, patch: CurationPatch) => setCurationWhere(pool, where, patch),
     debug: {
       /** Fault injection: make the pool engine fail as a wasm abort does; the page restarts it. */
       crashPool: () => pool.api.simulateCrash().catch(() => undefined),

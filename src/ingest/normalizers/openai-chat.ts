@@ -2,7 +2,7 @@ import { chatToSteps, toolsText } from '../chat-steps';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { isObject, metadataOf, num, openaiMessage, str } from '../util';
 
-const OWN = ['messages', 'tools', 'functions', 'id', 'session_id', 'conversation_id', 'reward', 'score', 'model', 'data_source', 'uid'];
+const OWN = ['messages', 'tools', 'functions', 'id', 'session_id', 'conversation_id', 'reward', 'score', 'model', 'data_source', 'uid', 'agent'];
 
 function looksLike(v: unknown): boolean {
   if (!isObject(v) || !Array.isArray(v.messages) || v.messages.length === 0) return false;
@@ -31,6 +31,7 @@ export const openaiChat = defineNormalizer({
         common: {
           tools: toolsText(v.tools, v.functions),
           model: str(v.model),
+          agent: str(v.agent),
           data_source: str(v.data_source),
           metadata: metadataOf(v, OWN),
         },
