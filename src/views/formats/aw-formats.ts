@@ -52,8 +52,9 @@ export class AwFormats extends LitElement {
       .preview { display: grid; gap: 10px; }
       .record { border-top: 1px solid var(--aw-border); padding-top: 6px; }
       .step { margin: 6px 0 6px 10px; }
-      .messages, .response { margin: 4px 0; padding-left: 18px; }
-      .msg { white-space: pre-wrap; word-break: break-word; }
+      .messages, .response { margin: 4px 0; padding-left: 8px; list-style: none; display: grid; gap: 2px; }
+      .msg .content { white-space: pre-wrap; word-break: break-word; }
+      ul.list li.kv { display: grid; grid-template-columns: 130px 1fr; gap: 6px; }
       .role { font-weight: 600; margin-right: 6px; }
       .resp .role { color: var(--aw-accent); }
       .call { margin-left: 12px; font-family: var(--aw-mono); font-size: 12.5px; }
@@ -211,7 +212,7 @@ export class AwFormats extends LitElement {
       <aside>
         <section class="card" aria-label="Built-in formats">
           <h2>Built-in formats</h2>
-          <ul class="list">${NORMALIZERS.map((n) => html`<li><span class="id">${n.id}</span><span class="muted">${n.label}</span></li>`)}</ul>
+          <ul class="list">${NORMALIZERS.map((n) => html`<li class="kv"><span class="id">${n.id}</span><span class="muted">${n.label}</span></li>`)}</ul>
         </section>
         <section class="card" aria-label="Your mappings">
           <h2>Your mappings</h2>

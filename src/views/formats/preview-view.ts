@@ -7,9 +7,7 @@ const clip = (s: string | null | undefined, n = 600) => (s == null ? '' : s.leng
 
 function messageLine(m: ChatMessage, cls = 'msg'): TemplateResult {
   const calls = m.tool_calls ?? [];
-  return html`<li class=${cls}>
-    <span class="role">${m.role}</span>${m.tool_call_id ? html` <span class="muted">(${m.tool_call_id})</span>` : nothing}
-    <span class="content">${clip(m.content)}</span>
+  return html`<li class=${cls}><span class="role">${m.role}</span>${m.tool_call_id ? html`<span class="muted">(${m.tool_call_id}) </span>` : nothing}<span class="content">${clip(m.content)}</span>
     ${calls.map((c) => html`<div class="call">→ <span class="tool-name">${c.function.name}</span>(<span class="mono">${clip(c.function.arguments, 300)}</span>)</div>`)}
   </li>`;
 }
@@ -23,8 +21,8 @@ function stepView(s: StepRecord): TemplateResult {
       ${s.model ? html`<span class="muted">model ${s.model}</span>` : nothing}
       ${s.prompt_tokens != null || s.completion_tokens != null ? html`<span class="muted">tokens ${s.prompt_tokens ?? '?'} / ${s.completion_tokens ?? '?'}</span>` : nothing}
     </header>
-    <ol class="messages" aria-label="Messages">${s.messages.map((m) => messageLine(m))}</ol>
-    ${s.response ? html`<ol class="response" aria-label="Response">${messageLine(s.response, 'msg resp')}</ol>` : html`<div class="muted">no response</div>`}
+    <ul class="messages" aria-label="Messages">${s.messages.map((m) => messageLine(m))}</ul>
+    ${s.response ? html`<ul class="response" aria-label="Response">${messageLine(s.response, 'msg resp')}</ul>` : html`<div class="muted">no response</div>`}
   </article>`;
 }
 
