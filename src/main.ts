@@ -16,6 +16,9 @@ import './views/gateway/aw-gateway';
 import { setCuration, setCurationWhere } from './curation/api';
 import type { CurationPatch } from './curation/store';
 import './views/dashboard/aw-dashboard';
+import { mappingStore } from './ingest/mapping/store';
+import './views/formats/aw-formats';
+import { START_MAPPING_EVENT } from './views/formats/start-mapping';
 
 const params = new URLSearchParams(location.search);
 const poolName = (params.get('pool') ?? 'pool').replace(/[^A-Za-z0-9_-]/g, '_') || 'pool';
@@ -52,7 +55,7 @@ async function boot(): Promise<void> {
   const gw = await startGatewayServices(pool, new URL('./', document.baseURI).href, { sink: owner });
   if (gw.error) banners.push({ kind: 'error', text: gw.error });
 
-  const importer = new WorkerImporter({ pool, worker: assets.ingestWorker, parquetWasmUrl: assets.parquet });
+  const importer = new WorkerImporter({ pool, worker: assets.ingestWorker, parquetWasmUrl: assets.parquet, mappings: () => mappingStore.enabledSpecs() });
   const exporter = new WorkerExporter({ pool, worker: assets.exportWorker, parquetWasmUrl: assets.parquet });
   const services: Services = { pool, importer, exporter, notify: (m, k) => app.notify(m, k) };
   app.services = services;
@@ -69,7 +72,9 @@ async function boot(): Promise<void> {
     { id: 'dashboard', label: 'Dashboard', render: () => html`<aw-dashboard></aw-dashboard>` },
     { id: 'notebook', label: 'Notebook', render: () => html`<aw-notebooks></aw-notebooks>` },
     { id: 'gateway', label: 'Gateway', render: () => html`<aw-gateway></aw-gateway>` },
+    { id: 'formats', label: 'Formats', render: () => html`<aw-formats></aw-formats>` },
   ];
+  window.addEventListener(START_MAPPING_EVENT, () => app.selectTab('formats'));
   const openExample = async (file: string) => {
     app.selectTab('notebook');
     await app.updateComplete;

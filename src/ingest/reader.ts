@@ -368,7 +368,7 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
   };
   let container: Container;
   if (trimmed.startsWith('[')) container = 'json';
-  else if (/^(event|data|id|retry):/.test(trimmed)) container = 'sse';
+  else if (/^(event|data|id|retry):/.test(trimmed) || /^:[^\n]*\n(\s*\n)*(event|data|id|retry):/.test(trimmed)) container = 'sse';
   else if (trimmed.startsWith('{')) {
     const firstLine = trimmed.split('\n', 1)[0].replace(/\r$/, '');
     let oneLine = false;

@@ -139,3 +139,13 @@ describe('reader', () => {
     assert.equal((r.records[0].v as { text: string }).text.length, 5_000_000);
   });
 });
+
+describe('reader: SSE that starts with a comment', () => {
+  it('is read as SSE', async () => {
+    const text = ': keep-alive\n\ndata: {"id":"c1","object":"chat.completion.chunk"}\n\ndata: [DONE]\n\n';
+    const bytes = new TextEncoder().encode(text);
+    const out: unknown[] = [];
+    for await (const ev of readRecords(streamOf(bytes, 5))) if (ev.kind === 'record') out.push(ev.record.value);
+    assert.deepEqual(out, [{ id: 'c1', object: 'chat.completion.chunk' }]);
+  });
+});
