@@ -354,7 +354,10 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
     head = await src.next();
     if (head.done) break;
     buffered += head.value;
-    if (buffered.trim().length >= 1 && (buffered.includes('\n') || buffered.length > 65536)) break;
+    if (buffered.length > 65536) break;
+    // enough to pick a container: the first line that is not blank and not an SSE comment is complete
+    const firstReal = buffered.split('\n').slice(0, -1).find((l) => l.trim() && !l.startsWith(':'));
+    if (firstReal !== undefined) break;
   }
   const trimmed = buffered.replace(/^[\s\uFEFF]+/, '');
   if (!trimmed) {
