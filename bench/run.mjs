@@ -69,8 +69,21 @@ const results = {
 
 const browser = await launch();
 results.machine.chromium = browser.context.browser()?.version() ?? execSync('/usr/bin/chromium --version').toString().trim();
+{
+  // the long-task observer must see a deliberate 150 ms task, or "longest task 0 ms" means nothing
+  const { page } = await openPage(browser.context, poolName('probe'));
+  results.machine.longtaskObserver = await page.evaluate(async () => {
+    const t = performance.now();
+    while (performance.now() - t < 150);
+    await new Promise((r) => setTimeout(r, 200));
+    return window.__longtasks.some((e) => e.duration >= 140);
+  });
+  await page.close();
+  log(`long-task observer works: ${results.machine.longtaskObserver}`);
+}
 const rollupSize = SIZES.filter((s) => s <= 100).at(-1) ?? SIZES[0];
 let rollupPage = null;
+let rollupBrowser = null;
 let rollupParquet = null;
 
 try {
@@ -90,7 +103,9 @@ try {
       await page.close();
     }
     for (let i = 0; i < RUNS; i++) {
-      const { page } = await openPage(browser.context, poolName(`imp${mb}`));
+      // a fresh browser per run: a page closed in the same browser left the next run ~2x slower
+      const own = await launch();
+      const { page } = await openPage(own.context, poolName(`imp${mb}`));
       await stageFile(page, file);
       await new Promise((ok) => setTimeout(ok, 300));
       const mem = sampler(50);
@@ -107,9 +122,10 @@ try {
         r.workbenchParquet = parquet;
         if (mb === rollupSize && !SKIP.has('rollups')) {
           rollupPage = page;
+          rollupBrowser = own;
           rollupParquet = parquet;
-        } else await page.close();
-      } else await page.close();
+        } else await own.close();
+      } else await own.close();
     }
     for (let i = 0; i < RUNS; i++) {
       const n = await nativeImportExport(file, join(DATA, `native-${mb}mb.parquet`));
@@ -140,8 +156,9 @@ try {
         }
         wb[name] = { ms, resultRows: rows };
       }
-      await rollupPage.close();
+      await rollupBrowser.close();
       rollupPage = null;
+      rollupBrowser = null;
       t0 = performance.now();
       const nat = await nativeRollups(rollupParquet, ROLLUP_ROWS, copies, RUNS);
       results.rollups = { rows: Number(n), nativeRows: nat.rows, buildMs, queries: {} };
@@ -154,6 +171,7 @@ try {
     }
   }
 } finally {
+  await rollupBrowser?.close();
   await browser.close();
 }
 

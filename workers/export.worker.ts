@@ -14,6 +14,8 @@ let parquetUrl = '';
 let ready: Promise<unknown> | null = null;
 const cancelled = new Set<number>();
 const ROW_GROUP = 50_000;
+/** Chunks of about this many IPC bytes: wide step rows (raw, messages) make 50k-row chunks hundreds of MB. */
+const CHUNK_BYTES = 24 << 20;
 
 function props() {
   return new WriterPropertiesBuilder().setCompression(Compression.ZSTD).setMaxRowGroupSize(ROW_GROUP).setCreatedBy('AgentWorld Workbench').build();
@@ -32,12 +34,20 @@ const api = {
     const parts: BlobPart[] = [];
     let rows = 0;
     let bytes = 0;
+    // small chunks let the pool worker produce the next one while this worker encodes (2 cores)
+    let chunkRows = 4096;
     const next = async (): Promise<Uint8Array | null> => {
       if (cancelled.has(job)) {
         await p.closeCursor(cursor);
         throw new Error('The export was cancelled.');
       }
-      return p.nextChunk(cursor, ROW_GROUP);
+      const chunk = await p.nextChunk(cursor, chunkRows);
+      if (chunk) {
+        // nextChunk returns at least the rows asked for, in 2048-row vectors
+        const n = Math.ceil(chunkRows / 2048) * 2048;
+        chunkRows = Math.min(ROW_GROUP, Math.max(2048, Math.round((n * CHUNK_BYTES) / chunk.byteLength)));
+      }
+      return chunk;
     };
     try {
       if (format === 'parquet') {
