@@ -117,6 +117,10 @@ async function open(init: PoolInit): Promise<PoolStatus> {
   for (const h of CURATION_HELPERS) run(h.sql);
   const interrupted = recover();
   const version = String(run('SELECT version() AS v').getChild('v')?.get(0));
+  // SQL from notebooks (also ones opened from a URL) must not reach the network or the file system.
+  // The open database file and Arrow inserts keep working; lock_configuration stops SQL undoing this.
+  run('SET enable_external_access=false');
+  run('SET lock_configuration=true');
   return { persistent, message, interrupted, version };
 }
 
@@ -160,6 +164,8 @@ function stage(id: number): string {
 }
 
 const staged = new Set<number>();
+const stagedBytes = new Map<number, number>();
+const STAGE_CHECKPOINT_BYTES = 512 << 20;
 
 export const poolApi = {
   open,
@@ -249,8 +255,16 @@ export const poolApi = {
   appendBatch(id: number, bytes: Uint8Array): void {
     const name = stage(id);
     const create = !staged.has(id);
+    const size = bytes.byteLength;
     c().insertArrowFromIPCStream(bytes, { name, create });
     staged.add(id);
+    // Appended rows stay in the wasm heap until a checkpoint writes them out; without this a 1 GB
+    // file filled the 3.1 GiB memory limit ("could not allocate block", no temp directory in wasm).
+    const since = (stagedBytes.get(id) ?? 0) + size;
+    if (since >= STAGE_CHECKPOINT_BYTES && persistent) {
+      checkpoint();
+      stagedBytes.set(id, 0);
+    } else stagedBytes.set(id, since);
   },
 
   /** Commit the staged rows into `steps` in one transaction; duplicates of existing step_ids are skipped. */
@@ -275,6 +289,7 @@ export const poolApi = {
     } finally {
       run(`DROP TABLE IF EXISTS "${name}"`);
       staged.delete(id);
+      stagedBytes.delete(id);
     }
     checkpoint();
     return { rowsAdded: added };
@@ -284,6 +299,7 @@ export const poolApi = {
   abortImport(id: number, reason: string, errors: { line: number; reason: string }[] = []): void {
     run(`DROP TABLE IF EXISTS "${stage(id)}"`);
     staged.delete(id);
+    stagedBytes.delete(id);
     insertErrors(id, errors);
     run(`UPDATE imports SET status = 'failed', message = ${sqlString(reason)}, rejected = ${errors.length}, finished_at = now() WHERE import_id = ${id}`);
     checkpoint();

@@ -54,7 +54,8 @@ export class AwCell extends LitElement {
     .tools .spacer { flex: 1; }
     .tools button, .tools select, .actions button { font: inherit; padding: 0 5px; height: 20px; border: 1px solid #d0d7de; background: #f6f8fa; border-radius: 3px; cursor: pointer; color: #24292f; }
     .tools button:hover, .actions button:hover { background: #eaeef2; }
-    .tools input { font: inherit; width: 120px; height: 18px; padding: 0 4px; border: 1px solid #d0d7de; font-family: ui-monospace, monospace; }
+    .tools input[type='checkbox'] { width: auto; height: auto; margin: 0 2px 0 6px; }
+    .tools input:not([type='checkbox']) { font: inherit; width: 120px; height: 18px; padding: 0 4px; border: 1px solid #d0d7de; font-family: ui-monospace, monospace; }
     .tools label { display: inline-flex; align-items: center; gap: 2px; }
     .status { font-family: ui-monospace, monospace; }
     .status.running, .status.queued { color: #9a6700; }
@@ -130,7 +131,7 @@ export class AwCell extends LitElement {
         ? nothing
         : html`<button aria-label="Move cell up" @click=${() => this.act({ action: 'move', dir: -1 })}>↑</button>
           <button aria-label="Move cell down" @click=${() => this.act({ action: 'move', dir: 1 })}>↓</button>
-          <button aria-label="Duplicate cell" @click=${() => this.act({ action: 'duplicate' })}>⧉</button>
+          <button aria-label="Duplicate cell" title="Duplicate cell" @click=${() => this.act({ action: 'duplicate' })}>dup</button>
           <button aria-label="Add SQL cell below" @click=${() => this.act({ action: 'add', kind: 'sql' })}>+sql</button>
           <button aria-label="Add Markdown cell below" @click=${() => this.act({ action: 'add', kind: 'md' })}>+md</button>
           <button aria-label="Add chart cell below" @click=${() => this.act({ action: 'add', kind: 'plot' })}>+plot</button>

@@ -1,0 +1,172 @@
+// Hostile content runs nothing; SQL cannot leave the sandbox; API keys are in no stored byte.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium } from 'playwright-core';
+import { CHROME_ARGS, CHROME_PATH } from '../../scripts/browser.mjs';
+import { serve } from '../../scripts/serve.mjs';
+import { startLocalUpstream } from '../fixtures/gateway/local-upstream.mjs';
+import { waitForQuery, waitForReports } from './harness.mjs';
+
+const XSS = [
+  '<script>window.__xss = "script"</script>',
+  '<img src=x onerror="window.__xss = \'img\'">',
+  '<svg onload="window.__xss = \'svg\'"><circle r="1"/></svg>',
+  '<a href="javascript:window.__xss = \'href\'">click</a>',
+  '"><iframe src="javascript:parent.__xss = \'iframe\'"></iframe>',
+];
+const KEY = 'sk-proj-TESTKEYdoNotStore0123456789abcdefXYZ';
+const AGENT_KEY = 'sk-ant-AGENTKEY9876543210zyxwvutsrqpON';
+
+let srv;
+let dir;
+let context;
+let upstream;
+const consoleText = [];
+
+before(async () => {
+  srv = await serve('dist', { base: '/workbench/' });
+  dir = mkdtempSync(join(tmpdir(), 'aw-sec-'));
+  context = await chromium.launchPersistentContext(dir, { executablePath: CHROME_PATH, headless: true, args: CHROME_ARGS, acceptDownloads: true });
+  upstream = await startLocalUpstream();
+});
+after(async () => {
+  await context?.close().catch(() => {});
+  await upstream?.close?.();
+  await srv?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(pool) {
+  const page = await context.newPage();
+  page.on('console', (m) => consoleText.push(m.text()));
+  await page.goto(`${srv.url}?pool=${pool}`);
+  await page.evaluate(() => window.workbench.ready);
+  return page;
+}
+
+describe('hostile content and secrets', () => {
+  it('XSS payloads in messages, tool arguments, file names, notebook Markdown and chart labels render as text', async () => {
+    const page = await open('sec-xss');
+    const lines = XSS.map((p, i) =>
+      JSON.stringify({
+        messages: [
+          { role: 'system', content: p },
+          { role: 'user', content: `${p} question ${i}` },
+          { role: 'assistant', content: null, tool_calls: [{ id: `c${i}`, type: 'function', function: { name: `tool_${i}`, arguments: JSON.stringify({ html: p }) } }] },
+          { role: 'tool', tool_call_id: `c${i}`, content: p },
+          { role: 'assistant', content: `answer ${p}` },
+        ],
+        agent: p,
+        reward: i % 2,
+      }),
+    );
+    const name = `"><img src=x onerror="window.__xss='file'">.jsonl`;
+    const file = join(dir, 'payload.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    await page.evaluate(
+      async ({ text, name }) => window.workbench.importFiles([new File([text], name)]),
+      { text: readFileSync(file, 'utf8'), name },
+    );
+    await waitForReports(page, 1);
+    await page.getByText(name).first().waitFor();
+    // dashboard + inspector
+    await page.evaluate(() => document.querySelector('aw-app').selectTab('dashboard'));
+    await page.locator('aw-trajectory-list [role=row]').nth(1).click();
+    await page.getByText('question 0').first().waitFor();
+    // notebook with hostile Markdown and chart labels
+    const md = [
+      '---', 'title: hostile', '---', '', `# Title ${XSS[1]}`, '', XSS.join('\n\n'), '', '[x](javascript:window.__xss=1)', '',
+      '```sql id=labels', 'SELECT agent AS label, count(*) AS n FROM steps GROUP BY agent', '```', '',
+      '```plot', 'mark: barY', 'data: labels', 'x: label', 'y: n', 'tip: true', '```', '',
+    ].join('\n');
+    await page.evaluate((m) => window.workbench.openNotebook(m), md);
+    const run = await page.evaluate(() => window.workbench.runAll());
+    assert.ok(run.cells.some((c) => c.id === 'labels' && c.status === 'done'), JSON.stringify(run));
+    await page.locator('aw-chart svg').first().waitFor();
+    await page.waitForTimeout(500);
+    assert.equal(await page.evaluate(() => window.__xss), undefined, 'no payload ran');
+    const injected = await page.evaluate(() => {
+      const walk = (root, out) => {
+        for (const el of root.querySelectorAll('*')) {
+          if (el.shadowRoot) walk(el.shadowRoot, out);
+          for (const a of el.getAttributeNames()) {
+            const urlAttr = /^(href|src|action|formaction|xlink:href|data|srcdoc)$/i.test(a);
+            if (/^on/i.test(a) || (urlAttr && /javascript:/i.test(el.getAttribute(a) ?? ''))) out.push(`${el.tagName} ${a}=${el.getAttribute(a)}`);
+          }
+          if (el.tagName === 'SCRIPT' || el.tagName === 'IFRAME') out.push(el.tagName);
+        }
+        return out;
+      };
+      return walk(document.querySelector('aw-app').shadowRoot, []);
+    });
+    assert.deepEqual(injected, [], 'no element carries an event handler, a javascript: URL, or is a script / iframe');
+    await page.close();
+  });
+
+  it('SQL cannot reach the network or the file system', async () => {
+    const page = await open('sec-sql');
+    const err = (sql) => page.evaluate((s) => window.workbench.query(s).then(() => 'ran', (e) => String(e)), sql);
+    assert.match(await err(`SELECT * FROM read_csv('${upstream.url}/models')`), /disabled|not allowed|permission|external/i);
+    assert.match(await err(`COPY (SELECT 1) TO '/tmp/aw-exfil.csv'`), /disabled|not allowed|permission|external/i);
+    assert.match(await err(`SET enable_external_access = true`), /locked|lock|cannot/i);
+    assert.match(await err(`ATTACH 'other.db' AS o`), /disabled|not allowed|permission|external/i);
+    await page.close();
+  });
+
+  it('API keys appear in no stored byte: profile (IndexedDB, OPFS, caches), exports, console', async () => {
+    const page = await open('sec-keys');
+    await page.evaluate(async ({ url, key }) => {
+      const s = await window.workbench.gatewaySettings();
+      await window.workbench.setGatewaySettings({ ...s, upstreams: [...s.upstreams.filter((u) => u.id !== 'local'), { id: 'local', name: 'local', kind: 'openai', baseUrl: url, key, remember: false, models: ['local*'] }] });
+    }, { url: upstream.url, key: KEY });
+    const base = await page.evaluate(() => window.workbench.gatewayBaseUrl());
+    const results = await page.evaluate(async ({ base, agentKey }) => {
+      const call = async (stream) => {
+        const res = await fetch(`${base}/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${agentKey}`, 'x-api-key': agentKey },
+          body: JSON.stringify({ model: 'local', stream, messages: [{ role: 'user', content: `my key is ${agentKey}, keep it safe` }] }),
+        });
+        return [res.status, (await res.text()).length > 0];
+      };
+      return [await call(false), await call(true)];
+    }, { base, agentKey: AGENT_KEY });
+    assert.deepEqual(results, [[200, true], [200, true]]);
+    assert.ok(upstream.seen.some((r) => r.authorization === `Bearer ${KEY}`), 'the upstream got the key from settings');
+    // an imported log that carries keys in headers and text
+    const log = JSON.stringify({ request: { headers: { Authorization: `Bearer ${KEY}` }, model: 'gpt-4o-mini', messages: [{ role: 'user', content: `use ${KEY}` }] }, response: { id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: `ok ${AGENT_KEY}` }, finish_reason: 'stop' }] } });
+    await page.evaluate((text) => window.workbench.importFiles([new File([text], `log-${'x'}.jsonl`)]), `${log}\n`);
+    await waitForQuery(page, `SELECT count(*) AS n FROM steps WHERE source = 'capture'`, (r) => r[0].n >= 2);
+    const exports = await page.evaluate(async () => {
+      const out = [];
+      for (const layout of ['steps', 'sft', 'rl_steps']) for (const format of ['jsonl', 'parquet']) out.push(await (await window.workbench.exportDataset({ layout, format, trainableOnly: false })).text());
+      out.push(await (await window.workbench.exportQuery('SELECT raw FROM steps', { format: 'csv' })).text());
+      return out;
+    });
+    for (const text of exports) for (const k of [KEY, AGENT_KEY]) assert.ok(!text.includes(k), 'key in an export');
+    const rawCount = await page.evaluate(() => window.workbench.query(`SELECT count(*) AS n FROM steps WHERE raw LIKE '%[redacted]%'`));
+    assert.ok(rawCount[0].n >= 1);
+    await page.close();
+    await context.close();
+    context = null;
+    const hits = [];
+    const scan = (p) => {
+      for (const name of readdirSync(p)) {
+        const f = join(p, name);
+        const st = statSync(f, { throwIfNoEntry: false });
+        if (!st) continue;
+        if (st.isDirectory()) scan(f);
+        else if (st.size < 200 * 1024 * 1024) {
+          const buf = readFileSync(f);
+          for (const k of [KEY, AGENT_KEY]) if (buf.includes(k) || buf.includes(Buffer.from(k, 'utf16le'))) hits.push(`${f}: ${k.slice(0, 12)}…`);
+        }
+      }
+    };
+    scan(dir);
+    assert.deepEqual(hits, [], 'no key in any stored byte of the browser profile');
+    for (const k of [KEY, AGENT_KEY]) assert.ok(!consoleText.some((t) => t.includes(k)), 'no key in the console');
+  });
+});
