@@ -106,7 +106,7 @@ export class AwTable extends LitElement {
       if (/Utf8/.test(tid)) return 'minmax(80px, 260px)';
       return 'minmax(60px, 140px)';
     });
-    const idx = `${String(t.numRows).length + 1}ch`;
+    const idx = `calc(${String(t.numRows).length + 1}ch + 14px)`;
     return `${idx} ${widths.join(' ')}`;
   }
 
