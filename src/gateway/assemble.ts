@@ -44,6 +44,11 @@ function parse(data: string): Obj | null {
   }
 }
 
+/** What a stream event that is not JSON is recorded as (the agent still gets the bytes unchanged). */
+function malformed(data: string): string | null {
+  return data.trim() ? `malformed SSE event from the upstream: ${data.slice(0, 120)}` : null;
+}
+
 function ints(v: unknown): number[] | null {
   return Array.isArray(v) && v.every((x) => Number.isInteger(x)) ? (v as number[]) : null;
 }
@@ -91,7 +96,10 @@ function chatStream(): StreamAssembler {
     push(ev) {
       if (ev.data === '[DONE]') return;
       const c = parse(ev.data);
-      if (!c) return;
+      if (!c) {
+        a.error ??= malformed(ev.data);
+        return;
+      }
       if (isObject(c.error)) a.error = str(c.error.message) ?? JSON.stringify(c.error);
       a.id ??= str(c.id);
       a.model ??= str(c.model);
@@ -189,7 +197,10 @@ function messagesStream(): StreamAssembler {
   return {
     push(ev) {
       const e = parse(ev.data);
-      if (!e) return;
+      if (!e) {
+        a.error ??= malformed(ev.data);
+        return;
+      }
       const type = str(e.type) ?? ev.event;
       if (type === 'message_start' && isObject(e.message)) {
         a.id = str(e.message.id);
@@ -258,7 +269,10 @@ function responsesStream(): StreamAssembler {
   return {
     push(ev) {
       const e = parse(ev.data);
-      if (!e) return;
+      if (!e) {
+        error ??= malformed(ev.data);
+        return;
+      }
       const type = str(e.type) ?? ev.event;
       if (type === 'response.output_text.delta') text += str(e.delta) ?? '';
       else if ((type === 'response.completed' || type === 'response.incomplete' || type === 'response.failed') && isObject(e.response)) final = e.response;
