@@ -51,3 +51,27 @@ describe('gateway in the app', () => {
     await page.close();
   });
 });
+
+describe('agent configs in the app', () => {
+  it('an agent config is edited in the Gateway tab, saved in the browser and used by the next run', async () => {
+    const page = await app.open(uniquePool('gw-config'));
+    await page.evaluate(() => document.querySelector('aw-app').selectTab('gateway'));
+    await page.getByText('Edit agent and task configs').click();
+    await page.getByLabel('Config to edit').selectOption({ label: 'agent: calculator-agent (built-in)' });
+    const text = await page.getByLabel('Config text (YAML or JSON)').inputValue();
+    assert.match(text, /name:\s*calculator-agent/);
+    await page.getByLabel('Config text (YAML or JSON)').fill(text.replace(/name:\s*calculator-agent/, 'name: edited-agent'));
+    await page.getByRole('button', { name: 'Save config' }).click();
+    await page.getByText('Saved agent “edited-agent” in this browser.').waitFor();
+    const broken = text.replace(/name:\s*calculator-agent/, 'name: [unclosed');
+    await page.getByLabel('Config to edit').selectOption({ label: 'agent: edited-agent' });
+    await page.getByLabel('Config text (YAML or JSON)').fill(broken);
+    await page.getByRole('button', { name: 'Save config' }).click();
+    await page.locator('aw-gateway [role=alert]').waitFor();
+    const r = await page.evaluate(() => window.workbench.runAgent({ agent: 'edited-agent', tasks: 'math', rollouts: 1 }).then((x) => x.trajectories.length));
+    assert.ok(r >= 1);
+    const agents = await waitForQuery(page, `SELECT DISTINCT agent FROM steps WHERE source = 'capture'`, (rows) => rows.length >= 1);
+    assert.deepEqual(agents.map((a) => a.agent), ['edited-agent']);
+    await page.close();
+  });
+});

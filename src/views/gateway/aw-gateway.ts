@@ -37,6 +37,8 @@ export class AwGateway extends LitElement {
   @state() private runError: string | null = null;
   @state() private message: string | null = null;
   @state() private blackBoxOut: string | null = null;
+  @state() private configKey = '';
+  @state() private configText = '';
   private run = { agent: '', tasks: '', upstream: '', rollouts: 4 };
   private abort: AbortController | null = null;
   private unwatch: (() => void) | null = null;
@@ -101,6 +103,26 @@ export class AwGateway extends LitElement {
       const c = await saveConfig(kind, await file.text(), file.name);
       this.message = `Imported ${kind === 'agent' ? 'agent' : 'task set'} “${c.name}”.`;
       this.configs = await listConfigs(gatewayBase());
+    } catch (e) {
+      this.runError = e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  private pickConfig(key: string): void {
+    this.configKey = key;
+    this.configText = this.configs.find((c) => c.key === key)?.text ?? '';
+  }
+
+  /** Save the edited text of an agent config or task set (validated; the user's copy overrides a built-in). */
+  private async saveEdited(): Promise<void> {
+    const c = this.configs.find((x) => x.key === this.configKey);
+    if (!c) return;
+    try {
+      const saved = await saveConfig(c.kind, this.configText, c.file);
+      this.configs = await listConfigs(gatewayBase());
+      this.configKey = saved.key;
+      this.runError = null;
+      this.message = `Saved ${saved.kind === 'agent' ? 'agent' : 'task set'} “${saved.name}” in this browser.`;
     } catch (e) {
       this.runError = e instanceof Error ? e.message : String(e);
     }
@@ -187,6 +209,18 @@ export class AwGateway extends LitElement {
           <label>Import agent config <input type="file" accept=".json,.yaml,.yml" aria-label="Import agent config" @change=${(e: Event) => { const f = (e.target as HTMLInputElement).files?.[0]; if (f) void this.importConfig('agent', f); }} /></label>
           <label>Import task set <input type="file" accept=".json,.yaml,.yml" aria-label="Import task set" @change=${(e: Event) => { const f = (e.target as HTMLInputElement).files?.[0]; if (f) void this.importConfig('tasks', f); }} /></label>
         </div>
+        <details>
+          <summary>Edit agent and task configs</summary>
+          <div class="row">
+            <label>Config <select aria-label="Config to edit" @change=${(e: Event) => this.pickConfig((e.target as HTMLSelectElement).value)}>
+              <option value="" ?selected=${!this.configKey}>choose…</option>
+              ${this.configs.map((c) => html`<option value=${c.key} ?selected=${c.key === this.configKey}>${c.kind === 'agent' ? 'agent' : 'tasks'}: ${c.name}${c.builtin ? ' (built-in)' : ''}</option>`)}
+            </select></label>
+            <button ?disabled=${!this.configKey} @click=${() => void this.saveEdited()}>Save config</button>
+          </div>
+          <textarea class="mono" aria-label="Config text (YAML or JSON)" rows="12" .value=${this.configText} ?disabled=${!this.configKey}
+            @input=${(e: Event) => (this.configText = (e.target as HTMLTextAreaElement).value)}></textarea>
+        </details>
       </section>
       <section class="card" aria-label="Black-box agent">
         <h2>Black-box agent</h2>
