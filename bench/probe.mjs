@@ -42,8 +42,7 @@ export function pageHooks() {
   });
 }
 
-/** Sum of resident memory of every descendant process of `root` (Chromium's browser, renderer, GPU, utility processes). */
-export function treeMemory(root = process.pid) {
+function descendants(root) {
   const kids = new Map();
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
@@ -54,28 +53,44 @@ export function treeMemory(root = process.pid) {
       kids.get(ppid).push(Number(d));
     } catch { /* exited */ }
   }
-  let rss = 0;
-  let pss = 0;
+  const out = [];
   const stack = [...(kids.get(root) ?? [])];
   while (stack.length) {
     const pid = stack.pop();
+    out.push(pid);
     stack.push(...(kids.get(pid) ?? []));
-    try {
-      const roll = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-      rss += Number(/^Rss:\s+(\d+)/m.exec(roll)?.[1] ?? 0) * 1024;
-      pss += Number(/^Pss:\s+(\d+)/m.exec(roll)?.[1] ?? 0) * 1024;
-    } catch { /* exited or not ours */ }
   }
-  return { rss, pss };
+  return out;
 }
 
-/** Sample treeMemory every `ms` until stopped; returns the peaks. */
+const PAGE = 4096;
+
+/**
+ * Sum of resident memory of every descendant process of `root` (Chromium's browser, renderer, GPU,
+ * utility processes). RSS from statm is cheap; PSS (smaps_rollup walks page tables) only when asked,
+ * because sampling it every 50 ms cost the driver ~60 % of a core and slowed the browser it measured.
+ */
+export function treeMemory(root = process.pid, { pss = false, pids = descendants(root) } = {}) {
+  let rss = 0;
+  let p = 0;
+  for (const pid of pids) {
+    try {
+      rss += Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * PAGE;
+      if (pss) p += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0) * 1024;
+    } catch { /* exited */ }
+  }
+  return { rss, pss: pss ? p : null };
+}
+
+/** Sample the tree's RSS every `ms` until stopped (process list refreshed every 2 s); returns the peaks. */
 export function sampler(ms = 100) {
-  const base = treeMemory();
-  let peak = { ...base };
+  let pids = descendants(process.pid);
+  const base = treeMemory(process.pid, { pss: true, pids });
+  let peak = { rss: base.rss };
+  let n = 0;
   const t = setInterval(() => {
-    const m = treeMemory();
-    peak = { rss: Math.max(peak.rss, m.rss), pss: Math.max(peak.pss, m.pss) };
+    if (++n % Math.max(1, Math.round(2000 / ms)) === 0) pids = descendants(process.pid);
+    peak = { rss: Math.max(peak.rss, treeMemory(process.pid, { pids }).rss) };
   }, ms);
   return { base, stop: () => { clearInterval(t); return { base, peak }; } };
 }

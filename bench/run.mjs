@@ -3,7 +3,7 @@
 // workbench / native ratios (median of the runs, min–max) and writes bench/results.json.
 import { execSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { launch } from '../scripts/browser.mjs';
 import { dataPath, generate } from './gen.mjs';
@@ -22,6 +22,7 @@ const RUNS = Math.max(1, Number(opt('runs', 3)));
 const ROLLUP_ROWS = Number(opt('rollup-rows', 1_000_000));
 const SKIP = new Set(opt('skip', '').split(',').filter(Boolean));
 const DATA = 'bench/data';
+const OUT = opt('out', 'bench/results.json');
 const T0 = performance.now();
 
 const log = (...a) => console.log(`[${((performance.now() - T0) / 1000).toFixed(0).padStart(4)} s]`, ...a);
@@ -60,7 +61,7 @@ async function openPage(context, pool) {
 
 const results = {
   date: new Date().toISOString(),
-  machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memGB: +(totalmem() / 2 ** 30).toFixed(1), node: process.version, chromium: null },
+  machine: { loadAtStart: loadavg(), cpus: cpus().length, cpu: cpus()[0]?.model, memGB: +(totalmem() / 2 ** 30).toFixed(1), node: process.version, chromium: null },
   options: { sizes: SIZES, runs: RUNS, rollupRows: ROLLUP_ROWS },
   sizes: {},
   rollups: null,
@@ -73,9 +74,11 @@ results.machine.chromium = browser.context.browser()?.version() ?? execSync('/us
   // the long-task observer must see a deliberate 150 ms task, or "longest task 0 ms" means nothing
   const { page } = await openPage(browser.context, poolName('probe'));
   results.machine.longtaskObserver = await page.evaluate(async () => {
-    const t = performance.now();
-    while (performance.now() - t < 150);
-    await new Promise((r) => setTimeout(r, 200));
+    setTimeout(() => {
+      const t = performance.now();
+      while (performance.now() - t < 150);
+    }, 0);
+    for (let i = 0; i < 20 && !window.__longtasks.some((e) => e.duration >= 140); i++) await new Promise((r) => setTimeout(r, 100));
     return window.__longtasks.some((e) => e.duration >= 140);
   });
   await page.close();
@@ -102,18 +105,20 @@ try {
       log(`${mb} MB floor: read+split ${r.floor.read_split.median.toFixed(0)} ms, JSON.parse 1 worker ${r.floor.json_parse_1w.median.toFixed(0)} ms, 2 workers ${r.floor.json_parse_2w.median.toFixed(0)} ms`);
       await page.close();
     }
+    let own = null;
+    try {
     for (let i = 0; i < RUNS; i++) {
       // a fresh browser per run: a page closed in the same browser left the next run ~2x slower
-      const own = await launch();
+      own = await launch();
       const { page } = await openPage(own.context, poolName(`imp${mb}`));
       await stageFile(page, file);
       await new Promise((ok) => setTimeout(ok, 300));
-      const mem = sampler(50);
+      const mem = sampler(100);
       const imp = await importStaged(page);
       const m = mem.stop();
       if (imp.status !== 'done') throw new Error(`workbench import of ${file} ${imp.status}: ${imp.message}`);
       const exp = await exportSteps(page);
-      const run = { importMs: imp.ms, exportMs: exp.ms, exportBytes: exp.bytes, rows: imp.rows, added: imp.added, records: imp.records, format: imp.format, longestTask: imp.longestTask, longTasks: imp.longTasks, memBase: m.base, memPeak: m.peak };
+      const run = { load1: loadavg()[0], importMs: imp.ms, exportMs: exp.ms, exportBytes: exp.bytes, rows: imp.rows, added: imp.added, records: imp.records, format: imp.format, longestTask: imp.longestTask, longTasks: imp.longTasks, memBase: m.base, memPeak: m.peak };
       r.workbench.push(run);
       log(`${mb} MB workbench run ${i + 1}: import ${imp.ms.toFixed(0)} ms (${imp.rows} steps from ${imp.records} lines), export ${exp.ms.toFixed(0)} ms (${(exp.bytes / 1e6).toFixed(1)} MB), peak RSS +${((m.peak.rss - m.base.rss) / 1e6).toFixed(0)} MB, longest task ${imp.longestTask.toFixed(0)} ms`);
       if (i === RUNS - 1) {
@@ -127,11 +132,21 @@ try {
         } else await own.close();
       } else await own.close();
     }
+    } catch (e) {
+      // a crash or failed import is a result too (the 1 GB target is "does not crash")
+      r.failure = e instanceof Error ? e.message : String(e);
+      log(`${mb} MB workbench FAILED: ${r.failure}`);
+      if (own !== rollupBrowser) await own?.close().catch(() => {});
+      await rollupBrowser?.close();
+      rollupPage = null;
+      rollupBrowser = null;
+    }
     for (let i = 0; i < RUNS; i++) {
       const n = await nativeImportExport(file, join(DATA, `native-${mb}mb.parquet`));
       r.native.push(n);
       log(`${mb} MB native run ${i + 1}: import ${n.importMs.toFixed(0)} ms (${n.rows} rows), export ${n.exportMs.toFixed(0)} ms`);
     }
+    if (r.failure) continue;
     const same = await nativeStepsExport(r.workbenchParquet, join(DATA, `native-steps-${mb}mb.parquet`), RUNS);
     r.nativeStepsExport = same;
     log(`${mb} MB native export of the workbench's own ${same.rows} steps: ${stats(same.ms).median.toFixed(0)} ms`);
@@ -207,6 +222,7 @@ if (!SKIP.has('cold')) {
 }
 await server.close();
 results.pageErrors = errors;
+results.machine.loadAtEnd = loadavg();
 results.totalSeconds = (performance.now() - T0) / 1000;
 
 function summarize(r) {
@@ -219,7 +235,6 @@ function summarize(r) {
   const nsame = stats(r.nativeStepsExport.ms);
   const peak = stats(r.workbench.map((x) => x.memPeak.rss));
   const delta = stats(r.workbench.map((x) => x.memPeak.rss - x.memBase.rss));
-  const pssDelta = stats(r.workbench.map((x) => x.memPeak.pss - x.memBase.pss));
   const bytes = r.mb * 1e6;
   return {
     import: { workbench: imp, native: nimp, ratio: ratio(imp, nimp), mbps: bytes / 1e6 / (imp.median / 1000), nativeMbps: bytes / 1e6 / (nimp.median / 1000) },
@@ -227,7 +242,7 @@ function summarize(r) {
     floor: r.floor,
     floorRatio: r.floor.json_parse_1w ? ratio(r.floor.json_parse_1w, nimp) : null,
     rows: { steps: r.workbench.at(-1).rows, lines: r.workbench.at(-1).records, nativeRows: r.native.at(-1).rows },
-    memory: { peakRss: peak, peakRssDelta: delta, peakPssDelta: pssDelta, deltaOverFile: delta.median / bytes, nativePeakRssDelta: nat('peakRssDelta') },
+    memory: { peakRss: peak, peakRssDelta: delta, idlePss: stats(r.workbench.map((x) => x.memBase.pss)), deltaOverFile: delta.median / bytes, nativePeakRssDelta: nat('peakRssDelta') },
     longestTask: wb('longestTask'),
   };
 }
@@ -238,6 +253,10 @@ const x = (v) => (v === null || v === undefined ? '–' : `${v.toFixed(2)}×`);
 const rows = [['figure', 'workbench median (min–max)', 'native median (min–max)', 'wb / native']];
 for (const mb of SIZES) {
   const s = results.sizes[mb].summary;
+  if (!s) {
+    rows.push([`import ${mb} MB → steps`, `FAILED: ${results.sizes[mb].failure}`.slice(0, 60), f(stats(results.sizes[mb].native.map((n) => n.importMs))), '']);
+    continue;
+  }
   rows.push([`import ${mb} MB → steps, ms`, f(s.import.workbench), f(s.import.native), x(s.import.ratio)]);
   rows.push([`  import throughput, MB/s`, s.import.mbps.toFixed(1), s.import.nativeMbps.toFixed(1), '']);
   if (s.floor.json_parse_1w) rows.push([`  CPU floor: JSON.parse in 1 / 2 workers, ms`, `${f(s.floor.json_parse_1w)} / ${f(s.floor.json_parse_2w)}`, '', x(s.floorRatio)]);
@@ -256,8 +275,8 @@ if (results.coldStart) {
   if (results.coldStart.cold.fcp) rows.push(['  first contentful paint cold / warm, ms', `${f(results.coldStart.cold.fcp)} / ${f(results.coldStart.warm.fcp)}`, '', '']);
 }
 const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-console.log(`\n${results.machine.cpus} × ${results.machine.cpu}, ${results.machine.memGB} GB, ${results.machine.chromium}, median of ${RUNS} runs`);
+console.log(`\n${results.machine.cpus} × ${results.machine.cpu}, ${results.machine.memGB} GB, ${results.machine.chromium}, median of ${RUNS} runs; load average ${results.machine.loadAtStart[0].toFixed(1)} at start, ${results.machine.loadAtEnd[0].toFixed(1)} at end (other work on the machine inflates both sides)`);
 for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join(' │ '));
 if (errors.length) console.log(`page errors: ${errors.slice(0, 5).join(' | ')}`);
-writeFileSync('bench/results.json', `${JSON.stringify(results, null, 2)}\n`);
-log(`wrote bench/results.json (${results.totalSeconds.toFixed(0)} s)`);
+writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);
+log(`wrote ${OUT} (${results.totalSeconds.toFixed(0)} s)`);

@@ -68,17 +68,25 @@ const api = {
           const empty = await p.query(`SELECT * FROM (${sql}) LIMIT 0`);
           return new Blob([writeParquet(WasmTable.fromIPCStream(empty), props()) as BlobPart], { type: 'application/vnd.apache.parquet' });
         }
+        // transformParquetStream ends its output cleanly when its input errors, which turned a query
+        // failing mid-stream (out of memory after a 1 GB import, error()) into a silently truncated file
+        let failure: unknown = null;
         const batches = new ReadableStream({
           async pull(ctrl) {
-            const bs = pending ?? (await nextBatches());
-            pending = null;
-            if (!bs) {
-              ctrl.close();
-              return;
-            }
-            for (const b of bs) {
-              rows += b.numRows;
-              ctrl.enqueue(b);
+            try {
+              const bs = pending ?? (await nextBatches());
+              pending = null;
+              if (!bs) {
+                ctrl.close();
+                return;
+              }
+              for (const b of bs) {
+                rows += b.numRows;
+                ctrl.enqueue(b);
+              }
+            } catch (e) {
+              failure = e;
+              ctrl.error(e);
             }
           },
         });
@@ -90,6 +98,7 @@ const api = {
           bytes += (value as Uint8Array).byteLength;
           onProgress?.({ rows, bytes });
         }
+        if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
         return new Blob(parts, { type: 'application/vnd.apache.parquet' });
       }
       let header = true;
