@@ -2,6 +2,7 @@
 import * as Comlink from 'comlink';
 import type { ExportDatasetOptions, ExportQueryOptions, Exporter } from '../app/services';
 import type { PoolClient } from '../pool/client';
+import { LinkedWorker } from '../pool/linked-worker';
 import type { ExportWorkerApi } from '../../workers/export.worker';
 import { datasetSql } from './layouts';
 
@@ -12,28 +13,15 @@ export interface WorkerExporterOptions {
 }
 
 export class WorkerExporter implements Exporter {
-  private api: Promise<Comlink.Remote<ExportWorkerApi>> | null = null;
-  private w: Worker | null = null;
+  private linked: LinkedWorker<ExportWorkerApi>;
   private job = 1;
 
-  constructor(private opts: WorkerExporterOptions) {
-    // the old worker's port to the pool died with it
-    opts.pool.onRestart(() => {
-      this.w?.terminate();
-      this.w = null;
-      this.api = null;
-    });
+  constructor(opts: WorkerExporterOptions) {
+    this.linked = new LinkedWorker<ExportWorkerApi>(opts.pool, opts.worker, opts.parquetWasmUrl);
   }
 
   private worker(): Promise<Comlink.Remote<ExportWorkerApi>> {
-    this.api ??= (async () => {
-      this.w = this.opts.worker();
-      const api = Comlink.wrap<ExportWorkerApi>(this.w);
-      const port = await this.opts.pool.port();
-      await api.init(Comlink.transfer(port, [port]), this.opts.parquetWasmUrl);
-      return api;
-    })();
-    return this.api;
+    return this.linked.get();
   }
 
   async exportQuery(sql: string, opts: ExportQueryOptions): Promise<Blob> {

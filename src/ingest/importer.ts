@@ -2,6 +2,7 @@
 import * as Comlink from 'comlink';
 import type { ImportOptions, ImportReport, Importer } from '../app/services';
 import type { PoolClient } from '../pool/client';
+import { LinkedWorker } from '../pool/linked-worker';
 import type { IngestJobOptions, IngestWorkerApi } from '../../workers/ingest.worker';
 
 export interface WorkerImporterOptions {
@@ -17,29 +18,16 @@ function failed(file: string, message: string, bytes = 0): ImportReport {
 }
 
 export class WorkerImporter implements Importer {
-  private api: Promise<Comlink.Remote<IngestWorkerApi>> | null = null;
-  private w: Worker | null = null;
+  private linked: LinkedWorker<IngestWorkerApi>;
   private job = 1;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private opts: WorkerImporterOptions) {
-    // the old worker's port to the pool died with it
-    opts.pool.onRestart(() => {
-      this.w?.terminate();
-      this.w = null;
-      this.api = null;
-    });
+    this.linked = new LinkedWorker<IngestWorkerApi>(opts.pool, opts.worker, opts.parquetWasmUrl);
   }
 
   private worker(): Promise<Comlink.Remote<IngestWorkerApi>> {
-    this.api ??= (async () => {
-      this.w = this.opts.worker();
-      const api = Comlink.wrap<IngestWorkerApi>(this.w);
-      const port = await this.opts.pool.port();
-      await api.init(Comlink.transfer(port, [port]), this.opts.parquetWasmUrl);
-      return api;
-    })();
-    return this.api;
+    return this.linked.get();
   }
 
   /** Import files one after another (the same path as drag-and-drop). */
