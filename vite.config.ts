@@ -48,5 +48,9 @@ export default defineConfig({
   },
   server: { port: 5173, strictPort: false },
   preview: { port: 4173 },
-  optimizeDeps: { exclude: ['@duckdb/duckdb-wasm', 'parquet-wasm'] },
+  optimizeDeps: {
+    exclude: ['@duckdb/duckdb-wasm', 'parquet-wasm'],
+    // worker-only imports the dev server would otherwise discover late (and reload the page for)
+    include: ['apache-arrow', 'apache-arrow/visitor/vectorassembler', 'comlink', 'hash-wasm', 'fflate', 'yaml', 'idb'],
+  },
 });
