@@ -171,7 +171,7 @@ export class AwDashboard extends LitElement {
       </div>
       <div class="toolbar">
         <aw-bulk-label .services=${this.services} .where=${this.where} .steps=${Number(s.steps ?? 0)}></aw-bulk-label>
-        <button @click=${() => (this.exportOpen = true)} aria-label="Export the filtered steps">Export filtered…</button>
+        <button @click=${() => (this.exportOpen = true)} title="Export the filtered steps">Export filtered…</button>
       </div>
       <div class="charts">
         <figure><figcaption>Trajectory reward</figcaption>${this.rewards.length ? rewardHistogram(this.rewards) : html`<p>No rewards in the selection.</p>`}</figure>
