@@ -1,0 +1,73 @@
+// Issue 4 "Done means" on the built app: open an example, edit a SQL cell, dependents update, reload, find it as left.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startApp, uniquePool } from './harness.mjs';
+
+let app;
+before(async () => {
+  app = await startApp();
+});
+after(async () => {
+  await app?.close();
+});
+
+describe('notebook in the app', () => {
+  it('edit an upstream cell → the downstream table and chart update; autosaved across a reload', async () => {
+    const page = await app.open(uniquePool('nb'));
+    await page.evaluate(() => window.workbench.loadDemoData());
+    await page.getByRole('tab', { name: 'Notebook' }).click();
+    const md = [
+      '---', 'title: Edited notebook', '---', '', '# Rewards', '',
+      '```sql id=base', "SELECT * FROM steps WHERE data_source = 'gsm8k-mini'", '```', '',
+      '```sql id=per_agent', 'SELECT coalesce(agent, \'none\') AS agent, count(*) AS n FROM base GROUP BY ALL ORDER BY agent', '```', '',
+      '```plot', 'mark: barY', 'data: per_agent', 'x: agent', 'y: n', '```', '',
+    ].join('\n');
+    await page.evaluate((m) => window.workbench.openNotebook(m), md);
+    const first = await page.evaluate(() => window.workbench.runAll());
+    const rows = (id, r) => r.cells.find((c) => c.id === id)?.rows;
+    assert.equal(first.cells.find((c) => c.id === 'per_agent')?.status, 'done', JSON.stringify(first));
+    const before = rows('per_agent', first);
+    const bars = async () => page.locator('aw-chart svg rect').count();
+    await page.locator('aw-chart svg').first().waitFor();
+    const barsBefore = await bars();
+
+    // edit the upstream cell through its editor and run it with Ctrl+Enter
+    // the first SQL editor is the `base` cell's
+    await page.locator('.cm-content').first().click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type("SELECT * FROM steps WHERE data_source = 'gsm8k-mini' AND agent = 'react-calculator'");
+    const t0 = Date.now();
+    await page.keyboard.press('Control+Enter');
+    await page.waitForFunction(
+      (n) => {
+        const find = (root) => {
+          for (const el of root.querySelectorAll('*')) {
+            if (el.tagName === 'AW-CHART' && el.shadowRoot) return el.shadowRoot.querySelectorAll('svg rect').length;
+            if (el.shadowRoot) {
+              const r = find(el.shadowRoot);
+              if (r !== null) return r;
+            }
+          }
+          return null;
+        };
+        const got = find(document);
+        return got !== null && got !== n;
+      },
+      barsBefore,
+      { timeout: 10000 },
+    );
+    const updateMs = Date.now() - t0;
+    assert.ok(updateMs < 3000, `dependents updated in ${updateMs} ms`);
+    const after = await page.evaluate(() => window.workbench.runAll());
+    assert.notEqual(rows('per_agent', after), before, 'the downstream cell reran on the edited view');
+    assert.equal(rows('per_agent', after), 1);
+
+    await page.waitForTimeout(1500); // autosave
+    await page.reload();
+    await page.evaluate(() => window.workbench.ready);
+    await page.getByRole('tab', { name: 'Notebook' }).click();
+    await page.getByRole('button', { name: 'Edited notebook' }).first().click();
+    await page.getByText("agent = 'react-calculator'").first().waitFor({ timeout: 10000 });
+    await page.close();
+  });
+});
