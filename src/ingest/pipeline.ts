@@ -271,12 +271,12 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
       : QUOTA.test(text)
         ? `The browser's storage quota is exhausted, so nothing of this import was kept (${text}). Free space — clear the pool or delete old data — or allow this site more storage, then import again.`
         : `${e instanceof ReadError ? '' : 'Import failed: '}${text}`;
-    await inflight_safe(sink, id, why, rejected);
+    await abortQuietly(sink, id, why, rejected);
     return report(cancelled ? 'cancelled' : 'failed', { format, confidence, records, rows: rowsMade, message: why, importId: id });
   }
 }
 
-async function inflight_safe(sink: IngestSink, id: number, why: string, rejected: RejectedLine[]): Promise<void> {
+async function abortQuietly(sink: IngestSink, id: number, why: string, rejected: RejectedLine[]): Promise<void> {
   try {
     await sink.abortImport(id, why, rejected);
   } catch {

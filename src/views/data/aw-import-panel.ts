@@ -56,9 +56,9 @@ export class AwImportPanel extends LitElement {
       const job = jobs[i];
       const [rep] = await this.services.importer.importFiles([f], {
         signal: job.controller.signal,
-        onProgress: (p) => this.update_(job.key, { progress: p }),
+        onProgress: (p) => this.patchJob(job.key, { progress: p }),
       });
-      this.update_(job.key, { report: rep });
+      this.patchJob(job.key, { report: rep });
       reports.push(rep);
     }
     return reports;
@@ -67,12 +67,12 @@ export class AwImportPanel extends LitElement {
   async importUrl(url: string): Promise<ImportReport> {
     const job: Job = { key: this.seq++, file: url, bytes: 0, progress: null, report: null, controller: new AbortController() };
     this.jobs = [job, ...this.jobs];
-    const rep = await this.services.importer.importUrl(url, { signal: job.controller.signal, onProgress: (p) => this.update_(job.key, { progress: p, file: p.file, bytes: p.bytesTotal }) });
-    this.update_(job.key, { report: rep, file: rep.file });
+    const rep = await this.services.importer.importUrl(url, { signal: job.controller.signal, onProgress: (p) => this.patchJob(job.key, { progress: p, file: p.file, bytes: p.bytesTotal }) });
+    this.patchJob(job.key, { report: rep, file: rep.file });
     return rep;
   }
 
-  private update_(key: number, patch: Partial<Job>): void {
+  private patchJob(key: number, patch: Partial<Job>): void {
     this.jobs = this.jobs.map((j) => (j.key === key ? { ...j, ...patch } : j));
   }
 
