@@ -1,6 +1,6 @@
 // Seeded generator of realistic chat-step JSONL (OpenAI chat format, one LLM call or a multi-turn
 // agent conversation per line) for the benchmarks. Same seed + size → the same bytes.
-//   node bench/gen.mjs --sizes 10,100 [--seed 7] [--out bench/data]
+//   node bench/gen.mjs --sizes 10,100 [--seed 7] [--out bench/data] [--single-step]
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -30,7 +30,7 @@ const TOOLS = [
   { name: 'calculator', params: { expression: 'string' } },
 ];
 
-export function makeGenerator(seed = 7) {
+export function makeGenerator(seed = 7, { single = false } = {}) {
   const r = rng(seed);
   const int = (n) => Math.floor(r() * n);
   const pick = (xs) => xs[int(xs.length)];
@@ -95,7 +95,8 @@ export function makeGenerator(seed = 7) {
       { role: 'user', content: p.user },
     ];
     // 70% one LLM call per line (the request context + its response); 30% a multi-turn trajectory
-    const turns = r() < 0.7 ? 1 : 2 + int(3);
+    const multi = r() >= 0.7;
+    const turns = single || !multi ? 1 : 2 + int(3);
     for (let t = 0; t < turns; t++) {
       const last = t === turns - 1;
       if (!last && tools.length) {
@@ -134,10 +135,10 @@ export function makeGenerator(seed = 7) {
 }
 
 /** Write `mb` MB (10^6 bytes) of JSONL to `path` unless it already exists with that seed. */
-export function generate(path, mb, seed = 7) {
+export function generate(path, mb, seed = 7, { single = false } = {}) {
   const target = mb * 1e6;
   if (existsSync(path) && statSync(path).size >= target) return { path, bytes: statSync(path).size, cached: true };
-  const next = makeGenerator(seed);
+  const next = makeGenerator(seed, { single });
   const tmp = `${path}.tmp`;
   const fd = openSync(tmp, 'w');
   let bytes = 0;
@@ -162,8 +163,9 @@ export function generate(path, mb, seed = 7) {
   return { path, bytes, lines, cached: false };
 }
 
-export function dataPath(dir, mb, seed = 7) {
-  return join(dir, `chat-steps-${mb}mb-s${seed}.jsonl`);
+/** `single`: every line is one LLM call (the issue's 1 GB case) instead of 30 % multi-turn trajectories. */
+export function dataPath(dir, mb, seed = 7, { single = false } = {}) {
+  return join(dir, `chat-steps-${mb}mb-s${seed}${single ? '-single' : ''}.jsonl`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -173,10 +175,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   };
   const out = arg('out', 'bench/data');
   const seed = Number(arg('seed', 7));
+  const single = process.argv.includes('--single-step');
   mkdirSync(out, { recursive: true });
   for (const mb of arg('sizes', '10,100').split(',').map(Number)) {
     const t0 = performance.now();
-    const r = generate(dataPath(out, mb, seed), mb, seed);
+    const r = generate(dataPath(out, mb, seed, { single }), mb, seed, { single });
     console.log(`${r.path}: ${(r.bytes / 1e6).toFixed(1)} MB${r.lines ? `, ${r.lines} lines` : ''}${r.cached ? ' (cached)' : ''} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
 }

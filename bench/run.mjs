@@ -1,4 +1,4 @@
-// `npm run bench [-- --sizes 10,100 --runs 3 --no-build --rollup-rows 1000000 --skip cold,rollups,floor]`
+// `npm run bench [-- --sizes 10,100 --runs 3 --no-build --rollup-rows 1000000 --skip cold,rollups,floor --single-step --out f.json]`
 // Builds the app, serves dist/, drives headless Chromium and native DuckDB over the same files, prints
 // workbench / native ratios (median of the runs, min–max) and writes bench/results.json.
 import { execSync } from 'node:child_process';
@@ -20,6 +20,7 @@ const flag = (k) => argv.includes(`--${k}`);
 const SIZES = opt('sizes', '10,100').split(',').map(Number).filter((n) => n > 0);
 const RUNS = Math.max(1, Number(opt('runs', 3)));
 const ROLLUP_ROWS = Number(opt('rollup-rows', 1_000_000));
+const SINGLE = flag('single-step');
 const SKIP = new Set(opt('skip', '').split(',').filter(Boolean));
 const DATA = 'bench/data';
 const OUT = opt('out', 'bench/results.json');
@@ -35,7 +36,7 @@ const ratio = (a, b) => (a && b ? a.median / b.median : null);
 
 mkdirSync(DATA, { recursive: true });
 for (const mb of SIZES) {
-  const r = generate(dataPath(DATA, mb), mb);
+  const r = generate(dataPath(DATA, mb, 7, { single: SINGLE }), mb, 7, { single: SINGLE });
   log(`data ${r.path} ${(r.bytes / 1e6).toFixed(0)} MB${r.cached ? ' (cached)' : ' (generated)'}`);
 }
 if (!flag('no-build')) {
@@ -62,7 +63,7 @@ async function openPage(context, pool) {
 const results = {
   date: new Date().toISOString(),
   machine: { loadAtStart: loadavg(), cpus: cpus().length, cpu: cpus()[0]?.model, memGB: +(totalmem() / 2 ** 30).toFixed(1), node: process.version, chromium: null },
-  options: { sizes: SIZES, runs: RUNS, rollupRows: ROLLUP_ROWS },
+  options: { sizes: SIZES, runs: RUNS, rollupRows: ROLLUP_ROWS, singleStep: SINGLE },
   sizes: {},
   rollups: null,
   coldStart: null,
@@ -91,7 +92,7 @@ let rollupParquet = null;
 
 try {
   for (const mb of SIZES) {
-    const file = dataPath(DATA, mb);
+    const file = dataPath(DATA, mb, 7, { single: SINGLE });
     const r = { file, mb, workbench: [], native: [], floor: {} };
     results.sizes[mb] = r;
     if (!SKIP.has('floor')) {
