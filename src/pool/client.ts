@@ -6,6 +6,8 @@ import { type Row, tableToRows } from './rows';
 export interface PoolClientOptions {
   poolName?: string;
   memory?: boolean;
+  /** See PoolInit.fileLimit. */
+  fileLimit?: number;
   wasm: { mvp: string; eh: string };
   worker: () => Worker;
 }
@@ -48,7 +50,7 @@ export class PoolClient {
   private static async spawn(opts: PoolClientOptions): Promise<{ worker: Worker; api: PoolRemote; status: PoolStatus }> {
     const worker = opts.worker();
     const api = Comlink.wrap<PoolWorkerApi>(worker);
-    const status = await api.open({ poolName: opts.poolName ?? 'pool', wasm: opts.wasm, memory: opts.memory });
+    const status = await api.open({ poolName: opts.poolName ?? 'pool', wasm: opts.wasm, memory: opts.memory, fileLimit: opts.fileLimit });
     return { worker, api, status };
   }
 

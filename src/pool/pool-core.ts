@@ -23,6 +23,8 @@ export interface PoolInit {
   wasm: { mvp: string; eh: string };
   /** Force an in-memory pool (no persistence). */
   memory?: boolean;
+  /** Refuse imports that would grow the database file past this many bytes (default POOL_FILE_LIMIT; tests set it low). */
+  fileLimit?: number;
 }
 
 export interface PoolStatus {
@@ -70,9 +72,9 @@ function c(): DuckDBConnection {
   return conn;
 }
 
-function run(sql: string): Table {
+function run(sql: string, on: DuckDBConnection = c()): Table {
   try {
-    return c().query(sql);
+    return on.query(sql);
   } catch (e) {
     throw new QueryError(e instanceof Error ? e.message : String(e), sql, { cause: e });
   }
@@ -87,6 +89,7 @@ function sqlString(s: string): string {
 }
 
 async function open(init: PoolInit): Promise<PoolStatus> {
+  fileLimit = init.fileLimit ?? POOL_FILE_LIMIT;
   const bundles = {
     mvp: { mainModule: init.wasm.mvp, mainWorker: '' },
     eh: { mainModule: init.wasm.eh, mainWorker: '' },
@@ -143,7 +146,8 @@ function stagingTables(): string[] {
 }
 
 function checkpoint(): void {
-  if (!persistent) return;
+  // CHECKPOINT cannot run beside an open write transaction; the import's commit checkpoints.
+  if (!persistent || importTx.size) return;
   run('CHECKPOINT');
   flushHandles();
 }
@@ -159,13 +163,45 @@ function flushHandles(): void {
   }
 }
 
-function stage(id: number): string {
-  return `_stage_${id}`;
+
+/**
+ * An import appends straight into `steps` inside a transaction on a connection of its own, so
+ * nothing is copied at commit, other connections never see the rows before the commit, and a reload
+ * rolls it back for free. Rows carry their import_id; the commit's dedupe and is_last fix-up find
+ * them by it.
+ */
+interface ImportTx {
+  conn: DuckDBConnection;
+  /** Arrow bytes appended so far (rows may still be in memory, not yet in the file). */
+  appended: number;
+}
+const importTx = new Map<number, ImportTx>();
+
+/** duckdb-wasm 1.32 read back corrupt blocks past 4 GiB of OPFS database file (docs/performance.md). */
+export const POOL_FILE_LIMIT = 3.75 * 1024 ** 3;
+let fileLimit = POOL_FILE_LIMIT;
+
+function databaseBytes(): number {
+  const t = run('SELECT total_blocks * block_size AS b FROM pragma_database_size() LIMIT 1');
+  return Number(t.getChild('b')?.get(0) ?? 0);
 }
 
-const staged = new Set<number>();
-const stagedBytes = new Map<number, number>();
-const STAGE_CHECKPOINT_BYTES = 512 << 20;
+function tx(id: number): ImportTx {
+  const t = importTx.get(id);
+  if (!t) throw new Error(`import ${id} is not open (it was committed, aborted, or the pool restarted)`);
+  return t;
+}
+
+function endTx(id: number, how: 'COMMIT' | 'ROLLBACK'): void {
+  const t = importTx.get(id);
+  if (!t) return;
+  importTx.delete(id);
+  try {
+    run(how, t.conn);
+  } finally {
+    t.conn.close();
+  }
+}
 
 export const poolApi = {
   open,
@@ -243,6 +279,10 @@ export const poolApi = {
     run(`INSERT INTO imports (import_id, file, source_id, bytes, status, started_at)
          VALUES (${id}, ${sqlString(meta.file)}, ${sqlString(meta.sourceId)}, ${Math.round(meta.bytes)}, 'running', now())`);
     checkpoint();
+    if (!db) throw new Error('The pool is not open yet.');
+    const conn = db.connect();
+    run('BEGIN TRANSACTION', conn);
+    importTx.set(id, { conn, appended: 0 });
     return id;
   },
 
@@ -251,58 +291,58 @@ export const poolApi = {
     run(`UPDATE imports SET source_id = ${sqlString(sourceId)} WHERE import_id = ${id | 0}`);
   },
 
-  /** Append one Arrow IPC batch of step records to the import's staging table. */
+  /** Append one Arrow IPC batch of step records (columns in `steps` order, import_id set) inside the import's transaction. */
   appendBatch(id: number, bytes: Uint8Array): void {
-    const name = stage(id);
-    const create = !staged.has(id);
-    const size = bytes.byteLength;
-    c().insertArrowFromIPCStream(bytes, { name, create });
-    staged.add(id);
-    // Appended rows stay in the wasm heap until a checkpoint writes them out; without this a 1 GB
-    // file filled the 3.1 GiB memory limit ("could not allocate block", no temp directory in wasm).
-    const since = (stagedBytes.get(id) ?? 0) + size;
-    if (since >= STAGE_CHECKPOINT_BYTES && persistent) {
-      checkpoint();
-      stagedBytes.set(id, 0);
-    } else stagedBytes.set(id, since);
+    const t = tx(id);
+    t.appended += bytes.byteLength;
+    t.conn.insertArrowFromIPCStream(bytes, { name: 'steps', create: false });
+    // rows not yet written out count at half their Arrow size (DuckDB compresses them; the file part is counted twice: safe side)
+    if (persistent && databaseBytes() + t.appended / 2 > fileLimit) {
+      throw new Error(
+        `the pool's database file would pass ${(fileLimit / 1024 ** 3).toFixed(2)} GiB, past which DuckDB-WASM's browser storage does not read data back reliably. Nothing of this file was kept: export and clear older data, or split the file.`,
+      );
+    }
   },
 
-  /** Commit the staged rows into `steps` in one transaction; duplicates of existing step_ids are skipped. */
+  /** Commit the import: drop rows whose step_id the pool already has (or that repeat within the file), derive is_last, one transaction. */
   commitImport(id: number, info: ImportCommit): { rowsAdded: number } {
+    const t = tx(id);
+    const q = (sql: string) => run(sql, t.conn);
     let added = 0;
-    const name = stage(id);
-    run('BEGIN TRANSACTION');
     try {
-      if (staged.has(id)) {
-        const before = Number(run('SELECT count(*) AS n FROM steps').getChild('n')?.get(0));
-        run(commitSql(name));
-        added = Number(run('SELECT count(*) AS n FROM steps').getChild('n')?.get(0)) - before;
+      q(`DELETE FROM steps WHERE import_id = ${id} AND step_id IN (SELECT step_id FROM steps WHERE import_id IS DISTINCT FROM ${id})`);
+      const dups = Number(q(`SELECT count(*) - count(DISTINCT step_id) AS d FROM steps WHERE import_id = ${id}`).getChild('d')?.get(0));
+      if (dups > 0) {
+        q(`DELETE FROM steps WHERE rowid IN (
+             SELECT rowid FROM (SELECT rowid, row_number() OVER (PARTITION BY step_id ORDER BY source_line, rowid) AS rn FROM steps WHERE import_id = ${id})
+             WHERE rn > 1)`);
       }
-      insertErrors(id, info.errors);
-      run(`UPDATE imports SET status = 'done', format = ${sqlString(info.format)}, confidence = ${Number(info.confidence) || 0},
+      q(`UPDATE steps SET is_last = (steps.step_index = l.last_index)
+         FROM (SELECT trajectory_uid, max(step_index) AS last_index FROM steps WHERE import_id = ${id} GROUP BY ALL) l
+         WHERE steps.import_id = ${id} AND steps.is_last IS NULL AND steps.trajectory_uid = l.trajectory_uid`);
+      added = Number(q(`SELECT count(*) AS n FROM steps WHERE import_id = ${id}`).getChild('n')?.get(0));
+      insertErrors(id, info.errors, t.conn);
+      q(`UPDATE imports SET status = 'done', format = ${sqlString(info.format)}, confidence = ${Number(info.confidence) || 0},
            records = ${info.records | 0}, rows_made = ${info.rowsMade | 0}, rows_added = ${added}, rejected = ${info.errors.length},
            message = ${info.message ? sqlString(info.message) : 'NULL'}, finished_at = now() WHERE import_id = ${id}`);
-      run('COMMIT');
+      endTx(id, 'COMMIT');
     } catch (e) {
-      run('ROLLBACK');
+      endTx(id, 'ROLLBACK');
       throw e;
-    } finally {
-      run(`DROP TABLE IF EXISTS "${name}"`);
-      staged.delete(id);
-      stagedBytes.delete(id);
     }
     checkpoint();
     return { rowsAdded: added };
   },
 
-  /** Abandon an import: nothing of it is kept, the reason is recorded. */
+  /** Abandon an import: its transaction is rolled back, so nothing of it is kept; the reason is recorded. */
   abortImport(id: number, reason: string, errors: { line: number; reason: string }[] = []): void {
-    run(`DROP TABLE IF EXISTS "${stage(id)}"`);
-    staged.delete(id);
-    stagedBytes.delete(id);
-    insertErrors(id, errors);
-    run(`UPDATE imports SET status = 'failed', message = ${sqlString(reason)}, rejected = ${errors.length}, finished_at = now() WHERE import_id = ${id}`);
-    checkpoint();
+    try {
+      endTx(id, 'ROLLBACK');
+    } finally {
+      insertErrors(id, errors);
+      run(`UPDATE imports SET status = 'failed', message = ${sqlString(reason)}, rejected = ${errors.length}, finished_at = now() WHERE import_id = ${id}`);
+      checkpoint();
+    }
   },
 
   /**
@@ -353,31 +393,17 @@ export const poolApi = {
  * the insert itself. So is_last comes from a join with a per-trajectory max, and the dedupe window runs
  * only when the stage really holds duplicate step_ids (rare: a file that repeats records).
  */
-function commitSql(name: string): string {
-  const dups = Number(run(`SELECT count(*) - count(DISTINCT step_id) AS d FROM "${name}"`).getChild('d')?.get(0));
-  if (dups > 0) {
-    return `INSERT INTO steps BY NAME
-      SELECT * REPLACE (coalesce(is_last, step_index = max(step_index) OVER (PARTITION BY trajectory_uid)) AS is_last)
-      FROM "${name}" s
-      WHERE NOT EXISTS (SELECT 1 FROM steps t WHERE t.step_id = s.step_id)
-      QUALIFY row_number() OVER (PARTITION BY step_id ORDER BY source_line) = 1`;
-  }
-  return `INSERT INTO steps BY NAME
-    SELECT s.* REPLACE (coalesce(s.is_last, s.step_index = l.last_index) AS is_last)
-    FROM "${name}" s JOIN (SELECT trajectory_uid, max(step_index) AS last_index FROM "${name}" GROUP BY ALL) l ON l.trajectory_uid = s.trajectory_uid
-    WHERE NOT EXISTS (SELECT 1 FROM steps t WHERE t.step_id = s.step_id)`;
-}
 
-function insertErrors(id: number, errors: { line: number; reason: string }[]): void {
+function insertErrors(id: number, errors: { line: number; reason: string }[], on: DuckDBConnection = c()): void {
   if (!errors.length) return;
-  const file = String(run(`SELECT file FROM imports WHERE import_id = ${id}`).getChild('file')?.get(0) ?? '');
+  const file = String(run(`SELECT file FROM imports WHERE import_id = ${id}`, on).getChild('file')?.get(0) ?? '');
   const t = tableFromArrays({
     import_id: Int32Array.from(errors, () => id),
     file: errors.map(() => file),
     line: Int32Array.from(errors, (e) => e.line),
     reason: errors.map((e) => e.reason.slice(0, 1000)),
   });
-  c().insertArrowTable(t, { name: 'import_errors', create: false });
+  on.insertArrowTable(t, { name: 'import_errors', create: false });
 }
 
 export type PoolApi = typeof poolApi;

@@ -13,8 +13,8 @@ export function poolWorker(): Worker {
   return new Worker(new URL('/workers/pool.worker.ts', location.origin), { type: 'module' });
 }
 
-export async function startPool(name: string, memory = false): Promise<PoolClient> {
-  return PoolClient.start({ poolName: `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, memory, wasm, worker: poolWorker });
+export async function startPool(name: string, memory = false, fileLimit?: number): Promise<PoolClient> {
+  return PoolClient.start({ poolName: `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, memory, fileLimit, wasm, worker: poolWorker });
 }
 
 export async function fixture(path: string): Promise<File> {

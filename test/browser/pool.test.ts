@@ -3,7 +3,7 @@ import { stepsToIPC } from '../../src/ingest/step-arrow';
 import type { StepRecord } from '../../src/ingest/step';
 import { startPool } from './helpers';
 
-function step(i: number, traj = 't1'): StepRecord {
+function step(i: number, traj = 't1', importId: number | null = null): StepRecord {
   return {
     step_id: `${traj}:${i}`, trajectory_uid: traj, prompt_uid: 'p', step_index: i, is_last: null, channel: 'train',
     policy_version: null, agent: 'a', data_source: 'gsm8k', model: 'm', provider: 'openai',
@@ -11,7 +11,7 @@ function step(i: number, traj = 't1'): StepRecord {
     tools: null, response: { role: 'assistant', content: `a${i}` }, response_text: `a${i}`, finish_reason: 'stop',
     prompt_tokens: 10, completion_tokens: null, prompt_ids: [1, 2, 3], response_ids: null, rollout_log_probs: [-0.5],
     reward: i, started_at: Date.UTC(2026, 0, 1), ended_at: null, latency_ms: 12.5, ttft_ms: null, status: 'ok', error: null,
-    metadata: { k: 'v' }, raw: '{}', source: 'f.jsonl', source_format: 'test', source_line: i + 1, source_id: 'sid', import_id: null,
+    metadata: { k: 'v' }, raw: '{}', source: 'f.jsonl', source_format: 'test', source_line: i + 1, source_id: 'sid', import_id: importId,
   };
 }
 
@@ -19,7 +19,7 @@ describe('pool', () => {
   it('stages, commits atomically and derives is_last; re-import adds nothing', async () => {
     const pool = await startPool('pool-basic', true);
     const id = await pool.beginImport({ file: 'f.jsonl', sourceId: 'sid', bytes: 1 });
-    await pool.api.appendBatch(id, stepsToIPC([step(0), step(1), step(2)]));
+    await pool.api.appendBatch(id, stepsToIPC([step(0, 't1', id), step(1, 't1', id), step(2, 't1', id)]));
     expect((await pool.rows('SELECT count(*) AS n FROM steps'))[0].n).to.equal(0);
     const r = await pool.commitImport(id, { format: 'test', confidence: 1, records: 3, rowsMade: 3, errors: [{ line: 9, reason: 'bad json' }] });
     expect(r.rowsAdded).to.equal(3);
@@ -28,7 +28,7 @@ describe('pool', () => {
     expect(rows[0].fn).to.equal('calc');
     expect(rows[0].k).to.equal('v');
     const id2 = await pool.beginImport({ file: 'f.jsonl', sourceId: 'sid', bytes: 1 });
-    await pool.api.appendBatch(id2, stepsToIPC([step(0), step(1), step(2)]));
+    await pool.api.appendBatch(id2, stepsToIPC([step(0, 't1', id2), step(1, 't1', id2), step(2, 't1', id2)]));
     expect((await pool.commitImport(id2, { format: 'test', confidence: 1, records: 3, rowsMade: 3, errors: [] })).rowsAdded).to.equal(0);
     const errs = await pool.rows('SELECT line, reason FROM import_errors');
     expect(errs).to.deep.equal([{ line: 9, reason: 'bad json' }]);
@@ -40,10 +40,32 @@ describe('pool', () => {
   it('an aborted import keeps nothing of it', async () => {
     const pool = await startPool('pool-abort', true);
     const id = await pool.beginImport({ file: 'g.jsonl', sourceId: 'g', bytes: 1 });
-    await pool.api.appendBatch(id, stepsToIPC([step(0, 'g')]));
+    await pool.api.appendBatch(id, stepsToIPC([step(0, 'g', id)]));
     await pool.api.abortImport(id, 'cancelled by the user');
     expect((await pool.rows('SELECT count(*) AS n FROM steps'))[0].n).to.equal(0);
     expect((await pool.rows('SELECT status FROM imports'))[0].status).to.equal('failed');
+    pool.terminate();
+  });
+});
+
+describe('pool file limit', () => {
+  it('an import that would grow the database file past the limit fails cleanly and keeps nothing', async () => {
+    const probe = await startPool('pool-limit-probe');
+    const [{ b }] = await probe.rows('SELECT total_blocks * block_size AS b FROM pragma_database_size()');
+    probe.terminate();
+    const pool = await startPool('pool-limit', false, Number(b) + 256 * 1024);
+    const id = await pool.beginImport({ file: 'big.jsonl', sourceId: 'big', bytes: 1 });
+    const many = Array.from({ length: 3000 }, (_, i) => ({ ...step(i, 'big', id), raw: 'x'.repeat(2000) + i }));
+    let err = '';
+    try {
+      await pool.api.appendBatch(id, stepsToIPC(many));
+    } catch (e) {
+      err = String(e);
+    }
+    expect(err).to.match(/would pass .* GiB/);
+    await pool.api.abortImport(id, err);
+    expect((await pool.rows('SELECT count(*) AS n FROM steps'))[0].n).to.equal(0);
+    expect((await pool.rows(`SELECT status FROM imports WHERE import_id = ${id}`))[0].status).to.equal('failed');
     pool.terminate();
   });
 });
