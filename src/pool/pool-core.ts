@@ -172,8 +172,9 @@ function flushHandles(): void {
  */
 interface ImportTx {
   conn: DuckDBConnection;
-  /** Arrow bytes appended so far (rows may still be in memory, not yet in the file). */
-  appended: number;
+  /** Database file size when it last grew, and Arrow bytes appended since: rows still in memory. */
+  fileBytes: number;
+  pending: number;
 }
 const importTx = new Map<number, ImportTx>();
 
@@ -282,7 +283,7 @@ export const poolApi = {
     if (!db) throw new Error('The pool is not open yet.');
     const conn = db.connect();
     run('BEGIN TRANSACTION', conn);
-    importTx.set(id, { conn, appended: 0 });
+    importTx.set(id, { conn, fileBytes: persistent ? databaseBytes() : 0, pending: 0 });
     return id;
   },
 
@@ -294,10 +295,16 @@ export const poolApi = {
   /** Append one Arrow IPC batch of step records (columns in `steps` order, import_id set) inside the import's transaction. */
   appendBatch(id: number, bytes: Uint8Array): void {
     const t = tx(id);
-    t.appended += bytes.byteLength;
     t.conn.insertArrowFromIPCStream(bytes, { name: 'steps', create: false });
-    // rows not yet written out count at half their Arrow size (DuckDB compresses them; the file part is counted twice: safe side)
-    if (persistent && databaseBytes() + t.appended / 2 > fileLimit) {
+    if (!persistent) return;
+    // DuckDB writes a transaction's rows to the file a row group (122,880 rows) at a time; what it
+    // has not written yet is still in memory and counted at its Arrow size (the safe side).
+    const now = databaseBytes();
+    if (now > t.fileBytes) {
+      t.fileBytes = now;
+      t.pending = 0;
+    } else t.pending += bytes.byteLength;
+    if (now + t.pending > fileLimit) {
       throw new Error(
         `the pool's database file would pass ${(fileLimit / 1024 ** 3).toFixed(2)} GiB, past which DuckDB-WASM's browser storage does not read data back reliably. Nothing of this file was kept: export and clear older data, or split the file.`,
       );
