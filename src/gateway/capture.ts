@@ -236,23 +236,27 @@ export class Gateway {
     const tee = new Tee(api, isSse);
     const reader = upstreamRes.body.getReader();
     let settled = false;
-    const settle = (p: () => void) => {
-      if (settled) return;
+    const settle = (p: () => void): Promise<void> => {
+      if (settled) return Promise.resolve();
       settled = true;
       p();
-      track(finish());
+      const done = finish();
+      track(done);
+      return done;
     };
     const out = new ReadableStream<Uint8Array>({
       async pull(ctl) {
         try {
           const { done, value } = await reader.read();
           if (done) {
-            ctl.close();
-            settle(() => {
+            // journal the call (and its chain link) before the agent sees the end of the body, so a
+            // follow-up call (previous_response_id, growing history) always finds it
+            await settle(() => {
               rec.assembled = tee.result();
               rec.responseBody = tee.body();
               if (rec.assembled.error) rec.error = `upstream stream error: ${rec.assembled.error}`;
-            });
+            }).catch(() => {});
+            ctl.close();
             return;
           }
           if (rec.ttft_ms === null && isSse) rec.ttft_ms = performance.now() - t0;
