@@ -163,7 +163,6 @@ function flushHandles(): void {
   }
 }
 
-
 /**
  * An import appends straight into `steps` inside a transaction on a connection of its own, so
  * nothing is copied at commit, other connections never see the rows before the commit, and a reload
