@@ -14,6 +14,7 @@ import { eventPayloads, looksLikeSse } from '../sse';
 import type { StepDraft, TrajectoryDraft } from '../step';
 import { int, isObject, metadataOf, num, type Obj, parseJsonDeep, str } from '../util';
 import { errorText, TIMING_KEYS, timingOf } from './log-fields';
+import { scoreSample } from './score';
 
 const OUTER_OWN = ['request', 'response', 'input', 'output', 'model', 'agent', 'data_source', 'reward', 'status_code', 'headers', ...TIMING_KEYS];
 const REQUEST_OWN = ['messages', 'system', 'tools', 'model', 'stream', 'headers', 'body', 'response'];
@@ -149,17 +150,7 @@ function emit(state: AnthropicState): TrajectoryDraft[] {
 export const anthropic = defineNormalizer<AnthropicState>({
   id: 'anthropic',
   label: 'Anthropic Messages logs (request/response, SSE events)',
-  detect(sample) {
-    let sum = 0;
-    let n = 0;
-    for (const v of sample) {
-      const s = recordScore(v);
-      if (s === null) continue;
-      sum += s;
-      n++;
-    }
-    return n ? sum / n : 0;
-  },
+  detect: (sample) => scoreSample(sample, recordScore),
   createState: () => ({ stream: null }),
   normalize(record, _ctx, state) {
     const v = record.value;

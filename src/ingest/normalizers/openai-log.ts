@@ -6,6 +6,7 @@ import { eventPayloads, looksLikeSse } from '../sse';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
 import { int, isObject, metadataOf, num, type Obj, openaiMessage, parseJsonDeep, str } from '../util';
 import { errorText, TIMING_KEYS, timingOf } from './log-fields';
+import { scoreSample } from './score';
 
 const OUTER_OWN = [
   'request', 'response', 'input', 'output', 'messages', 'choices', 'usage', 'model', 'tools', 'functions', 'error',
@@ -159,17 +160,7 @@ function onChunk(chunk: Obj, record: SourceRecord, state: OpenAiLogState): Traje
 export const openaiLog = defineNormalizer<OpenAiLogState>({
   id: 'openai-log',
   label: 'OpenAI Chat Completions logs (request/response, SSE chunks)',
-  detect: (sample) => {
-    let sum = 0;
-    let n = 0;
-    for (const v of sample) {
-      const s = recordScore(v);
-      if (s === null) continue;
-      sum += s;
-      n++;
-    }
-    return n ? sum / n : 0;
-  },
+  detect: (sample) => scoreSample(sample, recordScore),
   createState: () => ({ streams: new Map(), last: null }),
   normalize(record, _ctx: NormalizeContext, state) {
     const v = record.value;

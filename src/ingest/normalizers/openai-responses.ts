@@ -3,6 +3,7 @@ import { eventPayloads, looksLikeSse } from '../sse';
 import type { ChatMessage, ToolCall } from '../step';
 import { contentToText, int, isObject, metadataOf, normalizeArguments, num, type Obj, parseJsonDeep, str, timeMs } from '../util';
 import { errorText, TIMING_KEYS, timingOf } from './log-fields';
+import { scoreSample } from './score';
 
 const OUTER_OWN = ['request', 'response', 'model', 'agent', 'data_source', 'reward', 'headers', 'status_code', ...TIMING_KEYS];
 const REQUEST_OWN = ['input', 'instructions', 'tools', 'model', 'previous_response_id', 'stream', 'headers', 'body'];
@@ -135,17 +136,7 @@ function finishOf(res: Obj, response: ChatMessage | null): string | null {
 export const openaiResponses = defineNormalizer<ResponsesState>({
   id: 'openai-responses',
   label: 'OpenAI Responses API (input/output items)',
-  detect(sample) {
-    let sum = 0;
-    let n = 0;
-    for (const v of sample) {
-      const s = recordScore(v);
-      if (s === null) continue;
-      sum += s;
-      n++;
-    }
-    return n ? sum / n : 0;
-  },
+  detect: (sample) => scoreSample(sample, recordScore),
   createState: () => ({ chains: new Map() }),
   normalize(record, _ctx, state) {
     const v = record.value;
