@@ -1,6 +1,6 @@
 import { hash64 } from '../util/hash';
 import type { NormalizeContext, SourceRecord } from './normalizer';
-import { redactMessage, redactSecrets, redactString } from './redact';
+import { redactedJson, redactMessage, redactString } from './redact';
 import type { ChatMessage, StepDraft, StepRecord, TrajectoryDraft } from './step';
 import { messageText } from './util';
 
@@ -88,7 +88,7 @@ export function finalize(
 ): StepRecord[] {
   const out: StepRecord[] = [];
   let raw: string | null = null;
-  if (opts.keepRaw !== false && drafts.length) raw = JSON.stringify(redactSecrets(record.value)) ?? null;
+  if (opts.keepRaw !== false && drafts.length) raw = redactedJson(record.value);
   drafts.forEach((t, ti) => {
     let uid = t.trajectory_uid ?? null;
     let index = uid !== null ? (state.nextIndex.get(uid) ?? 0) : 0;

@@ -15,6 +15,14 @@ const URL_KEY_PARAM = /([?&](?:api[-_]?key|key|token|access_token|auth)=)[^&#\s"
 
 export const REDACTED = '[redacted]';
 
+const SECRET_NAMES = SECRET_KEY.source.slice(2, -2);
+
+/** Anything in a record's JSON text that could need redaction: a secret-named key or header, a key-shaped value, a key in a URL. */
+const MAYBE_SECRET = new RegExp(
+  `"(?:${SECRET_NAMES})"\\s*:|"name"\\s*:\\s*"(?:${SECRET_NAMES})"|${SECRET_VALUE.source}|[?&](?:api[-_]?key|key|token|access_token|auth)=`,
+  'i',
+);
+
 export function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key);
 }
@@ -24,6 +32,17 @@ export function redactString(s: string): string {
   let out = s.replace(SECRET_VALUE, REDACTED);
   if (out.includes('=')) out = out.replace(URL_KEY_PARAM, `$1${REDACTED}`);
   return out;
+}
+
+/**
+ * `JSON.stringify(redactSecrets(value))`, without the deep copy when the text holds nothing that
+ * could be a secret (the common case: one regex test over the serialized record).
+ */
+export function redactedJson(value: unknown): string | null {
+  const text = JSON.stringify(value);
+  if (text === undefined) return null;
+  if (!MAYBE_SECRET.test(text)) return text;
+  return JSON.stringify(redactSecrets(value)) ?? null;
 }
 
 /** A deep copy with secret-named fields and key-shaped strings replaced; HAR-style `{name, value}` headers too. */

@@ -57,3 +57,18 @@ describe('secrets', () => {
     assert.match(rows[0].messages[0].content ?? '', /\[redacted\]/);
   });
 });
+
+describe('redactedJson', () => {
+  it('equals the deep redaction, and skips it for records without anything secret-like', async () => {
+    const { redactedJson, redactSecrets } = await import('../../src/ingest/redact');
+    const cases: unknown[] = [
+      { messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'calc' } }] },
+      { headers: { Authorization: 'Bearer abcdefghijkl' } },
+      { har: [{ name: 'Cookie', value: 'sid=123456789' }, { name: 'accept', value: '*/*' }] },
+      { url: 'https://api.example.com/v1?api_key=abcdef123456' },
+      { text: 'key sk-ant-0123456789abcdefghijkl here' },
+      { nested: { deeper: { password: 'hunter2hunter2' } } },
+    ];
+    for (const c of cases) assert.equal(redactedJson(c), JSON.stringify(redactSecrets(c)));
+  });
+});
