@@ -101,7 +101,7 @@ async function open(init: PoolInit): Promise<PoolStatus> {
     try {
       if (!('storage' in navigator) || !navigator.storage.getDirectory) throw new Error('OPFS is not available in this browser');
       const path = `opfs://${init.poolName}.db`;
-      await db.prepareDBFileHandle(path, DuckDBDataProtocol.BROWSER_FSACCESS);
+      await prepareWithRetry(db, path);
       // Same as duckdb-wasm's own worker does for opfs:// paths (OPEN handler): direct I/O on the access handle.
       db.open({ path, accessMode: DuckDBAccessMode.READ_WRITE, useDirectIO: true });
       persistent = true;
@@ -125,6 +125,35 @@ async function open(init: PoolInit): Promise<PoolStatus> {
   run('SET enable_external_access=false');
   run('SET lock_configuration=true');
   return { persistent, message, interrupted, version };
+}
+
+/**
+ * Right after a reload the previous page's pool worker can still hold the file's access handle for
+ * a moment (createSyncAccessHandle then fails with NoModificationAllowedError): wait for it rather
+ * than fall back to an in-memory pool.
+ */
+async function prepareWithRetry(d: DuckDBBindings, path: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    try {
+      await d.prepareDBFileHandle(path, DuckDBDataProtocol.BROWSER_FSACCESS);
+      return;
+    } catch (e) {
+      const busy = /NoModificationAllowed|InvalidState|access handle|locked|createSyncAccessHandle/i.test(`${(e as Error)?.name} ${(e as Error)?.message}`);
+      if (!busy || Date.now() > deadline) throw e;
+      // release what this attempt did open (the .db handle when only the .wal was busy)
+      const prepared = (BROWSER_RUNTIME as unknown as { _preparedHandles?: Record<string, { close(): void }> })._preparedHandles ?? {};
+      for (const key of [path, `${path}.wal`]) {
+        try {
+          prepared[key]?.close();
+        } catch {
+          /* already closed */
+        }
+        delete prepared[key];
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 }
 
 /** Roll back imports a reload interrupted: drop their staging tables, mark them. */
