@@ -1,6 +1,6 @@
 /**
  * One file → step records in the pool: hash, read, detect, normalize, finalize, Arrow batches,
- * staged insert, atomic commit. Runs in the ingest worker; the sink is the pool API over a port.
+ * appends inside the import's transaction, atomic commit. Runs in the ingest worker; the sink is the pool API over a port.
  */
 import { createSHA256 } from 'hash-wasm';
 import type { ImportProgress, ImportReport, RejectedLine } from '../app/services';

@@ -156,22 +156,16 @@ async function prepareWithRetry(d: DuckDBBindings, path: string): Promise<void> 
   }
 }
 
-/** Roll back imports a reload interrupted: drop their staging tables, mark them. */
+/** Mark imports a reload interrupted (their transaction died with the page, so nothing of them is in `steps`). */
 function recover(): { import_id: number; file: string }[] {
   const t = run(`SELECT import_id, file FROM imports WHERE status = 'running'`);
   const out: { import_id: number; file: string }[] = [];
   for (const r of t.toArray()) out.push({ import_id: Number(r.import_id), file: String(r.file) });
-  for (const name of stagingTables()) run(`DROP TABLE IF EXISTS "${name}"`);
   if (out.length) {
     run(`UPDATE imports SET status = 'interrupted', message = 'The import was interrupted (page closed or reloaded) and rolled back; nothing of it was kept.', finished_at = now() WHERE status = 'running'`);
     checkpoint();
   }
   return out;
-}
-
-function stagingTables(): string[] {
-  const t = run(`SELECT table_name FROM information_schema.tables WHERE table_name LIKE '\\_stage\\_%' ESCAPE '\\'`);
-  return t.toArray().map((r) => String(r.table_name));
 }
 
 function checkpoint(): void {
@@ -407,7 +401,6 @@ export const poolApi = {
 
   /** Empty every table of the pool (the user confirmed). */
   clear(): void {
-    for (const name of stagingTables()) run(`DROP TABLE IF EXISTS "${name}"`);
     run('BEGIN TRANSACTION');
     run('DELETE FROM steps');
     run('DELETE FROM curation');
@@ -421,13 +414,6 @@ export const poolApi = {
     return { persistent };
   },
 };
-
-/**
- * Stage → steps, skipping step_ids already in the pool and keeping the first of a file's duplicates.
- * Window functions over the stage materialize and sort every column (raw, messages): 5–8× the time of
- * the insert itself. So is_last comes from a join with a per-trajectory max, and the dedupe window runs
- * only when the stage really holds duplicate step_ids (rare: a file that repeats records).
- */
 
 function insertErrors(id: number, errors: { line: number; reason: string }[], on: DuckDBConnection = c()): void {
   if (!errors.length) return;
