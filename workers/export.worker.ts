@@ -13,12 +13,23 @@ let pool: Comlink.Remote<PoolApi> | null = null;
 let parquetUrl = '';
 let ready: Promise<unknown> | null = null;
 const cancelled = new Set<number>();
-const ROW_GROUP = 50_000;
-/** Chunks of about this many IPC bytes: wide step rows (raw, messages) make 50k-row chunks hundreds of MB. */
-const CHUNK_BYTES = 24 << 20;
+/** Chunks of about this many IPC bytes: small enough that encoding one overlaps making the next. */
+const CHUNK_BYTES = 8 << 20;
+/**
+ * Row groups of about this many Arrow bytes. The writer holds a whole row group in parquet-wasm's
+ * heap: 50k wide step rows (raw, messages) were ~240 MB, and growing the wasm heap that far made a
+ * page's first export twice as slow as its second (docs/performance.md).
+ */
+const ROW_GROUP_BYTES = 24 << 20;
+const ROW_GROUP_MAX = 122_880;
 
-function props() {
-  return new WriterPropertiesBuilder().setCompression(Compression.ZSTD).setMaxRowGroupSize(ROW_GROUP).setCreatedBy('AgentWorld Workbench').build();
+function props(rowGroup = ROW_GROUP_MAX) {
+  return new WriterPropertiesBuilder().setCompression(Compression.ZSTD).setMaxRowGroupSize(rowGroup).setCreatedBy('AgentWorld Workbench').build();
+}
+
+/** Rows per row group for rows as wide as this chunk's. */
+function rowGroupRows(chunkBytes: number, rows: number): number {
+  return Math.max(1024, Math.min(ROW_GROUP_MAX, Math.round((ROW_GROUP_BYTES * rows) / Math.max(1, chunkBytes))));
 }
 
 const api = {
@@ -34,19 +45,22 @@ const api = {
     const parts: BlobPart[] = [];
     let rows = 0;
     let bytes = 0;
-    // small chunks let the pool worker produce the next one while this worker encodes (2 cores)
-    let chunkRows = 4096;
+    // one chunk ahead: the pool worker produces the next chunk while this worker encodes the last
+    let ahead: Promise<Uint8Array | null> | null = null;
+    const fetchChunk = () => {
+      const f = p.nextChunk(cursor, CHUNK_BYTES);
+      f.catch(() => {}); // awaited by the next call, or dropped with the export
+      return f;
+    };
+    let firstBytes = 0;
     const next = async (): Promise<Uint8Array | null> => {
       if (cancelled.has(job)) {
         await p.closeCursor(cursor);
         throw new Error('The export was cancelled.');
       }
-      const chunk = await p.nextChunk(cursor, chunkRows);
-      if (chunk) {
-        // nextChunk returns at least the rows asked for, in 2048-row vectors
-        const n = Math.ceil(chunkRows / 2048) * 2048;
-        chunkRows = Math.min(ROW_GROUP, Math.max(2048, Math.round((n * CHUNK_BYTES) / chunk.byteLength)));
-      }
+      const chunk = await (ahead ?? fetchChunk());
+      ahead = chunk ? fetchChunk() : null;
+      firstBytes ||= chunk?.byteLength ?? 0;
       return chunk;
     };
     try {
@@ -90,7 +104,8 @@ const api = {
             }
           },
         });
-        const out = (await transformParquetStream(batches, props())).getReader();
+        const firstRows = pending.reduce((n, b) => n + b.numRows, 0);
+        const out = (await transformParquetStream(batches, props(rowGroupRows(firstBytes, firstRows)))).getReader();
         for (;;) {
           const { done, value } = await out.read();
           if (done) break;

@@ -13,7 +13,7 @@ import {
   LogLevel,
 } from '@duckdb/duckdb-wasm/blocking';
 import * as Comlink from 'comlink';
-import { type RecordBatch, RecordBatchStreamWriter, type Table, tableFromArrays, tableToIPC } from 'apache-arrow';
+import { type Table, tableFromArrays, tableToIPC } from 'apache-arrow';
 import { CURATION_HELPERS } from './curation-sql';
 import { DDL } from './schema';
 
@@ -64,7 +64,10 @@ export class QueryError extends Error {
 let db: DuckDBBindings | null = null;
 let conn: DuckDBConnection | null = null;
 let persistent = false;
-const cursors = new Map<number, { reader: Iterator<RecordBatch>; conn: DuckDBConnection; rows: number }>();
+/** An open streaming query: its IPC schema message, sent ahead of every chunk. */
+const cursors = new Map<number, { conn: DuckDBConnection; header: Uint8Array; done: boolean }>();
+/** Arrow IPC end-of-stream marker (continuation token, zero length). */
+const EOS = new Uint8Array([255, 255, 255, 255, 0, 0, 0, 0]);
 let cursorSeq = 1;
 
 function c(): DuckDBConnection {
@@ -249,13 +252,17 @@ export const poolApi = {
   },
 
   /** Open a streaming cursor over a query on its own connection. */
-  async openCursor(sql: string): Promise<number> {
+  openCursor(sql: string): number {
     if (!db) throw new Error('The pool is not open yet.');
     const cc = db.connect();
     try {
-      const reader = await cc.send(sql, true);
+      const header = cc.useUnsafe((b, conn) => {
+        let h = b.startPendingQuery(conn, sql, true);
+        while (h == null) h = b.pollPendingQuery(conn);
+        return h;
+      });
       const id = cursorSeq++;
-      cursors.set(id, { reader: reader[Symbol.iterator](), conn: cc, rows: 0 });
+      cursors.set(id, { conn: cc, header, done: false });
       return id;
     } catch (e) {
       cc.close();
@@ -263,26 +270,42 @@ export const poolApi = {
     }
   },
 
-  /** Next chunk of at least `minRows` rows as IPC bytes, or null at the end. */
-  nextChunk(id: number, minRows = 50_000): Uint8Array | null {
+  /**
+   * The next chunk of a cursor as one Arrow IPC stream (schema, DuckDB's record batches, end
+   * marker) of at least `minBytes` unless the result ends, or null at the end. DuckDB's own IPC
+   * messages are passed on as they are: decoding them into JS Arrow objects and encoding them again
+   * cost as much as the query.
+   */
+  nextChunk(id: number, minBytes = 24 << 20): Uint8Array | null {
     const cur = cursors.get(id);
-    if (!cur) return null;
-    const batches: RecordBatch[] = [];
-    let n = 0;
-    while (n < minRows) {
-      const r = cur.reader.next();
-      if (r.done) break;
-      batches.push(r.value);
-      n += r.value.numRows;
+    if (!cur || cur.done) {
+      if (cur) poolApi.closeCursor(id);
+      return null;
     }
-    if (!batches.length) {
+    const parts: Uint8Array[] = [cur.header];
+    let n = cur.header.byteLength;
+    while (n < minBytes) {
+      let m: Uint8Array | null = null;
+      do m = cur.conn.useUnsafe((b, conn) => b.fetchQueryResults(conn));
+      while (m == null);
+      if (m.byteLength === 0) {
+        cur.done = true;
+        break;
+      }
+      parts.push(m);
+      n += m.byteLength;
+    }
+    if (parts.length === 1) {
       poolApi.closeCursor(id);
       return null;
     }
-    const w = new RecordBatchStreamWriter();
-    for (const b of batches) w.write(b);
-    w.finish();
-    const bytes = w.toUint8Array(true);
+    parts.push(EOS);
+    const bytes = new Uint8Array(n + EOS.byteLength);
+    let at = 0;
+    for (const p of parts) {
+      bytes.set(p, at);
+      at += p.byteLength;
+    }
     return Comlink.transfer(bytes, [bytes.buffer]);
   },
 

@@ -53,6 +53,9 @@ export class AwDashboard extends LitElement {
   private seq = 0;
   private offChange?: () => void;
   private refreshTimer = 0;
+  /** The pool changed while the dashboard was hidden: refresh when it is shown. */
+  private stale = false;
+  private shown?: IntersectionObserver;
   /** Settles when the latest refresh has rendered (for tests and callers that wait). */
   loaded: Promise<void> = Promise.resolve();
 
@@ -79,21 +82,31 @@ export class AwDashboard extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     if (this.services) this.subscribe();
+    this.shown = new IntersectionObserver((entries) => {
+      if (this.stale && entries.some((e) => e.isIntersecting)) void this.refresh();
+    });
+    this.shown.observe(this);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.offChange?.();
     this.offChange = undefined;
+    this.shown?.disconnect();
   }
 
   private subscribe(): void {
     this.offChange?.();
     this.offChange = this.services?.pool.onChange((e) => {
-      if (e.tables.some((t) => ['steps', 'curation', 'trajectories'].includes(t))) {
-        clearTimeout(this.refreshTimer);
-        this.refreshTimer = window.setTimeout(() => void this.refresh(), 150);
+      if (!e.tables.some((t) => ['steps', 'curation', 'trajectories'].includes(t))) return;
+      // a hidden dashboard does not rerun its queries after every import or label: they would hold
+      // the single-threaded pool (seconds on a large pool) while the user works elsewhere
+      if (!this.checkVisibility()) {
+        this.stale = true;
+        return;
       }
+      clearTimeout(this.refreshTimer);
+      this.refreshTimer = window.setTimeout(() => void this.refresh(), 150);
     });
   }
 
@@ -104,7 +117,10 @@ export class AwDashboard extends LitElement {
   protected override willUpdate(changed: PropertyValues): void {
     if (changed.has('services')) this.subscribe();
     if (changed.has('filter')) setDashboardFilter(this.filter);
-    if (changed.has('services') || changed.has('filter') || changed.has('sort')) void this.refresh();
+    if (changed.has('services') || changed.has('filter') || changed.has('sort')) {
+      if (this.checkVisibility()) void this.refresh();
+      else this.stale = true;
+    }
   }
 
   /** Rerun every query of the dashboard for the current filter. */
@@ -112,6 +128,7 @@ export class AwDashboard extends LitElement {
     const pool = this.services?.pool;
     if (!pool) return this.loaded;
     const seq = ++this.seq;
+    this.stale = false;
     const where = this.where;
     this.loaded = (async () => {
       try {
