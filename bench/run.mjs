@@ -119,7 +119,7 @@ try {
       const m = mem.stop();
       if (imp.status !== 'done') throw new Error(`workbench import of ${file} ${imp.status}: ${imp.message}`);
       const exp = await exportSteps(page);
-      const run = { load1: loadavg()[0], importMs: imp.ms, exportMs: exp.ms, exportBytes: exp.bytes, rows: imp.rows, added: imp.added, records: imp.records, format: imp.format, longestTask: imp.longestTask, longTasks: imp.longTasks, memBase: m.base, memPeak: m.peak };
+      const run = { load1: loadavg()[0], importMs: imp.ms, exportMs: exp.ms, exportBytes: exp.bytes, rows: imp.rows, added: imp.added, records: imp.records, format: imp.format, timings: imp.timings, longestTask: imp.longestTask, longTasks: imp.longTasks, memBase: m.base, memPeak: m.peak };
       r.workbench.push(run);
       log(`${mb} MB workbench run ${i + 1}: import ${imp.ms.toFixed(0)} ms (${imp.rows} steps from ${imp.records} lines), export ${exp.ms.toFixed(0)} ms (${(exp.bytes / 1e6).toFixed(1)} MB), peak RSS +${((m.peak.rss - m.base.rss) / 1e6).toFixed(0)} MB, longest task ${imp.longestTask.toFixed(0)} ms`);
       if (i === RUNS - 1) {

@@ -69,6 +69,17 @@ export interface ImportReport {
   importId: number | null;
   bytes: number;
   ms: number;
+  /** Where the time went, ms from the start: hash done, last record read, last batch appended, committed (null if not reached). */
+  timings?: ImportTimings;
+}
+
+export interface ImportTimings {
+  hashed: number | null;
+  read: number | null;
+  appended: number | null;
+  committed: number | null;
+  /** Time the reader waited for the pool to take the previous batch (the pool was the bottleneck). */
+  waitedForPool: number;
 }
 
 export interface ImportProgress {

@@ -88,7 +88,7 @@ export function finalize(
 ): StepRecord[] {
   const out: StepRecord[] = [];
   let raw: string | null = null;
-  if (opts.keepRaw !== false && drafts.length) raw = redactedJson(record.value);
+  if (opts.keepRaw !== false && drafts.length) raw = redactedJson(record.value, record.text);
   drafts.forEach((t, ti) => {
     let uid = t.trajectory_uid ?? null;
     let index = uid !== null ? (state.nextIndex.get(uid) ?? 0) : 0;

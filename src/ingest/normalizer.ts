@@ -7,6 +7,8 @@ export interface SourceRecord {
   line: number;
   /** 0-based record index in the file. */
   index: number;
+  /** The record's JSON text as the file has it (JSONL line, array element, SSE data), when it came from text: kept as `raw` when it holds nothing secret-like. */
+  text?: string;
 }
 
 export interface NormalizeContext {

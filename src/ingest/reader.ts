@@ -479,7 +479,7 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
 
 function parseOne(text: string, line: number, index: number): ReadEvent {
   try {
-    return { kind: 'record', record: { value: parseJson(text), line, index } };
+    return { kind: 'record', record: { value: parseJson(text), line, index, text } };
   } catch (e) {
     return { kind: 'reject', line, reason: reason(e) };
   }

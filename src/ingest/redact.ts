@@ -35,12 +35,15 @@ export function redactString(s: string): string {
 }
 
 /**
- * `JSON.stringify(redactSecrets(value))`, without the deep copy when the text holds nothing that
- * could be a secret (the common case: one regex test over the serialized record).
+ * The record as JSON text with secrets removed: `JSON.stringify(redactSecrets(value))`, without the
+ * deep copy when the text holds nothing that could be a secret (the common case: one regex test).
+ * `source` is the record's text as the file has it; when clean it is kept as it is (key order,
+ * number spelling), which also saves serializing the record again.
  */
-export function redactedJson(value: unknown): string | null {
-  const text = JSON.stringify(value);
+export function redactedJson(value: unknown, source?: string): string | null {
+  let text = source ?? JSON.stringify(value);
   if (text === undefined) return null;
+  if (source !== undefined && (/^\s/.test(text) || /\s$/.test(text))) text = text.trim();
   if (!MAYBE_SECRET.test(text)) return text;
   return JSON.stringify(redactSecrets(value)) ?? null;
 }

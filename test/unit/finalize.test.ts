@@ -71,4 +71,19 @@ describe('redactedJson', () => {
     ];
     for (const c of cases) assert.equal(redactedJson(c), JSON.stringify(redactSecrets(c)));
   });
+
+  it("keeps the source's own text when clean, and redacts a copy when not", async () => {
+    const { redactedJson, redactSecrets } = await import('../../src/ingest/redact');
+    const clean = '{"b": 1, "a": 12345678901234567890}\r';
+    assert.equal(redactedJson(JSON.parse(clean), clean), '{"b": 1, "a": 12345678901234567890}');
+    const dirty = '{ "headers": {"Authorization": "Bearer abcdefghijkl"}, "n": 1 }';
+    const out = redactedJson(JSON.parse(dirty), dirty);
+    assert.equal(out, JSON.stringify(redactSecrets(JSON.parse(dirty))));
+    assert.ok(!out?.includes('abcdefghijkl'));
+  });
+
+  it('a JSONL record keeps its line as raw', async () => {
+    const rows = finalize([{ steps: [{ messages: [{ role: 'user', content: 'hi' }], response: null }] }], { value: { x: 1, y: 2 }, line: 1, index: 0, text: '{"y":2,  "x":1}' }, ctx, createFinalizeState(), { format: 't', importId: 1 });
+    assert.equal(rows[0].raw, '{"y":2,  "x":1}');
+  });
 });
