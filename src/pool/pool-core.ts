@@ -15,7 +15,7 @@ import {
 import * as Comlink from 'comlink';
 import { type Table, tableFromArrays, tableToIPC } from 'apache-arrow';
 import { CURATION_HELPERS } from './curation-sql';
-import { DDL } from './schema';
+import { DDL, trajectoryStatsSql } from './schema';
 
 export interface PoolInit {
   /** Name of the OPFS database file (one per test, so tests never contend). */
@@ -122,6 +122,7 @@ async function open(init: PoolInit): Promise<PoolStatus> {
   for (const stmt of DDL) run(stmt);
   for (const h of CURATION_HELPERS) run(h.sql);
   const interrupted = recover();
+  checkStats();
   const version = String(run('SELECT version() AS v').getChild('v')?.get(0));
   // SQL from notebooks (also ones opened from a URL) must not reach the network or the file system.
   // The open database file and Arrow inserts keep working; lock_configuration stops SQL undoing this.
@@ -176,6 +177,45 @@ function checkpoint(): void {
   if (!persistent || importTx.size) return;
   run('CHECKPOINT');
   flushHandles();
+}
+
+/**
+ * Recompute trajectory_stats for the trajectories `uids` (a subquery over steps) selects, or all of
+ * them. Every write of steps calls this in the same transaction, so the dashboard's per-trajectory
+ * numbers never aggregate all of steps again (docs/decisions/005).
+ */
+function refreshStats(uids: string | null, on: DuckDBConnection = c()): void {
+  run(uids ? `DELETE FROM trajectory_stats WHERE trajectory_uid IN (${uids})` : 'DELETE FROM trajectory_stats', on);
+  run(`INSERT INTO trajectory_stats ${trajectoryStatsSql(uids)}`, on);
+}
+
+/** SQL (from a notebook or the API) that may change rows of steps. */
+const WRITES_STEPS = /\b(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from|truncate(?:\s+table)?|alter\s+table|drop\s+table(?:\s+if\s+exists)?|copy)\s+(?:(?:main|memory)\.)?"?steps"?(?![\w"])/i;
+
+/** After SQL that wrote steps directly (the contract says steps are immutable, but SQL can), rebuild the stats. */
+function afterUserSql(sql: string): void {
+  if (!WRITES_STEPS.test(sql)) return;
+  try {
+    run('BEGIN TRANSACTION');
+  } catch {
+    refreshStats(null); // the SQL left a transaction open: the stats join it
+    return;
+  }
+  try {
+    refreshStats(null);
+    run('COMMIT');
+  } catch (e) {
+    run('ROLLBACK');
+    throw e;
+  }
+}
+
+/** A pool from before trajectory_stats existed, or one whose stats do not add up, is rebuilt at open. */
+function checkStats(): void {
+  const t = run('SELECT (SELECT count(*) FROM steps) AS n, (SELECT coalesce(sum(step_count), 0) FROM trajectory_stats) AS m');
+  if (Number(t.getChild('n')?.get(0)) === Number(t.getChild('m')?.get(0))) return;
+  afterUserSql('DELETE FROM steps');
+  checkpoint();
 }
 
 /**
@@ -235,12 +275,14 @@ export const poolApi = {
   /** Run SQL, return the result as Arrow IPC stream bytes (transferred). */
   query(sql: string): Uint8Array {
     const bytes = ipc(run(sql));
+    afterUserSql(sql);
     return Comlink.transfer(bytes, [bytes.buffer]);
   },
 
   /** Run SQL for its effect; returns the number of statements' last result rows. */
   exec(sql: string): void {
     run(sql);
+    afterUserSql(sql);
   },
 
   tableNames(sql: string): string[] {
@@ -372,6 +414,7 @@ export const poolApi = {
       q(`UPDATE steps SET is_last = (steps.step_index = l.last_index)
          FROM (SELECT trajectory_uid, max(step_index) AS last_index FROM steps WHERE import_id = ${id} GROUP BY ALL) l
          WHERE steps.import_id = ${id} AND steps.is_last IS NULL AND steps.trajectory_uid = l.trajectory_uid`);
+      refreshStats(`SELECT DISTINCT trajectory_uid FROM steps WHERE import_id = ${id}`, t.conn);
       added = Number(q(`SELECT count(*) AS n FROM steps WHERE import_id = ${id}`).getChild('n')?.get(0));
       insertErrors(id, info.errors, t.conn);
       q(`UPDATE imports SET status = 'done', format = ${sqlString(info.format)}, confidence = ${Number(info.confidence) || 0},
@@ -408,6 +451,7 @@ export const poolApi = {
     try {
       run(`DELETE FROM steps WHERE step_id IN (SELECT step_id FROM "${name}")`);
       run(`INSERT INTO steps BY NAME SELECT * REPLACE (coalesce(is_last, false) AS is_last) FROM "${name}" QUALIFY row_number() OVER (PARTITION BY step_id ORDER BY source_line DESC) = 1`);
+      refreshStats(`SELECT DISTINCT trajectory_uid FROM "${name}"`);
       run('COMMIT');
     } catch (e) {
       run('ROLLBACK');
@@ -426,6 +470,7 @@ export const poolApi = {
   clear(): void {
     run('BEGIN TRANSACTION');
     run('DELETE FROM steps');
+    run('DELETE FROM trajectory_stats');
     run('DELETE FROM curation');
     run('DELETE FROM import_errors');
     run('DELETE FROM imports');

@@ -77,8 +77,52 @@ export const DDL: readonly string[] = [
     reason VARCHAR
   )`,
   `CREATE TABLE IF NOT EXISTS pool_meta (key VARCHAR PRIMARY KEY, value VARCHAR)`,
+  `CREATE TABLE IF NOT EXISTS trajectory_stats (
+    trajectory_uid VARCHAR,
+    prompt_uid VARCHAR,
+    step_count INTEGER,
+    complete BOOLEAN,
+    reward_sum DOUBLE,
+    reward_min DOUBLE,
+    reward_max DOUBLE,
+    final_reward DOUBLE,
+    agents VARCHAR[],
+    models VARCHAR[],
+    data_source VARCHAR,
+    channel VARCHAR,
+    source VARCHAR,
+    started_at TIMESTAMP,
+    duration_ms DOUBLE,
+    prompt_tokens BIGINT,
+    completion_tokens BIGINT,
+    error_steps INTEGER,
+    ok_steps INTEGER
+  )`,
+  // Steps' own per-trajectory aggregates live in trajectory_stats (kept by the pool at every write of
+  // steps); what depends on curation is joined in here, from curation rows only (docs/decisions/005).
   `CREATE OR REPLACE VIEW trajectories AS
   SELECT
+    t.trajectory_uid, t.prompt_uid, t.step_count, t.complete, t.reward_sum, t.reward_min, t.reward_max, t.final_reward,
+    t.agents, t.models, t.data_source, t.channel, t.source, t.started_at, t.duration_ms, t.prompt_tokens, t.completion_tokens,
+    t.error_steps,
+    coalesce(q.good_steps, 0)::INTEGER AS good_steps,
+    coalesce(q.bad_steps, 0)::INTEGER AS bad_steps,
+    (t.step_count - coalesce(q.reviewed_steps, 0))::INTEGER AS unreviewed_steps,
+    (t.ok_steps + coalesce(q.trainable_delta, 0))::INTEGER AS trainable_steps
+  FROM trajectory_stats t LEFT JOIN (
+    SELECT s.trajectory_uid,
+      count(*) FILTER (WHERE c.quality = 'good') AS good_steps,
+      count(*) FILTER (WHERE c.quality = 'bad') AS bad_steps,
+      count(*) FILTER (WHERE coalesce(c.quality, 'unreviewed') <> 'unreviewed') AS reviewed_steps,
+      sum(CASE WHEN c.trainable AND s.status IS DISTINCT FROM 'ok' THEN 1 WHEN NOT c.trainable AND s.status = 'ok' THEN -1 ELSE 0 END) AS trainable_delta
+    FROM curation c JOIN steps s USING (step_id)
+    GROUP BY s.trajectory_uid
+  ) q USING (trajectory_uid)`,
+];
+
+/** trajectory_stats rows for the trajectories `uids` selects (a subquery), or for all when null. */
+export function trajectoryStatsSql(uids: string | null): string {
+  return `SELECT
     s.trajectory_uid,
     any_value(s.prompt_uid) AS prompt_uid,
     count(*)::INTEGER AS step_count,
@@ -87,8 +131,8 @@ export const DDL: readonly string[] = [
     min(s.reward) AS reward_min,
     max(s.reward) AS reward_max,
     arg_max(s.reward, s.step_index) AS final_reward,
-    list_distinct(list(s.agent) FILTER (WHERE s.agent IS NOT NULL)) AS agents,
-    list_distinct(list(s.model) FILTER (WHERE s.model IS NOT NULL)) AS models,
+    list_sort(list_distinct(list(s.agent) FILTER (WHERE s.agent IS NOT NULL))) AS agents,
+    list_sort(list_distinct(list(s.model) FILTER (WHERE s.model IS NOT NULL))) AS models,
     any_value(s.data_source) AS data_source,
     any_value(s.channel) AS channel,
     any_value(s.source) AS source,
@@ -97,10 +141,7 @@ export const DDL: readonly string[] = [
     sum(s.prompt_tokens)::BIGINT AS prompt_tokens,
     sum(s.completion_tokens)::BIGINT AS completion_tokens,
     count(*) FILTER (WHERE s.status = 'error')::INTEGER AS error_steps,
-    count(*) FILTER (WHERE c.quality = 'good')::INTEGER AS good_steps,
-    count(*) FILTER (WHERE c.quality = 'bad')::INTEGER AS bad_steps,
-    count(*) FILTER (WHERE coalesce(c.quality, 'unreviewed') = 'unreviewed')::INTEGER AS unreviewed_steps,
-    count(*) FILTER (WHERE coalesce(c.trainable, s.status = 'ok'))::INTEGER AS trainable_steps
-  FROM steps s LEFT JOIN curation c USING (step_id)
-  GROUP BY s.trajectory_uid`,
-];
+    count(*) FILTER (WHERE s.status = 'ok')::INTEGER AS ok_steps
+  FROM steps s${uids ? ` WHERE s.trajectory_uid IN (${uids})` : ''}
+  GROUP BY s.trajectory_uid`;
+}

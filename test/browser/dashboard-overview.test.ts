@@ -185,3 +185,34 @@ describe('<aw-trajectory-list> virtualization', () => {
     pool.terminate();
   });
 });
+
+describe('<aw-dashboard> on a large pool', () => {
+  it('lists the first LIST_LIMIT trajectories and groups, and counts, charts and says all of them', async () => {
+    const pool = await startPool('dashboard-large', true);
+    const steps = Array.from({ length: 5200 }, (_, i) => trajectorySteps({ uid: `t${String(i).padStart(5, '0')}`, prompt: `g${i % 5100}`, question: `q${i % 5100}`, reward: i % 4 })).flat();
+    await insertSteps(pool, steps);
+    const el = document.createElement('aw-dashboard');
+    el.services = testServices(pool);
+    document.body.append(el);
+    await until(() => el.summary !== null && el.trajectories !== null, 'dashboard');
+    await el.loaded;
+    expect(el.trajectories?.numRows).to.equal(5000);
+    expect(el.summary?.trajectories).to.equal(5200);
+    const text = el.renderRoot.textContent ?? '';
+    expect(text).to.include('Trajectories (the first 5,000 of 5,200 in this order');
+    const groups = el.renderRoot.querySelector('aw-grpo-groups')!;
+    await groups.updateComplete;
+    // 5,100 prompt groups; 100 have two rollouts (i and i + 5100) with equal rewards (5100 % 4 = 0): no signal
+    expect(groups.renderRoot.textContent).to.include('5,100 prompt groups · 100 with more than one rollout');
+    expect(Number(el.renderRoot.querySelector('[aria-label="no-signal groups"] b')?.textContent)).to.equal(100);
+    // the reward histogram is counted in SQL: its bins hold every rewarded trajectory
+    const bins = await pool.rows(`SELECT sum(trajectories)::INTEGER AS n, min(x1) AS lo, max(x2) AS hi FROM (${(await import('../../src/views/dashboard/queries')).rewardsSql('')})`);
+    const [{ n, lo, hi }] = bins;
+    const [{ want, rmin, rmax }] = await pool.rows('SELECT count(reward_sum)::INTEGER AS want, min(reward_sum) AS rmin, max(reward_sum) AS rmax FROM trajectories');
+    expect(n).to.equal(want);
+    expect(lo).to.equal(rmin);
+    expect(hi).to.equal(rmax);
+    el.remove();
+    pool.terminate();
+  });
+});

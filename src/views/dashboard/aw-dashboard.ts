@@ -23,7 +23,7 @@ import './aw-trajectory-list';
 import { NO_OPTIONS, type FilterOptions } from './aw-dashboard-filters';
 import { breakdownBars, rewardHistogram } from './charts';
 import { setDashboardFilter } from './filter-state';
-import { breakdownSql, DIMENSIONS, type Dimension, groupsSql, OPTIONS_SQL, rewardsSql, type Sort, summarySql, trajectoriesSql } from './queries';
+import { breakdownSql, DIMENSIONS, type Dimension, groupCountsSql, groupsSql, LIST_LIMIT, OPTIONS_SQL, rewardsSql, type Sort, summarySql, trajectoriesSql } from './queries';
 
 type Tab = 'overview' | 'review' | 'reference';
 
@@ -43,6 +43,7 @@ export class AwDashboard extends LitElement {
   @state() private breakdowns: Partial<Record<Dimension, Row[]>> = {};
   @state() private rewards: Row[] = [];
   @state() private groups: Row[] = [];
+  @state() private groupCounts: { groups: number; multi: number; no_signal: number } | null = null;
   @state() trajectories: Table | null = null;
   /** trajectory_uids of the list, in its order (what [ and ] walk in the inspector). */
   @state() uids: string[] = [];
@@ -132,10 +133,11 @@ export class AwDashboard extends LitElement {
     const where = this.where;
     this.loaded = (async () => {
       try {
-        const [summary, rewards, groups, trajectories, options, ...dims] = await Promise.all([
+        const [summary, rewards, groups, groupCounts, trajectories, options, ...dims] = await Promise.all([
           pool.rows(summarySql(where)),
           pool.rows(rewardsSql(where)),
           pool.rows(groupsSql(where)),
+          pool.rows(groupCountsSql(where)),
           pool.query(trajectoriesSql(where, this.sort)),
           pool.rows(OPTIONS_SQL),
           ...DIMENSIONS.map((d) => pool.rows(breakdownSql(where, d))),
@@ -144,6 +146,8 @@ export class AwDashboard extends LitElement {
         this.summary = summary[0] ?? null;
         this.rewards = rewards;
         this.groups = groups;
+        const gc = groupCounts[0] ?? {};
+        this.groupCounts = { groups: Number(gc.groups ?? 0), multi: Number(gc.multi ?? 0), no_signal: Number(gc.no_signal ?? 0) };
         this.trajectories = trajectories;
         this.uids = Array.from((trajectories.getChild('trajectory_uid')?.toArray() ?? []) as Iterable<unknown>, String);
         const o = options[0] ?? {};
@@ -161,13 +165,20 @@ export class AwDashboard extends LitElement {
     return this.loaded;
   }
 
+  /** "1,234", or "the first 5,000 of 627,256" when the list is cut at LIST_LIMIT. */
+  private listNote(): string {
+    const shown = this.trajectories?.numRows ?? 0;
+    const total = Number(this.summary?.trajectories ?? shown);
+    return shown >= LIST_LIMIT && total > shown ? `the first ${fmtInt(shown)} of ${fmtInt(total)} in this order` : fmtInt(shown);
+  }
+
   private card(label: string, value: string, warn = false) {
     return html`<div class=${warn ? 'card warn' : 'card'} role="group" aria-label=${label}><b>${value}</b><span>${label}</span></div>`;
   }
 
   private renderOverview() {
     const s = this.summary ?? {};
-    const flat = this.groups.filter((g) => g.no_signal).length;
+    const flat = this.groupCounts?.no_signal ?? 0;
     return html`
       <aw-dashboard-filters .filter=${this.filter} .options=${this.options}
         @aw-filter-change=${(e: CustomEvent<{ filter: CurationFilter }>) => (this.filter = e.detail.filter)}></aw-dashboard-filters>
@@ -197,7 +208,7 @@ export class AwDashboard extends LitElement {
           return rows.length ? html`<figure><figcaption>Steps per ${d} (errors red)</figcaption>${breakdownBars(rows, d)}</figure>` : nothing;
         })}
       </div>
-      <h3>Trajectories (${fmtInt(this.trajectories?.numRows ?? 0)}; click a header to sort)</h3>
+      <h3>Trajectories (${this.listNote()}; click a header to sort)</h3>
       <div class="split">
         <aw-trajectory-list .table=${this.trajectories} .sort=${this.sort} .selected=${this.selected}
           @aw-sort-change=${(e: CustomEvent<{ sort: Sort }>) => (this.sort = e.detail.sort)}
@@ -206,7 +217,7 @@ export class AwDashboard extends LitElement {
           @aw-trajectory-change=${(e: CustomEvent<{ trajectoryUid: string }>) => (this.selected = e.detail.trajectoryUid)}></aw-step-inspector>
       </div>
       <h3>GRPO groups (trajectories sharing a prompt_uid)</h3>
-      <aw-grpo-groups .rows=${this.groups}></aw-grpo-groups>`;
+      <aw-grpo-groups .rows=${this.groups} .counts=${this.groupCounts}></aw-grpo-groups>`;
   }
 
   override render() {

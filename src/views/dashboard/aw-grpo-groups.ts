@@ -2,7 +2,7 @@
  * <aw-grpo-groups>: trajectories grouped by prompt_uid (GRPO groups) with size and reward mean / std;
  * groups whose rewards are all equal are flagged: their advantages are zero, they carry no signal.
  *
- * API: `rows` (rows of groupsSql); event `aw-group-select` {promptUid}.
+ * API: `rows` (rows of groupsSql, the first LIST_LIMIT groups), `counts` (groupCountsSql, over all groups); event `aw-group-select` {promptUid}.
  */
 import { css, html, LitElement } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
@@ -13,6 +13,8 @@ const fmt = (v: unknown) => (v === null || v === undefined ? '∅' : typeof v ==
 @customElement('aw-grpo-groups')
 export class AwGrpoGroups extends LitElement {
   @property({ attribute: false }) rows: Row[] = [];
+  /** Counts over every group; when absent they are counted from `rows`. */
+  @property({ attribute: false }) counts: { groups: number; multi: number; no_signal: number } | null = null;
   @property({ type: Number }) limit = 200;
 
   static override styles = css`
@@ -29,9 +31,10 @@ export class AwGrpoGroups extends LitElement {
   `;
 
   override render() {
-    const flat = this.rows.filter((r) => r.no_signal).length;
-    const multi = this.rows.filter((r) => Number(r.group_size) > 1).length;
-    return html`<div class="summary">${this.rows.length} prompt groups · ${multi} with more than one rollout ·
+    const flat = this.counts?.no_signal ?? this.rows.filter((r) => r.no_signal).length;
+    const multi = this.counts?.multi ?? this.rows.filter((r) => Number(r.group_size) > 1).length;
+    const total = this.counts?.groups ?? this.rows.length;
+    return html`<div class="summary">${total.toLocaleString('en-US')} prompt groups · ${multi.toLocaleString('en-US')} with more than one rollout ·
         <strong>${flat}</strong> with all-equal rewards (no GRPO signal)</div>
       <div class="wrap"><table aria-label="GRPO groups">
         <thead><tr><th scope="col">prompt_uid</th><th scope="col">size</th><th scope="col">rewarded</th><th scope="col">mean</th><th scope="col">std</th><th scope="col">min</th><th scope="col">max</th><th scope="col">signal</th></tr></thead>

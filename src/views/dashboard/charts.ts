@@ -11,7 +11,8 @@ export function rewardHistogram(rows: Row[], ariaLabel = 'Distribution of trajec
     ariaLabel,
     x: { label: 'trajectory reward' },
     y: { label: 'trajectories', grid: true },
-    marks: [Plot.rectY(rows, { ...Plot.binX({ y: 'count' }, { x: 'reward', thresholds: 20 }), fill: '#2da44e' }), Plot.ruleY([0])],
+    // rows are bins counted in SQL (rewardsSql): {x1, x2, trajectories}
+    marks: [Plot.rectY(rows, { x1: 'x1', x2: 'x2', y: 'trajectories', fill: '#2da44e', insetLeft: 0.5, insetRight: 0.5 }), Plot.ruleY([0])],
   });
 }
 

@@ -19,42 +19,70 @@ export interface Sort {
   descending: boolean;
 }
 
+/** Rows the trajectory list and the GRPO group table fetch at most (the counts above them cover all). */
+export const LIST_LIMIT = 5000;
+
 function matchingTrajectories(where: string): string {
-  return where ? `SELECT DISTINCT s.trajectory_uid FROM steps s LEFT JOIN curation c USING (step_id) WHERE ${where}` : 'SELECT trajectory_uid FROM steps';
+  return `SELECT DISTINCT s.trajectory_uid FROM steps s LEFT JOIN curation c USING (step_id) WHERE ${where}`;
 }
 
+/** `WHERE` over the trajectories view for a step filter (none when the filter is empty). */
+function trajectoryWhere(where: string, extra = ''): string {
+  const parts = [extra, where ? `trajectory_uid IN (${matchingTrajectories(where)})` : ''].filter(Boolean);
+  return parts.length ? ` WHERE ${parts.join(' AND ')}` : '';
+}
+
+/** One pass over the filtered steps and one over their trajectories (it used to be 17 subqueries over a CTE of every column). */
 export function summarySql(where: string): string {
-  return `WITH f AS (${filteredSteps(where, "s.*, coalesce(c.quality, 'unreviewed') AS quality, coalesce(c.trainable, s.status = 'ok') AS is_trainable")}),
-    t AS (SELECT trajectory_uid, bool_or(coalesce(is_last, false)) AS complete FROM f GROUP BY 1)
-    SELECT (SELECT count(*) FROM f)::INTEGER AS steps,
-      (SELECT count(*) FROM t)::INTEGER AS trajectories,
-      (SELECT count(*) FILTER (WHERE complete) FROM t)::INTEGER AS complete,
-      (SELECT count(*) FILTER (WHERE NOT complete) FROM t)::INTEGER AS open,
-      (SELECT count(DISTINCT prompt_uid) FROM f)::INTEGER AS prompts,
-      (SELECT count(*) FILTER (WHERE status = 'error') FROM f)::INTEGER AS error_steps,
-      (SELECT count(*) FILTER (WHERE is_trainable) FROM f)::INTEGER AS trainable_steps,
-      (SELECT count(DISTINCT trajectory_uid) FILTER (WHERE is_trainable) FROM f)::INTEGER AS trainable_trajectories,
-      (SELECT count(*) FILTER (WHERE quality <> 'unreviewed') FROM f)::INTEGER AS reviewed_steps,
-      (SELECT count(*) FILTER (WHERE quality = 'good') FROM f)::INTEGER AS good_steps,
-      (SELECT count(*) FILTER (WHERE quality = 'bad') FROM f)::INTEGER AS bad_steps,
-      (SELECT coalesce(sum(prompt_tokens), 0) FROM f)::BIGINT AS prompt_tokens,
-      (SELECT coalesce(sum(completion_tokens), 0) FROM f)::BIGINT AS completion_tokens,
-      (SELECT avg(reward) FROM f) AS mean_step_reward,
-      (SELECT quantile_cont(latency_ms, 0.5) FROM f) AS latency_p50,
-      (SELECT quantile_cont(latency_ms, 0.9) FROM f) AS latency_p90,
-      (SELECT quantile_cont(latency_ms, 0.99) FROM f) AS latency_p99`;
+  const steps = filteredSteps(where, "s.trajectory_uid, s.prompt_uid, s.is_last, s.status, s.prompt_tokens, s.completion_tokens, s.reward, s.latency_ms, coalesce(c.quality, 'unreviewed') AS quality, coalesce(c.trainable, s.status = 'ok') AS is_trainable");
+  return `WITH f AS (${steps}),
+    t AS (SELECT bool_or(coalesce(is_last, false)) AS complete, bool_or(is_trainable) AS trainable FROM f GROUP BY trajectory_uid)
+    SELECT a.*, b.* FROM (
+      SELECT count(*)::INTEGER AS steps,
+        count(DISTINCT prompt_uid)::INTEGER AS prompts,
+        count(*) FILTER (WHERE status = 'error')::INTEGER AS error_steps,
+        count(*) FILTER (WHERE is_trainable)::INTEGER AS trainable_steps,
+        count(*) FILTER (WHERE quality <> 'unreviewed')::INTEGER AS reviewed_steps,
+        count(*) FILTER (WHERE quality = 'good')::INTEGER AS good_steps,
+        count(*) FILTER (WHERE quality = 'bad')::INTEGER AS bad_steps,
+        coalesce(sum(prompt_tokens), 0)::BIGINT AS prompt_tokens,
+        coalesce(sum(completion_tokens), 0)::BIGINT AS completion_tokens,
+        avg(reward) AS mean_step_reward,
+        quantile_cont(latency_ms, 0.5) AS latency_p50,
+        quantile_cont(latency_ms, 0.9) AS latency_p90,
+        quantile_cont(latency_ms, 0.99) AS latency_p99
+      FROM f) a, (${
+        where
+          ? `SELECT count(*)::INTEGER AS trajectories,
+        count(*) FILTER (WHERE complete)::INTEGER AS complete,
+        count(*) FILTER (WHERE NOT complete)::INTEGER AS open,
+        count(*) FILTER (WHERE trainable)::INTEGER AS trainable_trajectories
+      FROM t`
+          : // unfiltered: the pool's per-trajectory stats already hold it
+            `SELECT count(*)::INTEGER AS trajectories,
+        count(*) FILTER (WHERE complete)::INTEGER AS complete,
+        count(*) FILTER (WHERE NOT complete)::INTEGER AS open,
+        count(*) FILTER (WHERE trainable_steps > 0)::INTEGER AS trainable_trajectories
+      FROM trajectories`
+      }) b`;
 }
 
 export function breakdownSql(where: string, dim: Dimension): string {
-  return `SELECT coalesce(s.${dim}, '∅') AS value, count(*)::INTEGER AS steps, count(DISTINCT s.trajectory_uid)::INTEGER AS trajectories,
+  // no count(DISTINCT trajectory_uid) per value: the chart does not show it and it was most of the cost on 1 M steps
+  return `SELECT coalesce(s.${dim}, '∅') AS value, count(*)::INTEGER AS steps,
       count(*) FILTER (WHERE s.status = 'error')::INTEGER AS errors, avg(s.reward) AS mean_reward
     FROM steps s LEFT JOIN curation c USING (step_id)${where ? ` WHERE ${where}` : ''}
     GROUP BY 1 ORDER BY steps DESC, value LIMIT 50`;
 }
 
-/** One row per matching trajectory: its reward (for the distribution chart). */
+/** Histogram of the matching trajectories' rewards: 20 equal bins [x1, x2) between the smallest and largest reward, counted in SQL. */
 export function rewardsSql(where: string): string {
-  return `SELECT reward_sum AS reward, complete FROM trajectories WHERE reward_sum IS NOT NULL AND trajectory_uid IN (${matchingTrajectories(where)})`;
+  return `WITH r AS (SELECT reward_sum AS reward FROM trajectories${trajectoryWhere(where, 'reward_sum IS NOT NULL')}),
+      b AS (SELECT min(reward) AS lo, max(reward) AS hi FROM r),
+      k AS (SELECT CASE WHEN b.hi = b.lo THEN 0 ELSE least(19, floor((r.reward - b.lo) / (b.hi - b.lo) * 20))::INTEGER END AS bin, b.lo, b.hi FROM r, b)
+    SELECT bin, CASE WHEN hi = lo THEN lo - 0.5 ELSE lo + (hi - lo) * bin / 20 END AS x1,
+      CASE WHEN hi = lo THEN lo + 0.5 ELSE lo + (hi - lo) * (bin + 1) / 20 END AS x2, count(*)::INTEGER AS trajectories
+    FROM k GROUP BY ALL ORDER BY bin`;
 }
 
 export function trajectoriesSql(where: string, sort: Sort): string {
@@ -62,17 +90,27 @@ export function trajectoriesSql(where: string, sort: Sort): string {
   return `SELECT trajectory_uid, prompt_uid, step_count, complete, reward_sum, final_reward,
       array_to_string(agents, ', ') AS agents, array_to_string(models, ', ') AS models, data_source, channel,
       error_steps, good_steps, bad_steps, unreviewed_steps, trainable_steps, prompt_tokens, completion_tokens, duration_ms, started_at
-    FROM trajectories WHERE trajectory_uid IN (${matchingTrajectories(where)})
-    ORDER BY ${col} ${sort.descending ? 'DESC' : 'ASC'} NULLS LAST, trajectory_uid`;
+    FROM trajectories${trajectoryWhere(where)}
+    ORDER BY ${col} ${sort.descending ? 'DESC' : 'ASC'} NULLS LAST, trajectory_uid LIMIT ${LIST_LIMIT}`;
+}
+
+function groupsCte(where: string): string {
+  return `g AS (SELECT prompt_uid, count(*)::INTEGER AS group_size, count(reward_sum)::INTEGER AS rewarded,
+      avg(reward_sum) AS reward_mean, stddev_pop(reward_sum) AS reward_std, min(reward_sum) AS reward_min, max(reward_sum) AS reward_max,
+      (count(*) > 1 AND count(reward_sum) = count(*) AND min(reward_sum) = max(reward_sum)) AS no_signal
+    FROM trajectories${trajectoryWhere(where)}
+    GROUP BY prompt_uid)`;
 }
 
 /** GRPO groups: trajectories sharing a prompt_uid. A group whose rewards are all equal has zero advantage: no signal. */
 export function groupsSql(where: string): string {
-  return `SELECT prompt_uid, count(*)::INTEGER AS group_size, count(reward_sum)::INTEGER AS rewarded,
-      avg(reward_sum) AS reward_mean, stddev_pop(reward_sum) AS reward_std, min(reward_sum) AS reward_min, max(reward_sum) AS reward_max,
-      (count(*) > 1 AND count(reward_sum) = count(*) AND min(reward_sum) = max(reward_sum)) AS no_signal
-    FROM trajectories WHERE trajectory_uid IN (${matchingTrajectories(where)})
-    GROUP BY prompt_uid ORDER BY no_signal DESC, group_size DESC, prompt_uid`;
+  return `WITH ${groupsCte(where)} SELECT * FROM g ORDER BY no_signal DESC, group_size DESC, prompt_uid LIMIT ${LIST_LIMIT}`;
+}
+
+/** Counts over all GRPO groups (the table shows the first LIST_LIMIT). */
+export function groupCountsSql(where: string): string {
+  return `WITH ${groupsCte(where)} SELECT count(*)::INTEGER AS groups, count(*) FILTER (WHERE group_size > 1)::INTEGER AS multi,
+      count(*) FILTER (WHERE no_signal)::INTEGER AS no_signal FROM g`;
 }
 
 /** Values offered in the filter bar. */

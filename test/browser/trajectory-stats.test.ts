@@ -1,0 +1,99 @@
+import { expect } from '@esm-bundle/chai';
+import { stepsToIPC } from '../../src/ingest/step-arrow';
+import type { StepRecord } from '../../src/ingest/step';
+import { PoolClient } from '../../src/pool/client';
+import type { Row } from '../../src/pool/rows';
+import { poolWorker, wasm } from './helpers';
+
+/** What `trajectories` meant before trajectory_stats (docs/decisions/005): every aggregate over steps ⟕ curation (lists now sorted). */
+const REFERENCE = `SELECT s.trajectory_uid, any_value(s.prompt_uid) AS prompt_uid, count(*)::INTEGER AS step_count,
+    bool_or(coalesce(s.is_last, false)) AS complete, sum(s.reward) AS reward_sum, min(s.reward) AS reward_min, max(s.reward) AS reward_max,
+    arg_max(s.reward, s.step_index) AS final_reward,
+    list_sort(list_distinct(list(s.agent) FILTER (WHERE s.agent IS NOT NULL))) AS agents, list_sort(list_distinct(list(s.model) FILTER (WHERE s.model IS NOT NULL))) AS models,
+    any_value(s.data_source) AS data_source, any_value(s.channel) AS channel, any_value(s.source) AS source, min(s.started_at) AS started_at,
+    date_diff('millisecond', min(s.started_at), max(coalesce(s.ended_at, s.started_at)))::DOUBLE AS duration_ms,
+    sum(s.prompt_tokens)::BIGINT AS prompt_tokens, sum(s.completion_tokens)::BIGINT AS completion_tokens,
+    count(*) FILTER (WHERE s.status = 'error')::INTEGER AS error_steps,
+    count(*) FILTER (WHERE c.quality = 'good')::INTEGER AS good_steps, count(*) FILTER (WHERE c.quality = 'bad')::INTEGER AS bad_steps,
+    count(*) FILTER (WHERE coalesce(c.quality, 'unreviewed') = 'unreviewed')::INTEGER AS unreviewed_steps,
+    count(*) FILTER (WHERE coalesce(c.trainable, s.status = 'ok'))::INTEGER AS trainable_steps
+  FROM steps s LEFT JOIN curation c USING (step_id) GROUP BY s.trajectory_uid ORDER BY s.trajectory_uid`;
+
+const VIEW = `SELECT * FROM trajectories ORDER BY trajectory_uid`;
+
+function step(traj: string, i: number, extra: Partial<StepRecord> = {}): StepRecord {
+  return {
+    step_id: `${traj}:${i}`, trajectory_uid: traj, prompt_uid: `p-${traj[0]}`, step_index: i, is_last: null, channel: 'train',
+    policy_version: null, agent: i % 2 ? 'b' : 'a', data_source: 'ds', model: 'm', provider: 'openai',
+    messages: [{ role: 'user', content: `q${i}` }], tools: null, response: { role: 'assistant', content: `a${i}` }, response_text: `a${i}`,
+    finish_reason: 'stop', prompt_tokens: 10 + i, completion_tokens: 3, prompt_ids: null, response_ids: null, rollout_log_probs: null,
+    reward: i * 0.5, started_at: Date.UTC(2026, 0, 1, 0, 0, i), ended_at: Date.UTC(2026, 0, 1, 0, 0, i + 1), latency_ms: 5, ttft_ms: null,
+    status: 'ok', error: null, metadata: null, raw: '{}', source: 'f.jsonl', source_format: 'test', source_line: i + 1, source_id: 'sid',
+    import_id: null, ...extra,
+  };
+}
+
+const norm = (rows: Row[]) => JSON.parse(JSON.stringify(rows, (_k, v) => (typeof v === 'bigint' ? Number(v) : v)));
+
+async function expectSame(pool: PoolClient, what: string): Promise<void> {
+  const view = norm(await pool.rows(VIEW));
+  const ref = norm(await pool.rows(REFERENCE));
+  expect(view.length, `${what}: trajectories`).to.equal(ref.length);
+  expect(view, what).to.deep.equal(ref);
+}
+
+async function importSteps(pool: PoolClient, steps: StepRecord[]): Promise<void> {
+  const id = await pool.beginImport({ file: 'f.jsonl', sourceId: `sid-${Math.random()}`, bytes: 1 });
+  await pool.api.appendBatch(id, stepsToIPC(steps.map((s) => ({ ...s, import_id: id }))));
+  await pool.commitImport(id, { format: 'test', confidence: 1, records: steps.length, rowsMade: steps.length, errors: [] });
+}
+
+describe('trajectory_stats', () => {
+  it('the trajectories view equals aggregating steps and curation, through imports, labels, upserts, SQL writes and clear', async () => {
+    const pool = await PoolClient.start({ poolName: `stats-${Date.now()}`, memory: true, wasm, worker: poolWorker });
+    try {
+      await importSteps(pool, [step('t1', 0), step('t1', 1), step('t1', 2), step('t2', 0), step('t2', 1, { status: 'error', reward: null })]);
+      await expectSame(pool, 'after an import');
+      // a second import continues t2 and adds t3
+      await importSteps(pool, [step('t2', 2, { model: 'm2' }), step('t3', 0, { status: null as unknown as 'ok' })]);
+      await expectSame(pool, 'after an import that continues a trajectory');
+
+      await pool.exec(`INSERT INTO curation (step_id, quality, trainable) VALUES ('t1:0', 'good', NULL), ('t1:1', 'bad', false), ('t2:1', 'unreviewed', true), ('t3:0', 'good', true), ('gone:0', 'bad', false)`);
+      await expectSame(pool, 'after labels (one on a step that does not exist)');
+
+      await pool.api.upsertSteps(stepsToIPC([step('t1', 2, { reward: 10, is_last: true }), step('t4', 0)]));
+      await expectSame(pool, 'after the gateway upserts steps');
+
+      await pool.exec(`UPDATE steps SET reward = 7 WHERE step_id = 't2:0'`);
+      await expectSame(pool, 'after UPDATE steps in SQL');
+      await pool.exec(`DELETE FROM "steps" WHERE trajectory_uid = 't3'`);
+      await expectSame(pool, 'after DELETE FROM steps in SQL');
+      await pool.exec(`INSERT INTO main.steps SELECT * REPLACE ('t5:' || step_index AS step_id, 't5' AS trajectory_uid) FROM steps WHERE trajectory_uid = 't1'`);
+      await expectSame(pool, 'after INSERT INTO steps in SQL');
+
+      await pool.clear();
+      expect(await pool.rows('SELECT count(*)::INTEGER AS n FROM trajectory_stats')).to.deep.equal([{ n: 0 }]);
+    } finally {
+      pool.terminate();
+    }
+  });
+
+  it('a pool whose stats do not add up (an older pool) is rebuilt when it opens', async () => {
+    const name = `stats-reopen-${Date.now()}`;
+    const start = () => PoolClient.start({ poolName: name, memory: false, wasm, worker: poolWorker });
+    let pool = await start();
+    await importSteps(pool, [step('t1', 0), step('t1', 1), step('t2', 0)]);
+    // what a pool written before trajectory_stats looks like; the regex in the pool does not see this table
+    await pool.exec('DELETE FROM trajectory_stats');
+    await pool.exec('CHECKPOINT');
+    expect(await pool.rows('SELECT count(*)::INTEGER AS n FROM trajectory_stats')).to.deep.equal([{ n: 0 }]);
+    pool.terminate();
+    pool = await start();
+    try {
+      await expectSame(pool, 'after reopening');
+      expect(await pool.rows('SELECT count(*)::INTEGER AS n FROM trajectory_stats')).to.deep.equal([{ n: 2 }]);
+    } finally {
+      pool.terminate();
+    }
+  });
+});
