@@ -1,7 +1,7 @@
 // Native DuckDB (@duckdb/node-api) side of the benchmark: the same file, the same queries.
 import { rmSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { buildRollupTable, ROLLUPS } from './rollups.mjs';
+import { DDL, growStepsSql, ROLLUPS, trajectoryStatsSql } from './rollups.mjs';
 
 const q = (s) => `'${s.replaceAll("'", "''")}'`;
 
@@ -59,12 +59,18 @@ export async function nativeStepsExport(wbParquet, outParquet, runs) {
 }
 
 /** The rollups over the same 1 M-step table the workbench builds (from the same exported steps). */
-export async function nativeRollups(wbParquet, rows, copies, runs) {
+export async function nativeRollups(wbParquet, rows, runs) {
   const { conn, close } = await fresh();
   try {
-    await conn.run(`CREATE TABLE steps AS SELECT * FROM read_parquet(${q(wbParquet)})`);
-    await conn.run(buildRollupTable(rows, copies));
-    const n = await scalar(conn, 'SELECT count(*) FROM bench_steps');
+    for (const d of DDL) await conn.run(d);
+    await conn.run(`INSERT INTO steps SELECT * FROM read_parquet(${q(wbParquet)})`);
+    const have = Number(await scalar(conn, 'SELECT count(*) FROM steps'));
+    const cols = (await conn.runAndReadAll(`SELECT column_name FROM information_schema.columns WHERE table_name = 'steps' ORDER BY ordinal_position`)).getRows().map((r) => String(r[0]));
+    const t0 = performance.now();
+    await conn.run(growStepsSql(cols, rows, have));
+    await conn.run(`INSERT INTO trajectory_stats ${trajectoryStatsSql(null)}`);
+    const buildMs = performance.now() - t0;
+    const n = await scalar(conn, 'SELECT count(*) FROM steps');
     const out = {};
     for (const [name, sql] of Object.entries(ROLLUPS)) {
       const ms = [];
@@ -78,7 +84,7 @@ export async function nativeRollups(wbParquet, rows, copies, runs) {
       }
       out[name] = { ms, resultRows: result };
     }
-    return { rows: n, queries: out };
+    return { rows: n, buildMs, queries: out };
   } finally {
     close();
   }

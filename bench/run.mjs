@@ -9,7 +9,7 @@ import { launch } from '../scripts/browser.mjs';
 import { dataPath, generate } from './gen.mjs';
 import { nativeImportExport, nativeRollups, nativeStepsExport } from './native.mjs';
 import { exportSteps, fetchLastExport, importStaged, pageHooks, parseFloor, sampler, serveCached, stageFile, timeQuery } from './probe.mjs';
-import { buildRollupTable, ROLLUPS } from './rollups.mjs';
+import { growStepsSql, ROLLUPS } from './rollups.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (k, d) => {
@@ -154,13 +154,14 @@ try {
     r.summary = summarize(r);
 
     if (rollupPage && mb === rollupSize) {
-      const n0 = (await timeQuery(rollupPage, 'SELECT 1 FROM steps')).rows;
-      const copies = Math.ceil(ROLLUP_ROWS / n0);
+      const [{ n0 }] = await rollupPage.evaluate(() => window.workbench.query('SELECT count(*)::INTEGER AS n0 FROM steps'));
+      const cols = (await rollupPage.evaluate(() => window.workbench.query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'steps' ORDER BY ordinal_position`))).map((r) => r.column_name);
       let t0 = performance.now();
-      await rollupPage.evaluate((sql) => window.workbench.query(sql), buildRollupTable(ROLLUP_ROWS, copies));
+      // through workbench.query, as a notebook would: the pool sees SQL writing steps and rebuilds trajectory_stats
+      await rollupPage.evaluate((sql) => window.workbench.query(sql), growStepsSql(cols, ROLLUP_ROWS, n0));
       const buildMs = performance.now() - t0;
-      const [{ n }] = await rollupPage.evaluate(() => window.workbench.query('SELECT count(*) AS n FROM bench_steps'));
-      log(`rollup table: ${n} steps (${copies} copies of ${n0}) built in ${(buildMs / 1000).toFixed(1)} s`);
+      const [{ n, t }] = await rollupPage.evaluate(() => window.workbench.query('SELECT count(*)::INTEGER AS n, (SELECT count(*)::INTEGER FROM trajectory_stats) AS t FROM steps'));
+      log(`rollup table: ${n} steps, ${t} trajectories (copies of ${n0}) built in ${(buildMs / 1000).toFixed(1)} s`);
       const wb = {};
       for (const [name, sql] of Object.entries(ROLLUPS)) {
         const ms = [];
@@ -176,8 +177,8 @@ try {
       rollupPage = null;
       rollupBrowser = null;
       t0 = performance.now();
-      const nat = await nativeRollups(rollupParquet, ROLLUP_ROWS, copies, RUNS);
-      results.rollups = { rows: Number(n), nativeRows: nat.rows, buildMs, queries: {} };
+      const nat = await nativeRollups(rollupParquet, ROLLUP_ROWS, RUNS);
+      results.rollups = { rows: Number(n), trajectories: Number(t), nativeRows: nat.rows, buildMs, nativeBuildMs: nat.buildMs, queries: {} };
       for (const name of Object.keys(ROLLUPS)) {
         const w = stats(wb[name].ms);
         const x = stats(nat.queries[name].ms);
