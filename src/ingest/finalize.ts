@@ -87,6 +87,13 @@ export function finalize(
   opts: FinalizeOptions,
 ): StepRecord[] {
   const out: StepRecord[] = [];
+  // the steps of one conversation share its message objects (growing history): redact each once
+  const seen = new Map<ChatMessage, ChatMessage>();
+  const redact = (m: ChatMessage) => {
+    let r = seen.get(m);
+    if (!r) seen.set(m, (r = redactMessage(m)));
+    return r;
+  };
   let raw: string | null = null;
   if (opts.keepRaw !== false && drafts.length) raw = redactedJson(record.value, record.text);
   drafts.forEach((t, ti) => {
@@ -108,7 +115,7 @@ export function finalize(
     prompt ??= first ? promptUid(first.messages) : `p-${hash64(uid)}`;
     if (t.link && !open) open = { uid, prompt, next: index };
     t.steps.forEach((s, si) => {
-      const step = buildStep(s, t, { uid, prompt: prompt!, index: index + si, raw, record, ctx, opts });
+      const step = buildStep(s, t, { uid, prompt: prompt!, index: index + si, raw, record, ctx, opts, redact });
       step.is_last ??= t.link ? null : si === t.steps.length - 1 ? null : false;
       out.push(step);
       if (open) {
@@ -129,6 +136,7 @@ interface BuildArgs {
   record: SourceRecord;
   ctx: NormalizeContext;
   opts: FinalizeOptions;
+  redact: (m: ChatMessage) => ChatMessage;
 }
 
 function buildStep(s: StepDraft, t: TrajectoryDraft, a: BuildArgs): StepRecord {
@@ -151,7 +159,7 @@ function buildStep(s: StepDraft, t: TrajectoryDraft, a: BuildArgs): StepRecord {
     data_source: pick('data_source', null),
     model: pick('model', null),
     provider: pick('provider', null),
-    messages: s.messages.map(redactMessage),
+    messages: s.messages.map(a.redact),
     tools: pick('tools', null),
     response,
     response_text: s.response_text != null ? redactString(s.response_text) : messageText(response),

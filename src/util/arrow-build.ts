@@ -67,6 +67,9 @@ export class Utf8Builder implements ColumnBuilder<string> {
   private bytes = new Uint8Array(1 << 16);
   private pos = 0;
   private valid = new Bits();
+  /** The last value appended and where its bytes are: a step repeats its record's raw, tools, model… */
+  private last: string | null = null;
+  private lastAt = 0;
   append(v: string | null | undefined): void {
     const i = this.length++;
     this.offsets = grow(this.offsets, i + 2);
@@ -74,9 +77,20 @@ export class Utf8Builder implements ColumnBuilder<string> {
       this.valid.set(i, false);
     } else {
       this.valid.set(i, true);
-      const max = this.pos + v.length * 3;
-      if (max > this.bytes.length) this.bytes = grow(this.bytes, max);
-      this.pos += encoder.encodeInto(v, this.bytes.subarray(this.pos)).written;
+      if (v === this.last) {
+        // the same text again: copy its UTF-8 bytes instead of encoding it again
+        const n = this.pos - this.lastAt;
+        if (this.pos + n > this.bytes.length) this.bytes = grow(this.bytes, this.pos + n);
+        this.bytes.copyWithin(this.pos, this.lastAt, this.pos);
+        this.lastAt = this.pos;
+        this.pos += n;
+      } else {
+        const max = this.pos + v.length * 3;
+        if (max > this.bytes.length) this.bytes = grow(this.bytes, max);
+        this.lastAt = this.pos;
+        this.pos += encoder.encodeInto(v, this.bytes.subarray(this.pos)).written;
+        this.last = v;
+      }
     }
     this.offsets[i + 1] = this.pos;
   }
@@ -84,6 +98,8 @@ export class Utf8Builder implements ColumnBuilder<string> {
     this.valid.reset(this.length);
     this.length = 0;
     this.pos = 0;
+    this.last = null;
+    this.lastAt = 0;
   }
   finish(): Data {
     return makeData({

@@ -40,3 +40,19 @@ describe('stepsToIPC reuses its builders', () => {
     }
   });
 });
+
+describe('Utf8Builder', () => {
+  it('repeated values (copied, not encoded again) read back exactly, around nulls, growth and reset', async () => {
+    const { makeVector } = await import('apache-arrow');
+    const { Utf8Builder } = await import('../../src/util/arrow-build');
+    const big = `{"raw":"${'ü€𝄞x'.repeat(40_000)}"}`;
+    const values = ['a', 'a', null, 'a', big, big, big, null, big, '', '', 'ü', 'ü', 'b', null, null, 'b', big];
+    const b = new Utf8Builder();
+    for (const round of [0, 1]) {
+      for (const v of values) b.append(v);
+      const got = [...makeVector(b.finish())];
+      assert.deepEqual(got, values, `round ${round}`);
+      b.reset();
+    }
+  });
+});
