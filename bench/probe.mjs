@@ -116,7 +116,7 @@ export async function importStaged(page) {
     const [r] = await window.workbench.importFiles([file]);
     const ms = performance.now() - t0;
     const tasks = window.__longtasks.filter((e) => e.start >= t0);
-    return { ms, status: r.status, message: r.message, format: r.format, records: r.records, rows: r.rows, added: r.added, timings: r.timings ?? null, longestTask: Math.max(0, ...tasks.map((e) => e.duration)), longTasks: tasks.length };
+    return { ms, status: r.status, message: r.message, format: r.format, records: r.records, rows: r.rows, added: r.added, timings: r.timings ?? null, shards: r.shards ?? 1, longestTask: Math.max(0, ...tasks.map((e) => e.duration)), longTasks: tasks.length };
   });
 }
 

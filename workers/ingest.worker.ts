@@ -5,8 +5,9 @@ import initParquet, { readParquet } from 'parquet-wasm/esm';
 import type { ImportProgress, ImportReport } from '../src/app/services';
 import type { Normalizer } from '../src/ingest/normalizer';
 import { parquetRecords } from '../src/ingest/parquet-records';
-import { ingestFile } from '../src/ingest/pipeline';
+import { ingestFile, type ShardPool } from '../src/ingest/pipeline';
 import type { PoolApi } from '../src/pool/pool-core';
+import type { ShardWorkerApi } from './ingest-shard.worker';
 
 let pool: Comlink.Remote<PoolApi> | null = null;
 let parquetUrl = '';
@@ -17,6 +18,10 @@ export interface IngestJobOptions {
   format?: string;
   /** User mappings (JSON specs), compiled here. */
   mappings?: unknown[];
+  /** Parallel readers for a large JSON Lines file: false = one; a number caps them (default: one per core, at most 4). */
+  shards?: boolean | number;
+  /** Below this size a file is read by one reader (default pipeline SHARD_MIN_BYTES). */
+  shardMinBytes?: number;
 }
 
 async function compileMappings(specs: unknown[] | undefined): Promise<Normalizer<unknown>[]> {
@@ -24,6 +29,18 @@ async function compileMappings(specs: unknown[] | undefined): Promise<Normalizer
   const { compileMapping } = await import('../src/ingest/mapping/compile');
   return specs.map((s) => compileMapping(s) as Normalizer<unknown>);
 }
+
+/** Readers for the shards of a large JSON Lines file beyond the first (which this worker reads): one per spare core, at most 3. */
+const shardWorkers: Comlink.Remote<ShardWorkerApi>[] = [];
+const SHARDS = Math.max(1, Math.min(4, (self.navigator?.hardwareConcurrency ?? 1) || 1));
+
+const shardPool: ShardPool = {
+  count: SHARDS,
+  run(k, job, onBatch, onProgress) {
+    shardWorkers[k] ??= Comlink.wrap<ShardWorkerApi>(new Worker(new URL('./ingest-shard.worker.ts', import.meta.url), { type: 'module', name: `ingest-shard-${k}` }));
+    return shardWorkers[k].run(job, Comlink.proxy(onBatch), Comlink.proxy(onProgress));
+  },
+};
 
 const api = {
   init(port: MessagePort, parquetWasmUrl: string): void {
@@ -40,6 +57,7 @@ const api = {
         beginImport: (m) => p.beginImport(m),
         setImportSource: (id, sid) => p.setImportSource(id, sid),
         appendBatch: (id, bytes) => p.appendBatch(id, Comlink.transfer(bytes, [bytes.buffer])),
+        resetImport: (id) => p.resetImport(id),
         commitImport: (id, info) => p.commitImport(id, info),
         abortImport: (id, reason, errors) => p.abortImport(id, reason, errors),
       }, {
@@ -47,6 +65,8 @@ const api = {
         isCancelled: () => cancelled.has(job),
         extra,
         format: opts.format,
+        shards: opts.shards === false ? undefined : typeof opts.shards === 'number' ? { ...shardPool, count: opts.shards } : shardPool,
+        shardMinBytes: opts.shardMinBytes,
         readParquet: async (bytes) => {
           parquetReady ??= initParquet({ module_or_path: parquetUrl });
           await parquetReady;

@@ -71,6 +71,8 @@ export interface ImportReport {
   ms: number;
   /** Where the time went, ms from the start: hash done, last record read, last batch appended, committed (null if not reached). */
   timings?: ImportTimings;
+  /** How many readers read the file in parallel (1 unless a large JSON Lines file of a stateless format). */
+  shards?: number;
 }
 
 export interface ImportTimings {

@@ -65,10 +65,14 @@ export interface FinalizeState {
   linker: HistoryLinker;
   /** trajectory uid → next step index, for sources that spread one trajectory over several records. */
   nextIndex: Map<string, number>;
+  /** Trajectory ids the source itself gave (parallel shards check they share none). */
+  own: Set<string>;
+  /** Some draft asked for history linking. */
+  linked: boolean;
 }
 
 export function createFinalizeState(): FinalizeState {
-  return { linker: new HistoryLinker(), nextIndex: new Map() };
+  return { linker: new HistoryLinker(), nextIndex: new Map(), own: new Set(), linked: false };
 }
 
 export interface FinalizeOptions {
@@ -98,6 +102,8 @@ export function finalize(
   if (opts.keepRaw !== false && drafts.length) raw = redactedJson(record.value, record.text);
   drafts.forEach((t, ti) => {
     let uid = t.trajectory_uid ?? null;
+    if (uid !== null) state.own.add(uid);
+    if (t.link) state.linked = true;
     let index = uid !== null ? (state.nextIndex.get(uid) ?? 0) : 0;
     let prompt = t.prompt_uid ?? null;
     let open: OpenTrajectory | null = null;

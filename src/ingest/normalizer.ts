@@ -40,6 +40,11 @@ export interface Normalizer<S = unknown> {
   normalize(record: SourceRecord, ctx: NormalizeContext, state: S): TrajectoryDraft[];
   /** Called at end of file: emit whatever the state still holds. */
   flush?(ctx: NormalizeContext, state: S): TrajectoryDraft[];
+  /**
+   * Each record is normalized on its own (no state, no history linking), so a large JSON Lines file
+   * of this format may be read in parallel shards (pipeline.ts checks the numbering after).
+   */
+  parallel?: boolean;
 }
 
 export function defineNormalizer<S>(n: Normalizer<S>): Normalizer<S> {

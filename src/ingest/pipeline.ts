@@ -18,6 +18,8 @@ export interface IngestSink {
   beginImport(meta: ImportMeta): Promise<number>;
   setImportSource(id: number, sourceId: string): Promise<void>;
   appendBatch(id: number, bytes: Uint8Array): Promise<void>;
+  /** Drop every row appended so far and keep the import open (a sharded read fell back to one reader). */
+  resetImport?(id: number): Promise<void>;
   commitImport(id: number, info: ImportCommit): Promise<{ rowsAdded: number }>;
   abortImport(id: number, reason: string, errors?: RejectedLine[]): Promise<void>;
 }
@@ -33,6 +35,49 @@ export interface IngestOptions {
   format?: string;
   batchRows?: number;
   batchBytes?: number;
+  /** Read large JSON Lines files in parallel: shard k ≥ 1 runs through `run` (in another worker). */
+  shards?: ShardPool;
+  /** Files smaller than this are read by one reader (default 48 MiB; tests set it low). */
+  shardMinBytes?: number;
+}
+
+/** A shard of a JSON Lines file: bytes [start, end), both at line boundaries. */
+export interface ShardJob {
+  file: File;
+  start: number;
+  end: number;
+  /** Normalizer id (a built-in one that keeps no state across records). */
+  format: string;
+  sourceId: string;
+  importId: number;
+  batchRows?: number;
+  batchBytes?: number;
+}
+
+export interface ShardPool {
+  /** How many readers to use at most, this one included. */
+  count: number;
+  run(k: number, job: ShardJob, onBatch: (bytes: Uint8Array) => Promise<void>, onProgress: (bytes: number, records: number, rows: number) => void): Promise<RecordRun>;
+}
+
+/** What reading one stream of records made (the whole file, or one shard of it). */
+export interface RecordRun {
+  records: number;
+  rowsMade: number;
+  rejected: RejectedLine[];
+  moreRejects: number;
+  warnings: string[];
+  skipped: number[];
+  formatsUsed: [string, number][];
+  format: string;
+  confidence: number;
+  sample: SourceRecord[];
+  /** Trajectory ids the source gave (a trajectory split across shards would be numbered wrong). */
+  ownUids: string[];
+  /** A draft asked for history linking (which needs every earlier record). */
+  linked: boolean;
+  /** For a shard: the lines and records counted before it, as it numbered its own. */
+  offset?: { lines: number; records: number };
 }
 
 const SAMPLE = 20;
@@ -87,11 +132,318 @@ function approxSize(s: StepRecord): number {
   return n;
 }
 
-export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptions = {}): Promise<ImportReport> {
-  const t0 = performance.now();
+
+interface RunEnv {
+  ctx: NormalizeContext;
+  all: Normalizer<unknown>[];
+  importId: number;
+  /** Skip detection: this normalizer reads every record. */
+  fixed?: { normalizer: Normalizer<unknown>; confidence: number };
+  forcedFormat?: string;
+  emitBatch: (bytes: Uint8Array) => Promise<void>;
+  isCancelled?: () => boolean;
+  onCount?: (records: number, rows: number) => void;
+  batchRows?: number;
+  batchBytes?: number;
+}
+
+/** Detect (from the first records), normalize, finalize and batch one stream of records. */
+export async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv): Promise<RecordRun> {
+  const { ctx, all } = env;
   const rejected: RejectedLine[] = [];
   let moreRejects = 0;
   const warnings: string[] = [];
+  const reject = (line: number, reason: string) => {
+    if (rejected.length < MAX_REJECTS) rejected.push({ line, reason });
+    else moreRejects++;
+  };
+  let records = 0;
+  let rowsMade = 0;
+  const states = new Map<Normalizer<unknown>, unknown>();
+  const stateOf = (n: Normalizer<unknown>) => {
+    if (!states.has(n)) states.set(n, n.createState ? n.createState(ctx) : undefined);
+    return states.get(n);
+  };
+  const fin: FinalizeState = createFinalizeState();
+  let chosen: Normalizer<unknown> | null = env.fixed?.normalizer ?? null;
+  let format = chosen?.id ?? 'unknown';
+  let confidence = env.fixed?.confidence ?? 0;
+  const sample: SourceRecord[] = [];
+  let batch: StepRecord[] = [];
+  let batchSize = 0;
+  const batchRows = env.batchRows ?? 4000;
+  const batchBytes = env.batchBytes ?? 16 << 20;
+  const formatsUsed = new Map<string, number>();
+  const skipped: number[] = [];
+
+  const flushBatch = async () => {
+    if (!batch.length) return;
+    const bytes = stepsToIPC(batch);
+    batch = [];
+    batchSize = 0;
+    await env.emitBatch(bytes);
+  };
+
+  const emit = async (rows: StepRecord[]) => {
+    for (const r of rows) {
+      batch.push(r);
+      batchSize += approxSize(r);
+    }
+    rowsMade += rows.length;
+    if (batch.length >= batchRows || batchSize >= batchBytes) await flushBatch();
+  };
+
+  const normalizeWith = (n: Normalizer<unknown>, rec: SourceRecord): StepRecord[] => {
+    const drafts = n.normalize(rec, ctx, stateOf(n));
+    if (!drafts.length) return [];
+    formatsUsed.set(n.id, (formatsUsed.get(n.id) ?? 0) + 1);
+    return finalize(drafts, rec, ctx, fin, { format: n.id, importId: env.importId });
+  };
+
+  const handle = async (rec: SourceRecord) => {
+    records++;
+    const n = chosen!;
+    let rows: StepRecord[] | null = null;
+    let why: string | null = null;
+    try {
+      rows = normalizeWith(n, rec);
+      // a stateful normalizer buffers records and emits at flush; others found no LLM call here
+      if (rows.length === 0 && !n.flush && n.id !== generic.id) rows = null;
+    } catch (e) {
+      why = e instanceof Error ? e.message : String(e);
+    }
+    if (rows === null) {
+      // mixed files: another format may claim this record
+      const other = detectFormat([rec.value], all);
+      if (other.normalizer !== n && other.normalizer.id !== generic.id && other.confidence >= 0.5) {
+        try {
+          rows = normalizeWith(other.normalizer, rec);
+          why = null;
+        } catch (e) {
+          why = e instanceof Error ? e.message : String(e);
+        }
+      }
+    }
+    if (why) {
+      reject(rec.line, `${n.label}: ${why}`);
+      return;
+    }
+    if (rows === null || rows.length === 0) {
+      if (!n.flush) skipped.push(rec.line);
+      return;
+    }
+    await emit(rows);
+  };
+
+  const choose = async () => {
+    const d = env.forcedFormat ? forced(env.forcedFormat, all) : detectFormat(sample.map((s) => s.value), all);
+    chosen = d.normalizer;
+    format = chosen.id;
+    confidence = d.confidence;
+    for (const s of sample) await handle(s);
+  };
+
+  let counted = 0;
+  for await (const ev of source) {
+    if (env.isCancelled?.()) throw new CancelledError();
+    if (ev.kind === 'reject') reject(ev.line, ev.reason);
+    else if (ev.kind === 'warning') warnings.push(ev.message);
+    else if (!chosen) {
+      sample.push(ev.record);
+      if (sample.length >= SAMPLE) await choose();
+    } else {
+      if (sample.length < SAMPLE) sample.push(ev.record);
+      await handle(ev.record);
+    }
+    if (env.onCount && records - counted >= 256) {
+      counted = records;
+      env.onCount(records, rowsMade);
+    }
+  }
+  if (!chosen && sample.length) await choose();
+  for (const [n, st] of states) {
+    if (n.flush) {
+      const drafts = n.flush(ctx, st);
+      if (drafts.length) await emit(finalize(drafts, { value: null, line: 0, index: records }, ctx, fin, { format: n.id, importId: env.importId, keepRaw: false }));
+    }
+  }
+  if (env.isCancelled?.()) throw new CancelledError();
+  await flushBatch();
+  env.onCount?.(records, rowsMade);
+  return {
+    records, rowsMade, rejected, moreRejects, warnings, skipped, formatsUsed: [...formatsUsed], format, confidence, sample,
+    ownUids: [...fin.own], linked: fin.linked,
+  };
+}
+
+/** Files smaller than this are read by one reader: a second would not pay for itself. */
+export const SHARD_MIN_BYTES = 48 << 20;
+
+interface ShardPlan {
+  bounds: number[];
+  normalizer: Normalizer<unknown>;
+  confidence: number;
+}
+
+/**
+ * Can this file be read in parallel shards, and where do they start? Only a UTF-8 JSON Lines file,
+ * whose first lines all parse and whose format keeps no state across records (`parallel`).
+ */
+async function planShards(file: File, all: Normalizer<unknown>[], opts: IngestOptions): Promise<ShardPlan | null> {
+  const min = opts.shardMinBytes ?? SHARD_MIN_BYTES;
+  const count = Math.min(opts.shards?.count ?? 1, Math.floor((2 * file.size) / Math.max(1, min)));
+  if (count < 2 || file.size < min) return null;
+  const headBytes = new Uint8Array(await file.slice(0, 1 << 20).arrayBuffer());
+  if (isGzip(headBytes) || isParquet(headBytes)) return null;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(headBytes.subarray(0, headBytes.lastIndexOf(10) + 1));
+  } catch {
+    return null; // not UTF-8 (or a character cut at 1 MB with no newline before it)
+  }
+  const lines = text.replace(/^\uFEFF/, '').split('\n').filter((l) => l.trim());
+  if (!lines.length || !lines[0].trimStart().startsWith('{')) return null;
+  const sample: unknown[] = [];
+  for (const line of lines.slice(0, SAMPLE)) {
+    try {
+      sample.push(JSON.parse(line));
+    } catch {
+      return null; // the one reader reports it, with the numbering it owns
+    }
+  }
+  const d = opts.format ? forced(opts.format, all) : detectFormat(sample, all);
+  if (!d.normalizer.parallel || !NORMALIZERS.includes(d.normalizer)) return null;
+  const bounds = [0];
+  for (let k = 1; k < count; k++) {
+    const at = Math.floor((file.size * k) / count);
+    const probe = new Uint8Array(await file.slice(at, at + (4 << 20)).arrayBuffer());
+    const nl = probe.indexOf(10);
+    if (nl < 0) return null;
+    const b = at + nl + 1;
+    if (b <= bounds[bounds.length - 1] || b >= file.size) return null;
+    bounds.push(b);
+  }
+  bounds.push(file.size);
+  return { bounds, normalizer: d.normalizer, confidence: d.confidence };
+}
+
+/** Lines and non-blank lines in bytes [0, end) of a file (a shard numbers its lines and records after them). */
+export async function countLines(file: Blob, end: number): Promise<{ lines: number; records: number }> {
+  let lines = 0;
+  let records = 0;
+  let blank = true;
+  const reader = file.slice(0, end).stream().getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    for (let i = 0; i < value.length; i++) {
+      const b = value[i];
+      if (b === 10) {
+        lines++;
+        if (!blank) records++;
+        blank = true;
+      } else if (blank && b !== 32 && b !== 9 && b !== 13) blank = false;
+    }
+  }
+  if (!blank) records++;
+  return { lines, records };
+}
+
+/** Run one shard ≥ 1 of a planned file (in a shard worker): number after what precedes it, read, batch. */
+export async function runShard(job: ShardJob, onBatch: (bytes: Uint8Array) => Promise<void>, onProgress?: (bytes: number, records: number, rows: number) => void): Promise<RecordRun> {
+  const normalizer = NORMALIZERS.find((n) => n.id === job.format);
+  if (!normalizer) throw new Error(`unknown format "${job.format}"`);
+  const offset = await countLines(job.file, job.start);
+  let bytes = 0;
+  const source = readRecords(job.file.slice(job.start, job.end).stream(), { shard: offset, onBytes: (n) => (bytes = n) });
+  const run = await runRecords(source, {
+    ctx: { sourceId: job.sourceId, file: job.file.name },
+    all: NORMALIZERS,
+    importId: job.importId,
+    fixed: { normalizer, confidence: 1 },
+    emitBatch: onBatch,
+    onCount: (records, rows) => onProgress?.(bytes, records, rows),
+    batchRows: job.batchRows,
+    batchBytes: job.batchBytes,
+  });
+  return { ...run, sample: [], offset };
+}
+
+/**
+ * Read a planned file in parallel shards. Returns null when the shards' numbering does not agree
+ * with reading the file in one go (a line before a shard did not parse, one trajectory spans two
+ * shards, a record needed another format): the caller then reads it again with one reader.
+ */
+async function runSharded(file: File, plan: ShardPlan, pool: ShardPool, env: Omit<RunEnv, 'fixed' | 'forcedFormat'>, onProgress: (bytes: number, records: number, rows: number) => void): Promise<RecordRun | null> {
+  const n = plan.bounds.length - 1;
+  const seen = Array.from({ length: n }, () => ({ bytes: 0, records: 0, rows: 0 }));
+  const report = (k: number, bytes: number, records: number, rows: number) => {
+    seen[k] = { bytes, records, rows };
+    onProgress(
+      seen.reduce((a, x) => a + x.bytes, 0),
+      seen.reduce((a, x) => a + x.records, 0),
+      seen.reduce((a, x) => a + x.rows, 0),
+    );
+  };
+  let stop: unknown = null;
+  const guarded = async (bytes: Uint8Array) => {
+    if (stop) throw stop;
+    if (env.isCancelled?.()) throw (stop = new CancelledError());
+    await env.emitBatch(bytes);
+  };
+  let bytes0 = 0;
+  const first = runRecords(readRecords(file.slice(0, plan.bounds[1]).stream(), { onBytes: (b) => (bytes0 = b) }), {
+    ...env,
+    fixed: { normalizer: plan.normalizer, confidence: plan.confidence },
+    emitBatch: guarded,
+    onCount: (records, rows) => report(0, bytes0, records, rows),
+  });
+  const rest = plan.bounds.slice(1, -1).map((start, i) =>
+    pool.run(i + 1, { file, start, end: plan.bounds[i + 2], format: plan.normalizer.id, sourceId: env.ctx.sourceId, importId: env.importId, batchRows: env.batchRows, batchBytes: env.batchBytes }, guarded, (b, r, rows) =>
+      report(i + 1, b, r, rows),
+    ),
+  );
+  const settled = await Promise.allSettled([first, ...rest]);
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) {
+    stop ??= (failed as PromiseRejectedResult).reason;
+    throw (failed as PromiseRejectedResult).reason;
+  }
+  const runs = settled.map((r) => (r as PromiseFulfilledResult<RecordRun>).value);
+  // does the numbering agree with one reader's?
+  let before = 0;
+  const owners = new Set<string>();
+  for (const [k, r] of runs.entries()) {
+    if (k > 0 && r.offset?.records !== before) return null;
+    before += r.records;
+    if (r.linked || r.formatsUsed.some(([id]) => id !== plan.normalizer.id)) return null;
+    for (const u of r.ownUids) {
+      if (owners.has(u)) return null;
+    }
+    for (const u of r.ownUids) owners.add(u);
+  }
+  const rejected = runs.flatMap((r) => r.rejected);
+  const used = new Map<string, number>();
+  for (const r of runs) for (const [id, c] of r.formatsUsed) used.set(id, (used.get(id) ?? 0) + c);
+  return {
+    records: before,
+    rowsMade: runs.reduce((a, r) => a + r.rowsMade, 0),
+    rejected: rejected.slice(0, MAX_REJECTS),
+    moreRejects: runs.reduce((a, r) => a + r.moreRejects, 0) + Math.max(0, rejected.length - MAX_REJECTS),
+    warnings: [...new Set(runs.flatMap((r) => r.warnings))],
+    skipped: runs.flatMap((r) => r.skipped),
+    formatsUsed: [...used],
+    format: plan.normalizer.id,
+    confidence: plan.confidence,
+    sample: runs[0].sample,
+    ownUids: [],
+    linked: false,
+  };
+}
+
+export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptions = {}): Promise<ImportReport> {
+  const t0 = performance.now();
+  let rejected: RejectedLine[] = [];
   const timings: ImportTimings = { hashed: null, read: null, appended: null, committed: null, waitedForPool: 0 };
   const mark = (k: Exclude<keyof ImportTimings, 'waitedForPool'>) => (timings[k] = Math.round(performance.now() - t0));
   const report = (status: ImportReport['status'], extra: Partial<ImportReport>): ImportReport => ({
@@ -102,7 +454,7 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
     rows: 0,
     added: 0,
     rejected,
-    warnings,
+    warnings: [],
     status,
     message: null,
     importId: null,
@@ -112,17 +464,13 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
     ...extra,
   });
   const progress = (p: Omit<ImportProgress, 'file' | 'bytesTotal'>) => opts.onProgress?.({ file: file.name, bytesTotal: file.size, ...p });
-  const reject = (line: number, reason: string) => {
-    if (rejected.length < MAX_REJECTS) rejected.push({ line, reason });
-    else moreRejects++;
-  };
 
   const id = await sink.beginImport({ file: file.name, sourceId: '', bytes: file.size });
   let records = 0;
   let rowsMade = 0;
   let format = 'unknown';
   let confidence = 0;
-  let message: string | null = null;
+  let shards = 1;
   try {
     const sourceId = await sha256(file, (n) => {
       if (opts.isCancelled?.()) throw new CancelledError();
@@ -131,150 +479,74 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
     mark('hashed');
     await sink.setImportSource(id, sourceId);
     const ctx: NormalizeContext = { sourceId, file: file.name };
+    const all = [...(opts.extra ?? []), ...NORMALIZERS];
+    // every reader hands its batches here; at most one append per reader waits behind the pool
+    let inflight: Promise<void> = Promise.resolve();
+    const emitBatch = async (bytes: Uint8Array) => {
+      const prev = inflight;
+      inflight = prev.then(() => sink.appendBatch(id, bytes));
+      const waitFrom = performance.now();
+      await prev;
+      timings.waitedForPool += performance.now() - waitFrom;
+    };
+    const env = { ctx, all, importId: id, emitBatch, isCancelled: opts.isCancelled, batchRows: opts.batchRows, batchBytes: opts.batchBytes };
+    let lastProgress = 0;
+    const reading = (bytesRead: number, r: number, rows: number) => {
+      records = r;
+      rowsMade = rows;
+      if (bytesRead - lastProgress > 1 << 20) {
+        lastProgress = bytesRead;
+        progress({ bytesRead, records: r, rows, phase: 'reading' });
+      }
+    };
+
+    let run: RecordRun | null = null;
     const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
-    let source: AsyncIterable<ReadEvent>;
     if (isParquet(head)) {
       if (!opts.readParquet) throw new ReadError('Parquet files cannot be read here');
       const rows = await opts.readParquet(new Uint8Array(await file.arrayBuffer()));
-      source = (async function* () {
+      const source = (async function* () {
         for await (const record of rows) yield { kind: 'record', record } as ReadEvent;
       })();
+      run = await runRecords(source, { ...env, forcedFormat: opts.format });
     } else {
-      let bytesRead = 0;
-      source = readRecords(file.stream(), { onBytes: (n) => (bytesRead = n) });
-      const inner = source;
-      source = (async function* () {
-        let last = 0;
-        for await (const ev of inner) {
-          if (bytesRead - last > 1 << 20) {
-            last = bytesRead;
-            progress({ bytesRead, records, rows: rowsMade, phase: 'reading' });
-          }
-          yield ev;
-        }
-      })();
-    }
-
-    const all = [...(opts.extra ?? []), ...NORMALIZERS];
-    const states = new Map<Normalizer<unknown>, unknown>();
-    const stateOf = (n: Normalizer<unknown>) => {
-      if (!states.has(n)) states.set(n, n.createState ? n.createState(ctx) : undefined);
-      return states.get(n);
-    };
-    const fin: FinalizeState = createFinalizeState();
-    let chosen: Normalizer<unknown> | null = null;
-    const sample: SourceRecord[] = [];
-    let batch: StepRecord[] = [];
-    let batchSize = 0;
-    const batchRows = opts.batchRows ?? 4000;
-    const batchBytes = opts.batchBytes ?? 16 << 20;
-    let inflight: Promise<void> = Promise.resolve();
-    const formatsUsed = new Map<string, number>();
-    const skipped: number[] = [];
-
-    const flushBatch = async () => {
-      if (!batch.length) return;
-      const bytes = stepsToIPC(batch);
-      batch = [];
-      batchSize = 0;
-      const waitFrom = performance.now();
-      await inflight;
-      timings.waitedForPool += performance.now() - waitFrom;
-      inflight = sink.appendBatch(id, bytes);
-    };
-
-    const emit = async (rows: StepRecord[]) => {
-      for (const r of rows) {
-        batch.push(r);
-        batchSize += approxSize(r);
-      }
-      rowsMade += rows.length;
-      if (batch.length >= batchRows || batchSize >= batchBytes) await flushBatch();
-    };
-
-    const normalizeWith = (n: Normalizer<unknown>, rec: SourceRecord): StepRecord[] => {
-      const drafts = n.normalize(rec, ctx, stateOf(n));
-      if (!drafts.length) return [];
-      formatsUsed.set(n.id, (formatsUsed.get(n.id) ?? 0) + 1);
-      return finalize(drafts, rec, ctx, fin, { format: n.id, importId: id });
-    };
-
-    const handle = async (rec: SourceRecord) => {
-      records++;
-      const n = chosen!;
-      let rows: StepRecord[] | null = null;
-      let why: string | null = null;
-      try {
-        rows = normalizeWith(n, rec);
-        // a stateful normalizer buffers records and emits at flush; others found no LLM call here
-        if (rows.length === 0 && !n.flush && n.id !== generic.id) rows = null;
-      } catch (e) {
-        why = e instanceof Error ? e.message : String(e);
-      }
-      if (rows === null) {
-        // mixed files: another format may claim this record
-        const other = detectFormat([rec.value], all);
-        if (other.normalizer !== n && other.normalizer.id !== generic.id && other.confidence >= 0.5) {
-          try {
-            rows = normalizeWith(other.normalizer, rec);
-            why = null;
-          } catch (e) {
-            why = e instanceof Error ? e.message : String(e);
-          }
+      const plan = opts.shards ? await planShards(file, all, opts) : null;
+      if (plan && opts.shards) {
+        run = await runSharded(file, plan, opts.shards, env, reading);
+        if (run) shards = plan.bounds.length - 1;
+        else {
+          // the shards disagreed with one reader's numbering: start again with one reader
+          await inflight;
+          if (!sink.resetImport) throw new Error('the pool cannot restart an import');
+          await sink.resetImport(id);
+          lastProgress = 0;
         }
       }
-      if (why) {
-        reject(rec.line, `${n.label}: ${why}`);
-        return;
-      }
-      if (rows === null || rows.length === 0) {
-        if (!n.flush) skipped.push(rec.line);
-        return;
-      }
-      await emit(rows);
-    };
-
-    for await (const ev of source) {
-      if (opts.isCancelled?.()) throw new CancelledError();
-      if (ev.kind === 'reject') reject(ev.line, ev.reason);
-      else if (ev.kind === 'warning') warnings.push(ev.message);
-      else if (!chosen) {
-        sample.push(ev.record);
-        if (sample.length >= SAMPLE) {
-          const d = opts.format ? forced(opts.format, all) : detectFormat(sample.map((s) => s.value), all);
-          chosen = d.normalizer;
-          format = chosen.id;
-          confidence = d.confidence;
-          for (const s of sample) await handle(s);
-        }
-      } else await handle(ev.record);
-    }
-    if (!chosen && sample.length) {
-      const d = opts.format ? forced(opts.format, all) : detectFormat(sample.map((s) => s.value), all);
-      chosen = d.normalizer;
-      format = chosen.id;
-      confidence = d.confidence;
-      for (const s of sample) await handle(s);
-    }
-    for (const [n, st] of states) {
-      if (n.flush) {
-        const drafts = n.flush(ctx, st);
-        if (drafts.length) await emit(finalize(drafts, { value: null, line: 0, index: records }, ctx, fin, { format: n.id, importId: id, keepRaw: false }));
+      if (!run) {
+        let bytesRead = 0;
+        const source = readRecords(file.stream(), { onBytes: (n) => (bytesRead = n) });
+        run = await runRecords(source, { ...env, forcedFormat: opts.format, onCount: (r, rows) => reading(bytesRead, r, rows) });
       }
     }
-    if (opts.isCancelled?.()) throw new CancelledError();
+    records = run.records;
+    rowsMade = run.rowsMade;
+    format = run.format;
+    confidence = run.confidence;
+    rejected = run.rejected;
+    const warnings = [...run.warnings];
     mark('read');
-    await flushBatch();
     await inflight;
     mark('appended');
-    if (formatsUsed.size > 1) {
-      const parts = [...formatsUsed].map(([k, v]) => `${k} (${v})`).join(', ');
+    let message: string | null = null;
+    if (run.formatsUsed.length > 1) {
+      const parts = run.formatsUsed.map(([k, v]) => `${k} (${v})`).join(', ');
       warnings.push(`mixed formats in one file: ${parts}`);
     }
-    if (chosen?.id === generic.id) {
-      message = `Format not recognized: kept ${records} record(s) as generic rows (raw JSON and top-level keys in metadata). Keys seen: ${keysSeen(sample)}. Write a mapping to import them as steps.`;
+    if (format === generic.id) {
+      message = `Format not recognized: kept ${records} record(s) as generic rows (raw JSON and top-level keys in metadata). Keys seen: ${keysSeen(run.sample)}. Write a mapping to import them as steps.`;
     }
-    if (moreRejects) warnings.push(`${moreRejects} more rejected line(s) not listed`);
+    if (run.moreRejects) warnings.push(`${run.moreRejects} more rejected line(s) not listed`);
+    const skipped = run.skipped;
     if (skipped.length) {
       const shown = skipped.slice(0, 10).join(', ');
       warnings.push(`${skipped.length} record(s) held no LLM call and made no step (line${skipped.length > 1 ? 's' : ''} ${shown}${skipped.length > 10 ? ', …' : ''})`);
@@ -283,7 +555,7 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
     const { rowsAdded } = await sink.commitImport(id, { format, confidence, records, rowsMade, errors: rejected, message: message ?? (warnings.join('; ') || null) });
     mark('committed');
     progress({ bytesRead: file.size, records, rows: rowsMade, phase: 'done' });
-    return report('done', { format, confidence, records, rows: rowsMade, added: rowsAdded, message, importId: id });
+    return report('done', { format, confidence, records, rows: rowsMade, added: rowsAdded, message, importId: id, warnings, shards });
   } catch (e) {
     const cancelled = e instanceof CancelledError;
     const text = e instanceof Error ? e.message : String(e);
@@ -293,7 +565,7 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
         ? `The browser's storage quota is exhausted, so nothing of this import was kept (${text}). Free space — clear the pool or delete old data — or allow this site more storage, then import again.`
         : `${e instanceof ReadError ? '' : 'Import failed: '}${text}`;
     await abortQuietly(sink, id, why, rejected);
-    return report(cancelled ? 'cancelled' : 'failed', { format, confidence, records, rows: rowsMade, message: why, importId: id });
+    return report(cancelled ? 'cancelled' : 'failed', { format, confidence, records, rows: rowsMade, message: why, importId: id, shards });
   }
 }
 

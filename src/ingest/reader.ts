@@ -15,6 +15,11 @@ export interface ReadOptions {
   onBytes?: (n: number) => void;
   /** Records larger than this (in characters) are rejected. */
   maxRecordChars?: number;
+  /**
+   * The stream is a slice of a JSON Lines file that starts at a line boundary (a parallel shard):
+   * read it as JSON Lines, numbering lines after `lines` and records after `records`.
+   */
+  shard?: { lines: number; records: number };
 }
 
 export type Container = 'jsonl' | 'json' | 'sse' | 'empty' | 'binary';
@@ -361,7 +366,7 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
   }
   const trimmed = buffered.replace(/^[\s\uFEFF]+/, '');
   if (!trimmed) {
-    yield { kind: 'warning', message: 'the file holds only whitespace' };
+    if (!opts.shard) yield { kind: 'warning', message: 'the file holds only whitespace' };
     return;
   }
   const all = async function* (): AsyncGenerator<string> {
@@ -385,8 +390,9 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
     }
     container = oneLine ? 'jsonl' : 'json';
   } else container = 'jsonl';
+  if (opts.shard) container = 'jsonl';
 
-  let index = 0;
+  let index = opts.shard?.records ?? 0;
   let lastLine = 1;
   if (container === 'json') {
     const splitter = new ValueSplitter(trimmed.startsWith('['), maxChars);
@@ -409,7 +415,7 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
     }
   } else {
     const sse = container === 'sse' ? new SseSplitter() : null;
-    let lineNo = 0;
+    let lineNo = opts.shard?.lines ?? 0;
     let carry: string[] = [];
     let carrySize = 0;
     let tooBig = false;

@@ -398,6 +398,15 @@ export const poolApi = {
     }
   },
 
+  /** Drop every row the import appended and keep it open: the ingest worker reads the file again (a parallel read fell back to one reader). */
+  resetImport(id: number): void {
+    const t = tx(id);
+    run('ROLLBACK', t.conn);
+    run('BEGIN TRANSACTION', t.conn);
+    t.fileBytes = persistent ? databaseBytes() : 0;
+    t.pending = 0;
+  },
+
   /** Commit the import: drop rows whose step_id the pool already has (or that repeat within the file), derive is_last, one transaction. */
   commitImport(id: number, info: ImportCommit): { rowsAdded: number } {
     const t = tx(id);

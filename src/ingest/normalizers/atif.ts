@@ -54,6 +54,7 @@ function rewardOf(v: Obj): number | null {
 /** ATIF (Agent Trajectory Interchange Format): every agent step is one LLM call whose context is everything before it. */
 export const atif = defineNormalizer({
   id: 'atif',
+  parallel: true,
   label: 'ATIF agent trajectory',
   detect(sample) {
     const hits = sample.filter(isAtif).length;

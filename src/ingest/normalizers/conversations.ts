@@ -20,6 +20,7 @@ const OWN = new Set(['episode_id', 'episode', 'episode_index', 'id', 'conversati
 /** Per-episode conversation exports (RL environments): `{episode_id, conversations | messages, reward | score, metadata}`. */
 export const conversations = defineNormalizer({
   id: 'conversations',
+  parallel: true,
   label: 'Episode conversations (episode_id + messages)',
   detect(sample) {
     const hits = sample.filter(isEpisode).length;

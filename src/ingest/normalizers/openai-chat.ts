@@ -13,6 +13,7 @@ function looksLike(v: unknown): boolean {
 /** OpenAI chat fine-tuning JSONL: `{messages, tools?, parallel_tool_calls?}` per line. */
 export const openaiChat = defineNormalizer({
   id: 'openai-chat',
+  parallel: true,
   label: 'OpenAI chat fine-tuning (messages)',
   detect(sample) {
     if (!sample.length) return 0;

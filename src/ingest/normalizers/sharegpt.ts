@@ -104,6 +104,7 @@ export function shareGptMessages(turns: readonly unknown[], system: unknown): Ch
 /** ShareGPT / LLaMA-Factory conversations: `{conversations: [{from, value}], system?, tools?}`. */
 export const sharegpt = defineNormalizer({
   id: 'sharegpt',
+  parallel: true,
   label: 'ShareGPT conversations (from/value)',
   detect(sample) {
     if (!sample.length) return 0;

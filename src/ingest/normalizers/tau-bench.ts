@@ -16,6 +16,7 @@ function errorOf(info: Obj): string {
 /** tau-bench / tau2 result files: one trajectory per result, reward on the last step, trials of a task share a prompt group. */
 export const tauBench = defineNormalizer({
   id: 'tau-bench',
+  parallel: true,
   label: 'tau-bench results',
   detect(sample) {
     const items = sample.length === 1 && Array.isArray(sample[0]) ? sample[0] : sample;

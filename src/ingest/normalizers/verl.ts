@@ -55,6 +55,7 @@ function groupId(v: Obj, extra: Obj): string | null {
 /** veRL RL prompt rows and generic `{prompt, response, reward}` rows (JSONL or Parquet). */
 export const verl = defineNormalizer({
   id: 'verl',
+  parallel: true,
   label: 'veRL / RL prompt rows (prompt, reward_model, extra_info)',
   detect(sample) {
     if (!sample.length) return 0;

@@ -165,7 +165,7 @@ export class AwDashboard extends LitElement {
     return this.loaded;
   }
 
-  /** "1,234", or "the first 5,000 of 627,256" when the list is cut at LIST_LIMIT. */
+  /** "1,234", or "the first 2,000 of 627,256" when the list is cut at LIST_LIMIT. */
   private listNote(): string {
     const shown = this.trajectories?.numRows ?? 0;
     const total = Number(this.summary?.trajectories ?? shown);

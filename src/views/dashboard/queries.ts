@@ -20,7 +20,7 @@ export interface Sort {
 }
 
 /** Rows the trajectory list and the GRPO group table fetch at most (the counts above them cover all). */
-export const LIST_LIMIT = 5000;
+export const LIST_LIMIT = 2000;
 
 function matchingTrajectories(where: string): string {
   return `SELECT DISTINCT s.trajectory_uid FROM steps s LEFT JOIN curation c USING (step_id) WHERE ${where}`;
