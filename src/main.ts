@@ -89,7 +89,7 @@ async function boot(): Promise<void> {
 
   Object.assign(window.workbench, gw.api);
   Object.assign(window.workbench, {
-    importFiles: (files: File[]) => app.importPanel.importFiles(files),
+    importFiles: (files: File[], opts?: { shards?: number | false }) => app.importPanel.importFiles(files, opts),
     importUrl: (url: string) => app.importPanel.importUrl(url),
     query: (sql: string) => pool.rows(sql),
     exportQuery: (sql: string, opts: { format: 'parquet' | 'jsonl' | 'csv' }) => exporter.exportQuery(sql, opts),

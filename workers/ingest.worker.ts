@@ -18,7 +18,7 @@ export interface IngestJobOptions {
   format?: string;
   /** User mappings (JSON specs), compiled here. */
   mappings?: unknown[];
-  /** Parallel readers for a large JSON Lines file: false = one; a number caps them (default: one per core, at most 4). */
+  /** Parallel readers for a large JSON Lines file: false = one; a number caps them (default: one per core but one, at most 4). */
   shards?: boolean | number;
   /** Below this size a file is read by one reader (default pipeline SHARD_MIN_BYTES). */
   shardMinBytes?: number;
@@ -30,9 +30,13 @@ async function compileMappings(specs: unknown[] | undefined): Promise<Normalizer
   return specs.map((s) => compileMapping(s) as Normalizer<unknown>);
 }
 
-/** Readers for the shards of a large JSON Lines file beyond the first (which this worker reads): one per spare core, at most 3. */
+/** Readers for the shards of a large JSON Lines file beyond the first (which this worker reads). */
 const shardWorkers: Comlink.Remote<ShardWorkerApi>[] = [];
-const SHARDS = Math.max(1, Math.min(4, (self.navigator?.hardwareConcurrency ?? 1) || 1));
+/**
+ * One reader per core but one (the pool worker's inserts and commit need a core), at most 4. On 2
+ * cores that is one: two readers there measured no faster and used ~180 MB more (docs/decisions/006).
+ */
+const SHARDS = Math.max(1, Math.min(4, ((self.navigator?.hardwareConcurrency ?? 1) || 1) - 1));
 
 const shardPool: ShardPool = {
   count: SHARDS,

@@ -96,6 +96,8 @@ export interface ImportProgress {
 export interface ImportOptions {
   onProgress?: (p: ImportProgress) => void;
   signal?: AbortSignal;
+  /** Parallel readers for a large JSON Lines file: false = one; a number caps them (default: one per core but one, at most 4). */
+  shards?: number | false;
 }
 
 export interface Importer {

@@ -9,7 +9,7 @@ export interface WorkbenchApi {
   /** Resolves when the pool is open and the UI mounted. */
   ready: Promise<void>;
   /** Import files through the same code path as drag-and-drop. */
-  importFiles(files: File[]): Promise<ImportReport[]>;
+  importFiles(files: File[], opts?: { shards?: number | false }): Promise<ImportReport[]>;
   importUrl(url: string): Promise<ImportReport>;
   /** Run SQL against the pool; rows as plain objects (BIGINT as number, timestamps as ISO text). */
   query(sql: string): Promise<Row[]>;

@@ -2,7 +2,7 @@ import { consume } from '@lit/context';
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { download, formatBytes } from '../../app/download';
-import type { ImportProgress, ImportReport, Services } from '../../app/services';
+import type { ImportOptions, ImportProgress, ImportReport, Services } from '../../app/services';
 import { servicesContext } from '../../app/services';
 import { base } from '../../app/styles';
 
@@ -48,13 +48,14 @@ export class AwImportPanel extends LitElement {
   private seq = 1;
 
   /** Import files through the same path as drag-and-drop; resolves with their reports. */
-  async importFiles(files: File[]): Promise<ImportReport[]> {
+  async importFiles(files: File[], opts: Pick<ImportOptions, 'shards'> = {}): Promise<ImportReport[]> {
     const jobs = files.map((f) => ({ key: this.seq++, file: f.name, bytes: f.size, progress: null, report: null, controller: new AbortController(), source: f }) as Job);
     this.jobs = [...jobs, ...this.jobs].slice(0, 50);
     const reports: ImportReport[] = [];
     for (const [i, f] of files.entries()) {
       const job = jobs[i];
       const [rep] = await this.services.importer.importFiles([f], {
+        ...opts,
         signal: job.controller.signal,
         onProgress: (p) => this.patchJob(job.key, { progress: p }),
       });
