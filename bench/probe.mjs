@@ -206,3 +206,32 @@ export async function timeQuery(page, sql) {
     return { ms: performance.now() - t0, rows: rows.length };
   }, sql);
 }
+
+/**
+ * Import the staged file while a notebook-sized query (a 1,000-row table) runs every 100 ms: the
+ * latency of those queries says whether the pool stays responsive during an import.
+ */
+export async function importWithPings(page) {
+  return page.evaluate(async () => {
+    await window.workbench.query('CREATE OR REPLACE TABLE bench_notes AS SELECT range AS i FROM range(1000)');
+    const file = document.getElementById('__bench_file').files[0];
+    const lat = [];
+    let done = false;
+    const t0 = performance.now();
+    const imp = window.workbench.importFiles([file]).then((x) => {
+      done = true;
+      return x;
+    });
+    while (!done) {
+      const s = performance.now();
+      await window.workbench.query('SELECT count(*) AS n, sum(i) AS s FROM bench_notes');
+      lat.push({ at: s - t0, ms: performance.now() - s });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const rep = await imp;
+    const ms = lat.map((x) => x.ms).sort((a, b) => a - b);
+    const q = (p) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))];
+    const worst = lat.find((x) => x.ms === ms.at(-1));
+    return { importMs: performance.now() - t0, status: rep.status, timings: rep.timings, queries: ms.length, p50: q(0.5), p90: q(0.9), max: ms.at(-1), worstAt: worst?.at ?? null };
+  });
+}

@@ -1,4 +1,4 @@
-// `npm run bench [-- --sizes 10,100 --runs 3 --no-build --rollup-rows 1000000 --skip cold,rollups,floor --single-step --out f.json]`
+// `npm run bench [-- --sizes 10,100 --runs 3 --no-build --rollup-rows 1000000 --skip cold,rollups,floor,responsive --single-step --out f.json]`
 // Builds the app, serves dist/, drives headless Chromium and native DuckDB over the same files, prints
 // workbench / native ratios (median of the runs, min–max) and writes bench/results.json.
 import { execSync } from 'node:child_process';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { launch } from '../scripts/browser.mjs';
 import { dataPath, generate } from './gen.mjs';
 import { nativeImportExport, nativeRollups, nativeStepsExport } from './native.mjs';
-import { exportSteps, fetchLastExport, importStaged, pageHooks, parseFloor, sampler, serveCached, stageFile, timeQuery } from './probe.mjs';
+import { exportSteps, fetchLastExport, importStaged, importWithPings, pageHooks, parseFloor, sampler, serveCached, stageFile, timeQuery } from './probe.mjs';
 import { growStepsSql, ROLLUPS } from './rollups.mjs';
 
 const argv = process.argv.slice(2);
@@ -192,6 +192,20 @@ try {
   await browser.close();
 }
 
+if (!SKIP.has('responsive')) {
+  // one more import of the rollup-size file, with a small query every 100 ms beside it
+  const b = await launch();
+  try {
+    const { page } = await openPage(b.context, poolName('resp'));
+    await stageFile(page, dataPath(DATA, rollupSize, 7, { single: SINGLE }));
+    const r = await importWithPings(page);
+    results.responsive = { mb: rollupSize, ...r };
+    log(`responsiveness during a ${rollupSize} MB import: ${r.queries} queries, p50 ${r.p50.toFixed(0)} ms, p90 ${r.p90.toFixed(0)} ms, worst ${r.max.toFixed(0)} ms at ${(r.worstAt / 1000).toFixed(1)} s (commit at ${((r.timings?.appended ?? 0) / 1000).toFixed(1)}–${((r.timings?.committed ?? 0) / 1000).toFixed(1)} s)`);
+  } finally {
+    await b.close();
+  }
+}
+
 if (!SKIP.has('cold')) {
   const cold = { cold: { ready: [], fcp: [] }, warm: { ready: [], fcp: [] } };
   for (let i = 0; i < RUNS; i++) {
@@ -270,6 +284,10 @@ for (const mb of SIZES) {
 }
 if (results.rollups) {
   for (const [name, q] of Object.entries(results.rollups.queries)) rows.push([`rollup ${name} over ${results.rollups.rows} steps, ms`, f(q.workbench), f(q.native, 1), x(q.ratio)]);
+}
+if (results.responsive) {
+  const r = results.responsive;
+  rows.push([`query latency during a ${r.mb} MB import, p50 / p90 / worst, ms`, `${r.p50.toFixed(0)} / ${r.p90.toFixed(0)} / ${r.max.toFixed(0)}`, '', '']);
 }
 if (results.coldStart) {
   rows.push(['start, cold HTTP cache: workbench.ready, ms', f(results.coldStart.cold.ready), '', '']);
