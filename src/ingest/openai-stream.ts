@@ -88,6 +88,11 @@ export function addChunk(s: ChunkStream, chunk: Obj): void {
       c.content += d.content;
       c.hasContent = true;
     }
+    if (typeof ch.text === 'string') {
+      // legacy completions streams (`text_completion`) put the text on the choice
+      c.content += ch.text;
+      c.hasContent = true;
+    }
     const r = d.reasoning_content ?? d.reasoning;
     if (typeof r === 'string') c.reasoning += r;
     if (typeof d.refusal === 'string') c.refusal += d.refusal;

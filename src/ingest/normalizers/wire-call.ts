@@ -2,7 +2,9 @@
  * A recorded LLM API call (request body + response body, JSON or SSE text) → the pieces of a step.
  * Used by the recording formats (HAR, request/response logs) that carry raw HTTP bodies.
  */
+import { addEvent, newAnthropicStream, streamMessage } from '../anthropic-message';
 import { toolsText } from '../chat-steps';
+import { addChunk, newStream, streamCompletion } from '../openai-stream';
 import type { ChatMessage, StepDraft, ToolCall } from '../step';
 import { contentToText, int, isObject, normalizeArguments, type Obj, openaiMessage, parseJsonDeep, str } from '../util';
 
@@ -145,36 +147,15 @@ function anthropicPromptTokens(u: Obj): number | null {
   return base + (int(u.cache_read_input_tokens) ?? 0) + (int(u.cache_creation_input_tokens) ?? 0);
 }
 
+/** Anthropic `messages` stream events reassembled (anthropic-message.ts, shared with the Anthropic log normalizer). */
 function anthropicStream(events: SseEvent[]): WireResponse {
-  const message: Obj = { content: [] as Obj[], usage: {} };
-  const blocks = message.content as Obj[];
-  const partialJson = new Map<number, string>();
-  let error: string | null = null;
+  const s = newAnthropicStream(null);
   for (const e of events) {
     const d = parseJsonDeep(e.data);
-    if (!isObject(d)) continue;
-    const type = str(d.type) ?? e.event;
-    if (type === 'message_start' && isObject(d.message)) {
-      Object.assign(message, d.message, { content: blocks, usage: { ...(isObject(d.message.usage) ? d.message.usage : {}) } });
-    } else if (type === 'content_block_start' && isObject(d.content_block)) {
-      blocks[int(d.index) ?? blocks.length] = { ...d.content_block };
-    } else if (type === 'content_block_delta' && isObject(d.delta)) {
-      const i = int(d.index) ?? blocks.length - 1;
-      const b = (blocks[i] ??= { type: 'text', text: '' });
-      const delta = d.delta;
-      if (delta.type === 'text_delta') b.text = (str(b.text) ?? '') + (str(delta.text) ?? '');
-      else if (delta.type === 'thinking_delta') b.thinking = (str(b.thinking) ?? '') + (str(delta.thinking) ?? '');
-      else if (delta.type === 'input_json_delta') partialJson.set(i, (partialJson.get(i) ?? '') + (str(delta.partial_json) ?? ''));
-    } else if (type === 'message_delta') {
-      if (isObject(d.delta) && d.delta.stop_reason !== undefined) message.stop_reason = d.delta.stop_reason;
-      if (isObject(d.usage)) Object.assign(message.usage as Obj, d.usage);
-    } else if (type === 'error') {
-      error = errorText(d) ?? 'stream error';
-    }
+    if (isObject(d)) addEvent(s, typeof d.type === 'string' ? d : { ...d, type: e.event });
   }
-  for (const [i, json] of partialJson) if (blocks[i]) blocks[i].input = json.trim() ? json : {};
-  const r = anthropicResponse({ ...message, content: blocks.filter(Boolean) });
-  return { ...r, error };
+  const r = anthropicResponse(streamMessage(s));
+  return { ...r, error: s.error !== null ? (errorText({ error: s.error }) ?? 'stream error') : null };
 }
 
 // ── OpenAI Responses API ─────────────────────────────────────────────────────
@@ -269,55 +250,19 @@ function chatResponse(r: Obj): WireResponse {
   };
 }
 
-/** `chat.completion.chunk` (and legacy `text_completion`) events reassembled into one message. */
+/** `chat.completion.chunk` (and legacy `text_completion`) events reassembled (openai-stream.ts, shared with the OpenAI log normalizer). */
 function chatStream(events: SseEvent[]): WireResponse {
-  let content = '';
-  let reasoning = '';
-  let sawContent = false;
-  const calls: { id: string | null; name: string; args: string }[] = [];
-  const out = emptyResponse();
+  const s = newStream('wire', null);
   for (const e of events) {
     if (e.data.trim() === '[DONE]') continue;
     const d = parseJsonDeep(e.data);
-    if (!isObject(d)) continue;
-    if (isObject(d.error)) out.error = errorText(d);
-    out.model ??= str(d.model);
-    if (isObject(d.usage)) {
-      out.prompt_tokens = int(d.usage.prompt_tokens) ?? out.prompt_tokens;
-      out.completion_tokens = int(d.usage.completion_tokens) ?? out.completion_tokens;
-    }
-    for (const c of Array.isArray(d.choices) ? d.choices : []) {
-      if (!isObject(c) || (int(c.index) ?? 0) !== 0) continue;
-      if (c.finish_reason) out.finish_reason = str(c.finish_reason);
-      if (typeof c.text === 'string') {
-        content += c.text;
-        sawContent = true;
-      }
-      const delta = isObject(c.delta) ? c.delta : null;
-      if (!delta) continue;
-      if (typeof delta.content === 'string') {
-        content += delta.content;
-        sawContent = true;
-      }
-      const r = delta.reasoning_content ?? delta.reasoning;
-      if (typeof r === 'string') reasoning += r;
-      for (const tc of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
-        if (!isObject(tc)) continue;
-        const i = int(tc.index) ?? calls.length;
-        const slot = (calls[i] ??= { id: null, name: '', args: '' });
-        if (tc.id) slot.id = str(tc.id);
-        const fn = isObject(tc.function) ? tc.function : {};
-        if (typeof fn.name === 'string') slot.name += fn.name;
-        if (typeof fn.arguments === 'string') slot.args += fn.arguments;
-      }
-    }
+    if (isObject(d)) addChunk(s, d);
   }
-  const msg: ChatMessage = { role: 'assistant', content: sawContent ? content : null };
-  if (reasoning) msg.reasoning = reasoning;
-  const toolCalls = calls.filter(Boolean).map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: normalizeArguments(c.args || '{}') } }));
-  if (toolCalls.length) msg.tool_calls = toolCalls;
-  out.response = sawContent || reasoning || toolCalls.length ? msg : null;
-  return out;
+  const r = chatResponse(streamCompletion(s));
+  const m = r.response;
+  // a stream that carried no text, reasoning or tool call (only a role, or only an error) made no response
+  if (m && m.content === null && !m.reasoning && !m.tool_calls?.length) r.response = null;
+  return { ...r, error: s.error !== null ? errorText({ error: s.error }) : null };
 }
 
 // ── Shared ───────────────────────────────────────────────────────────────────
