@@ -142,17 +142,30 @@ interface RunEnv {
   forcedFormat?: string;
   emitBatch: (bytes: Uint8Array) => Promise<void>;
   isCancelled?: () => boolean;
+  /** Called after every record (callers throttle by bytes read). */
   onCount?: (records: number, rows: number) => void;
   batchRows?: number;
   batchBytes?: number;
+  /** Where rejects, warnings and the chosen format go as they happen, so a run that fails still reports them. */
+  log?: RunLog;
 }
 
+/** What a run has found so far. */
+interface RunLog {
+  rejected: RejectedLine[];
+  warnings: string[];
+  format: string;
+  confidence: number;
+}
+
+const newLog = (): RunLog => ({ rejected: [], warnings: [], format: 'unknown', confidence: 0 });
+
 /** Detect (from the first records), normalize, finalize and batch one stream of records. */
-export async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv): Promise<RecordRun> {
+async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv): Promise<RecordRun> {
   const { ctx, all } = env;
-  const rejected: RejectedLine[] = [];
+  const log = env.log ?? newLog();
+  const { rejected, warnings } = log;
   let moreRejects = 0;
-  const warnings: string[] = [];
   const reject = (line: number, reason: string) => {
     if (rejected.length < MAX_REJECTS) rejected.push({ line, reason });
     else moreRejects++;
@@ -166,8 +179,10 @@ export async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv):
   };
   const fin: FinalizeState = createFinalizeState();
   let chosen: Normalizer<unknown> | null = env.fixed?.normalizer ?? null;
-  let format = chosen?.id ?? 'unknown';
-  let confidence = env.fixed?.confidence ?? 0;
+  if (env.fixed) {
+    log.format = env.fixed.normalizer.id;
+    log.confidence = env.fixed.confidence;
+  }
   const sample: SourceRecord[] = [];
   let batch: StepRecord[] = [];
   let batchSize = 0;
@@ -238,12 +253,11 @@ export async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv):
   const choose = async () => {
     const d = env.forcedFormat ? forced(env.forcedFormat, all) : detectFormat(sample.map((s) => s.value), all);
     chosen = d.normalizer;
-    format = chosen.id;
-    confidence = d.confidence;
+    log.format = chosen.id;
+    log.confidence = d.confidence;
     for (const s of sample) await handle(s);
   };
 
-  let counted = 0;
   for await (const ev of source) {
     if (env.isCancelled?.()) throw new CancelledError();
     if (ev.kind === 'reject') reject(ev.line, ev.reason);
@@ -255,10 +269,7 @@ export async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv):
       if (sample.length < SAMPLE) sample.push(ev.record);
       await handle(ev.record);
     }
-    if (env.onCount && records - counted >= 256) {
-      counted = records;
-      env.onCount(records, rowsMade);
-    }
+    env.onCount?.(records, rowsMade);
   }
   if (!chosen && sample.length) await choose();
   for (const [n, st] of states) {
@@ -271,13 +282,13 @@ export async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv):
   await flushBatch();
   env.onCount?.(records, rowsMade);
   return {
-    records, rowsMade, rejected, moreRejects, warnings, skipped, formatsUsed: [...formatsUsed], format, confidence, sample,
+    records, rowsMade, rejected, moreRejects, warnings, skipped, formatsUsed: [...formatsUsed], format: log.format, confidence: log.confidence, sample,
     ownUids: [...fin.own], linked: fin.linked,
   };
 }
 
 /** Files smaller than this are read by one reader: a second would not pay for itself. */
-export const SHARD_MIN_BYTES = 48 << 20;
+const SHARD_MIN_BYTES = 48 << 20;
 
 interface ShardPlan {
   bounds: number[];
@@ -328,7 +339,7 @@ async function planShards(file: File, all: Normalizer<unknown>[], opts: IngestOp
 }
 
 /** Lines and non-blank lines in bytes [0, end) of a file (a shard numbers its lines and records after them). */
-export async function countLines(file: Blob, end: number): Promise<{ lines: number; records: number }> {
+async function countLines(file: Blob, end: number): Promise<{ lines: number; records: number }> {
   let lines = 0;
   let records = 0;
   let blank = true;
@@ -355,6 +366,7 @@ export async function runShard(job: ShardJob, onBatch: (bytes: Uint8Array) => Pr
   if (!normalizer) throw new Error(`unknown format "${job.format}"`);
   const offset = await countLines(job.file, job.start);
   let bytes = 0;
+  let reported = -1;
   const source = readRecords(job.file.slice(job.start, job.end).stream(), { shard: offset, onBytes: (n) => (bytes = n) });
   const run = await runRecords(source, {
     ctx: { sourceId: job.sourceId, file: job.file.name },
@@ -362,7 +374,12 @@ export async function runShard(job: ShardJob, onBatch: (bytes: Uint8Array) => Pr
     importId: job.importId,
     fixed: { normalizer, confidence: 1 },
     emitBatch: onBatch,
-    onCount: (records, rows) => onProgress?.(bytes, records, rows),
+    onCount: (records, rows) => {
+      // each report is a message to the ingest worker: one per MiB read
+      if (bytes - reported < 1 << 20) return;
+      reported = bytes;
+      onProgress?.(bytes, records, rows);
+    },
     batchRows: job.batchRows,
     batchBytes: job.batchBytes,
   });
@@ -418,9 +435,9 @@ async function runSharded(file: File, plan: ShardPlan, pool: ShardPool, env: Omi
     before += r.records;
     if (r.linked || r.formatsUsed.some(([id]) => id !== plan.normalizer.id)) return null;
     for (const u of r.ownUids) {
-      if (owners.has(u)) return null;
+      if (owners.has(u)) return null; // a shard's own ids are a set: a repeat is another shard's
+      owners.add(u);
     }
-    for (const u of r.ownUids) owners.add(u);
   }
   const rejected = runs.flatMap((r) => r.rejected);
   const used = new Map<string, number>();
@@ -443,18 +460,19 @@ async function runSharded(file: File, plan: ShardPlan, pool: ShardPool, env: Omi
 
 export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptions = {}): Promise<ImportReport> {
   const t0 = performance.now();
-  let rejected: RejectedLine[] = [];
+  // what the read found so far; a run that fails still reports it (and the pool records the rejects)
+  let log = newLog();
   const timings: ImportTimings = { hashed: null, read: null, appended: null, committed: null, waitedForPool: 0 };
   const mark = (k: Exclude<keyof ImportTimings, 'waitedForPool'>) => (timings[k] = Math.round(performance.now() - t0));
   const report = (status: ImportReport['status'], extra: Partial<ImportReport>): ImportReport => ({
     file: file.name,
-    format: 'unknown',
-    confidence: 0,
     records: 0,
     rows: 0,
     added: 0,
-    rejected,
-    warnings: [],
+    rejected: log.rejected,
+    warnings: log.warnings,
+    format: log.format,
+    confidence: log.confidence,
     status,
     message: null,
     importId: null,
@@ -468,8 +486,6 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
   const id = await sink.beginImport({ file: file.name, sourceId: '', bytes: file.size });
   let records = 0;
   let rowsMade = 0;
-  let format = 'unknown';
-  let confidence = 0;
   let shards = 1;
   try {
     const sourceId = await sha256(file, (n) => {
@@ -485,6 +501,9 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
     const emitBatch = async (bytes: Uint8Array) => {
       const prev = inflight;
       inflight = prev.then(() => sink.appendBatch(id, bytes));
+      // a failed append surfaces through the `await prev` of the next batch or the final `await inflight`;
+      // the link chained after it must not also count as an unhandled rejection
+      inflight.catch(() => {});
       const waitFrom = performance.now();
       await prev;
       timings.waitedForPool += performance.now() - waitFrom;
@@ -508,7 +527,15 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
       const source = (async function* () {
         for await (const record of rows) yield { kind: 'record', record } as ReadEvent;
       })();
-      run = await runRecords(source, { ...env, forcedFormat: opts.format });
+      run = await runRecords(source, {
+        ...env,
+        forcedFormat: opts.format,
+        log,
+        onCount: (r, rows) => {
+          records = r;
+          rowsMade = rows;
+        },
+      });
     } else {
       const plan = opts.shards ? await planShards(file, all, opts) : null;
       if (plan && opts.shards) {
@@ -525,15 +552,15 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
       if (!run) {
         let bytesRead = 0;
         const source = readRecords(file.stream(), { onBytes: (n) => (bytesRead = n) });
-        run = await runRecords(source, { ...env, forcedFormat: opts.format, onCount: (r, rows) => reading(bytesRead, r, rows) });
+        log = newLog();
+        run = await runRecords(source, { ...env, forcedFormat: opts.format, log, onCount: (r, rows) => reading(bytesRead, r, rows) });
       }
     }
     records = run.records;
     rowsMade = run.rowsMade;
-    format = run.format;
-    confidence = run.confidence;
-    rejected = run.rejected;
+    const { format, confidence, rejected } = run;
     const warnings = [...run.warnings];
+    log = { rejected, warnings, format, confidence };
     mark('read');
     await inflight;
     mark('appended');
@@ -564,8 +591,8 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
       : QUOTA.test(text)
         ? `The browser's storage quota is exhausted, so nothing of this import was kept (${text}). Free space — clear the pool or delete old data — or allow this site more storage, then import again.`
         : `${e instanceof ReadError ? '' : 'Import failed: '}${text}`;
-    await abortQuietly(sink, id, why, rejected);
-    return report(cancelled ? 'cancelled' : 'failed', { format, confidence, records, rows: rowsMade, message: why, importId: id, shards });
+    await abortQuietly(sink, id, why, log.rejected);
+    return report(cancelled ? 'cancelled' : 'failed', { records, rows: rowsMade, message: why, importId: id, shards });
   }
 }
 

@@ -194,11 +194,15 @@ const WRITES_STEPS = /\b(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from|tr
 
 /** After SQL that wrote steps directly (the contract says steps are immutable, but SQL can), rebuild the stats. */
 function afterUserSql(sql: string): void {
-  if (!WRITES_STEPS.test(sql)) return;
+  if (WRITES_STEPS.test(sql)) rebuildStats();
+}
+
+/** All of trajectory_stats from steps, in a transaction of its own unless one is open. */
+function rebuildStats(): void {
   try {
     run('BEGIN TRANSACTION');
   } catch {
-    refreshStats(null); // the SQL left a transaction open: the stats join it
+    refreshStats(null); // the user's SQL left a transaction open: the stats join it
     return;
   }
   try {
@@ -214,7 +218,7 @@ function afterUserSql(sql: string): void {
 function checkStats(): void {
   const t = run('SELECT (SELECT count(*) FROM steps) AS n, (SELECT coalesce(sum(step_count), 0) FROM trajectory_stats) AS m');
   if (Number(t.getChild('n')?.get(0)) === Number(t.getChild('m')?.get(0))) return;
-  afterUserSql('DELETE FROM steps');
+  rebuildStats();
   checkpoint();
 }
 

@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { RejectedLine } from '../../src/app/services';
+import { ingestFile } from '../../src/ingest/pipeline';
+
+describe('ingestFile when the pool fails mid-import', () => {
+  it('still reports the format, the lines rejected so far and hands them to abortImport', async () => {
+    const line = (i: number) => JSON.stringify({ messages: [{ role: 'user', content: `q${i}` }, { role: 'assistant', content: `a${i}` }] });
+    const lines = Array.from({ length: 60 }, (_, i) => (i === 2 ? '{"messages": [' : line(i)));
+    let aborted: RejectedLine[] | undefined;
+    const report = await ingestFile(new File([`${lines.join('\n')}\n`], 'chat.jsonl'), {
+      beginImport: async () => 1,
+      setImportSource: async () => {},
+      appendBatch: async () => {
+        throw new Error('disk full');
+      },
+      commitImport: async () => ({ rowsAdded: 0 }),
+      abortImport: async (_id, _why, errors) => {
+        aborted = errors;
+      },
+    }, { batchRows: 10 });
+    assert.equal(report.status, 'failed');
+    assert.match(report.message ?? '', /disk full/);
+    assert.equal(report.format, 'openai-chat');
+    assert.deepEqual(report.rejected.map((r) => r.line), [3]);
+    assert.deepEqual(aborted?.map((r) => r.line), [3]);
+  });
+});
