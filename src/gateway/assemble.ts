@@ -2,6 +2,7 @@
  * Reassembles an upstream answer (a JSON body, or the SSE events of a stream) into the final
  * assistant message and its accounting, for the step record. One assembler per wire API.
  */
+import { addEvent, anthropicFinishReason, assistantMessage, newAnthropicStream, streamMessage } from '../ingest/anthropic-message';
 import type { ChatMessage, ToolCall } from '../ingest/step';
 import { contentToText, int, isObject, type Obj, openaiMessage, str } from '../ingest/util';
 import type { SseEvent } from './sse';
@@ -61,7 +62,6 @@ function logprobTokens(entries: Obj[], a: Assembled): void {
   if (ids.every((x) => x !== undefined) && !a.response_ids?.length) a.response_ids = [...(a.response_ids ?? []), ...ids.map(Number)];
 }
 
-const ANTHROPIC_STOP: Record<string, string> = { end_turn: 'stop', stop_sequence: 'stop', max_tokens: 'length', tool_use: 'tool_calls', pause_turn: 'stop', refusal: 'content_filter' };
 
 // ---------- OpenAI chat/completions ----------
 
@@ -144,33 +144,7 @@ function chatStream(): StreamAssembler {
   };
 }
 
-// ---------- Anthropic messages ----------
-
-interface Block {
-  type: string;
-  text: string;
-  id: string | null;
-  name: string;
-  json: string;
-}
-
-function anthropicMessage(blocks: Block[]): ChatMessage {
-  const text = blocks.filter((b) => b.type === 'text').map((b) => b.text);
-  const thinking = blocks.filter((b) => b.type === 'thinking').map((b) => b.text);
-  const tools = blocks.filter((b) => b.type === 'tool_use' || b.type === 'server_tool_use');
-  const msg: ChatMessage = { role: 'assistant', content: text.length || !tools.length ? text.join('') : null };
-  if (thinking.length) msg.reasoning = thinking.join('\n');
-  if (tools.length) msg.tool_calls = tools.map((b) => ({ id: b.id, type: 'function', function: { name: b.name, arguments: b.json || '{}' } }));
-  return msg;
-}
-
-function blockOf(b: Obj): Block {
-  const type = str(b.type) ?? 'text';
-  const text = type === 'thinking' ? (str(b.thinking) ?? '') : (str(b.text) ?? '');
-  const input = b.input;
-  const json = isObject(input) && Object.keys(input).length ? JSON.stringify(input) : '';
-  return { type, text, id: str(b.id), name: str(b.name) ?? '', json };
-}
+// ---------- Anthropic messages (blocks, stop reasons and stream events: ingest/anthropic-message.ts, shared with import) ----------
 
 function anthropicUsage(u: unknown, a: Assembled): void {
   if (!isObject(u)) return;
@@ -184,47 +158,28 @@ function messagesJson(body: Obj): Assembled {
   const a = empty();
   a.id = str(body.id);
   a.model = str(body.model);
-  a.message = anthropicMessage((Array.isArray(body.content) ? body.content.filter(isObject) : []).map(blockOf));
-  const stop = str(body.stop_reason);
-  a.finish_reason = stop ? (ANTHROPIC_STOP[stop] ?? stop) : null;
+  a.message = assistantMessage(Array.isArray(body.content) ? body.content : []);
+  a.finish_reason = anthropicFinishReason(body.stop_reason);
   anthropicUsage(body.usage, a);
   return a;
 }
 
 function messagesStream(): StreamAssembler {
-  const a = empty();
-  const blocks: Block[] = [];
+  const s = newAnthropicStream(null);
+  let malformedError: string | null = null;
   return {
     push(ev) {
       const e = parse(ev.data);
       if (!e) {
-        a.error ??= malformed(ev.data);
+        malformedError ??= malformed(ev.data);
         return;
       }
-      const type = str(e.type) ?? ev.event;
-      if (type === 'message_start' && isObject(e.message)) {
-        a.id = str(e.message.id);
-        a.model = str(e.message.model);
-        anthropicUsage(e.message.usage, a);
-      } else if (type === 'content_block_start' && isObject(e.content_block)) {
-        blocks[int(e.index) ?? blocks.length] = blockOf(e.content_block);
-      } else if (type === 'content_block_delta' && isObject(e.delta)) {
-        const b = blocks[int(e.index) ?? blocks.length - 1];
-        if (!b) return;
-        const d = e.delta;
-        if (d.type === 'text_delta') b.text += str(d.text) ?? '';
-        else if (d.type === 'thinking_delta') b.text += str(d.thinking) ?? '';
-        else if (d.type === 'input_json_delta') b.json += str(d.partial_json) ?? '';
-      } else if (type === 'message_delta') {
-        const stop = isObject(e.delta) ? str(e.delta.stop_reason) : null;
-        if (stop) a.finish_reason = ANTHROPIC_STOP[stop] ?? stop;
-        anthropicUsage(e.usage, a);
-      } else if (type === 'error') {
-        a.error = isObject(e.error) ? (str(e.error.message) ?? JSON.stringify(e.error)) : ev.data;
-      }
+      addEvent(s, typeof e.type === 'string' ? e : { ...e, type: ev.event });
     },
     result() {
-      a.message = anthropicMessage(blocks.filter(Boolean));
+      const a = messagesJson(streamMessage(s));
+      const err = s.error;
+      a.error = err !== null ? (isObject(err) ? (str(err.message) ?? JSON.stringify(err)) : str(err)) : malformedError;
       return a;
     },
   };

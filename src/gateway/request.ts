@@ -1,4 +1,5 @@
 /** What a captured request asked: its context as OpenAI-style messages, the tools offered, the model. */
+import { requestMessages } from '../ingest/anthropic-message';
 import { toolsText } from '../ingest/chat-steps';
 import type { ChatMessage, ToolCall } from '../ingest/step';
 import { contentToText, isObject, type Obj, openaiMessage, str } from '../ingest/util';
@@ -11,35 +12,6 @@ export interface RequestSummary {
   tools: string | null;
   /** Responses API: the response this call continues. */
   previous_response_id: string | null;
-}
-
-function anthropicMessages(body: Obj): ChatMessage[] {
-  const out: ChatMessage[] = [];
-  const sys = body.system;
-  if (sys !== undefined && sys !== null) out.push({ role: 'system', content: contentToText(sys).content });
-  for (const m of Array.isArray(body.messages) ? body.messages.filter(isObject) : []) {
-    const role = str(m.role) ?? 'user';
-    if (!Array.isArray(m.content)) {
-      out.push({ role, content: contentToText(m.content).content });
-      continue;
-    }
-    const text: string[] = [];
-    const thinking: string[] = [];
-    const calls: ToolCall[] = [];
-    for (const b of m.content.filter(isObject)) {
-      if (b.type === 'text') text.push(str(b.text) ?? '');
-      else if (b.type === 'thinking') thinking.push(str(b.thinking) ?? '');
-      else if (b.type === 'tool_use') calls.push({ id: str(b.id), type: 'function', function: { name: str(b.name) ?? '', arguments: JSON.stringify(b.input ?? {}) } });
-      else if (b.type === 'tool_result') out.push({ role: 'tool', tool_call_id: str(b.tool_use_id), content: contentToText(b.content).content });
-      else if (typeof b.type === 'string') text.push(`[${b.type}]`);
-    }
-    if (!text.length && !calls.length && !thinking.length) continue;
-    const msg: ChatMessage = { role, content: text.length || !calls.length ? text.join('\n') : null, parts: JSON.stringify(m.content) };
-    if (thinking.length) msg.reasoning = thinking.join('\n');
-    if (calls.length) msg.tool_calls = calls;
-    out.push(msg);
-  }
-  return out;
 }
 
 function responsesInput(body: Obj): ChatMessage[] {
@@ -75,8 +47,9 @@ export function summarizeRequest(api: Api, body: unknown): RequestSummary {
     api === 'chat'
       ? (Array.isArray(b.messages) ? b.messages : []).map(openaiMessage)
       : api === 'messages'
-        ? anthropicMessages(b)
+        ? requestMessages(b)
         : responsesInput(b);
-  const tools = api === 'chat' ? toolsText(b.tools, b.functions) : Array.isArray(b.tools) && b.tools.length ? JSON.stringify(b.tools) : null;
+  // Anthropic tool definitions convert to the OpenAI shape as on every import path (chat-steps.ts)
+  const tools = api === 'chat' ? toolsText(b.tools, b.functions) : api === 'messages' ? toolsText(b.tools) : Array.isArray(b.tools) && b.tools.length ? JSON.stringify(b.tools) : null;
   return { model: str(b.model), stream: b.stream === true, messages, tools, previous_response_id: str(b.previous_response_id) };
 }

@@ -1,16 +1,50 @@
 import type { ChatMessage, ToolCall } from './step';
 import { contentToText, isObject, normalizeArguments, type Obj, parseJsonDeep, str } from './util';
 
-/** Anthropic Messages content blocks ⇄ ChatMessage, and reassembly of its SSE event stream. */
+/**
+ * Anthropic Messages content blocks ⇄ ChatMessage, stop reasons, tool definitions, and reassembly of
+ * its SSE event stream: the one place these are written; the gateway, HAR / recorded-exchange import
+ * and the Anthropic log normalizer all call it (issue 14 item 1).
+ */
 
-export const STOP_REASON: Record<string, string> = {
+/**
+ * `stop_reason` → OpenAI-style `finish_reason`. `pause_turn` (a long server-tool turn the API paused;
+ * the client resends to continue) maps to `stop` like the turn ends it stands for; the original value
+ * is kept in `metadata.stop_reason` by the callers that have metadata.
+ */
+export const STOP_REASON: Readonly<Record<string, string>> = {
   end_turn: 'stop',
   stop_sequence: 'stop',
+  pause_turn: 'stop',
   tool_use: 'tool_calls',
   max_tokens: 'length',
   model_context_window_exceeded: 'length',
   refusal: 'content_filter',
 };
+
+/** The finish reason for an Anthropic `stop_reason` (unknown values pass through as they are). */
+export function anthropicFinishReason(stop: unknown): string | null {
+  const s = str(stop);
+  return s === null || s === '' ? null : (STOP_REASON[s] ?? s);
+}
+
+/** An Anthropic tool definition (`name` + `input_schema`), as opposed to OpenAI's `{type: 'function', function}`. */
+export function isAnthropicTool(t: unknown): t is Obj {
+  return isObject(t) && typeof t.name === 'string' && 'input_schema' in t && !isObject(t.function);
+}
+
+/**
+ * Anthropic tool definitions in the OpenAI shape every export expects (`{type: 'function', function:
+ * {name, description, parameters}}`); server tools without a schema (`web_search_20250305`, …) stay as
+ * they are. Callers keep the original list in `metadata.tools_original`.
+ */
+export function openaiToolShape(t: unknown): unknown {
+  if (!isAnthropicTool(t)) return t;
+  const fn: Obj = { name: t.name };
+  if (t.description !== undefined) fn.description = t.description;
+  fn.parameters = parseJsonDeep(t.input_schema);
+  return { type: 'function', function: fn };
+}
 
 function blocks(content: unknown): unknown[] | null {
   const c = parseJsonDeep(content);

@@ -1,4 +1,6 @@
+import { isAnthropicTool, openaiToolShape } from './anthropic-message';
 import type { ChatMessage, StepDraft } from './step';
+import { parseJsonDeep } from './util';
 
 /**
  * A whole conversation → one step per assistant turn (one LLM call each): step k's context is every
@@ -14,10 +16,21 @@ export function chatToSteps(messages: readonly ChatMessage[]): StepDraft[] {
   return steps;
 }
 
-/** Tool definitions as JSON text (OpenAI `tools`, legacy `functions`), null when absent. */
+/**
+ * Tool definitions as JSON text in the OpenAI shape (OpenAI `tools`, legacy `functions`, Anthropic
+ * `{name, input_schema}` converted), null when absent. `toolsOriginal` gives the list as the source had
+ * it when a conversion changed it.
+ */
 export function toolsText(tools: unknown, functions?: unknown): string | null {
-  if (Array.isArray(tools) && tools.length) return JSON.stringify(tools);
+  const list = typeof tools === 'string' ? parseJsonDeep(tools) : tools;
+  if (Array.isArray(list) && list.length) return list.some(isAnthropicTool) ? JSON.stringify(list.map(openaiToolShape)) : typeof tools === 'string' ? tools : JSON.stringify(list);
   if (typeof tools === 'string' && tools.trim().startsWith('[')) return tools;
   if (Array.isArray(functions) && functions.length) return JSON.stringify(functions.map((f) => ({ type: 'function', function: f })));
   return null;
+}
+
+/** The source's tool list as JSON text when `toolsText` converted it (Anthropic-shaped entries), else null. */
+export function toolsOriginal(tools: unknown): string | null {
+  const list = typeof tools === 'string' ? parseJsonDeep(tools) : tools;
+  return Array.isArray(list) && list.some(isAnthropicTool) ? JSON.stringify(list) : null;
 }

@@ -107,6 +107,28 @@ export function toolCalls(v: unknown): ToolCall[] | null {
   return out.length ? out : null;
 }
 
+const THINK_OPEN = /^\s*<think>/;
+const THINK_CLOSE = '</think>';
+
+/**
+ * Reasoning that a model wrote inline (`<think>…</think>` before the answer, as DeepSeek-R1, Qwen3 and
+ * their distillates emit it; also the form whose opening tag the chat template put in the prompt, so
+ * the text starts inside the block) moved out of `content` into `reasoning`. A block that never closes
+ * (cut off by max_tokens) is all reasoning. Messages that already carry reasoning, or no tag, are
+ * returned unchanged. Every normalizer that builds assistant text calls this (issue 16 defect 5).
+ */
+export function splitInlineThink(m: ChatMessage): ChatMessage {
+  const c = m.content;
+  if (m.role !== 'assistant' || typeof c !== 'string' || m.reasoning || !c.includes('think>')) return m;
+  const open = THINK_OPEN.exec(c);
+  const from = open ? open[0].length : 0;
+  const close = c.indexOf(THINK_CLOSE, from);
+  if (!open && (close < 0 || c.lastIndexOf('<think>', close) >= 0)) return m;
+  const reasoning = (close < 0 ? c.slice(from) : c.slice(from, close)).trim();
+  const rest = close < 0 ? '' : c.slice(close + THINK_CLOSE.length).replace(/^\s+/, '');
+  return { ...m, content: rest || (m.tool_calls?.length || close < 0 ? null : rest), reasoning };
+}
+
 /** An OpenAI Chat Completions message (request or response side) as a ChatMessage. */
 export function openaiMessage(m: unknown): ChatMessage {
   if (!isObject(m)) return { role: 'user', content: str(m) };
@@ -123,7 +145,7 @@ export function openaiMessage(m: unknown): ChatMessage {
   if (m.tool_call_id !== undefined && m.tool_call_id !== null) msg.tool_call_id = str(m.tool_call_id);
   if (calls) msg.tool_calls = calls;
   if (parts !== null) msg.parts = parts;
-  return msg;
+  return splitInlineThink(msg);
 }
 
 /** Plain text of an assistant message, for search: content, plus tool calls as `name(args)`. */

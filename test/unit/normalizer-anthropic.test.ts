@@ -25,7 +25,8 @@ describe('anthropic normalizer', () => {
     assert.equal(s0.completion_tokens, 88);
     assert.deepEqual([s0.metadata?.cache_creation_input_tokens, s0.metadata?.cache_read_input_tokens, s0.metadata?.input_tokens], ['1500', '0', '12']);
     assert.equal(s0.metadata?.thinking, '{"type":"enabled","budget_tokens":2048}');
-    assert.ok(JSON.parse(s0.tools ?? '[]')[0].input_schema, 'tools keep input_schema');
+    assert.ok(JSON.parse(s0.tools ?? '[]')[0].function.parameters, 'tools in the OpenAI shape, as on every path');
+    assert.ok(JSON.parse(s0.metadata?.tools_original ?? '[]')[0].input_schema, 'the Anthropic original kept');
     assert.equal(s0.latency_ms, 2300);
     assert.ok(!s0.raw?.includes('sk-ant-'), 'api key stripped');
     assert.equal(s1.messages[3].role, 'tool');

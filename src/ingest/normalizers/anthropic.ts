@@ -1,13 +1,14 @@
 import {
   type AnthropicStream,
   addEvent,
+  anthropicFinishReason,
   assistantMessage,
   isStreamEvent,
   newAnthropicStream,
   requestMessages,
-  STOP_REASON,
   streamMessage,
 } from '../anthropic-message';
+import { toolsOriginal, toolsText } from '../chat-steps';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
 import { eventPayloads, looksLikeSse } from '../sse';
@@ -114,8 +115,8 @@ function callDraft(outer: Obj, req: Obj | null, resIn: unknown, line: number, ra
   if (typeof r.stop_sequence === 'string') meta.stop_sequence = r.stop_sequence;
   const toolErrors = requestMessages(rq).filter((m) => m.role === 'tool' && m.content?.startsWith('[error]')).length;
   if (toolErrors) meta.tool_result_errors = String(toolErrors);
-  const tools = parseJsonDeep(rq.tools);
-  const stop = str(r.stop_reason);
+  const original = toolsOriginal(rq.tools);
+  if (original) meta.tools_original = original;
   const step: StepDraft = {
     messages: requestMessages(rq),
     response: isMessage(r) || Array.isArray(r.content) ? assistantMessage(r.content) : null,
@@ -123,8 +124,8 @@ function callDraft(outer: Obj, req: Obj | null, resIn: unknown, line: number, ra
     provider: 'anthropic',
     agent: str(outer.agent),
     data_source: str(outer.data_source),
-    tools: Array.isArray(tools) && tools.length ? JSON.stringify(tools) : null,
-    finish_reason: failed ? 'error' : stop === null ? null : (STOP_REASON[stop] ?? stop),
+    tools: toolsText(rq.tools),
+    finish_reason: failed ? 'error' : anthropicFinishReason(r.stop_reason),
     prompt_tokens: prompt,
     completion_tokens: int(usage.output_tokens),
     reward: num(outer.reward),

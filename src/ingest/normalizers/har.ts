@@ -139,7 +139,7 @@ function exchangeDraft(x: Exchange, skipped: number): TrajectoryDraft | null {
   const httpFailed = x.status !== null && (x.status === 0 || x.status >= 400);
   const failed = httpFailed || step.error !== null || (x.status !== null && x.status < 400 && !step.response);
   const error = failed ? (step.error ?? (httpFailed ? `HTTP ${x.status}${x.statusText ? ` ${x.statusText}` : ''}` : 'no response body recorded')) : null;
-  const metadata: Record<string, string> = { api };
+  const metadata: Record<string, string> = { ...step.metadata, api };
   if (x.url) metadata.url = redactString(x.url);
   if (x.status !== null) metadata.http_status = String(x.status);
   if (skipped) metadata.har_entries_skipped = String(skipped);

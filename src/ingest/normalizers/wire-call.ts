@@ -2,10 +2,10 @@
  * A recorded LLM API call (request body + response body, JSON or SSE text) → the pieces of a step.
  * Used by the recording formats (HAR, request/response logs) that carry raw HTTP bodies.
  */
-import { addEvent, newAnthropicStream, streamMessage } from '../anthropic-message';
-import { toolsText } from '../chat-steps';
+import { addEvent, anthropicFinishReason, assistantMessage, newAnthropicStream, requestMessages, streamMessage, systemMessage, userMessages } from '../anthropic-message';
+import { toolsOriginal, toolsText } from '../chat-steps';
 import { addChunk, newStream, streamCompletion } from '../openai-stream';
-import type { ChatMessage, StepDraft, ToolCall } from '../step';
+import type { ChatMessage, StepDraft } from '../step';
 import { contentToText, int, isObject, normalizeArguments, type Obj, openaiMessage, parseJsonDeep, str } from '../util';
 
 export const Api = {
@@ -48,14 +48,16 @@ export const PROVIDER: Record<Api, string> = {
 export interface WireRequest {
   messages: ChatMessage[];
   tools: string | null;
+  /** The tool list as sent, when `tools` is a conversion of it (Anthropic shape). */
+  tools_original: string | null;
   model: string | null;
   stream: boolean;
 }
 
 export function parseRequest(api: Api, body: unknown): WireRequest {
   const b = isObject(body) ? body : {};
-  const base = { model: str(b.model), stream: b.stream === true };
-  if (api === Api.anthropic) return { ...base, messages: anthropicMessages(b.system, b.messages), tools: anthropicTools(b.tools) };
+  const base = { model: str(b.model), stream: b.stream === true, tools_original: toolsOriginal(b.tools) };
+  if (api === Api.anthropic) return { ...base, messages: requestMessages(b), tools: toolsText(b.tools) };
   if (api === Api.responses) return { ...base, messages: responsesInput(b.instructions, b.input), tools: toolsText(b.tools) };
   if (api === Api.completions) return { ...base, messages: b.prompt === undefined ? [] : [{ role: 'user', content: promptText(b.prompt) }], tools: null };
   const messages = Array.isArray(b.messages) ? b.messages.map(openaiMessage) : [];
@@ -67,73 +69,26 @@ function promptText(p: unknown): string | null {
   return str(p);
 }
 
-// ── Anthropic ────────────────────────────────────────────────────────────────
-
-function anthropicTools(tools: unknown): string | null {
-  if (!Array.isArray(tools) || !tools.length) return null;
-  return JSON.stringify(
-    tools.map((t) => (isObject(t) && 'input_schema' in t ? { type: 'function', function: { name: t.name, description: t.description, parameters: t.input_schema } } : t)),
-  );
-}
+// ── Anthropic (the conversions live in anthropic-message.ts, shared with the gateway and the log normalizer) ──
 
 /** Anthropic `system` + `messages` (content blocks) → OpenAI-style messages; tool results become `tool` messages. */
 export function anthropicMessages(system: unknown, messages: unknown): ChatMessage[] {
-  const out: ChatMessage[] = [];
-  if (system !== undefined && system !== null) {
-    const { content, parts } = contentToText(system);
-    if (content) out.push(parts ? { role: 'system', content, parts } : { role: 'system', content });
-  }
-  if (!Array.isArray(messages)) return out;
-  for (const m of messages) {
-    if (!isObject(m)) continue;
-    out.push(...anthropicMessage(str(m.role) ?? 'user', m.content));
-  }
-  return out;
+  return requestMessages({ system, messages });
 }
 
+/** One Anthropic message (role + content blocks) → chat messages. */
 export function anthropicMessage(role: string, content: unknown): ChatMessage[] {
-  if (!Array.isArray(content)) return [{ role, content: str(content) }];
-  const out: ChatMessage[] = [];
-  const rest: unknown[] = [];
-  const calls: ToolCall[] = [];
-  const thinking: string[] = [];
-  for (const b of content) {
-    if (!isObject(b)) {
-      rest.push(b);
-      continue;
-    }
-    if (b.type === 'tool_result') {
-      const r = contentToText(b.content);
-      const msg: ChatMessage = { role: 'tool', content: r.content, tool_call_id: str(b.tool_use_id) };
-      if (r.parts) msg.parts = r.parts;
-      out.push(msg);
-    } else if (b.type === 'tool_use' || b.type === 'server_tool_use') {
-      calls.push({ id: str(b.id), type: 'function', function: { name: str(b.name) ?? '', arguments: normalizeArguments(b.input) } });
-    } else if (b.type === 'thinking' || b.type === 'redacted_thinking') {
-      thinking.push(str(b.thinking) ?? '[redacted thinking]');
-    } else rest.push(b);
-  }
-  if (rest.length || calls.length || thinking.length || !out.length) {
-    const { content: text, parts } = contentToText(rest);
-    const msg: ChatMessage = { role, content: rest.length ? text : null };
-    if (thinking.length) msg.reasoning = thinking.join('\n');
-    if (calls.length) msg.tool_calls = calls;
-    if (parts && rest.some((b) => !isObject(b) || b.type !== 'text')) msg.parts = parts;
-    out.push(msg);
-  }
-  return out;
+  if (role === 'assistant') return [assistantMessage(content)];
+  if (role === 'system') return [systemMessage(content) ?? { role: 'system', content: null }];
+  return userMessages(content).map((m) => (m.role === 'user' && role !== 'user' ? { ...m, role } : m));
 }
-
-const ANTHROPIC_STOP: Record<string, string> = { end_turn: 'stop', stop_sequence: 'stop', max_tokens: 'length', tool_use: 'tool_calls', refusal: 'content_filter' };
 
 function anthropicResponse(r: Obj): WireResponse {
-  const msgs = anthropicMessage('assistant', r.content);
-  const response = msgs.find((m) => m.role === 'assistant') ?? { role: 'assistant', content: null };
+  const response = assistantMessage(r.content);
   const usage = isObject(r.usage) ? r.usage : {};
-  const stop = str(r.stop_reason);
   return {
     response,
-    finish_reason: stop ? (ANTHROPIC_STOP[stop] ?? stop) : null,
+    finish_reason: anthropicFinishReason(r.stop_reason),
     prompt_tokens: anthropicPromptTokens(usage),
     completion_tokens: int(usage.output_tokens),
     model: str(r.model),
@@ -350,5 +305,6 @@ export function wireStep(api: Api, requestBody: unknown, responseBody: unknown):
     prompt_tokens: res.prompt_tokens,
     completion_tokens: res.completion_tokens,
     error: res.error,
+    ...(req.tools_original ? { metadata: { tools_original: req.tools_original } } : {}),
   };
 }
