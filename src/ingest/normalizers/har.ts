@@ -109,6 +109,57 @@ function plainExchange(e: Obj): Exchange {
   };
 }
 
+/** nock `rawHeaders`: a flat `[name, value, name, value, …]` list. */
+function rawHeaderMap(raw: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  if (Array.isArray(raw)) for (let i = 0; i + 1 < raw.length; i += 2) if (typeof raw[i] === 'string') out.set(String(raw[i]).toLowerCase(), str(raw[i + 1]) ?? '');
+  return out;
+}
+
+function hexBytes(hex: string): Uint8Array | null {
+  if (!/^(?:[0-9a-f]{2})+$/i.test(hex)) return null;
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+/** A nock response body: JSON, text, or (gzipped / `responseIsBinary`) hex text, possibly one string per chunk. */
+function nockBody(e: Obj, headers: Map<string, string>): unknown {
+  const r = e.response;
+  const hexChunks = Array.isArray(r) && r.length > 0 && r.every((c) => typeof c === 'string' && /^(?:[0-9a-f]{2})+$/i.test(c));
+  if (!hexChunks && !(e.responseIsBinary === true && typeof r === 'string')) return r;
+  const bytes = hexBytes(hexChunks ? (r as string[]).join('') : String(r));
+  if (!bytes) return r;
+  try {
+    return bytesText(bytes, headers.get('content-encoding') ?? '');
+  } catch (cause) {
+    throw new RecordError('could not decompress a recorded nock response body', { cause });
+  }
+}
+
+/** A nock recording entry (`nock.recorder.rec({output_objects: true})`, nock back fixtures): `{scope, method, path, body, status, response, rawHeaders}`. */
+function nockExchange(e: Obj): Exchange {
+  const headers = rawHeaderMap(e.rawHeaders);
+  if (isObject(e.headers)) for (const [k, v] of headerMap(e.headers)) headers.set(k, v);
+  const scope = (str(e.scope) ?? '').replace(/\/+$/, '');
+  return {
+    url: `${scope}${str(e.path) ?? ''}`,
+    method: str(e.method),
+    status: num(e.status),
+    statusText: null,
+    requestBody: parseJsonDeep(e.body, 1),
+    responseBody: nockBody(e, headers),
+    startedAt: timeMs(e.timestamp),
+    durationMs: null,
+    ttftMs: null,
+    entry: e,
+  };
+}
+
+function isNockEntry(v: unknown): v is Obj {
+  return isObject(v) && typeof v.scope === 'string' && /^https?:\/\//.test(v.scope) && typeof v.method === 'string' && typeof v.path === 'string' && 'response' in v;
+}
+
 const SECRETISH_PARAM = /key|token|auth|secret|signature|sig|session|password/i;
 
 /** The entry as stored in `raw`: decoded bodies, credentials, cookies and key-like query params removed. */
@@ -121,6 +172,13 @@ function sanitizedEntry(x: Exchange): unknown {
     if (Array.isArray(part.queryString))
       part.queryString = part.queryString.map((q) => (isObject(q) && typeof q.name === 'string' && SECRETISH_PARAM.test(q.name) ? { ...q, value: REDACTED } : q));
     if (isObject(part.headers)) for (const k of Object.keys(part.headers)) if (isSecretKey(k)) part.headers[k] = REDACTED;
+  }
+  if (isObject(e.reqheaders)) for (const k of Object.keys(e.reqheaders)) if (isSecretKey(k)) e.reqheaders[k] = REDACTED;
+  const rawHeaders = e.rawHeaders;
+  if (Array.isArray(rawHeaders)) e.rawHeaders = rawHeaders.map((h, i) => (i % 2 === 1 && isSecretKey(String(rawHeaders[i - 1])) ? REDACTED : h));
+  if ('scope' in e && 'path' in e && !isObject(e.request)) {
+    e.body = x.requestBody;
+    e.response = x.responseBody;
   }
   const req = e.request as Obj | undefined;
   const res = e.response as Obj | undefined;
@@ -172,13 +230,15 @@ function isHar(v: unknown): v is { log: { entries: unknown[] } } {
   return isObject(v) && isObject(v.log) && Array.isArray(v.log.entries);
 }
 
-/** HAR (browser DevTools "Save all as HAR") and request/response recordings: every LLM API call becomes a step. */
+/** HAR (browser DevTools "Save all as HAR"), request/response recordings and nock recordings: every LLM API call becomes a step. */
 export const har = defineNormalizer({
   id: 'har',
   label: 'HAR / HTTP recording',
   detect(sample) {
     const items = sample.length === 1 && Array.isArray(sample[0]) ? sample[0] : sample;
     if (items.some(isHar)) return 0.97;
+    const nock = items.filter(isNockEntry).length;
+    if (nock) return 0.6 + 0.35 * (nock / items.length);
     const hits = items.filter(isPlainExchange).length;
     return hits ? 0.6 + 0.3 * (hits / items.length) : 0;
   },
@@ -187,9 +247,10 @@ export const har = defineNormalizer({
     const isEntry = (e: unknown): e is Obj => isObject(e) && isObject(e.request);
     let exchanges: Exchange[];
     if (isHar(v)) exchanges = v.log.entries.filter(isEntry).map(harExchange);
-    else if (Array.isArray(v)) exchanges = v.filter(isPlainExchange).map(plainExchange);
+    else if (Array.isArray(v)) exchanges = [...v.filter(isPlainExchange).map(plainExchange), ...v.filter(isNockEntry).map(nockExchange)];
     else if (isPlainExchange(v)) exchanges = [plainExchange(v)];
-    else throw new RecordError('not a HAR document (log.entries) nor a {request, response} recording');
+    else if (isNockEntry(v)) exchanges = [nockExchange(v)];
+    else throw new RecordError('not a HAR document (log.entries), a {request, response} recording nor a nock {scope, method, path, response} entry');
     if (exchanges.every((x) => x.startedAt !== null)) exchanges.sort((a, b) => a.startedAt! - b.startedAt!);
     const llm = exchanges.filter((x) => (x.method ?? 'POST').toUpperCase() === 'POST' && apiOf(x.url, x.requestBody) !== null);
     const skipped = exchanges.length - llm.length;
