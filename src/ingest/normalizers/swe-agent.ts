@@ -79,30 +79,90 @@ function historySteps(history: readonly Obj[], rawOf: (k: number, i: number) => 
   return steps;
 }
 
+/** A trajectory entry the history does not hold (SWE-agent saves the final `submit` call only in `trajectory[]`) as a step. */
+function trajectoryStep(t: Obj, prev: StepDraft | undefined): StepDraft {
+  const query = Array.isArray(t.query) ? t.query.filter(isObject) : [];
+  let messages: ChatMessage[];
+  if (query.length) messages = query.map(sweMessage);
+  else if (prev) {
+    // no query recorded: the previous call's context, its answer and the observation it got
+    messages = [...prev.messages, ...(prev.response ? [prev.response] : [])];
+    const obs = prev.raw ? (parseJsonDeep(prev.raw) as Obj | null) : null;
+    if (isObject(obs) && typeof obs.observation === 'string') messages.push({ role: 'user', content: obs.observation });
+  } else messages = [];
+  const content = str(t.response);
+  const thought = str(t.thought);
+  const response: ChatMessage = { role: 'assistant', content };
+  if (thought && thought !== content) response.reasoning = thought;
+  const meta: Record<string, string> = {};
+  const action = safeMetaValue(t.action);
+  if (action) meta.action = action;
+  return { messages, response, finish_reason: 'stop', ...(Object.keys(meta).length ? { metadata: meta } : {}), raw: JSON.stringify(redactSecrets(t)) };
+}
+
+/** The model the run used: model_stats / info first, then the replay config (`agent.model.name`). */
+function modelOf(v: Obj): string | null {
+  const info = isObject(v.info) ? v.info : {};
+  const stats = isObject(info.model_stats) ? info.model_stats : {};
+  const replay = parseJsonDeep(v.replay_config);
+  const agent = isObject(replay) && isObject(replay.agent) ? replay.agent : {};
+  const model = isObject(agent.model) ? agent.model : {};
+  return str(stats.model ?? info.model ?? model.name ?? model.model_name ?? (isObject(replay) ? replay.model_name : undefined));
+}
+
 function sweDraft(v: Obj): TrajectoryDraft {
   const info = isObject(v.info) ? v.info : {};
   const traj = Array.isArray(v.trajectory) ? v.trajectory.filter(isObject) : [];
   let steps: StepDraft[];
   if (Array.isArray(v.history) && v.history.length) {
     steps = historySteps(v.history.filter(isObject), (k, i) => traj[k] ?? (v.history as unknown[])[i]);
+    // history is matched to trajectory[] by position; entries past the history's last assistant turn
+    // (the final `submit`) are calls too
+    for (let k = steps.length; k < traj.length; k++) steps.push(trajectoryStep(traj[k], steps[steps.length - 1]));
   } else {
     // No history: each trajectory entry may carry the query it was answered from.
-    steps = traj.map((t) => ({
-      messages: Array.isArray(t.query) ? t.query.filter(isObject).map(sweMessage) : [],
-      response: { role: 'assistant', content: str(t.response), ...(t.thought ? { reasoning: str(t.thought) } : {}) },
-      raw: JSON.stringify(redactSecrets(t)),
-    }));
+    steps = [];
+    for (const t of traj) steps.push(trajectoryStep(t, steps[steps.length - 1]));
   }
   if (!steps.length) throw new RecordError('SWE-agent trajectory has no assistant turns (empty history and trajectory)');
   steps[steps.length - 1].reward = rewardOf(info);
   const id = instanceId(v);
   const stats = isObject(info.model_stats) ? info.model_stats : {};
+  const metadata: Record<string, string> = { ...infoMetadata(v), ...(id ? { instance_id: id } : {}) };
+  const calls = num(stats.api_calls);
+  // api_calls counts every model query; more than the steps found means calls the file does not hold (format-error retries)
+  if (calls !== null && calls > steps.length) metadata.api_calls_without_step = String(calls - steps.length);
   return {
     trajectory_uid: null,
     prompt_uid: id,
-    common: { agent: isObject(info) && 'mini_version' in info ? 'mini-swe-agent' : 'swe-agent', data_source: id ? 'swe-bench' : null, model: str(stats.model ?? info.model), metadata: { ...infoMetadata(v), ...(id ? { instance_id: id } : {}) } },
-    steps,
+    // data_source only when the file names one: an instance id alone does not say which benchmark
+    common: { agent: isObject(info) && 'mini_version' in info ? 'mini-swe-agent' : 'swe-agent', data_source: str(info.data_source ?? v.data_source), model: modelOf(v), metadata },
+    steps: withCommonMetadata(steps, metadata),
   };
+}
+
+/** A step's own metadata replaces the trajectory's (finalize picks one): merge so neither is lost. */
+function withCommonMetadata(steps: StepDraft[], common: Record<string, string>): StepDraft[] {
+  return steps.map((st) => (st.metadata ? { ...st, metadata: { ...common, ...st.metadata } } : st));
+}
+
+/** Messages after the last assistant turn (mini-swe-agent's final output: the submitted diff) onto the last step's metadata. */
+function keepFinalOutput(messages: readonly Obj[], steps: StepDraft[]): void {
+  let lastAssistant = -1;
+  messages.forEach((m, i) => {
+    if (normalRole(m.role) === 'assistant') lastAssistant = i;
+  });
+  const tail = messages.slice(lastAssistant + 1);
+  if (!tail.length || !steps.length) return;
+  const texts: string[] = [];
+  for (const m of tail) {
+    const extra = isObject(m.extra) ? m.extra : {};
+    const t = str(extra.submission) || str(m.content);
+    if (t) texts.push(t);
+  }
+  const last = steps[steps.length - 1];
+  const out = safeMetaValue(texts.join('\n'));
+  if (out) last.metadata = { ...(last.metadata ?? {}), final_output: out };
 }
 
 function miniDraft(v: Obj & { messages: unknown[] }): TrajectoryDraft {
@@ -110,14 +170,16 @@ function miniDraft(v: Obj & { messages: unknown[] }): TrajectoryDraft {
   const messages = v.messages.filter(isObject);
   const steps = historySteps(messages, (_k, i) => messages[i]);
   if (!steps.length) throw new RecordError('mini-swe-agent trajectory has no assistant messages');
+  keepFinalOutput(messages, steps);
   steps[steps.length - 1].reward = rewardOf(info);
   const config = isObject(info.config) && isObject(info.config.model) ? info.config.model : {};
   const id = instanceId(v);
+  const metadata = infoMetadata(v);
   return {
     trajectory_uid: null,
     prompt_uid: id,
-    common: { agent: 'mini-swe-agent', model: str(config.model_name), metadata: infoMetadata(v) },
-    steps,
+    common: { agent: 'mini-swe-agent', model: str(config.model_name), metadata },
+    steps: withCommonMetadata(steps, metadata),
   };
 }
 
@@ -159,6 +221,10 @@ export const sweAgent = defineNormalizer<SweState>({
       list.map((b) => b.msg),
       (_k, i) => list[i].msg,
       (i) => list[i].line,
+    );
+    keepFinalOutput(
+      list.map((b) => b.msg),
+      steps,
     );
     return steps.length ? [{ common: { agent: 'mini-swe-agent' }, steps }] : [];
   },
