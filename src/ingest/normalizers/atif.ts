@@ -1,7 +1,7 @@
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, ToolCall } from '../step';
-import { contentToText, int, isObject, normalizeArguments, num, type Obj, str, timeMs } from '../util';
+import { contentToText, int, isObject, normalizeArguments, num, type Obj, splitInlineThink, str, timeMs } from '../util';
 import { safeMetaValue } from './loose-chat';
 
 function isAtif(v: unknown): v is Obj & { steps: unknown[] } {
@@ -74,11 +74,12 @@ export const atif = defineNormalizer({
         context.push(...observationMessages(s.observation));
         continue;
       }
-      const response: ChatMessage = { role: 'assistant', content: text(s.message) };
+      let response: ChatMessage = { role: 'assistant', content: text(s.message) };
       const reasoning = str(s.reasoning_content);
       if (reasoning) response.reasoning = reasoning;
       const calls = atifToolCalls(s.tool_calls);
       if (calls) response.tool_calls = calls;
+      response = splitInlineThink(response);
       const m = isObject(s.metrics) ? s.metrics : {};
       const metadata: Record<string, string> = {};
       for (const [k, val] of [['atif_step_id', s.step_id], ['cached_tokens', m.cached_tokens], ['cost_usd', m.cost_usd], ['step_extra', s.extra]] as const) {

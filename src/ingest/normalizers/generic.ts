@@ -1,6 +1,6 @@
 import { defineNormalizer } from '../normalizer';
 import type { ChatMessage } from '../step';
-import { contentToText, isObject, metadataOf, num, openaiMessage, str } from '../util';
+import { contentToText, isObject, metadataOf, num, openaiMessage, splitInlineThink, str } from '../util';
 
 const PROMPT_KEYS = ['prompt', 'input', 'question', 'query', 'instruction', 'text', 'problem'];
 const ANSWER_KEYS = ['response', 'output', 'answer', 'completion', 'solution'];
@@ -40,7 +40,7 @@ export const generic = defineNormalizer({
         steps: [
           {
             messages,
-            response: answer === null ? null : { role: 'assistant', content: answer },
+            response: answer === null ? null : splitInlineThink({ role: 'assistant', content: answer }),
             reward: num(v.reward ?? v.score),
             model: str(v.model),
             data_source: str(v.data_source),

@@ -4,7 +4,7 @@ import { addChunk, type ChunkStream, isChunk, newStream, streamCompletion } from
 import { redactSecrets } from '../redact';
 import { eventPayloads, looksLikeSse } from '../sse';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
-import { int, isObject, metadataOf, num, type Obj, openaiMessage, parseJsonDeep, str } from '../util';
+import { int, isObject, metadataOf, num, type Obj, openaiMessage, parseJsonDeep, splitInlineThink, str } from '../util';
 import { errorText, TIMING_KEYS, timingOf } from './log-fields';
 import { scoreSample } from './score';
 
@@ -131,7 +131,7 @@ function callDrafts(outer: Obj, req: Obj | null, resIn: unknown, line: number, r
   const choices = Array.isArray(r.choices) ? r.choices.filter(isObject) : [];
   if (!choices.length) return [{ link: true, steps: [{ ...common, response: null, finish_reason: failed ? 'error' : null }] }];
   return choices.map((c) => {
-    const message = isObject(c.message) ? openaiMessage({ role: 'assistant', ...c.message }) : { role: 'assistant', content: str(c.text) };
+    const message = isObject(c.message) ? openaiMessage({ role: 'assistant', ...c.message }) : splitInlineThink({ role: 'assistant', content: str(c.text) });
     return { link: true, steps: [{ ...common, response: message, finish_reason: failed ? 'error' : str(c.finish_reason) }] };
   });
 }

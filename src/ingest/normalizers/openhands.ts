@@ -2,7 +2,7 @@ import { toolsText } from '../chat-steps';
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
-import { int, isObject, num, type Obj, openaiMessage, str, timeMs } from '../util';
+import { int, isObject, num, type Obj, openaiMessage, splitInlineThink, str, timeMs } from '../util';
 import { safeMetaValue } from './loose-chat';
 
 const SOURCES = new Set(['agent', 'user', 'environment']);
@@ -81,6 +81,7 @@ function eventSteps(events: readonly Located[]): { steps: StepDraft[]; tools: st
         response = { role: 'assistant', content: action === 'message' || action === 'finish' ? eventText(ev) : (str(ev.thought ?? (isObject(ev.args) ? ev.args.thought : null)) || null) };
         const calls = actionCall(ev);
         if (calls) response.tool_calls = calls;
+        response = splitInlineThink(response);
       }
       const usage = mr && isObject(mr.usage) ? mr.usage : {};
       const step: StepDraft = {

@@ -1,7 +1,7 @@
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, ToolCall, TrajectoryDraft } from '../step';
-import { contentToText, int, isObject, normalizeArguments, type Obj, parseJsonDeep, str, timeMs } from '../util';
+import { contentToText, int, isObject, normalizeArguments, type Obj, parseJsonDeep, splitInlineThink, str, timeMs } from '../util';
 import { looseMessages, looseResponse, normalRole, safeMetaValue } from './loose-chat';
 
 /** Flat dotted attributes (`llm.input_messages.0.message.role`) and nested ones → one nested object. */
@@ -70,7 +70,7 @@ function oiMessage(v: unknown, fallbackRole: string): ChatMessage {
   if (calls) msg.tool_calls = calls;
   if (m.tool_call_id !== undefined) msg.tool_call_id = str(m.tool_call_id);
   if (m.name !== undefined) msg.name = str(m.name);
-  return msg;
+  return splitInlineThink(msg);
 }
 
 function toolsOf(llm: Obj): string | null {

@@ -1,7 +1,7 @@
 import { chatToSteps, toolsText } from '../chat-steps';
 import { defineNormalizer, RecordError } from '../normalizer';
 import type { ChatMessage, ToolCall, TrajectoryDraft } from '../step';
-import { contentToText, isObject, metadataOf, normalizeArguments, num, type Obj, parseJsonDeep, str } from '../util';
+import { contentToText, isObject, metadataOf, normalizeArguments, num, type Obj, parseJsonDeep, splitInlineThink, str } from '../util';
 
 const ROLE: Record<string, string> = {
   human: 'user',
@@ -77,7 +77,7 @@ export function shareGptMessages(turns: readonly unknown[], system: unknown): Ch
     if (from === 'function_call' || from === 'tool_call') {
       const calls = callsOf(value, i);
       if (!calls.length) {
-        out.push({ role: 'assistant', content: str(value) });
+        out.push(splitInlineThink({ role: 'assistant', content: str(value) }));
         return;
       }
       out.push({ role: 'assistant', content: null, tool_calls: calls });
@@ -96,7 +96,7 @@ export function shareGptMessages(turns: readonly unknown[], system: unknown): Ch
       }
     }
     if (typeof t.name === 'string') m.name = t.name;
-    out.push(m);
+    out.push(splitInlineThink(m));
   });
   return out;
 }

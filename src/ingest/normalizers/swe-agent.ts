@@ -1,7 +1,7 @@
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
-import { isObject, num, type Obj, openaiMessage, parseJsonDeep, str } from '../util';
+import { isObject, num, type Obj, openaiMessage, parseJsonDeep, splitInlineThink, str } from '../util';
 import { normalRole, safeMetaValue } from './loose-chat';
 
 function isSweTraj(v: unknown): v is Obj {
@@ -97,7 +97,7 @@ function trajectoryStep(t: Obj, prev: StepDraft | undefined): StepDraft {
   const meta: Record<string, string> = {};
   const action = safeMetaValue(t.action);
   if (action) meta.action = action;
-  return { messages, response, finish_reason: 'stop', ...(Object.keys(meta).length ? { metadata: meta } : {}), raw: JSON.stringify(redactSecrets(t)) };
+  return { messages, response: splitInlineThink(response), finish_reason: 'stop', ...(Object.keys(meta).length ? { metadata: meta } : {}), raw: JSON.stringify(redactSecrets(t)) };
 }
 
 /** The model the run used: model_stats / info first, then the replay config (`agent.model.name`). */
