@@ -4,6 +4,7 @@
  * JSON values (a string- and depth-aware splitter feeding JSON.parse), or SSE text.
  */
 import type { SourceRecord } from './normalizer';
+import { looksLikeYaml, yamlRecords } from './yaml-records';
 
 export type ReadEvent =
   | { kind: 'record'; record: SourceRecord }
@@ -22,7 +23,7 @@ export interface ReadOptions {
   shard?: { lines: number; records: number };
 }
 
-export type Container = 'jsonl' | 'json' | 'sse' | 'empty' | 'binary';
+export type Container = 'jsonl' | 'json' | 'sse' | 'yaml' | 'empty' | 'binary';
 
 const MAX_RECORD = 400 * 1024 * 1024;
 
@@ -389,12 +390,14 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
       }
     }
     container = oneLine ? 'jsonl' : 'json';
-  } else container = 'jsonl';
+  } else if (looksLikeYaml(trimmed)) container = 'yaml'; // VCR cassettes: read whole by yaml-records.ts
+  else container = 'jsonl';
   if (opts.shard) container = 'jsonl';
 
   let index = opts.shard?.records ?? 0;
   let lastLine = 1;
-  if (container === 'json') {
+  if (container === 'yaml') yield* yamlRecords(all(), maxChars);
+  else if (container === 'json') {
     const splitter = new ValueSplitter(trimmed.startsWith('['), maxChars);
     for await (const t of all()) {
       for (const ev of splitter.push(t)) {

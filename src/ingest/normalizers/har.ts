@@ -6,14 +6,14 @@ import { isObject, num, type Obj, parseJsonDeep, str, timeMs } from '../util';
 import { apiOf, wireStep } from './wire-call';
 
 /** HAR `{name, value}` list or a plain object → lower-cased header map. */
-function headerMap(h: unknown): Map<string, string> {
+export function headerMap(h: unknown): Map<string, string> {
   const out = new Map<string, string>();
   if (Array.isArray(h)) for (const x of h) if (isObject(x) && typeof x.name === 'string') out.set(x.name.toLowerCase(), str(x.value) ?? '');
   if (isObject(h)) for (const [k, v] of Object.entries(h)) out.set(k.toLowerCase(), str(Array.isArray(v) ? v.join(', ') : v) ?? '');
   return out;
 }
 
-function base64Bytes(s: string): Uint8Array | null {
+export function base64Bytes(s: string): Uint8Array | null {
   const clean = s.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(clean) || clean.length % 4 === 1) return null;
   try {
@@ -26,7 +26,7 @@ function base64Bytes(s: string): Uint8Array | null {
   }
 }
 
-function bytesText(bytes: Uint8Array, contentEncoding: string): string {
+export function bytesText(bytes: Uint8Array, contentEncoding: string): string {
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) return strFromU8(gunzipSync(bytes));
   if (contentEncoding.includes('deflate') && bytes[0] === 0x78) return strFromU8(unzlibSync(bytes));
   return strFromU8(bytes);
@@ -51,7 +51,7 @@ function decodeBody(body: unknown, encoding: string | null, headers: Map<string,
   return body;
 }
 
-interface Exchange {
+export interface Exchange {
   url: string | null;
   method: string | null;
   status: number | null;
@@ -189,7 +189,8 @@ function sanitizedEntry(x: Exchange): unknown {
   return redactSecrets(e);
 }
 
-function exchangeDraft(x: Exchange, skipped: number): TrajectoryDraft | null {
+/** One recorded exchange → a one-step draft the history linker may join to an earlier call; null when it is no LLM call. */
+export function exchangeDraft(x: Exchange, skipped: number, skippedKey = 'har_entries_skipped'): TrajectoryDraft | null {
   if ((x.method ?? 'POST').toUpperCase() !== 'POST' || x.requestBody === undefined || x.requestBody === null || x.requestBody === '') return null;
   const api = apiOf(x.url, x.requestBody);
   if (!api) return null;
@@ -200,7 +201,7 @@ function exchangeDraft(x: Exchange, skipped: number): TrajectoryDraft | null {
   const metadata: Record<string, string> = { ...step.metadata, api };
   if (x.url) metadata.url = redactString(x.url);
   if (x.status !== null) metadata.http_status = String(x.status);
-  if (skipped) metadata.har_entries_skipped = String(skipped);
+  if (skipped) metadata[skippedKey] = String(skipped);
   return {
     link: true,
     steps: [
