@@ -1,3 +1,4 @@
+import { toolsText } from '../chat-steps';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
@@ -91,7 +92,7 @@ const EVENT_ROLE: Record<string, string> = {
 
 function eventBody(ev: Obj): Obj {
   const a = attributes(ev.attributes);
-  const inner = parseJsonDeep(ev.body ?? a['gen_ai.event.content'] ?? a.body);
+  const inner = parseJsonDeep(anyValue(ev.body) ?? a['gen_ai.event.content'] ?? a.body);
   const body = isObject(inner) ? inner : {};
   const merged: Obj = { ...a, ...body };
   for (const k of ['message', 'tool_calls']) if (typeof merged[k] === 'string') merged[k] = parseJsonDeep(merged[k]);
@@ -145,9 +146,16 @@ function spanMessages(a: Obj, events: Obj[]): SpanCall {
   };
 }
 
+/** Semantic-conventions tool definitions are flat (`{type, name, description, parameters}`, like the Responses API): the OpenAI chat shape nests them under `function`. */
+function chatTool(t: unknown): unknown {
+  if (!isObject(t) || isObject(t.function) || typeof t.name !== 'string' || !('parameters' in t || 'description' in t)) return t;
+  const { type, name, description, parameters, ...rest } = t;
+  return { type: str(type) ?? 'function', function: { name, ...(description !== undefined ? { description } : {}), parameters: parseJsonDeep(parameters) }, ...rest };
+}
+
 function toolDefinitions(a: Obj): string | null {
   const defs = jsonList(a['gen_ai.tool.definitions'] ?? a['llm.tools']);
-  if (defs?.length) return JSON.stringify(defs);
+  if (defs?.length) return toolsText(defs.map(chatTool));
   const fns = indexedMessages(a, 'llm.request.functions.');
   if (!fns.length) return null;
   return JSON.stringify(fns.map((f) => ({ type: 'function', function: { ...f, parameters: parseJsonDeep(f.parameters), tool_calls: undefined } })));
@@ -155,9 +163,17 @@ function toolDefinitions(a: Obj): string | null {
 
 const ERROR_CODES = new Set([2, '2', 'STATUS_CODE_ERROR', 'ERROR']);
 
-function spanStep(span: Obj, resource: Obj): StepDraft {
-  const a = attributes(span.attributes);
+/**
+ * The current conventions record a call's content on one `gen_ai.client.inference.operation.details`
+ * event (a span event or an OTLP log record) whose attributes are the `gen_ai.*` content attributes.
+ */
+export const DETAILS_EVENT = 'gen_ai.client.inference.operation.details';
+
+function spanStep(span: Obj, resource: Obj, line: number): StepDraft {
   const events = Array.isArray(span.events) ? span.events.filter(isObject) : [];
+  const details = events.find((e) => e.name === DETAILS_EVENT);
+  // span attributes win over the event's (the event repeats model / usage)
+  const a = { ...(details ? attributes(details.attributes) : {}), ...attributes(span.attributes) };
   const call = spanMessages(a, events);
   const status = isObject(span.status) ? span.status : {};
   const exception = events.find((e) => e.name === 'exception');
@@ -165,12 +181,16 @@ function spanStep(span: Obj, resource: Obj): StepDraft {
   const started = timeMs(str(span.startTimeUnixNano));
   const ended = timeMs(str(span.endTimeUnixNano));
   const reasons = a['gen_ai.response.finish_reasons'];
-  const finish = (Array.isArray(reasons) ? str(reasons[0]) : str(parseJsonDeep(reasons))) ?? call.finish;
+  const given = (Array.isArray(reasons) ? str(reasons[0]) : str(parseJsonDeep(reasons))) ?? call.finish;
+  // the conventions spell a tool-call stop `tool_call`; the step record uses OpenAI's `tool_calls`
+  const finish = given === 'tool_call' ? 'tool_calls' : given;
   const metadata: Record<string, string> = {};
   const put = (k: string, v: unknown) => {
     const s = safeMetaValue(v);
     if (s !== null) metadata[k] = s;
   };
+  const definitions = jsonList(a['gen_ai.tool.definitions']);
+  if (definitions?.some((t) => chatTool(t) !== t)) put('tools_original', definitions);
   put('span_name', span.name);
   put('span_id', span.spanId);
   put('parent_span_id', span.parentSpanId || null);
@@ -192,6 +212,7 @@ function spanStep(span: Obj, resource: Obj): StepDraft {
     status: failed ? 'error' : 'ok',
     error: failed ? ((str(status.message) || null) ?? str(exception ? attributes(exception.attributes)['exception.message'] : null) ?? str(a['error.type']) ?? 'span status ERROR') : null,
     metadata,
+    source_line: line,
     raw: JSON.stringify(redactSecrets(span)),
   };
 }
@@ -199,6 +220,28 @@ function spanStep(span: Obj, resource: Obj): StepDraft {
 interface LocatedSpan {
   span: Obj;
   resource: Obj;
+}
+
+/** OTLP log records (`resourceLogs`) that are GenAI events, as span-event-shaped objects (`name`, `attributes`, `body`). */
+function genAiLogEvents(v: unknown): { spanId: string; traceId: string; resource: Obj; event: Obj }[] {
+  if (!isObject(v) || !Array.isArray(v.resourceLogs)) return [];
+  const out: { spanId: string; traceId: string; resource: Obj; event: Obj }[] = [];
+  for (const rl of v.resourceLogs) {
+    if (!isObject(rl)) continue;
+    const resource = attributes(isObject(rl.resource) ? rl.resource.attributes : undefined);
+    const scopes = rl.scopeLogs ?? rl.instrumentationLibraryLogs;
+    for (const sl of Array.isArray(scopes) ? scopes : []) {
+      if (!isObject(sl) || !Array.isArray(sl.logRecords)) continue;
+      for (const log of sl.logRecords) {
+        if (!isObject(log)) continue;
+        const a = attributes(log.attributes);
+        const name = str(log.eventName) || str(a['event.name']);
+        if (!name || !(name === DETAILS_EVENT || name in EVENT_ROLE || name === 'gen_ai.choice')) continue;
+        out.push({ spanId: str(log.spanId) ?? '', traceId: str(log.traceId) ?? '', resource, event: { name, attributes: a, body: log.body, timeUnixNano: log.timeUnixNano } });
+      }
+    }
+  }
+  return out;
 }
 
 function spansOf(v: unknown): LocatedSpan[] {
@@ -220,29 +263,71 @@ function spansOf(v: unknown): LocatedSpan[] {
   return [];
 }
 
-/** OpenTelemetry GenAI spans (OTLP JSON): every LLM span is a step, the trace is the trajectory. */
-export const otel = defineNormalizer({
+interface OtelState {
+  /** LLM spans by span id, with the line they came from. */
+  spans: Map<string, { span: Obj; resource: Obj; line: number }>;
+  /** GenAI log events by span id (they may come before or after their span, in another record). */
+  logs: Map<string, { traceId: string; resource: Obj; line: number; events: Obj[] }>;
+  order: number;
+}
+
+/**
+ * OpenTelemetry GenAI telemetry (OTLP JSON: `resourceSpans` and `resourceLogs`, one export request a
+ * line or one document): every LLM span is a step, the trace is the trajectory. The call's content
+ * comes from the span's attributes (`gen_ai.input.messages` / `gen_ai.output.messages` with `parts`),
+ * its `gen_ai.client.inference.operation.details` event, the older per-message events
+ * (`gen_ai.user.message`, `gen_ai.choice`, …) as span events or as log records joined by span id, or
+ * the pre-1.28 `gen_ai.prompt.N.*` attributes. Spans and logs are collected over the file and emitted
+ * at its end, each trace's steps in start order.
+ */
+export const otel = defineNormalizer<OtelState>({
   id: 'otel',
-  label: 'OpenTelemetry GenAI spans (OTLP JSON)',
+  label: 'OpenTelemetry GenAI spans and events (OTLP JSON)',
   detect(sample) {
-    const hits = sample.filter((v) => isObject(v) && Array.isArray(v.resourceSpans)).length;
+    const hits = sample.filter((v) => isObject(v) && (Array.isArray(v.resourceSpans) || (Array.isArray(v.resourceLogs) && genAiLogEvents(v).length > 0))).length;
     if (hits) return 0.9 + 0.08 * (hits / sample.length);
     const spans = sample.filter((v) => spansOf(v).length).length;
     return spans ? 0.7 * (spans / sample.length) : 0;
   },
-  normalize(record) {
-    const located = spansOf(record.value);
-    if (!located.length && !(isObject(record.value) && Array.isArray(record.value.resourceSpans)))
-      throw new RecordError('no OTLP spans here: expected {resourceSpans: [{scopeSpans: [{spans}]}]}');
-    const byTrace = new Map<string, { start: number; step: StepDraft }[]>();
+  createState: () => ({ spans: new Map(), logs: new Map(), order: 0 }),
+  normalize(record, _ctx, state) {
+    const v = record.value;
+    const located = spansOf(v);
+    const isExport = isObject(v) && (Array.isArray(v.resourceSpans) || Array.isArray(v.resourceLogs));
+    if (!located.length && !isExport) throw new RecordError('no OTLP spans or logs here: expected {resourceSpans: [{scopeSpans: [{spans}]}]} or {resourceLogs: …}');
     for (const { span, resource } of located) {
       if (!isLlmSpan(attributes(span.attributes))) continue;
-      const trace = str(span.traceId) ?? '';
+      const id = str(span.spanId) || `#${state.order++}`;
+      state.spans.set(id, { span, resource, line: record.line });
+    }
+    for (const l of genAiLogEvents(v)) {
+      const id = l.spanId || `#${state.order++}`;
+      let entry = state.logs.get(id);
+      if (!entry) state.logs.set(id, (entry = { traceId: l.traceId, resource: l.resource, line: record.line, events: [] }));
+      entry.events.push(l.event);
+    }
+    return [];
+  },
+  flush(_ctx, state) {
+    const byTrace = new Map<string, { start: number; step: StepDraft }[]>();
+    const add = (trace: string, step: StepDraft) => {
       const list = byTrace.get(trace) ?? [];
       byTrace.set(trace, list);
-      const step = spanStep(span, resource);
       list.push({ start: step.started_at ?? 0, step });
+    };
+    for (const [id, { span, resource, line }] of state.spans) {
+      const logs = state.logs.get(id);
+      state.logs.delete(id);
+      const events = [...(Array.isArray(span.events) ? span.events.filter(isObject) : []), ...(logs?.events ?? [])];
+      add(str(span.traceId) ?? '', spanStep({ ...span, events }, resource, line));
     }
+    // events whose span is not in the file: the event is the call (its attributes name model and usage)
+    for (const [id, { traceId, resource, line, events }] of state.logs) {
+      const t = events.map((e) => str(e.timeUnixNano)).find((x) => x) ?? null;
+      add(traceId, spanStep({ traceId, spanId: id.startsWith('#') ? null : id, name: events[0]?.name, startTimeUnixNano: t, endTimeUnixNano: t, attributes: {}, events }, resource, line));
+    }
+    state.spans.clear();
+    state.logs.clear();
     const out: TrajectoryDraft[] = [];
     for (const [trace, list] of byTrace) {
       list.sort((x, y) => x.start - y.start);
