@@ -170,6 +170,28 @@ export function metadataOf(obj: Obj, exclude: Iterable<string>): Record<string, 
   return n ? out : null;
 }
 
+/** An ISO-like date-time with no zone (`2026-11-28T14:02:11.514322`, `2026-11-28 14:02:11`): local time of an unknown place. */
+const NAIVE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?$/;
+
+export function isNaiveTime(v: unknown): boolean {
+  return typeof v === 'string' && NAIVE_TIME.test(v.trim());
+}
+
+/** The metadata note for steps whose source wrote timestamps without a zone (DESIGN: never shift silently). */
+export const NAIVE_TIME_NOTE = { key: 'time_zone', value: 'none in source: timestamps kept as written, stored as UTC' } as const;
+
+/** `meta` plus the naive-time note when any of `values` is a timestamp without a zone. */
+export function noteNaiveTimes(meta: Record<string, string> | null, ...values: unknown[]): Record<string, string> | null {
+  if (!values.some(isNaiveTime)) return meta;
+  return { ...(meta ?? {}), [NAIVE_TIME_NOTE.key]: NAIVE_TIME_NOTE.value };
+}
+
+/**
+ * Epoch milliseconds of a timestamp: numbers by magnitude (s / ms / µs / ns), ISO text with its zone.
+ * Text without a zone is read as UTC, so it keeps the wall-clock value it was written with instead of
+ * being shifted by whatever zone the browser runs in (`Date.parse` reads it as local time); callers
+ * add `noteNaiveTimes` to say so.
+ */
 export function timeMs(v: unknown): number | null {
   if (v === null || v === undefined || v === '') return null;
   if (typeof v === 'number') {
@@ -181,6 +203,12 @@ export function timeMs(v: unknown): number | null {
   }
   if (typeof v === 'string') {
     if (/^\d+(\.\d+)?$/.test(v)) return timeMs(Number(v));
+    if (isNaiveTime(v)) {
+      const [date, time] = v.trim().replace(',', '.').split(/[T ]/);
+      const [hms, frac = ''] = time.split('.');
+      const t = Date.parse(`${date}T${hms.length === 5 ? `${hms}:00` : hms}.${(frac + '000').slice(0, 3)}Z`);
+      return Number.isNaN(t) ? null : t;
+    }
     const t = Date.parse(v);
     return Number.isNaN(t) ? null : t;
   }

@@ -13,8 +13,8 @@ import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
 import { eventPayloads, looksLikeSse } from '../sse';
 import type { StepDraft, TrajectoryDraft } from '../step';
-import { int, isObject, metadataOf, num, type Obj, parseJsonDeep, str } from '../util';
-import { errorText, TIMING_KEYS, timingOf } from './log-fields';
+import { int, isObject, metadataOf, noteNaiveTimes, num, type Obj, parseJsonDeep, str } from '../util';
+import { errorText, timeSources, TIMING_KEYS, timingOf } from './log-fields';
 import { scoreSample } from './score';
 
 const OUTER_OWN = ['request', 'response', 'input', 'output', 'model', 'agent', 'data_source', 'reward', 'status_code', 'headers', ...TIMING_KEYS];
@@ -131,7 +131,7 @@ function callDraft(outer: Obj, req: Obj | null, resIn: unknown, line: number, ra
     reward: num(outer.reward),
     status: failed ? 'error' : 'ok',
     error: failed ? errorText(errObj ?? `HTTP ${statusCode}`) : null,
-    metadata: Object.keys(meta).length ? meta : null,
+    metadata: noteNaiveTimes(Object.keys(meta).length ? meta : null, ...timeSources(outer)),
     source_line: line,
     ...timingOf(outer),
   };

@@ -1,7 +1,7 @@
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, ToolCall } from '../step';
-import { contentToText, int, isObject, normalizeArguments, num, type Obj, splitInlineThink, str, timeMs } from '../util';
+import { contentToText, int, isObject, normalizeArguments, noteNaiveTimes, num, type Obj, splitInlineThink, str, timeMs } from '../util';
 import { safeMetaValue } from './loose-chat';
 
 function isAtif(v: unknown): v is Obj & { steps: unknown[] } {
@@ -81,7 +81,7 @@ export const atif = defineNormalizer({
       if (calls) response.tool_calls = calls;
       response = splitInlineThink(response);
       const m = isObject(s.metrics) ? s.metrics : {};
-      const metadata: Record<string, string> = {};
+      const metadata: Record<string, string> = { ...noteNaiveTimes(null, s.timestamp) };
       for (const [k, val] of [['atif_step_id', s.step_id], ['cached_tokens', m.cached_tokens], ['cost_usd', m.cost_usd], ['step_extra', s.extra]] as const) {
         const t = safeMetaValue(val);
         if (t !== null) metadata[k] = t;

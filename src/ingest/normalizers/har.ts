@@ -2,7 +2,7 @@ import { gunzipSync, strFromU8, unzlibSync } from 'fflate';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { isSecretKey, REDACTED, redactSecrets, redactString } from '../redact';
 import type { TrajectoryDraft } from '../step';
-import { isObject, num, type Obj, parseJsonDeep, str, timeMs } from '../util';
+import { isObject, noteNaiveTimes, num, type Obj, parseJsonDeep, str, timeMs } from '../util';
 import { apiOf, wireStep } from './wire-call';
 
 /** HAR `{name, value}` list or a plain object → lower-cased header map. */
@@ -198,7 +198,7 @@ export function exchangeDraft(x: Exchange, skipped: number, skippedKey = 'har_en
   const httpFailed = x.status !== null && (x.status === 0 || x.status >= 400);
   const failed = httpFailed || step.error !== null || (x.status !== null && x.status < 400 && !step.response);
   const error = failed ? (step.error ?? (httpFailed ? `HTTP ${x.status}${x.statusText ? ` ${x.statusText}` : ''}` : 'no response body recorded')) : null;
-  const metadata: Record<string, string> = { ...step.metadata, api };
+  const metadata: Record<string, string> = { ...noteNaiveTimes(step.metadata ?? null, x.entry.startedDateTime, x.entry.started_at, x.entry.timestamp, x.entry.ended_at), api };
   if (x.url) metadata.url = redactString(x.url);
   if (x.status !== null) metadata.http_status = String(x.status);
   if (skipped) metadata[skippedKey] = String(skipped);

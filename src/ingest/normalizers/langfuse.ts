@@ -2,7 +2,7 @@ import { toolsText } from '../chat-steps';
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { StepDraft, TrajectoryDraft } from '../step';
-import { int, isObject, num, type Obj, parseJsonDeep, str, timeMs } from '../util';
+import { int, isObject, noteNaiveTimes, num, type Obj, parseJsonDeep, str, timeMs } from '../util';
 import { looseMessages, looseResponse, safeMetaValue } from './loose-chat';
 
 const OBSERVATION_TYPES = new Set(['GENERATION', 'SPAN', 'EVENT', 'AGENT', 'TOOL', 'CHAIN', 'RETRIEVER', 'EMBEDDING', 'EVALUATOR', 'GUARDRAIL', 'SCORE']);
@@ -59,7 +59,7 @@ function generationStep(o: Obj, line: number): StepDraft {
   const ended = timeMs(o.endTime);
   const firstToken = timeMs(o.completionStartTime);
   const failed = o.level === 'ERROR';
-  const metadata: Record<string, string> = {};
+  const metadata: Record<string, string> = { ...noteNaiveTimes(null, o.startTime, o.endTime, o.completionStartTime) };
   for (const k of ['id', 'name', 'parentObservationId', 'promptName', 'promptVersion', 'version', 'environment', 'level', 'statusMessage']) {
     const s = safeMetaValue(o[k]);
     if (s !== null) metadata[k === 'id' ? 'observation_id' : k] = s;

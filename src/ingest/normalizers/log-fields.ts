@@ -13,6 +13,11 @@ export interface Timing {
   latency_ms: number | null;
 }
 
+/** The timestamp values `timingOf` reads, for `noteNaiveTimes`. */
+export function timeSources(outer: Obj): unknown[] {
+  return [outer.started_at, outer.start_time, outer.timestamp, outer.request_time, outer.ended_at, outer.end_time, outer.completed_at];
+}
+
 export function timingOf(outer: Obj, fallbackStart?: unknown): Timing {
   const started = timeMs(outer.started_at ?? outer.start_time ?? outer.timestamp ?? outer.request_time ?? fallbackStart);
   const ended = timeMs(outer.ended_at ?? outer.end_time ?? outer.completed_at);

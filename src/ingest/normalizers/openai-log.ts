@@ -4,8 +4,8 @@ import { addChunk, type ChunkStream, isChunk, newStream, streamCompletion } from
 import { redactSecrets } from '../redact';
 import { eventPayloads, looksLikeSse } from '../sse';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
-import { int, isObject, metadataOf, num, type Obj, openaiMessage, parseJsonDeep, splitInlineThink, str } from '../util';
-import { errorText, TIMING_KEYS, timingOf } from './log-fields';
+import { int, isObject, metadataOf, noteNaiveTimes, num, type Obj, openaiMessage, parseJsonDeep, splitInlineThink, str } from '../util';
+import { errorText, timeSources, TIMING_KEYS, timingOf } from './log-fields';
 import { scoreSample } from './score';
 
 const OUTER_OWN = [
@@ -124,7 +124,7 @@ function callDrafts(outer: Obj, req: Obj | null, resIn: unknown, line: number, r
     reward: num(outer.reward),
     status: failed ? 'error' : 'ok',
     error: failed ? errorText(errObj ?? `HTTP ${statusCode}`) : null,
-    metadata: Object.keys(meta).length ? meta : null,
+    metadata: noteNaiveTimes(Object.keys(meta).length ? meta : null, ...timeSources(outer)),
     source_line: line,
   };
   if (raw !== undefined) common.raw = raw;

@@ -1,8 +1,8 @@
 import { defineNormalizer, RecordError } from '../normalizer';
 import { eventPayloads, looksLikeSse } from '../sse';
 import type { ChatMessage, ToolCall } from '../step';
-import { contentToText, int, isObject, metadataOf, normalizeArguments, num, type Obj, parseJsonDeep, str, timeMs } from '../util';
-import { errorText, TIMING_KEYS, timingOf } from './log-fields';
+import { contentToText, int, isObject, metadataOf, normalizeArguments, noteNaiveTimes, num, type Obj, parseJsonDeep, str, timeMs } from '../util';
+import { errorText, timeSources, TIMING_KEYS, timingOf } from './log-fields';
 import { scoreSample } from './score';
 
 const OUTER_OWN = ['request', 'response', 'model', 'agent', 'data_source', 'reward', 'headers', 'status_code', ...TIMING_KEYS];
@@ -192,7 +192,7 @@ export const openaiResponses = defineNormalizer<ResponsesState>({
             reward: num(outer.reward),
             status: failed ? 'error' : 'ok',
             error: failed ? errorText(res.error ?? outer.error ?? `HTTP ${outer.status_code}`) : null,
-            metadata: Object.keys(meta).length ? meta : null,
+            metadata: noteNaiveTimes(Object.keys(meta).length ? meta : null, ...timeSources(outer)),
           },
         ],
       },

@@ -2,7 +2,7 @@ import { toolsText } from '../chat-steps';
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
-import { int, isObject, num, type Obj, openaiMessage, splitInlineThink, str, timeMs } from '../util';
+import { int, isObject, noteNaiveTimes, num, type Obj, openaiMessage, splitInlineThink, str, timeMs } from '../util';
 import { safeMetaValue } from './loose-chat';
 
 const SOURCES = new Set(['agent', 'user', 'environment']);
@@ -93,7 +93,7 @@ function eventSteps(events: readonly Located[]): { steps: StepDraft[]; tools: st
         completion_tokens: int(usage.completion_tokens),
         started_at: timeMs(ev.timestamp),
         source_line: line,
-        metadata: { event_id: String(ev.id), ...(rid ? { model_response_id: rid } : {}) },
+        metadata: { ...noteNaiveTimes(null, ev.timestamp), event_id: String(ev.id), ...(rid ? { model_response_id: rid } : {}) },
         raw: JSON.stringify(redactSecrets(ev)),
       };
       steps.push(step);

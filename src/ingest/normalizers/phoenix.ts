@@ -1,7 +1,7 @@
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, ToolCall, TrajectoryDraft } from '../step';
-import { contentToText, int, isObject, normalizeArguments, type Obj, parseJsonDeep, splitInlineThink, str, timeMs } from '../util';
+import { contentToText, int, isObject, normalizeArguments, noteNaiveTimes, type Obj, parseJsonDeep, splitInlineThink, str, timeMs } from '../util';
 import { looseMessages, looseResponse, normalRole, safeMetaValue } from './loose-chat';
 
 /** Flat dotted attributes (`llm.input_messages.0.message.role`) and nested ones → one nested object. */
@@ -120,7 +120,7 @@ function spanStep(span: Obj, line: number): StepDraft {
   const code = str(span.status_code ?? status.status_code ?? status.code)?.toUpperCase();
   const failed = code === 'ERROR' || code === '2' || code === 'STATUS_CODE_ERROR';
   const exception = (Array.isArray(span.events) ? span.events : []).find((e) => isObject(e) && e.name === 'exception') as Obj | undefined;
-  const metadata: Record<string, string> = {};
+  const metadata: Record<string, string> = { ...noteNaiveTimes(null, span.start_time ?? span.startTime, span.end_time ?? span.endTime) };
   const put = (k: string, v: unknown) => {
     const s = safeMetaValue(v);
     if (s !== null && s !== '') metadata[k] = s;
