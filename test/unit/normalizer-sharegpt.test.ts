@@ -19,7 +19,7 @@ describe('sharegpt normalizer', () => {
     assert.equal(new Set(first.map((r) => r.trajectory_uid)).size, 1);
     assert.equal(first[0].messages[0].role, 'system');
     assert.deepEqual(first[0].response?.tool_calls, [
-      { id: 'call_1_0', type: 'function', function: { name: 'get_exchange_rate', arguments: '{"base":"USD","target":"EUR"}' } },
+      { id: 'sharegpt_call_1_0', type: 'function', function: { name: 'get_exchange_rate', arguments: '{"base":"USD","target":"EUR"}' } },
     ]);
     assert.equal(first[1].response?.tool_calls?.length, 2, 'parallel calls from a JSON array');
     assert.equal(first[1].response?.tool_calls?.[0].function.arguments, '{"amount":250,"rate":0.92}');
@@ -28,9 +28,9 @@ describe('sharegpt normalizer', () => {
     assert.deepEqual(
       tools.map((m) => [m.tool_call_id, m.name]),
       [
-        ['call_1_0', 'get_exchange_rate'],
-        ['call_3_0', 'convert'],
-        ['call_3_1', 'get_exchange_rate'],
+        ['sharegpt_call_1_0', 'get_exchange_rate'],
+        ['sharegpt_call_3_0', 'convert'],
+        ['sharegpt_call_3_1', 'get_exchange_rate'],
       ],
     );
     assert.equal(last.response_text, "250 USD is about 230 EUR at today's rate of 0.92.");

@@ -6,7 +6,7 @@
  * before it the context. The episodes of a trial are the steps of one trajectory; `result` (a reward
  * bucket such as "1.0", or an exception name) is the trial's outcome, so it lands on the last episode.
  */
-import { toolsText } from '../chat-steps';
+import { toolsText, withProviderFill } from '../chat-steps';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { StepDraft, TrajectoryDraft } from '../step';
@@ -73,38 +73,40 @@ function episodeStep(v: Obj, line: number): StepDraft {
 }
 
 /** Harbor `traces export` rows: the episodes of a trial become the steps of one trajectory. */
-export const harbor = defineNormalizer<HarborState>({
-  id: 'harbor',
-  label: 'Harbor trace export (episode rows of trials)',
-  detect(sample) {
-    const items = sample.length === 1 && Array.isArray(sample[0]) ? sample[0] : sample;
-    const hits = items.filter(isHarborRow).length;
-    return hits ? 0.9 + 0.08 * (hits / items.length) : 0;
-  },
-  createState: () => ({ trials: new Map(), rows: 0 }),
-  normalize(record, _ctx, state) {
-    const v = record.value;
-    const rows = Array.isArray(v) ? v : [v];
-    for (const row of rows) {
-      if (!isHarborRow(row)) throw new RecordError('not a Harbor trace row: expected {conversations, episode: "episode-N", run_id, trial_name}');
-      const uid = `${str(row.run_id) ?? ''}/${row.trial_name}`;
-      let trial = state.trials.get(uid);
-      if (!trial) state.trials.set(uid, (trial = { uid, task: str(row.task), result: row.result, steps: [] }));
-      trial.result = row.result ?? trial.result;
-      trial.steps.push({ order: state.rows++, episode: Number(EPISODE.exec(String(row.episode))![1]), step: episodeStep(row, record.line) });
-    }
-    return [];
-  },
-  flush(_ctx, state) {
-    const out: TrajectoryDraft[] = [];
-    for (const t of state.trials.values()) {
-      const steps = t.steps.sort((a, b) => a.episode - b.episode || a.order - b.order).map((p) => ({ ...p.step, step_index: p.episode }));
-      const reward = num(t.result);
-      const last = steps[steps.length - 1];
-      if (reward !== null) last.reward = reward;
-      out.push({ trajectory_uid: t.uid, prompt_uid: t.task, steps });
-    }
-    state.trials.clear();
-    return out;
-  },
-});
+export const harbor = withProviderFill(
+  defineNormalizer<HarborState>({
+    id: 'harbor',
+    label: 'Harbor trace export (episode rows of trials)',
+    detect(sample) {
+      const items = sample.length === 1 && Array.isArray(sample[0]) ? sample[0] : sample;
+      const hits = items.filter(isHarborRow).length;
+      return hits ? 0.9 + 0.08 * (hits / items.length) : 0;
+    },
+    createState: () => ({ trials: new Map(), rows: 0 }),
+    normalize(record, _ctx, state) {
+      const v = record.value;
+      const rows = Array.isArray(v) ? v : [v];
+      for (const row of rows) {
+        if (!isHarborRow(row)) throw new RecordError('not a Harbor trace row: expected {conversations, episode: "episode-N", run_id, trial_name}');
+        const uid = `${str(row.run_id) ?? ''}/${row.trial_name}`;
+        let trial = state.trials.get(uid);
+        if (!trial) state.trials.set(uid, (trial = { uid, task: str(row.task), result: row.result, steps: [] }));
+        trial.result = row.result ?? trial.result;
+        trial.steps.push({ order: state.rows++, episode: Number(EPISODE.exec(String(row.episode))![1]), step: episodeStep(row, record.line) });
+      }
+      return [];
+    },
+    flush(_ctx, state) {
+      const out: TrajectoryDraft[] = [];
+      for (const t of state.trials.values()) {
+        const steps = t.steps.sort((a, b) => a.episode - b.episode || a.order - b.order).map((p) => ({ ...p.step, step_index: p.episode }));
+        const reward = num(t.result);
+        const last = steps[steps.length - 1];
+        if (reward !== null) last.reward = reward;
+        out.push({ trajectory_uid: t.uid, prompt_uid: t.task, steps });
+      }
+      state.trials.clear();
+      return out;
+    },
+  }),
+);

@@ -1,4 +1,4 @@
-import { toolsText } from '../chat-steps';
+import { toolsText, withProviderFill } from '../chat-steps';
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { StepDraft, TrajectoryDraft } from '../step';
@@ -132,47 +132,49 @@ function bucket(state: LangfuseState, traceId: string) {
  * Langfuse exports: a trace with its observations (one record), or observations and scores as
  * separate records (a JSON array / JSONL), grouped by trace at the end of the file.
  */
-export const langfuse = defineNormalizer<LangfuseState>({
-  id: 'langfuse',
-  label: 'Langfuse trace export',
-  detect(sample) {
-    let hits = 0;
-    for (const v of sample) {
-      const x = isObject(v) && Array.isArray(v.data) ? v.data[0] : v;
-      const t = traceExport(x);
-      if (t && (t.observations.length === 0 || t.observations.some(isObservation))) hits++;
-      else if (isObservation(x) || isScore(x)) hits++;
-    }
-    return hits ? 0.75 + 0.2 * (hits / sample.length) : 0;
-  },
-  createState: () => ({ byTrace: new Map() }),
-  normalize(record: SourceRecord, _ctx, state) {
-    const v = record.value;
-    const items = isObject(v) && Array.isArray(v.data) && !('observations' in v) ? v.data : [v];
-    const out: TrajectoryDraft[] = [];
-    for (const item of items) {
-      const t = traceExport(item);
-      if (t) {
-        const located = t.observations.filter(isObject).map((obs) => ({ obs, line: record.line }));
-        const d = traceDraft(t.trace, null, located, t.scores);
-        if (d) out.push(d);
-      } else if (isObservation(item)) {
-        bucket(state, str(item.traceId) ?? '').observations.push({ obs: item, line: record.line });
-      } else if (isScore(item)) {
-        bucket(state, str(item.traceId) ?? '').scores.push(item);
-      } else if (items.length === 1) {
-        throw new RecordError('not a Langfuse trace, observation or score (expected {trace, observations} or objects with type and traceId)');
+export const langfuse = withProviderFill(
+  defineNormalizer<LangfuseState>({
+    id: 'langfuse',
+    label: 'Langfuse trace export',
+    detect(sample) {
+      let hits = 0;
+      for (const v of sample) {
+        const x = isObject(v) && Array.isArray(v.data) ? v.data[0] : v;
+        const t = traceExport(x);
+        if (t && (t.observations.length === 0 || t.observations.some(isObservation))) hits++;
+        else if (isObservation(x) || isScore(x)) hits++;
       }
-    }
-    return out;
-  },
-  flush(_ctx, state) {
-    const out: TrajectoryDraft[] = [];
-    for (const [traceId, b] of state.byTrace) {
-      const d = traceDraft(null, traceId || null, b.observations, b.scores);
-      if (d) out.push(d);
-    }
-    state.byTrace.clear();
-    return out;
-  },
-});
+      return hits ? 0.75 + 0.2 * (hits / sample.length) : 0;
+    },
+    createState: () => ({ byTrace: new Map() }),
+    normalize(record: SourceRecord, _ctx, state) {
+      const v = record.value;
+      const items = isObject(v) && Array.isArray(v.data) && !('observations' in v) ? v.data : [v];
+      const out: TrajectoryDraft[] = [];
+      for (const item of items) {
+        const t = traceExport(item);
+        if (t) {
+          const located = t.observations.filter(isObject).map((obs) => ({ obs, line: record.line }));
+          const d = traceDraft(t.trace, null, located, t.scores);
+          if (d) out.push(d);
+        } else if (isObservation(item)) {
+          bucket(state, str(item.traceId) ?? '').observations.push({ obs: item, line: record.line });
+        } else if (isScore(item)) {
+          bucket(state, str(item.traceId) ?? '').scores.push(item);
+        } else if (items.length === 1) {
+          throw new RecordError('not a Langfuse trace, observation or score (expected {trace, observations} or objects with type and traceId)');
+        }
+      }
+      return out;
+    },
+    flush(_ctx, state) {
+      const out: TrajectoryDraft[] = [];
+      for (const [traceId, b] of state.byTrace) {
+        const d = traceDraft(null, traceId || null, b.observations, b.scores);
+        if (d) out.push(d);
+      }
+      state.byTrace.clear();
+      return out;
+    },
+  }),
+);

@@ -1,4 +1,4 @@
-import { chatToSteps, toolsText } from '../chat-steps';
+import { chatToSteps, toolsText, withProviderFill } from '../chat-steps';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { isObject, metadataOf, num, openaiMessage, str } from '../util';
 
@@ -11,33 +11,35 @@ function looksLike(v: unknown): boolean {
 }
 
 /** OpenAI chat fine-tuning JSONL: `{messages, tools?, parallel_tool_calls?}` per line. */
-export const openaiChat = defineNormalizer({
-  id: 'openai-chat',
-  parallel: true,
-  label: 'OpenAI chat fine-tuning (messages)',
-  detect(sample) {
-    if (!sample.length) return 0;
-    const hits = sample.filter(looksLike).length;
-    return hits === 0 ? 0 : 0.5 + 0.4 * (hits / sample.length);
-  },
-  normalize(record) {
-    const v = record.value;
-    if (!isObject(v) || !Array.isArray(v.messages)) throw new RecordError('no "messages" array');
-    const messages = v.messages.map(openaiMessage);
-    const steps = chatToSteps(messages);
-    return [
-      {
-        trajectory_uid: str(v.session_id ?? v.conversation_id ?? v.id),
-        prompt_uid: str(v.uid),
-        common: {
-          tools: toolsText(v.tools, v.functions),
-          model: str(v.model),
-          agent: str(v.agent),
-          data_source: str(v.data_source),
-          metadata: metadataOf(v, OWN),
+export const openaiChat = withProviderFill(
+  defineNormalizer({
+    id: 'openai-chat',
+    parallel: true,
+    label: 'OpenAI chat fine-tuning (messages)',
+    detect(sample) {
+      if (!sample.length) return 0;
+      const hits = sample.filter(looksLike).length;
+      return hits === 0 ? 0 : 0.5 + 0.4 * (hits / sample.length);
+    },
+    normalize(record) {
+      const v = record.value;
+      if (!isObject(v) || !Array.isArray(v.messages)) throw new RecordError('no "messages" array');
+      const messages = v.messages.map(openaiMessage);
+      const steps = chatToSteps(messages);
+      return [
+        {
+          trajectory_uid: str(v.session_id ?? v.conversation_id ?? v.id),
+          prompt_uid: str(v.uid),
+          common: {
+            tools: toolsText(v.tools, v.functions),
+            model: str(v.model),
+            agent: str(v.agent),
+            data_source: str(v.data_source),
+            metadata: metadataOf(v, OWN),
+          },
+          steps: steps.map((s, i) => (i === steps.length - 1 ? { ...s, reward: num(v.reward ?? v.score) } : s)),
         },
-        steps: steps.map((s, i) => (i === steps.length - 1 ? { ...s, reward: num(v.reward ?? v.score) } : s)),
-      },
-    ];
-  },
-});
+      ];
+    },
+  }),
+);

@@ -1,4 +1,4 @@
-import { toolsText } from '../chat-steps';
+import { toolsText, withProviderFill } from '../chat-steps';
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
@@ -142,34 +142,36 @@ interface OpenHandsState {
 }
 
 /** OpenHands event streams (JSON array / JSONL of events) and evaluation outputs (`{instance_id, history, test_result}`). */
-export const openhands = defineNormalizer<OpenHandsState>({
-  id: 'openhands',
-  label: 'OpenHands event stream',
-  detect(sample) {
-    const hits = sample.filter((v) => isEvent(v) || isEvalOutput(v)).length;
-    return hits ? 0.8 + 0.15 * (hits / sample.length) : 0;
-  },
-  createState: () => ({ events: [] }),
-  normalize(record: SourceRecord, _ctx, state) {
-    const v = record.value;
-    if (isEvalOutput(v)) {
-      const d = draftOf(v.history.filter(isObject).map((ev) => ({ ev, line: record.line })), v);
+export const openhands = withProviderFill(
+  defineNormalizer<OpenHandsState>({
+    id: 'openhands',
+    label: 'OpenHands event stream',
+    detect(sample) {
+      const hits = sample.filter((v) => isEvent(v) || isEvalOutput(v)).length;
+      return hits ? 0.8 + 0.15 * (hits / sample.length) : 0;
+    },
+    createState: () => ({ events: [] }),
+    normalize(record: SourceRecord, _ctx, state) {
+      const v = record.value;
+      if (isEvalOutput(v)) {
+        const d = draftOf(v.history.filter(isObject).map((ev) => ({ ev, line: record.line })), v);
+        return d ? [d] : [];
+      }
+      if (Array.isArray(v) && v.some(isEvent)) {
+        const d = draftOf(v.filter(isObject).map((ev) => ({ ev, line: record.line })), null);
+        return d ? [d] : [];
+      }
+      if (isEvent(v)) {
+        state.events.push({ ev: v, line: record.line });
+        return [];
+      }
+      throw new RecordError('not an OpenHands event ({id, source, action | observation}) nor an evaluation output with history');
+    },
+    flush(_ctx, state) {
+      const events = state.events;
+      state.events = [];
+      const d = draftOf(events, null);
       return d ? [d] : [];
-    }
-    if (Array.isArray(v) && v.some(isEvent)) {
-      const d = draftOf(v.filter(isObject).map((ev) => ({ ev, line: record.line })), null);
-      return d ? [d] : [];
-    }
-    if (isEvent(v)) {
-      state.events.push({ ev: v, line: record.line });
-      return [];
-    }
-    throw new RecordError('not an OpenHands event ({id, source, action | observation}) nor an evaluation output with history');
-  },
-  flush(_ctx, state) {
-    const events = state.events;
-    state.events = [];
-    const d = draftOf(events, null);
-    return d ? [d] : [];
-  },
-});
+    },
+  }),
+);

@@ -1,4 +1,4 @@
-import { toolsText } from '../chat-steps';
+import { toolsText, withProviderFill } from '../chat-steps';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
@@ -280,59 +280,61 @@ interface OtelState {
  * the pre-1.28 `gen_ai.prompt.N.*` attributes. Spans and logs are collected over the file and emitted
  * at its end, each trace's steps in start order.
  */
-export const otel = defineNormalizer<OtelState>({
-  id: 'otel',
-  label: 'OpenTelemetry GenAI spans and events (OTLP JSON)',
-  detect(sample) {
-    const hits = sample.filter((v) => isObject(v) && (Array.isArray(v.resourceSpans) || (Array.isArray(v.resourceLogs) && genAiLogEvents(v).length > 0))).length;
-    if (hits) return 0.9 + 0.08 * (hits / sample.length);
-    const spans = sample.filter((v) => spansOf(v).length).length;
-    return spans ? 0.7 * (spans / sample.length) : 0;
-  },
-  createState: () => ({ spans: new Map(), logs: new Map(), order: 0 }),
-  normalize(record, _ctx, state) {
-    const v = record.value;
-    const located = spansOf(v);
-    const isExport = isObject(v) && (Array.isArray(v.resourceSpans) || Array.isArray(v.resourceLogs));
-    if (!located.length && !isExport) throw new RecordError('no OTLP spans or logs here: expected {resourceSpans: [{scopeSpans: [{spans}]}]} or {resourceLogs: …}');
-    for (const { span, resource } of located) {
-      if (!isLlmSpan(attributes(span.attributes))) continue;
-      const id = str(span.spanId) || `#${state.order++}`;
-      state.spans.set(id, { span, resource, line: record.line });
-    }
-    for (const l of genAiLogEvents(v)) {
-      const id = l.spanId || `#${state.order++}`;
-      let entry = state.logs.get(id);
-      if (!entry) state.logs.set(id, (entry = { traceId: l.traceId, resource: l.resource, line: record.line, events: [] }));
-      entry.events.push(l.event);
-    }
-    return [];
-  },
-  flush(_ctx, state) {
-    const byTrace = new Map<string, { start: number; step: StepDraft }[]>();
-    const add = (trace: string, step: StepDraft) => {
-      const list = byTrace.get(trace) ?? [];
-      byTrace.set(trace, list);
-      list.push({ start: step.started_at ?? 0, step });
-    };
-    for (const [id, { span, resource, line }] of state.spans) {
-      const logs = state.logs.get(id);
-      state.logs.delete(id);
-      const events = [...(Array.isArray(span.events) ? span.events.filter(isObject) : []), ...(logs?.events ?? [])];
-      add(str(span.traceId) ?? '', spanStep({ ...span, events }, resource, line));
-    }
-    // events whose span is not in the file: the event is the call (its attributes name model and usage)
-    for (const [id, { traceId, resource, line, events }] of state.logs) {
-      const t = events.map((e) => str(e.timeUnixNano)).find((x) => x) ?? null;
-      add(traceId, spanStep({ traceId, spanId: id.startsWith('#') ? null : id, name: events[0]?.name, startTimeUnixNano: t, endTimeUnixNano: t, attributes: {}, events }, resource, line));
-    }
-    state.spans.clear();
-    state.logs.clear();
-    const out: TrajectoryDraft[] = [];
-    for (const [trace, list] of byTrace) {
-      list.sort((x, y) => x.start - y.start);
-      out.push({ trajectory_uid: trace || null, steps: list.map((x) => x.step) });
-    }
-    return out;
-  },
-});
+export const otel = withProviderFill(
+  defineNormalizer<OtelState>({
+    id: 'otel',
+    label: 'OpenTelemetry GenAI spans and events (OTLP JSON)',
+    detect(sample) {
+      const hits = sample.filter((v) => isObject(v) && (Array.isArray(v.resourceSpans) || (Array.isArray(v.resourceLogs) && genAiLogEvents(v).length > 0))).length;
+      if (hits) return 0.9 + 0.08 * (hits / sample.length);
+      const spans = sample.filter((v) => spansOf(v).length).length;
+      return spans ? 0.7 * (spans / sample.length) : 0;
+    },
+    createState: () => ({ spans: new Map(), logs: new Map(), order: 0 }),
+    normalize(record, _ctx, state) {
+      const v = record.value;
+      const located = spansOf(v);
+      const isExport = isObject(v) && (Array.isArray(v.resourceSpans) || Array.isArray(v.resourceLogs));
+      if (!located.length && !isExport) throw new RecordError('no OTLP spans or logs here: expected {resourceSpans: [{scopeSpans: [{spans}]}]} or {resourceLogs: …}');
+      for (const { span, resource } of located) {
+        if (!isLlmSpan(attributes(span.attributes))) continue;
+        const id = str(span.spanId) || `#${state.order++}`;
+        state.spans.set(id, { span, resource, line: record.line });
+      }
+      for (const l of genAiLogEvents(v)) {
+        const id = l.spanId || `#${state.order++}`;
+        let entry = state.logs.get(id);
+        if (!entry) state.logs.set(id, (entry = { traceId: l.traceId, resource: l.resource, line: record.line, events: [] }));
+        entry.events.push(l.event);
+      }
+      return [];
+    },
+    flush(_ctx, state) {
+      const byTrace = new Map<string, { start: number; step: StepDraft }[]>();
+      const add = (trace: string, step: StepDraft) => {
+        const list = byTrace.get(trace) ?? [];
+        byTrace.set(trace, list);
+        list.push({ start: step.started_at ?? 0, step });
+      };
+      for (const [id, { span, resource, line }] of state.spans) {
+        const logs = state.logs.get(id);
+        state.logs.delete(id);
+        const events = [...(Array.isArray(span.events) ? span.events.filter(isObject) : []), ...(logs?.events ?? [])];
+        add(str(span.traceId) ?? '', spanStep({ ...span, events }, resource, line));
+      }
+      // events whose span is not in the file: the event is the call (its attributes name model and usage)
+      for (const [id, { traceId, resource, line, events }] of state.logs) {
+        const t = events.map((e) => str(e.timeUnixNano)).find((x) => x) ?? null;
+        add(traceId, spanStep({ traceId, spanId: id.startsWith('#') ? null : id, name: events[0]?.name, startTimeUnixNano: t, endTimeUnixNano: t, attributes: {}, events }, resource, line));
+      }
+      state.spans.clear();
+      state.logs.clear();
+      const out: TrajectoryDraft[] = [];
+      for (const [trace, list] of byTrace) {
+        list.sort((x, y) => x.start - y.start);
+        out.push({ trajectory_uid: trace || null, steps: list.map((x) => x.step) });
+      }
+      return out;
+    },
+  }),
+);

@@ -1,3 +1,4 @@
+import { withProviderFill } from '../chat-steps';
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, ToolCall, TrajectoryDraft } from '../step';
@@ -163,36 +164,38 @@ interface PhoenixState {
  * LLM span is a step; steps are grouped by trace and ordered by start time at the end of the file,
  * since span exports are often newest first.
  */
-export const phoenix = defineNormalizer<PhoenixState>({
-  id: 'phoenix',
-  label: 'Arize Phoenix / OpenInference spans',
-  detect(sample) {
-    const hits = sample.filter(isSpan).length;
-    return hits ? 0.75 + 0.2 * (hits / sample.length) : 0;
-  },
-  createState: () => ({ byTrace: new Map() }),
-  normalize(record: SourceRecord, _ctx, state) {
-    const v = record.value;
-    const spans = isObject(v) && Array.isArray(v.spans) ? v.spans : isObject(v) && Array.isArray(v.data) ? v.data : [v];
-    for (const span of spans) {
-      if (!isObject(span)) continue;
-      if (!isSpan(span) && spans.length === 1) throw new RecordError('not an OpenInference span (expected context.trace_id, span_kind and attributes)');
-      if (spanKind(span, attrsOf(span)) !== 'LLM') continue;
-      const trace = traceIdOf(span) ?? '';
-      const bucket = state.byTrace.get(trace) ?? [];
-      state.byTrace.set(trace, bucket);
-      const step = spanStep(span, record.line);
-      bucket.push({ start: step.started_at ?? 0, step });
-    }
-    return [];
-  },
-  flush(_ctx, state) {
-    const out: TrajectoryDraft[] = [];
-    for (const [trace, bucket] of state.byTrace) {
-      bucket.sort((x, y) => x.start - y.start);
-      out.push({ trajectory_uid: trace || null, steps: bucket.map((b) => b.step) });
-    }
-    state.byTrace.clear();
-    return out;
-  },
-});
+export const phoenix = withProviderFill(
+  defineNormalizer<PhoenixState>({
+    id: 'phoenix',
+    label: 'Arize Phoenix / OpenInference spans',
+    detect(sample) {
+      const hits = sample.filter(isSpan).length;
+      return hits ? 0.75 + 0.2 * (hits / sample.length) : 0;
+    },
+    createState: () => ({ byTrace: new Map() }),
+    normalize(record: SourceRecord, _ctx, state) {
+      const v = record.value;
+      const spans = isObject(v) && Array.isArray(v.spans) ? v.spans : isObject(v) && Array.isArray(v.data) ? v.data : [v];
+      for (const span of spans) {
+        if (!isObject(span)) continue;
+        if (!isSpan(span) && spans.length === 1) throw new RecordError('not an OpenInference span (expected context.trace_id, span_kind and attributes)');
+        if (spanKind(span, attrsOf(span)) !== 'LLM') continue;
+        const trace = traceIdOf(span) ?? '';
+        const bucket = state.byTrace.get(trace) ?? [];
+        state.byTrace.set(trace, bucket);
+        const step = spanStep(span, record.line);
+        bucket.push({ start: step.started_at ?? 0, step });
+      }
+      return [];
+    },
+    flush(_ctx, state) {
+      const out: TrajectoryDraft[] = [];
+      for (const [trace, bucket] of state.byTrace) {
+        bucket.sort((x, y) => x.start - y.start);
+        out.push({ trajectory_uid: trace || null, steps: bucket.map((b) => b.step) });
+      }
+      state.byTrace.clear();
+      return out;
+    },
+  }),
+);

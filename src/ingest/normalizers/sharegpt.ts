@@ -1,4 +1,4 @@
-import { chatToSteps, toolsText } from '../chat-steps';
+import { chatToSteps, toolsText, withProviderFill } from '../chat-steps';
 import { defineNormalizer, RecordError } from '../normalizer';
 import type { ChatMessage, ToolCall, TrajectoryDraft } from '../step';
 import { contentToText, isObject, metadataOf, normalizeArguments, num, type Obj, parseJsonDeep, splitInlineThink, str } from '../util';
@@ -51,6 +51,16 @@ function conversations(v: unknown): Obj[] {
   return [];
 }
 
+/**
+ * ShareGPT function_call turns carry no call id; the ids made up here (to pair each observation with
+ * its call) start with this prefix, and the steps say so in `metadata.tool_call_ids = 'synthetic'`.
+ */
+export const SYNTHETIC_ID_PREFIX = 'sharegpt_call_';
+
+function hasSyntheticIds(messages: readonly ChatMessage[]): boolean {
+  return messages.some((m) => m.tool_calls?.some((c) => c.id?.startsWith(SYNTHETIC_ID_PREFIX)));
+}
+
 function callsOf(value: unknown, turn: number): ToolCall[] {
   const parsed = parseJsonDeep(value);
   const list = Array.isArray(parsed) ? parsed : [parsed];
@@ -59,7 +69,7 @@ function callsOf(value: unknown, turn: number): ToolCall[] {
     if (!isObject(c)) return;
     const fn = isObject(c.function) ? c.function : c;
     const name = str(fn.name);
-    if (name) out.push({ id: str(c.id) ?? `call_${turn}_${j}`, type: 'function', function: { name, arguments: normalizeArguments(fn.arguments ?? fn.parameters ?? fn.args) } });
+    if (name) out.push({ id: str(c.id) ?? `${SYNTHETIC_ID_PREFIX}${turn}_${j}`, type: 'function', function: { name, arguments: normalizeArguments(fn.arguments ?? fn.parameters ?? fn.args) } });
   });
   return out;
 }
@@ -102,39 +112,41 @@ export function shareGptMessages(turns: readonly unknown[], system: unknown): Ch
 }
 
 /** ShareGPT / LLaMA-Factory conversations: `{conversations: [{from, value}], system?, tools?}`. */
-export const sharegpt = defineNormalizer({
-  id: 'sharegpt',
-  parallel: true,
-  label: 'ShareGPT conversations (from/value)',
-  detect(sample) {
-    if (!sample.length) return 0;
-    let sum = 0;
-    for (const v of sample) {
-      const cs = conversations(v);
-      if (!cs.length) continue;
-      const fromValue = cs.some((c) => turnsOf(c)?.some((t) => isObject(t) && typeof t.from === 'string'));
-      sum += fromValue ? 0.95 : 0.7;
-    }
-    return sum / sample.length;
-  },
-  normalize(record) {
-    const cs = conversations(record.value);
-    if (!cs.length) throw new RecordError('no "conversations" list of {from, value} turns');
-    return cs.map((c): TrajectoryDraft => {
-      const messages = shareGptMessages(turnsOf(c) ?? [], c.system);
-      const steps = chatToSteps(messages);
-      const tools = parseJsonDeep(c.tools);
-      return {
-        trajectory_uid: str(c.id ?? c.conversation_id),
-        prompt_uid: str(c.uid),
-        common: {
-          tools: Array.isArray(tools) ? toolsText(tools.map((t) => (isObject(t) && !('type' in t) && 'name' in t ? { type: 'function', function: t } : t))) : null,
-          model: str(c.model),
-          data_source: str(c.data_source),
-          metadata: metadataOf(c, OWN),
-        },
-        steps: steps.map((s, i) => (i === steps.length - 1 ? { ...s, reward: num(c.reward ?? c.score) } : s)),
-      };
-    });
-  },
-});
+export const sharegpt = withProviderFill(
+  defineNormalizer({
+    id: 'sharegpt',
+    parallel: true,
+    label: 'ShareGPT conversations (from/value)',
+    detect(sample) {
+      if (!sample.length) return 0;
+      let sum = 0;
+      for (const v of sample) {
+        const cs = conversations(v);
+        if (!cs.length) continue;
+        const fromValue = cs.some((c) => turnsOf(c)?.some((t) => isObject(t) && typeof t.from === 'string'));
+        sum += fromValue ? 0.95 : 0.7;
+      }
+      return sum / sample.length;
+    },
+    normalize(record) {
+      const cs = conversations(record.value);
+      if (!cs.length) throw new RecordError('no "conversations" list of {from, value} turns');
+      return cs.map((c): TrajectoryDraft => {
+        const messages = shareGptMessages(turnsOf(c) ?? [], c.system);
+        const steps = chatToSteps(messages);
+        const tools = parseJsonDeep(c.tools);
+        return {
+          trajectory_uid: str(c.id ?? c.conversation_id),
+          prompt_uid: str(c.uid),
+          common: {
+            tools: Array.isArray(tools) ? toolsText(tools.map((t) => (isObject(t) && !('type' in t) && 'name' in t ? { type: 'function', function: t } : t))) : null,
+            model: str(c.model),
+            data_source: str(c.data_source),
+            metadata: hasSyntheticIds(messages) ? { ...metadataOf(c, OWN), tool_call_ids: 'synthetic' } : metadataOf(c, OWN),
+          },
+          steps: steps.map((s, i) => (i === steps.length - 1 ? { ...s, reward: num(c.reward ?? c.score) } : s)),
+        };
+      });
+    },
+  }),
+);

@@ -1,3 +1,4 @@
+import { withProviderFill } from '../chat-steps';
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
@@ -191,41 +192,43 @@ interface SweState {
  * SWE-agent `.traj` files, mini-swe-agent trajectories (`trajectory_format: "mini-swe-agent-1"`) and
  * plain message arrays saved by mini-swe-agent: one step per assistant turn.
  */
-export const sweAgent = defineNormalizer<SweState>({
-  id: 'swe-agent',
-  label: 'SWE-agent / mini-swe-agent trajectory',
-  detect(sample) {
-    if (sample.some((v) => isSweTraj(v) || (isObject(v) && String(v.trajectory_format ?? '').startsWith('mini-swe-agent')))) return 0.95;
-    if (sample.some(isMiniTraj)) return 0.85;
-    const items = sample.length === 1 && Array.isArray(sample[0]) ? sample[0] : sample;
-    if (!items.length || !items.every(isBareMessage)) return 0;
-    return items.some((m) => isBareMessage(m) && MINI_MARKERS.test(str(m.content) ?? '')) ? 0.7 : 0.3;
-  },
-  createState: () => ({ bare: [] }),
-  normalize(record: SourceRecord, _ctx, state) {
-    const v = record.value;
-    if (isSweTraj(v)) return [sweDraft(v)];
-    if (isMiniTraj(v)) return [miniDraft(v)];
-    if (Array.isArray(v) && v.every(isBareMessage)) return [miniDraft({ messages: v })];
-    if (isBareMessage(v)) {
-      state.bare.push({ msg: v, line: record.line });
-      return [];
-    }
-    throw new RecordError('not a SWE-agent trajectory: expected {trajectory, history, info}, {messages, info} or a list of {role, content} messages');
-  },
-  flush(_ctx, state) {
-    if (!state.bare.length) return [];
-    const list = state.bare;
-    state.bare = [];
-    const steps = historySteps(
-      list.map((b) => b.msg),
-      (_k, i) => list[i].msg,
-      (i) => list[i].line,
-    );
-    keepFinalOutput(
-      list.map((b) => b.msg),
-      steps,
-    );
-    return steps.length ? [{ common: { agent: 'mini-swe-agent' }, steps }] : [];
-  },
-});
+export const sweAgent = withProviderFill(
+  defineNormalizer<SweState>({
+    id: 'swe-agent',
+    label: 'SWE-agent / mini-swe-agent trajectory',
+    detect(sample) {
+      if (sample.some((v) => isSweTraj(v) || (isObject(v) && String(v.trajectory_format ?? '').startsWith('mini-swe-agent')))) return 0.95;
+      if (sample.some(isMiniTraj)) return 0.85;
+      const items = sample.length === 1 && Array.isArray(sample[0]) ? sample[0] : sample;
+      if (!items.length || !items.every(isBareMessage)) return 0;
+      return items.some((m) => isBareMessage(m) && MINI_MARKERS.test(str(m.content) ?? '')) ? 0.7 : 0.3;
+    },
+    createState: () => ({ bare: [] }),
+    normalize(record: SourceRecord, _ctx, state) {
+      const v = record.value;
+      if (isSweTraj(v)) return [sweDraft(v)];
+      if (isMiniTraj(v)) return [miniDraft(v)];
+      if (Array.isArray(v) && v.every(isBareMessage)) return [miniDraft({ messages: v })];
+      if (isBareMessage(v)) {
+        state.bare.push({ msg: v, line: record.line });
+        return [];
+      }
+      throw new RecordError('not a SWE-agent trajectory: expected {trajectory, history, info}, {messages, info} or a list of {role, content} messages');
+    },
+    flush(_ctx, state) {
+      if (!state.bare.length) return [];
+      const list = state.bare;
+      state.bare = [];
+      const steps = historySteps(
+        list.map((b) => b.msg),
+        (_k, i) => list[i].msg,
+        (i) => list[i].line,
+      );
+      keepFinalOutput(
+        list.map((b) => b.msg),
+        steps,
+      );
+      return steps.length ? [{ common: { agent: 'mini-swe-agent' }, steps }] : [];
+    },
+  }),
+);
