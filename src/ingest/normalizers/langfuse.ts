@@ -12,17 +12,17 @@ function isObservation(v: unknown): v is Obj {
 }
 
 function isScore(v: unknown): v is Obj {
-  return isObject(v) && !('type' in v) && typeof v.traceId === 'string' && typeof v.name === 'string' && 'value' in v && ('dataType' in v || 'source' in v);
+  return isObject(v) && !('type' in v) && typeof v.traceId === 'string' && typeof v.name === 'string' && ('value' in v || 'stringValue' in v) && ('dataType' in v || 'source' in v);
 }
 
 /** A trace with its observations: `{trace, observations}` or a trace that embeds them (the public API's GET /traces/{id}). */
 function traceExport(v: unknown): { trace: Obj; observations: unknown[]; scores: unknown[] } | null {
   if (!isObject(v)) return null;
   if (isObject(v.trace) && Array.isArray(v.observations)) {
-    return { trace: v.trace, observations: v.observations, scores: [...arr(v.scores), ...arr(v.trace.scores)] };
+    return { trace: v.trace, observations: v.observations, scores: [...arr(v.scores), ...arr(v.trace.scores), ...corrections(v.corrections), ...corrections(v.trace.corrections)] };
   }
   if (Array.isArray(v.observations) && typeof v.id === 'string' && ('sessionId' in v || 'timestamp' in v || 'name' in v)) {
-    return { trace: v, observations: v.observations, scores: arr(v.scores) };
+    return { trace: v, observations: v.observations, scores: [...arr(v.scores), ...corrections(v.corrections)] };
   }
   return null;
 }
@@ -36,9 +36,24 @@ interface Located {
   line: number;
 }
 
-/** The reward of a trace: a score named like a reward, else the first numeric one. */
+/** Score data types that are not a number to train on: a corrected output, free text, a category. */
+const NOT_REWARD = new Set(['CORRECTION', 'TEXT', 'CATEGORICAL']);
+
+/** A `corrections[]` entry (corrected output of a trace or observation) as a CORRECTION score. */
+function corrections(v: unknown): Obj[] {
+  return arr(v)
+    .filter(isObject)
+    .map((c) => ({ ...c, name: c.name ?? 'correction', dataType: 'CORRECTION', stringValue: c.stringValue ?? c.correctedOutput ?? c.output ?? c.value }));
+}
+
+/** The text of a corrected output (Langfuse keeps it in the CORRECTION score's `stringValue`). */
+function correctionText(s: Obj): string | null {
+  return safeMetaValue(s.stringValue ?? s.value);
+}
+
+/** The reward among scores: one named like a reward, else the first numeric one (corrections, text and categories are no reward). */
 function rewardOf(scores: readonly unknown[]): number | null {
-  const numeric = scores.filter((s): s is Obj => isObject(s) && num(s.value) !== null && s.dataType !== 'CATEGORICAL');
+  const numeric = scores.filter((s): s is Obj => isObject(s) && num(s.value) !== null && !NOT_REWARD.has(String(s.dataType)));
   const named = numeric.find((s) => /^(reward|score|correct(ness)?|success|resolved)$/i.test(str(s.name) ?? ''));
   const pick = named ?? numeric[0];
   return pick ? num(pick.value) : null;
@@ -95,7 +110,23 @@ function traceDraft(trace: Obj | null, traceId: string | null, observations: rea
   gens.sort((a, b) => (timeMs(a.obs.startTime) ?? 0) - (timeMs(b.obs.startTime) ?? 0));
   const allScores = [...scores, ...observations.filter((x) => x.obs.type === 'SCORE').map((x) => x.obs)];
   const steps = gens.map((g) => generationStep(g.obs, g.line));
-  steps[steps.length - 1].reward = rewardOf(allScores);
+  // a score on one generation is that step's; the others are the trace's, on its last step
+  const byObservation = new Map<string, Obj[]>();
+  const traceScores: Obj[] = [];
+  for (const sc of allScores.filter(isObject)) {
+    const oid = str(sc.observationId);
+    const onGen = oid !== null && gens.some((g) => g.obs.id === oid);
+    if (onGen) byObservation.set(oid, [...(byObservation.get(oid) ?? []), sc]);
+    else traceScores.push(sc);
+  }
+  const applyScores = (step: StepDraft, list: readonly Obj[]) => {
+    const r = rewardOf(list);
+    if (r !== null) step.reward = r;
+    const corr = list.filter((sc) => sc.dataType === 'CORRECTION').map(correctionText).find((t) => t);
+    if (corr) step.metadata = { ...step.metadata, corrected_output: corr };
+  };
+  gens.forEach((g, i) => applyScores(steps[i], byObservation.get(str(g.obs.id) ?? '') ?? []));
+  applyScores(steps[steps.length - 1], traceScores);
   const metadata: Record<string, string> = {};
   const t = trace ?? {};
   const put = (k: string, v: unknown) => {
@@ -108,7 +139,15 @@ function traceDraft(trace: Obj | null, traceId: string | null, observations: rea
   put('release', t.release);
   if (Array.isArray(t.tags) && t.tags.length) put('tags', JSON.stringify(t.tags));
   if (t.metadata !== undefined && t.metadata !== null) put('trace_metadata', t.metadata);
-  if (allScores.length) put('scores', JSON.stringify(allScores.map((s) => (isObject(s) ? { name: s.name, value: s.value, comment: s.comment ?? undefined } : s))));
+  if (allScores.length)
+    put(
+      'scores',
+      JSON.stringify(
+        allScores.map((s) =>
+          isObject(s) ? { name: s.name, value: s.dataType === 'CORRECTION' ? undefined : s.value, dataType: s.dataType ?? undefined, observationId: s.observationId ?? undefined, comment: s.comment ?? undefined } : s,
+        ),
+      ),
+    );
   for (const s of steps) s.metadata = { ...metadata, ...s.metadata };
   const tm = isObject(t.metadata) ? t.metadata : {};
   return {
