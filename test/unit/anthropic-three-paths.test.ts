@@ -15,6 +15,7 @@ import type { Normalizer, SourceRecord } from '../../src/ingest/normalizer';
 import { anthropic } from '../../src/ingest/normalizers/anthropic';
 import { har } from '../../src/ingest/normalizers/har';
 import type { StepRecord } from '../../src/ingest/step';
+import { importBytes } from './helpers/real-read';
 
 interface Call {
   request: Record<string, unknown>;
@@ -132,5 +133,35 @@ describe('one Anthropic call through gateway, HAR and log', () => {
     assert.deepEqual(Object.keys(STOP_REASON).sort(), Object.keys(expected).sort());
     assert.equal(anthropicFinishReason('something_new'), 'something_new');
     assert.equal(anthropicFinishReason(null), null);
+  });
+});
+
+describe('Anthropic tool definitions on the tracing paths', () => {
+  it('Phoenix (OpenInference) spans: llm.tools json_schema in Anthropic shape → OpenAI shape, original kept', async () => {
+    const span = {
+      name: 'Anthropic.messages',
+      context: { trace_id: '6c3fa8e0b1d24a11b1f0c0ffee0000aa', span_id: 'sp-t' },
+      span_kind: 'LLM',
+      parent_id: null,
+      start_time: '2026-11-29T17:00:00+00:00',
+      end_time: '2026-11-29T17:00:02+00:00',
+      status_code: 'OK',
+      status_message: '',
+      events: [],
+      attributes: {
+        'openinference.span.kind': 'LLM',
+        'llm.model_name': 'claude-sonnet-4-5',
+        'llm.provider': 'anthropic',
+        'llm.input_messages.0.message.role': 'user',
+        'llm.input_messages.0.message.content': 'Weather in Oslo?',
+        'llm.output_messages.0.message.role': 'assistant',
+        'llm.output_messages.0.message.content': 'Checking.',
+        'llm.tools.0.tool.json_schema': JSON.stringify(calls[0].request.tools && (calls[0].request.tools as unknown[])[0]),
+      },
+    };
+    const { format, steps } = await importBytes(new TextEncoder().encode(`${JSON.stringify(span)}\n`));
+    assert.equal(format, 'phoenix');
+    assert.equal(JSON.parse(steps[0].tools ?? '[]')[0].function.name, 'bash');
+    assert.ok(JSON.parse(steps[0].metadata?.tools_original ?? '[]')[0].input_schema);
   });
 });

@@ -125,7 +125,9 @@ function traceDraft(trace: Obj | null, traceId: string | null, observations: rea
     const corr = list.filter((sc) => sc.dataType === 'CORRECTION').map(correctionText).find((t) => t);
     if (corr) step.metadata = { ...step.metadata, corrected_output: corr };
   };
-  gens.forEach((g, i) => applyScores(steps[i], byObservation.get(str(g.obs.id) ?? '') ?? []));
+  gens.forEach((g, i) => {
+    applyScores(steps[i], byObservation.get(str(g.obs.id) ?? '') ?? []);
+  });
   applyScores(steps[steps.length - 1], traceScores);
   const metadata: Record<string, string> = {};
   const t = trace ?? {};

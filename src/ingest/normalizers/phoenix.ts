@@ -1,4 +1,4 @@
-import { withProviderFill } from '../chat-steps';
+import { toolsOriginal, toolsText, withProviderFill } from '../chat-steps';
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, ToolCall, TrajectoryDraft } from '../step';
@@ -76,7 +76,11 @@ function oiMessage(v: unknown, fallbackRole: string): ChatMessage {
 
 function toolsOf(llm: Obj): string | null {
   const tools = list(llm.tools).map((t) => parseJsonDeep(inner(t, 'tool').json_schema ?? t));
-  return tools.length ? JSON.stringify(tools) : null;
+  return toolsText(tools);
+}
+
+function toolsSource(llm: Obj): string | null {
+  return toolsOriginal(list(llm.tools).map((t) => parseJsonDeep(inner(t, 'tool').json_schema ?? t)));
 }
 
 function spanKind(span: Obj, a: Obj): string | null {
@@ -134,6 +138,7 @@ function spanStep(span: Obj, line: number): StepDraft {
   put('user_id', isObject(a.user) ? a.user.id : undefined);
   put('invocation_parameters', llm.invocation_parameters);
   put('metadata', a.metadata);
+  put('tools_original', toolsSource(llm));
   put('tags', isObject(a.tag) ? a.tag.tags : undefined);
   return {
     messages,
