@@ -64,6 +64,17 @@ const EVERY: Expected[] = [
   { file: 'formats/verl-prompts.jsonl', format: 'verl', steps: 4, roles: [['user'], ['system', 'user']], tools: [], rewards: [], ids: null, prompt: 'openai/gsm8k:0' },
   { file: 'formats/step-records.jsonl', format: 'step-record', steps: 4, roles: [['system', 'user', 'assistant', 'tool']], tools: ['edit_file', 'read_file', 'run_tests'], rewards: [1], ids: ['0123456789ab-0', '0123456789ab-3'], rowFormat: 'anthropic' },
   { file: 'formats/openai-responses.jsonl', format: 'openai-responses', steps: 5, roles: [['developer', 'user', 'assistant', 'user']], tools: ['search_products'], rewards: [], ids: ['resp_001', 'resp_010', 'resp_020'] },
+  {
+    file: 'formats/harbor-traces.json',
+    format: 'harbor',
+    steps: 5,
+    roles: [['user'], ['user', 'assistant', 'user', 'assistant', 'user']],
+    tools: [],
+    rewards: [0, 1],
+    ids: ['2026-11-28__14-02-05/csv-empty-column__Lm9Rt2b', '2026-11-28__14-02-05/csv-empty-column__Xk3pQ7a'],
+    prompt: 'csv-empty-column',
+  },
+  { file: 'formats/vcr-openai.yaml', format: 'vcr', steps: 3, roles: [['user'], ['user', 'assistant', 'tool']], tools: ['get_weather'], rewards: [], ids: null },
 ];
 
 const list = (v: unknown): unknown[] => (v == null ? [] : Array.isArray(v) ? v : Array.from(v as Iterable<unknown>));
