@@ -4,7 +4,7 @@
  */
 import { addEvent, anthropicFinishReason, assistantMessage, newAnthropicStream, streamMessage } from '../ingest/anthropic-message';
 import type { ChatMessage, ToolCall } from '../ingest/step';
-import { contentToText, int, isObject, type Obj, openaiMessage, str } from '../ingest/util';
+import { contentToText, int, isObject, type Obj, openaiMessage, splitInlineThink, str } from '../ingest/util';
 import type { SseEvent } from './sse';
 
 export const Api = { chat: 'chat', responses: 'responses', messages: 'messages' } as const;
@@ -138,7 +138,7 @@ function chatStream(): StreamAssembler {
       if (reasoning) msg.reasoning = reasoning;
       const tc: ToolCall[] = calls.filter(Boolean).map((t) => ({ id: t.id, type: 'function', function: { name: t.name, arguments: t.args } }));
       if (tc.length) msg.tool_calls = tc;
-      a.message = msg;
+      a.message = splitInlineThink(msg); // as chatJson (openaiMessage) and every import path do
       return a;
     },
   };

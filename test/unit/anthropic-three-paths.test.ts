@@ -165,3 +165,23 @@ describe('Anthropic tool definitions on the tracing paths', () => {
     assert.ok(JSON.parse(steps[0].metadata?.tools_original ?? '[]')[0].input_schema);
   });
 });
+
+describe('inline <think> through the gateway (stream and JSON) and the HAR path', () => {
+  it('gives the same response message on every path', () => {
+    const text = '<think>\n2+2 is 4.\n</think>\n\nIt is 4.';
+    const json = { id: 'c1', object: 'chat.completion', model: 'Qwen/Qwen3-8B', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }] };
+    const chunks = [text.slice(0, 9), text.slice(9, 20), text.slice(20)].map((c, i) => ({ id: 'c1', object: 'chat.completion.chunk', model: 'Qwen/Qwen3-8B', choices: [{ index: 0, delta: i ? { content: c } : { role: 'assistant', content: c }, finish_reason: i === 2 ? 'stop' : null }] }));
+    const sse = `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('')}data: [DONE]\n\n`;
+    const asm = streamAssembler('chat');
+    const p = new SseParser();
+    for (const e of [...p.push(sse), ...p.end()]) asm.push(e);
+    const want = { role: 'assistant', content: 'It is 4.', reasoning: '2+2 is 4.' };
+    assert.deepEqual(asm.result().message, want, 'gateway stream');
+    assert.deepEqual(assembleJson('chat', json).message, want, 'gateway JSON');
+    const request = { model: 'Qwen/Qwen3-8B', messages: [{ role: 'user', content: 'What is 2+2?' }] };
+    for (const body of [JSON.stringify(json), sse]) {
+      const entry = { request: { method: 'POST', url: 'http://localhost:8000/v1/chat/completions', headers: [], postData: { text: JSON.stringify(request) } }, response: { status: 200, headers: [], content: { text: body } } };
+      assert.deepEqual(run(har, { log: { entries: [entry] } }).response, want, 'HAR');
+    }
+  });
+});
