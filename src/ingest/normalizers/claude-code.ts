@@ -1,0 +1,248 @@
+/**
+ * Claude Code session transcripts (`~/.claude/projects/<project>/<session>.jsonl`, subagents in
+ * `agent-<id>.jsonl`): one line per entry, `user` / `assistant` entries chained by `parentUuid`.
+ * Claude Code writes one line per content block of an API response, all with the same `message.id`:
+ * those lines are merged into one step. A step's prompt is the conversation along the `parentUuid`
+ * chain up to its first line. Sidechains (Task subagents) become trajectories of their own, linked to
+ * the session in `metadata`. Neither the system prompt nor the tool definitions are in the file.
+ */
+import { assistantMessage, STOP_REASON, userMessages } from '../anthropic-message';
+import { defineNormalizer, RecordError } from '../normalizer';
+import { redactSecrets } from '../redact';
+import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
+import { contentToText, int, isObject, type Obj, str, timeMs } from '../util';
+import { scoreSample } from './score';
+
+interface Entry {
+  v: Obj;
+  line: number;
+  order: number;
+}
+
+export interface ClaudeCodeState {
+  entries: Entry[];
+  byUuid: Map<string, Entry>;
+  summaries: Map<string, string>;
+}
+
+const ENTRY_TYPES = new Set(['user', 'assistant', 'system', 'summary', 'file-history-snapshot', 'queue-operation', 'attachment', 'progress']);
+
+function recordScore(v: unknown): number | null {
+  if (!isObject(v) || typeof v.type !== 'string') return 0;
+  if (v.type === 'summary' && typeof v.leafUuid === 'string') return 0.9;
+  if (!ENTRY_TYPES.has(v.type)) return 0;
+  if ((v.type === 'user' || v.type === 'assistant') && typeof v.uuid === 'string' && 'parentUuid' in v && isObject(v.message)) return typeof v.sessionId === 'string' ? 0.98 : 0.9;
+  if (typeof v.uuid === 'string' && 'parentUuid' in v) return 0.9;
+  return null; // snapshots and queue entries: no opinion
+}
+
+const messageId = (e: Entry): string | null => (isObject(e.v.message) ? str(e.v.message.id) : null);
+const isAssistant = (e: Entry) => e.v.type === 'assistant' && isObject(e.v.message);
+const isSynthetic = (e: Entry) => isObject(e.v.message) && e.v.message.model === '<synthetic>';
+
+function blocksOf(e: Entry): unknown[] {
+  const m = e.v.message as Obj;
+  const c = m.content;
+  return Array.isArray(c) ? c : c === undefined || c === null ? [] : [{ type: 'text', text: str(c) ?? '' }];
+}
+
+/** The blocks of one API response spread over several lines, each once (older versions repeat earlier blocks). */
+function mergedBlocks(group: Entry[]): unknown[] {
+  const seen = new Set<string>();
+  const out: unknown[] = [];
+  for (const e of group)
+    for (const b of blocksOf(e)) {
+      const k = JSON.stringify(b);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      out.push(b);
+    }
+  return out;
+}
+
+/** Entries from the root to `e` (inclusive) along `parentUuid`. */
+function chainTo(e: Entry | undefined, byUuid: Map<string, Entry>): Entry[] {
+  const out: Entry[] = [];
+  const seen = new Set<Entry>();
+  for (let cur = e; cur && !seen.has(cur); cur = byUuid.get(str(cur.v.parentUuid) ?? '')) {
+    seen.add(cur);
+    out.push(cur);
+  }
+  return out.reverse();
+}
+
+/** Chain entries → chat messages: consecutive lines of one assistant response merge; tool results a branch left out are put back after their call. */
+function chainMessages(chain: Entry[], results: Map<string, ChatMessage>): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (let i = 0; i < chain.length; i++) {
+    const e = chain[i];
+    if (e.v.type === 'user' && isObject(e.v.message)) {
+      out.push(...userMessages(e.v.message.content));
+      continue;
+    }
+    if (!isAssistant(e) || isSynthetic(e)) continue;
+    const group = [e];
+    const id = messageId(e);
+    while (id && i + 1 < chain.length && isAssistant(chain[i + 1]) && messageId(chain[i + 1]) === id) group.push(chain[++i]);
+    out.push(assistantMessage(mergedBlocks(group)));
+  }
+  // parallel tool calls: a result whose line branched off the chain still answers its call
+  const answered = new Set(out.filter((m) => m.role === 'tool').map((m) => m.tool_call_id));
+  const fixed: ChatMessage[] = [];
+  for (let i = 0; i < out.length; i++) {
+    fixed.push(out[i]);
+    const calls = out[i].tool_calls ?? [];
+    if (!calls.length) continue;
+    while (i + 1 < out.length && out[i + 1].role === 'tool') fixed.push(out[++i]);
+    for (const c of calls) {
+      const r = c.id ? results.get(c.id) : undefined;
+      if (r && !answered.has(c.id)) {
+        fixed.push(r);
+        answered.add(c.id);
+      }
+    }
+  }
+  return fixed;
+}
+
+function usageOf(group: Entry[]): Obj {
+  let best: Obj = {};
+  for (const e of group) {
+    const u = (e.v.message as Obj).usage;
+    if (isObject(u) && (int(u.output_tokens) ?? -1) >= (int(best.output_tokens) ?? -1)) best = u;
+  }
+  return best;
+}
+
+function meta(pairs: [string, unknown][]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of pairs) {
+    if (v === undefined || v === null || v === '') continue;
+    out[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  }
+  return out;
+}
+
+/** The first user text of a chain (a sidechain's task prompt). */
+function firstUserText(chain: Entry[]): string | null {
+  const e = chain.find((x) => x.v.type === 'user' && isObject(x.v.message));
+  return e ? contentToText((e.v.message as Obj).content).content : null;
+}
+
+function build(state: ClaudeCodeState): TrajectoryDraft[] {
+  const { entries, byUuid } = state;
+  const results = new Map<string, ChatMessage>();
+  for (const e of entries) {
+    if (e.v.type !== 'user' || !isObject(e.v.message)) continue;
+    for (const m of userMessages(e.v.message.content)) if (m.role === 'tool' && m.tool_call_id) results.set(m.tool_call_id, m);
+  }
+  // Task / Agent calls of the main chains: prompt text → tool call id, to link the sidechains they started
+  const taskCalls = new Map<string, string>();
+  for (const e of entries)
+    if (isAssistant(e) && e.v.isSidechain !== true)
+      for (const b of blocksOf(e))
+        if (isObject(b) && b.type === 'tool_use' && isObject(b.input) && typeof b.input.prompt === 'string') taskCalls.set(b.input.prompt.trim(), str(b.id) ?? '');
+
+  // session titles: a summary line names the leaf of the conversation it summarises
+  const titles = new Map<Entry, string>();
+  for (const [leaf, title] of state.summaries) for (const e of chainTo(byUuid.get(leaf), byUuid)) titles.set(e, title);
+
+  const groups = new Map<string, Entry[]>();
+  for (const e of entries) {
+    if (!isAssistant(e) || isSynthetic(e)) continue;
+    const key = messageId(e) ?? str(e.v.uuid) ?? `line-${e.line}`;
+    const g = groups.get(key);
+    if (g) g.push(e);
+    else groups.set(key, [e]);
+  }
+  const trajectories = new Map<string, TrajectoryDraft>();
+  for (const group of groups.values()) {
+    const inGroup = new Set(group);
+    const first = group.find((e) => !inGroup.has(byUuid.get(str(e.v.parentUuid) ?? '') as Entry)) ?? group[0];
+    const last = group[group.length - 1];
+    const chain = chainTo(byUuid.get(str(first.v.parentUuid) ?? ''), byUuid);
+    const messages = chainMessages(chain, results);
+    const msg = last.v.message as Obj;
+    const response = assistantMessage(mergedBlocks(group));
+    const usage = usageOf(group);
+    const stop = [...group].reverse().map((e) => str((e.v.message as Obj).stop_reason)).find((s) => s !== null) ?? null;
+    const input = int(usage.input_tokens);
+    const session = str(first.v.sessionId);
+    const side = first.v.isSidechain === true;
+    let uid = session;
+    const links: [string, unknown][] = [];
+    if (side) {
+      const root = chainTo(first, byUuid)[0];
+      const agentId = str(first.v.agentId);
+      uid = `${session ?? 'session'}:${agentId ? `agent-${agentId}` : `sidechain-${str(root?.v.uuid) ?? first.line}`}`;
+      const prompt = firstUserText(chainTo(first, byUuid))?.trim();
+      links.push(['parent_trajectory_uid', session], ['agent_id', agentId], ['parent_tool_call_id', prompt ? taskCalls.get(prompt) : null]);
+    }
+    const key = uid ?? `line-${first.line}`;
+    let t = trajectories.get(key);
+    if (!t) {
+      t = { trajectory_uid: uid, common: { agent: 'claude-code' }, steps: [] };
+      trajectories.set(key, t);
+    }
+    const metadata = meta([
+      ['session_id', session],
+      ['is_sidechain', side ? 'true' : null],
+      ...links,
+      ['message_id', messageId(first)],
+      ['request_id', first.v.requestId],
+      ['uuid', last.v.uuid],
+      ['cwd', first.v.cwd],
+      ['git_branch', first.v.gitBranch],
+      ['version', first.v.version],
+      ['cache_creation_input_tokens', usage.cache_creation_input_tokens],
+      ['cache_read_input_tokens', usage.cache_read_input_tokens],
+      ['service_tier', usage.service_tier],
+      ['stop_reason', stop],
+      ['session_title', titles.get(last)],
+    ]);
+    const step: StepDraft = {
+      messages,
+      response,
+      model: str(msg.model),
+      provider: str(first.v.requestId)?.startsWith('req_') ? 'anthropic' : null,
+      finish_reason: stop === null ? null : (STOP_REASON[stop] ?? stop),
+      prompt_tokens: input === null ? null : input + (int(usage.cache_creation_input_tokens) ?? 0) + (int(usage.cache_read_input_tokens) ?? 0),
+      completion_tokens: int(usage.output_tokens),
+      started_at: timeMs(first.v.timestamp),
+      ended_at: timeMs(last.v.timestamp),
+      status: first.v.isApiErrorMessage === true ? 'error' : 'ok',
+      metadata,
+      source_line: first.line,
+      raw: JSON.stringify(redactSecrets(group.map((e) => e.v))),
+    };
+    t.steps.push(step);
+  }
+  return [...trajectories.values()].filter((t) => t.steps.length);
+}
+
+export const claudeCode = defineNormalizer<ClaudeCodeState>({
+  id: 'claude-code',
+  label: 'Claude Code session transcript (JSONL)',
+  detect: (sample) => scoreSample(sample, recordScore),
+  createState: () => ({ entries: [], byUuid: new Map(), summaries: new Map() }),
+  normalize(record, _ctx, state) {
+    const v = record.value;
+    if (!isObject(v) || typeof v.type !== 'string') throw new RecordError('expected a Claude Code transcript entry with a "type"');
+    if (v.type === 'summary') {
+      const leaf = str(v.leafUuid);
+      const text = str(v.summary);
+      if (leaf && text) state.summaries.set(leaf, text);
+      return [];
+    }
+    const uuid = str(v.uuid);
+    if (!uuid) return []; // snapshots, queue operations: not part of the conversation
+    if (state.byUuid.has(uuid)) return []; // a resumed session repeats earlier entries
+    const e: Entry = { v, line: record.line, order: state.entries.length };
+    state.entries.push(e);
+    state.byUuid.set(uuid, e);
+    return [];
+  },
+  flush(_ctx, state) {
+    return build(state);
+  },
+});
