@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { detectFormat } from '../../src/ingest/detect';
+import { codex } from '../../src/ingest/normalizers/codex';
+import { fixtureRecords, runFixture } from './helpers/formats';
+
+describe('codex normalizer', () => {
+  const rows = runFixture(codex, 'codex-rollout.jsonl');
+
+  it('wins detection over the whole registry', () => {
+    const d = detectFormat(fixtureRecords('codex-rollout.jsonl').map((r) => r.value));
+    assert.equal(d.normalizer.id, 'codex', JSON.stringify(d.scores));
+  });
+
+  it('makes one step per model call, each closed by its token_count', () => {
+    // four token_count events with usage = four calls
+    assert.equal(rows.length, 4);
+    assert.equal(new Set(rows.map((r) => r.trajectory_uid)).size, 1);
+    assert.equal(rows[0].trajectory_uid, '0199e3a2-5c7b-7d41-9f0e-3b8a62c4d1f5');
+    assert.deepEqual(
+      rows.map((r) => [r.prompt_tokens, r.completion_tokens]),
+      [
+        [5321, 87],
+        [5728, 325],
+        [6154, 67],
+        [6338, 52],
+      ],
+      'last_token_usage of each call, not the running total',
+    );
+    assert.deepEqual(
+      rows.map((r) => r.model),
+      ['gpt-5-codex', 'gpt-5-codex', 'gpt-5-codex', 'gpt-5-codex'],
+    );
+    assert.deepEqual(
+      rows.map((r) => r.metadata?.reasoning_effort),
+      ['medium', 'medium', 'medium', 'high'],
+    );
+    assert.equal(rows[0].provider, 'openai');
+    assert.equal(rows[0].metadata?.cached_input_tokens, '4864');
+    assert.equal(rows[0].source_line, 8);
+  });
+
+  it('reads reasoning, function, custom (apply_patch) and local shell calls', () => {
+    const [a, b, c, d] = rows;
+    assert.equal(a.response?.reasoning, '**Inspecting CLI entry point**');
+    assert.deepEqual(a.response?.tool_calls?.[0], {
+      id: 'call_Yk3Qp9LmT2vWs8Rb1Nc4Xe7D',
+      type: 'function',
+      function: { name: 'shell', arguments: '{"command":["bash","-lc","sed -n \'1,80p\' tidy_csv/cli.py"],"workdir":"/home/dev/src/tidy-csv"}' },
+    });
+    assert.equal(a.finish_reason, 'tool_calls');
+    assert.equal(b.response?.tool_calls?.[0].function.name, 'apply_patch');
+    assert.ok(b.response?.tool_calls?.[0].function.arguments.startsWith('*** Begin Patch'));
+    assert.equal(c.response?.tool_calls, undefined);
+    assert.ok(c.response?.content?.startsWith('Added `--delimiter`'));
+    assert.equal(c.finish_reason, 'stop');
+    assert.equal(d.response?.tool_calls?.[0].function.name, 'local_shell');
+    assert.deepEqual(JSON.parse(d.response?.tool_calls?.[0].function.arguments ?? '{}').command, ['bash', '-lc', 'python -m pytest -q']);
+  });
+
+  it('prompts hold the instructions and every item before the call, outputs paired with calls by id', () => {
+    const [a, , , d] = rows;
+    assert.deepEqual(
+      a.messages.map((m) => m.role),
+      ['system', 'user', 'user'],
+    );
+    assert.ok(a.messages[0].content?.startsWith('You are Codex'));
+    assert.deepEqual(
+      d.messages.map((m) => m.role),
+      ['system', 'user', 'user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'user'],
+    );
+    const calls = d.messages.flatMap((m) => m.tool_calls ?? []).map((x) => x.id);
+    assert.deepEqual(
+      d.messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id),
+      calls,
+    );
+    assert.equal(d.messages.at(-1)?.content, 'yes, run the tests after');
+    assert.equal(new Set(rows.map((r) => r.prompt_uid)).size, 1);
+  });
+
+  it('does not claim other formats', () => {
+    assert.equal(codex.detect([{ type: 'message', role: 'user', content: 'x' }]), 0);
+    assert.equal(codex.detect([{ type: 'user', uuid: 'u', parentUuid: null, message: { role: 'user', content: 'x' } }]), 0);
+  });
+});
