@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { tableFromIPC } from 'apache-arrow';
+import type { ImportReport } from '../../src/app/services';
+import { detectFormat } from '../../src/ingest/detect';
+import { openaiBatch } from '../../src/ingest/normalizers/openai-batch';
+import { ingestFile } from '../../src/ingest/pipeline';
+import { fixtureRecords, runFixture } from './helpers/formats';
+
+type Row = Record<string, unknown> & { messages: { role: string; content: string | null }[]; metadata: Record<string, string> | null };
+
+const file = (name: string) => new File([readFileSync(new URL(`../fixtures/formats/${name}`, import.meta.url))], name);
+
+/** Import one file through the real pipeline (detect, normalize, finalize, Arrow) with the other files of the drop as siblings. */
+async function importWith(name: string, siblings: string[]): Promise<{ report: ImportReport; rows: Row[] }> {
+  const rows: Row[] = [];
+  const report = await ingestFile(file(name), {
+    beginImport: async () => 1,
+    setImportSource: async () => {},
+    appendBatch: async (_id, bytes) => {
+      for (const r of tableFromIPC(bytes).toArray()) {
+        const o = r.toJSON() as Record<string, unknown>;
+        const msgs = o.messages as { toArray(): { toJSON(): unknown }[] } | null;
+        const meta = o.metadata as { toJSON(): Record<string, string> } | null;
+        rows.push({ ...o, messages: msgs ? msgs.toArray().map((m) => m.toJSON() as Row['messages'][number]) : [], metadata: meta ? Object.fromEntries(Object.entries(meta.toJSON())) : null } as Row);
+      }
+    },
+    commitImport: async () => ({ rowsAdded: rows.length }),
+    abortImport: async () => {},
+  }, { siblings: siblings.map(file) });
+  return { report, rows };
+}
+
+describe('openai-batch normalizer', () => {
+  it('wins detection for both the input and the output file', () => {
+    for (const f of ['openai-batch-input.jsonl', 'openai-batch-output.jsonl']) {
+      const d = detectFormat(fixtureRecords(f).map((r) => r.value));
+      assert.equal(d.normalizer.id, 'openai-batch', `${f}: ${JSON.stringify(d.scores)}`);
+    }
+  });
+
+  it('an output alone: every response a step, request missing and said so', () => {
+    const rows = runFixture(openaiBatch, 'openai-batch-output.jsonl');
+    assert.equal(rows.length, 4);
+    assert.ok(rows.every((r) => r.messages.length === 0 && r.metadata?.request_missing === 'true'));
+    const byId = new Map(rows.map((r) => [r.metadata?.custom_id, r]));
+    assert.deepEqual(byId.get('ticket-0002')?.response?.tool_calls?.[0], { id: 'call_tR4vN8pL2kQ6sW1x', type: 'function', function: { name: 'lookup_order', arguments: '{"order_number":"88412"}' } });
+    assert.equal(byId.get('ticket-0002')?.finish_reason, 'tool_calls');
+    assert.equal(byId.get('ticket-0001')?.response_text, 'Yes, we ship to Norway; delivery usually takes 5-8 working days.');
+    assert.equal(byId.get('ticket-0001')?.prompt_tokens, 41);
+    assert.equal(byId.get('ticket-0001')?.model, 'gpt-4o-mini-2024-07-18');
+    assert.equal(byId.get('ticket-0004')?.response_text, 'shipping', 'a /v1/responses body is read as a Response');
+    const failed = byId.get('ticket-0003');
+    assert.equal(failed?.status, 'error');
+    assert.match(failed?.error ?? '', /Invalid 'max_tokens'/);
+    assert.equal(failed?.response, null);
+    assert.equal(failed?.metadata?.status_code, '400');
+  });
+
+  it('output dropped with its input: each response joined with its request by custom_id', async () => {
+    const { report, rows } = await importWith('openai-batch-output.jsonl', ['openai-batch-input.jsonl', 'claude-code-session.jsonl']);
+    assert.equal(report.status, 'done');
+    assert.equal(report.format, 'openai-batch');
+    assert.equal(rows.length, 4);
+    assert.ok(report.warnings.some((w) => /4 response\(s\) joined with their request by custom_id from openai-batch-input\.jsonl/.test(w)), report.warnings.join(' | '));
+    const byId = new Map(rows.map((r) => [r.metadata?.custom_id, r]));
+    const t2 = byId.get('ticket-0002')!;
+    assert.deepEqual(
+      t2.messages.map((m) => m.role),
+      ['system', 'user'],
+    );
+    assert.equal(t2.messages[1].content, 'Where is my order 88412?');
+    assert.equal(JSON.parse(String(t2.tools))[0].function.name, 'lookup_order', 'tool definitions come from the request');
+    assert.equal(t2.metadata?.request_missing, undefined);
+    assert.equal(t2.metadata?.url, '/v1/chat/completions');
+    const t4 = byId.get('ticket-0004')!;
+    assert.deepEqual(
+      t4.messages.map((m) => [m.role, m.content]),
+      [
+        ['system', 'Classify the ticket as shipping, returns or other. Answer with the label only.'],
+        ['user', 'The parcel arrived with a torn cover.'],
+      ],
+    );
+    assert.equal(byId.get('ticket-0003')?.messages[1].content, 'Can I return a signed copy?', 'a failed request keeps its prompt');
+  });
+
+  it('the input dropped with its output adds no rows of its own; alone it is prompt rows', async () => {
+    const joined = await importWith('openai-batch-input.jsonl', ['openai-batch-output.jsonl']);
+    assert.equal(joined.rows.length, 0);
+    assert.ok(joined.report.warnings.some((w) => /4 request\(s\) are imported with their responses from openai-batch-output\.jsonl/.test(w)), joined.report.warnings.join(' | '));
+    const alone = await importWith('openai-batch-input.jsonl', []);
+    assert.equal(alone.rows.length, 4);
+    assert.ok(alone.rows.every((r) => r.response === null && r.metadata?.response_missing === 'true'));
+  });
+});
