@@ -1,36 +1,9 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { tableFromIPC } from 'apache-arrow';
-import type { ImportReport } from '../../src/app/services';
 import { detectFormat } from '../../src/ingest/detect';
 import { openaiBatch } from '../../src/ingest/normalizers/openai-batch';
-import { ingestFile } from '../../src/ingest/pipeline';
 import { fixtureRecords, runFixture } from './helpers/formats';
-
-type Row = Record<string, unknown> & { messages: { role: string; content: string | null }[]; metadata: Record<string, string> | null };
-
-const file = (name: string) => new File([readFileSync(new URL(`../fixtures/formats/${name}`, import.meta.url))], name);
-
-/** Import one file through the real pipeline (detect, normalize, finalize, Arrow) with the other files of the drop as siblings. */
-async function importWith(name: string, siblings: string[]): Promise<{ report: ImportReport; rows: Row[] }> {
-  const rows: Row[] = [];
-  const report = await ingestFile(file(name), {
-    beginImport: async () => 1,
-    setImportSource: async () => {},
-    appendBatch: async (_id, bytes) => {
-      for (const r of tableFromIPC(bytes).toArray()) {
-        const o = r.toJSON() as Record<string, unknown>;
-        const msgs = o.messages as { toArray(): { toJSON(): unknown }[] } | null;
-        const meta = o.metadata as { toJSON(): Record<string, string> } | null;
-        rows.push({ ...o, messages: msgs ? msgs.toArray().map((m) => m.toJSON() as Row['messages'][number]) : [], metadata: meta ? Object.fromEntries(Object.entries(meta.toJSON())) : null } as Row);
-      }
-    },
-    commitImport: async () => ({ rowsAdded: rows.length }),
-    abortImport: async () => {},
-  }, { siblings: siblings.map(file) });
-  return { report, rows };
-}
+import { importWith } from './helpers/ingest-files';
 
 describe('openai-batch normalizer', () => {
   it('wins detection for both the input and the output file', () => {

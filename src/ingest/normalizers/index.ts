@@ -24,8 +24,9 @@ import { codex } from './codex';
 import { openaiBatch } from './openai-batch';
 import { llamaFactory } from './llama-factory';
 import { inspect } from './inspect';
+import { langfuseBlob } from './langfuse-blob';
 
 export const NORMALIZERS: Normalizer<unknown>[] = [openaiChat as Normalizer<unknown>, har as Normalizer<unknown>, otel as Normalizer<unknown>, langfuse as Normalizer<unknown>, phoenix as Normalizer<unknown>, atif as Normalizer<unknown>, sweAgent as Normalizer<unknown>, tauBench as Normalizer<unknown>, conversations as Normalizer<unknown>, openhands as Normalizer<unknown>, openaiLog as Normalizer<unknown>, anthropic as Normalizer<unknown>, sharegpt as Normalizer<unknown>, verl as Normalizer<unknown>, stepRecord as Normalizer<unknown>, openaiResponses as Normalizer<unknown>];
 
 // formats of 2026 (formats-b): coding-agent transcripts, batch files, fine-tuning datasets, eval logs
-NORMALIZERS.push(claudeCode as Normalizer<unknown>, codex as Normalizer<unknown>, openaiBatch as Normalizer<unknown>, llamaFactory as Normalizer<unknown>, inspect as Normalizer<unknown>);
+NORMALIZERS.push(claudeCode as Normalizer<unknown>, codex as Normalizer<unknown>, openaiBatch as Normalizer<unknown>, llamaFactory as Normalizer<unknown>, inspect as Normalizer<unknown>, langfuseBlob as Normalizer<unknown>);
