@@ -50,7 +50,7 @@ describe('codex normalizer', () => {
     });
     assert.equal(a.finish_reason, 'tool_calls');
     assert.equal(b.response?.tool_calls?.[0].function.name, 'apply_patch');
-    assert.ok(b.response?.tool_calls?.[0].function.arguments.startsWith('*** Begin Patch'));
+    assert.ok(JSON.parse(b.response?.tool_calls?.[0].function.arguments ?? '""').startsWith('*** Begin Patch'), 'the freeform patch, as a JSON string');
     assert.equal(c.response?.tool_calls, undefined);
     assert.ok(c.response?.content?.startsWith('Added `--delimiter`'));
     assert.equal(c.finish_reason, 'stop');

@@ -49,8 +49,9 @@ function isOutput(item: Obj): boolean {
   return OUTPUT_TYPES.has(t) || (t === 'message' && item.role === 'assistant');
 }
 
-/** Shell and web-search calls in the function-call shape `itemsToMessages` reads. */
+/** Shell, web-search and freeform (custom) calls in the function-call shape `itemsToMessages` reads; a freeform input is kept as a JSON string so arguments stay JSON text. */
 function asCallItem(item: Obj): Obj {
+  if (item.type === 'custom_tool_call_output') return { type: 'function_call_output', call_id: item.call_id, output: item.output };
   if (item.type === 'local_shell_call') return { type: 'function_call', name: 'local_shell', arguments: JSON.stringify(item.action ?? {}), call_id: item.call_id ?? item.id };
   if (item.type === 'local_shell_call_output') return { type: 'function_call_output', call_id: item.call_id, output: item.output };
   if (item.type === 'web_search_call') return { type: 'function_call', name: 'web_search', arguments: JSON.stringify(item.action ?? {}), call_id: item.id };
@@ -58,7 +59,15 @@ function asCallItem(item: Obj): Obj {
 }
 
 function toMessages(items: Obj[]): ChatMessage[] {
-  return itemsToMessages(items.map(asCallItem));
+  const freeform = new Map<string, string>();
+  for (const it of items) if (it.type === 'custom_tool_call') freeform.set(str(it.call_id ?? it.id) ?? '', str(it.input) ?? '');
+  const out = itemsToMessages(items.map(asCallItem));
+  for (const m of out)
+    for (const c of m.tool_calls ?? []) {
+      const input = freeform.get(c.id ?? '');
+      if (input !== undefined) c.function.arguments = JSON.stringify(input);
+    }
+  return out;
 }
 
 function responseOf(items: Obj[]): ChatMessage | null {
