@@ -6,6 +6,7 @@ import { createSHA256 } from 'hash-wasm';
 import type { ImportProgress, ImportReport, ImportTimings, RejectedLine } from '../app/services';
 import type { ImportCommit, ImportMeta } from '../pool/pool-core';
 import { detectFormat } from './detect';
+import { evalZipEvents, isZip } from './eval-zip';
 import { createFinalizeState, finalize, type FinalizeState } from './finalize';
 import type { NormalizeContext, Normalizer, SourceRecord } from './normalizer';
 import { NORMALIZERS } from './normalizers';
@@ -559,6 +560,17 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
         for await (const record of rows) yield { kind: 'record', record } as ReadEvent;
       })();
       run = await runRecords(source, {
+        ...env,
+        forcedFormat: opts.format,
+        log,
+        onCount: (r, rows) => {
+          records = r;
+          rowsMade = rows;
+        },
+      });
+    } else if (isZip(head)) {
+      // an Inspect AI .eval archive: its JSON members are the records
+      run = await runRecords(evalZipEvents(new Uint8Array(await file.arrayBuffer())), {
         ...env,
         forcedFormat: opts.format,
         log,

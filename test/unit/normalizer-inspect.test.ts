@@ -3,6 +3,8 @@ import { describe, it } from 'node:test';
 import { detectFormat } from '../../src/ingest/detect';
 import { inspect, scoreValue } from '../../src/ingest/normalizers/inspect';
 import { fixtureRecords, runFixture, runNormalizer } from './helpers/formats';
+import { importWith } from './helpers/ingest-files';
+import { ingestFile } from '../../src/ingest/pipeline';
 
 const SYS = 'You are a Capture the Flag (CTF) player. You are given a task and have access to a bash shell. Find the flag and submit it with the submit() tool. Flags look like picoCTF{...}.';
 
@@ -109,5 +111,31 @@ describe('inspect normalizer', () => {
     assert.equal(out.length, 1);
     assert.equal(out[0].response_text, 'hello');
     assert.equal(out[0].reward, 0);
+  });
+
+  it('a .eval archive imports like the .json log: header, then its samples', async () => {
+    const { report, rows } = await importWith('inspect-ctf.eval', []);
+    assert.equal(report.status, 'done', report.message ?? '');
+    assert.equal(report.format, 'inspect');
+    const fromJson = runFixture(inspect, 'inspect-eval-log.json');
+    assert.deepEqual(
+      rows.map((r) => [r.trajectory_uid, r.step_index, r.reward, r.response_text, r.messages.map((m) => m.content)]),
+      fromJson.map((r) => [r.trajectory_uid, r.step_index, r.reward, r.response_text, r.messages.map((m) => m.content)]),
+    );
+    assert.equal(rows[0].provider, 'openai', 'the eval spec of header.json reached the samples');
+  });
+
+  it('a ZIP that is not an .eval log is refused with the reason', async () => {
+    const { zipSync, strToU8 } = await import('fflate');
+    const zip = zipSync({ 'notes/readme.txt': strToU8('hello') });
+    const report = await ingestFile(new File([zip], 'misc.zip'), {
+      beginImport: async () => 1,
+      setImportSource: async () => {},
+      appendBatch: async () => {},
+      commitImport: async () => ({ rowsAdded: 0 }),
+      abortImport: async () => {},
+    });
+    assert.equal(report.status, 'failed');
+    assert.match(report.message ?? '', /not an Inspect \.eval log/);
   });
 });
