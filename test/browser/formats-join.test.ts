@@ -47,4 +47,13 @@ describe('import several files that belong together', () => {
       [1, 1, 'chat-2025-03-04-88'],
     ]);
   });
+
+  it('an Inspect AI .eval archive (ZIP) imports through the real importer', async () => {
+    const [rep] = await importer.importFiles([await fixture('formats/inspect-ctf.eval')]);
+    expect(rep.status, rep.message ?? '').to.equal('done');
+    expect(rep.format).to.equal('inspect');
+    expect(rep.added).to.equal(3);
+    const rows = await pool.rows(`SELECT reward FROM steps WHERE import_id = ${rep.importId} AND reward IS NOT NULL ORDER BY reward`);
+    expect(rows.map((r) => Number(r.reward))).to.deep.equal([0, 1]);
+  });
 });
