@@ -1,6 +1,7 @@
 import { expect } from '@esm-bundle/chai';
 import type { WorkerImporter } from '../../src/ingest/importer';
 import type { PoolClient } from '../../src/pool/client';
+import { datasetSql } from '../../src/export/layouts';
 import { fixture, importerFor, startPool } from './helpers';
 
 const list = (v: unknown): unknown[] => (v == null ? [] : Array.isArray(v) ? v : Array.from(v as Iterable<unknown>));
@@ -55,5 +56,19 @@ describe('import several files that belong together', () => {
     expect(rep.added).to.equal(3);
     const rows = await pool.rows(`SELECT reward FROM steps WHERE import_id = ${rep.importId} AND reward IS NOT NULL ORDER BY reward`);
     expect(rows.map((r) => Number(r.reward))).to.deep.equal([0, 1]);
+  });
+
+  it('DPO pairs imported from a LLaMA-Factory dataset come back out of the dpo export as the same pairs', async () => {
+    const [rep] = await importer.importFiles([await fixture('formats/llamafactory-dpo-sharegpt.json')]);
+    expect(rep.format).to.equal('llama-factory');
+    const pairs = await pool.rows(`SELECT list_transform(chosen, m -> m.content) AS chosen, list_transform(rejected, m -> m.content) AS rejected, list_transform(prompt, m -> m.role) AS prompt
+      FROM (${datasetSql({ layout: 'dpo', where: `s.import_id = ${rep.importId}` })}) ORDER BY prompt_uid`);
+    const got = pairs.map((p) => [list(p.prompt).join(','), list(p.chosen).join(''), list(p.rejected).join('')]).sort();
+    expect(got).to.deep.equal(
+      [
+        ['system,user', '6', 'A hexagon has six sides, which makes it a polygon with 6 edges.'],
+        ['user', 'Fix off-by-one error in pagination offset', 'fixed stuff'],
+      ].sort(),
+    );
   });
 });
