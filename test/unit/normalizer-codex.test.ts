@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { detectFormat } from '../../src/ingest/detect';
 import { codex } from '../../src/ingest/normalizers/codex';
-import { fixtureRecords, runFixture } from './helpers/formats';
+import { fixtureRecords, runFixture, runNormalizer } from './helpers/formats';
 
 describe('codex normalizer', () => {
   const rows = runFixture(codex, 'codex-rollout.jsonl');
@@ -81,5 +81,32 @@ describe('codex normalizer', () => {
   it('does not claim other formats', () => {
     assert.equal(codex.detect([{ type: 'message', role: 'user', content: 'x' }]), 0);
     assert.equal(codex.detect([{ type: 'user', uuid: 'u', parentUuid: null, message: { role: 'user', content: 'x' } }]), 0);
+  });
+});
+
+describe('codex normalizer, rollouts before the {type, payload} lines', () => {
+  it('reads the meta line, skips record_type lines and splits calls at inputs', () => {
+    const lines = [
+      { id: 'b8f2e1c0-5d3a-4e7f-9a1b-2c3d4e5f6a7b', timestamp: '2025-06-02T08:14:11.482Z', instructions: null, git: { commit_hash: 'a1b2c3d', branch: 'main' } },
+      { record_type: 'state' },
+      { type: 'message', id: null, role: 'user', content: [{ type: 'input_text', text: 'list the python files' }] },
+      { type: 'reasoning', id: 'rs_6843a1', summary: [{ type: 'summary_text', text: '**Listing files**' }], encrypted_content: 'gAAAAAfake' },
+      { type: 'function_call', id: 'fc_6843a2', name: 'shell', arguments: '{"command":["bash","-lc","ls *.py"]}', call_id: 'call_Ab12' },
+      { record_type: 'state' },
+      { type: 'function_call_output', call_id: 'call_Ab12', output: '{"output":"app.py\\nsetup.py\\n","metadata":{"exit_code":0,"duration_seconds":0.0}}' },
+      { type: 'message', id: 'msg_6843a3', role: 'assistant', content: [{ type: 'output_text', text: 'app.py and setup.py.' }] },
+    ];
+    const recs = lines.map((value, index) => ({ value, line: index + 1, index }));
+    assert.equal(detectFormat(lines).normalizer.id, 'codex');
+    const rows = runNormalizer(codex, recs);
+    assert.equal(rows.length, 2);
+    assert.equal(rows[0].trajectory_uid, 'b8f2e1c0-5d3a-4e7f-9a1b-2c3d4e5f6a7b');
+    assert.equal(rows[0].response?.tool_calls?.[0].id, 'call_Ab12');
+    assert.deepEqual(
+      rows[1].messages.map((m) => m.role),
+      ['user', 'assistant', 'tool'],
+    );
+    assert.equal(rows[1].response_text, 'app.py and setup.py.');
+    assert.equal(rows[1].prompt_tokens, null, 'no token_count in these files: no tokens invented');
   });
 });

@@ -131,14 +131,30 @@ function close(st: CodexState): void {
   });
 }
 
+const ITEM_TYPES = new Set([...OUTPUT_TYPES, ...INPUT_TYPES, 'message']);
+
+/** The rollout format before the `{timestamp, type, payload}` lines (Codex CLI until mid 2025): a meta line, `record_type` lines, bare items. */
+function legacyLine(v: unknown): Obj | null {
+  if (!isObject(v)) return null;
+  if (typeof v.type === 'string' && ITEM_TYPES.has(v.type)) return { type: 'response_item', payload: v };
+  if (v.type === undefined && typeof v.id === 'string' && typeof v.timestamp === 'string') return { type: 'session_meta', timestamp: v.timestamp, payload: v };
+  return null;
+}
+
 export const codex = defineNormalizer<CodexState>({
   id: 'codex',
   label: 'Codex CLI rollout (JSONL)',
-  detect: (sample) => scoreSample(sample, recordScore),
+  detect(sample) {
+    const s = scoreSample(sample, recordScore);
+    if (s || !sample.some((v) => isObject(v) && v.record_type === 'state')) return s;
+    return scoreSample(sample, (v) => (isObject(v) && 'record_type' in v ? null : legacyLine(v) ? 0.9 : 0));
+  },
   createState: () => ({ meta: {}, turn: {}, context: [], run: null, steps: [], compacted: 0 }),
   normalize(record, _ctx, st) {
-    const v = record.value;
-    if (!isObject(v) || typeof v.type !== 'string' || !LINE_TYPES.has(v.type)) throw new RecordError('expected a Codex rollout line {timestamp, type, payload}');
+    const line = record.value;
+    if (isObject(line) && 'record_type' in line) return [];
+    const v = isObject(line) && typeof line.type === 'string' && LINE_TYPES.has(line.type) ? line : legacyLine(line);
+    if (!v) throw new RecordError('expected a Codex rollout line {timestamp, type, payload}');
     const p = isObject(v.payload) ? v.payload : {};
     const ts = timeMs(v.timestamp);
     if (v.type === 'session_meta') {
