@@ -102,4 +102,23 @@ describe('claude-code normalizer', () => {
     assert.equal(claudeCode.detect([{ messages: [{ role: 'user', content: 'x' }] }]), 0);
     assert.equal(claudeCode.detect([{ type: 'message', role: 'assistant', content: [] }]), 0);
   });
+
+  it('the Task call names its subagent trajectory (toolUseResult.agentId)', () => {
+    assert.deepEqual(JSON.parse(main[2].metadata?.subagent_trajectory_uids ?? '[]'), [`${SESSION}:agent-a7c41e09`]);
+    assert.equal(main[0].metadata?.subagent_trajectory_uids, undefined);
+  });
+
+  it('a subagent in a file of its own (agent-<id>.jsonl) gets the same trajectory id as inline', () => {
+    const recs = fixtureRecords('claude-code-session.jsonl');
+    const isSide = (v: unknown) => (v as { isSidechain?: boolean }).isSidechain === true;
+    const agentFile = runNormalizer(claudeCode, recs.filter((r) => isSide(r.value)));
+    const mainFile = runNormalizer(claudeCode, recs.filter((r) => !isSide(r.value)));
+    assert.deepEqual(
+      agentFile.map((r) => [r.trajectory_uid, r.step_index, r.response_text]),
+      side.map((r) => [r.trajectory_uid, r.step_index, r.response_text]),
+    );
+    assert.equal(agentFile[0].metadata?.parent_trajectory_uid, SESSION);
+    assert.equal(mainFile.length, 4);
+    assert.deepEqual(JSON.parse(mainFile[2].metadata?.subagent_trajectory_uids ?? '[]'), [`${SESSION}:agent-a7c41e09`]);
+  });
 });

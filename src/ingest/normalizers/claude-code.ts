@@ -138,6 +138,18 @@ function build(state: ClaudeCodeState): TrajectoryDraft[] {
   }
   // Task / Agent calls of the main chains: prompt text → tool call id, to link the sidechains they started
   const taskCalls = new Map<string, string>();
+  // newer versions name the subagent in the Task result (`toolUseResult.agentId`): tool call id ⇄ agent id
+  const agentOfCall = new Map<string, string>();
+  const callOfAgent = new Map<string, string>();
+  for (const e of entries) {
+    const r = e.v.toolUseResult;
+    if (e.v.type !== 'user' || !isObject(r) || typeof r.agentId !== 'string' || !isObject(e.v.message) || !Array.isArray(e.v.message.content)) continue;
+    for (const b of e.v.message.content)
+      if (isObject(b) && b.type === 'tool_result' && typeof b.tool_use_id === 'string') {
+        agentOfCall.set(b.tool_use_id, r.agentId);
+        callOfAgent.set(r.agentId, b.tool_use_id);
+      }
+  }
   for (const e of entries)
     if (isAssistant(e) && e.v.isSidechain !== true)
       for (const b of blocksOf(e))
@@ -176,7 +188,10 @@ function build(state: ClaudeCodeState): TrajectoryDraft[] {
       const agentId = str(first.v.agentId);
       uid = `${session ?? 'session'}:${agentId ? `agent-${agentId}` : `sidechain-${str(root?.v.uuid) ?? first.line}`}`;
       const prompt = firstUserText(chainTo(first, byUuid))?.trim();
-      links.push(['parent_trajectory_uid', session], ['agent_id', agentId], ['parent_tool_call_id', prompt ? taskCalls.get(prompt) : null]);
+      links.push(['parent_trajectory_uid', session], ['agent_id', agentId], ['parent_tool_call_id', (agentId ? callOfAgent.get(agentId) : null) ?? (prompt ? taskCalls.get(prompt) : null)]);
+    } else {
+      const subagents = (response.tool_calls ?? []).map((c) => agentOfCall.get(c.id ?? '')).filter((a): a is string => !!a);
+      if (subagents.length) links.push(['subagent_trajectory_uids', subagents.map((a) => `${session ?? 'session'}:agent-${a}`)]);
     }
     const key = uid ?? `line-${first.line}`;
     let t = trajectories.get(key);
