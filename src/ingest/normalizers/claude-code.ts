@@ -72,19 +72,26 @@ function chainTo(e: Entry | undefined, byUuid: Map<string, Entry>): Entry[] {
 }
 
 /** Chain entries → chat messages: consecutive lines of one assistant response merge; tool results a branch left out are put back after their call. */
-function chainMessages(chain: Entry[], results: Map<string, ChatMessage>): ChatMessage[] {
+function chainMessages(chain: Entry[], results: Map<string, ChatMessage>, cache: Map<string, ChatMessage[]>): ChatMessage[] {
   const out: ChatMessage[] = [];
+  // every step repeats the conversation before it: convert each entry once and share the messages
+  const once = (key: string, make: () => ChatMessage[]) => {
+    let m = cache.get(key);
+    if (!m) cache.set(key, (m = make()));
+    return m;
+  };
   for (let i = 0; i < chain.length; i++) {
     const e = chain[i];
     if (e.v.type === 'user' && isObject(e.v.message)) {
-      out.push(...userMessages(e.v.message.content));
+      const content = e.v.message.content;
+      out.push(...once(`u${e.order}`, () => userMessages(content)));
       continue;
     }
     if (!isAssistant(e) || isSynthetic(e)) continue;
     const group = [e];
     const id = messageId(e);
     while (id && i + 1 < chain.length && isAssistant(chain[i + 1]) && messageId(chain[i + 1]) === id) group.push(chain[++i]);
-    out.push(assistantMessage(mergedBlocks(group)));
+    out.push(...once(`a${e.order}:${group.length}`, () => [assistantMessage(mergedBlocks(group))]));
   }
   // parallel tool calls: a result whose line branched off the chain still answers its call
   const answered = new Set(out.filter((m) => m.role === 'tool').map((m) => m.tool_call_id));
@@ -159,6 +166,7 @@ function build(state: ClaudeCodeState): TrajectoryDraft[] {
   const titles = new Map<Entry, string>();
   for (const [leaf, title] of state.summaries) for (const e of chainTo(byUuid.get(leaf), byUuid)) titles.set(e, title);
 
+  const converted = new Map<string, ChatMessage[]>();
   const groups = new Map<string, Entry[]>();
   for (const e of entries) {
     if (!isAssistant(e) || isSynthetic(e)) continue;
@@ -173,7 +181,7 @@ function build(state: ClaudeCodeState): TrajectoryDraft[] {
     const first = group.find((e) => !inGroup.has(byUuid.get(str(e.v.parentUuid) ?? '') as Entry)) ?? group[0];
     const last = group[group.length - 1];
     const chain = chainTo(byUuid.get(str(first.v.parentUuid) ?? ''), byUuid);
-    const messages = chainMessages(chain, results);
+    const messages = chainMessages(chain, results, converted);
     const msg = last.v.message as Obj;
     const response = assistantMessage(mergedBlocks(group));
     const usage = usageOf(group);
