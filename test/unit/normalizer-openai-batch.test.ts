@@ -17,6 +17,7 @@ describe('openai-batch normalizer', () => {
     const rows = runFixture(openaiBatch, 'openai-batch-output.jsonl');
     assert.equal(rows.length, 4);
     assert.ok(rows.every((r) => r.messages.length === 0 && r.metadata?.request_missing === 'true'));
+    assert.equal(new Set(rows.map((r) => r.prompt_uid)).size, 4, 'empty prompts are not one group');
     const byId = new Map(rows.map((r) => [r.metadata?.custom_id, r]));
     assert.deepEqual(byId.get('ticket-0002')?.response?.tool_calls?.[0], { id: 'call_tR4vN8pL2kQ6sW1x', type: 'function', function: { name: 'lookup_order', arguments: '{"order_number":"88412"}' } });
     assert.equal(byId.get('ticket-0002')?.finish_reason, 'tool_calls');

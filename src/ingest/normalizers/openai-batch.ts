@@ -7,7 +7,7 @@
  * with empty `messages` and the report says the requests are missing. An input alone is imported as
  * prompt rows (no response).
  */
-import { defineNormalizer, RecordError } from '../normalizer';
+import { defineNormalizer, type NormalizeContext, RecordError } from '../normalizer';
 import type { StepDraft, TrajectoryDraft } from '../step';
 import { isObject, type Obj, str } from '../util';
 import { scoreSample } from './score';
@@ -58,7 +58,7 @@ function meta(pairs: [string, unknown][]): Record<string, string> {
   return out;
 }
 
-function outputSteps(v: Obj, st: BatchState): TrajectoryDraft[] {
+function outputSteps(v: Obj, st: BatchState, ctx: NormalizeContext): TrajectoryDraft[] {
   const id = v.custom_id as string;
   const req = st.requests.get(id) ?? null;
   if (req) st.joined++;
@@ -101,7 +101,8 @@ function outputSteps(v: Obj, st: BatchState): TrajectoryDraft[] {
     };
     // one usage for n choices: the completion tokens of one choice are not known
     if (bodies.length > 1) step.completion_tokens = null;
-    return { steps: [step] };
+    // without its request the prompt is unknown: group the choices of this request only, never every request-less row
+    return { steps: [step], prompt_uid: req ? null : `batch-${ctx.sourceId.slice(0, 12)}:${id}` };
   });
 }
 
@@ -141,9 +142,9 @@ export const openaiBatch = defineNormalizer<BatchState>({
     }
     return st;
   },
-  normalize(record, _ctx, st) {
+  normalize(record, ctx, st) {
     const v = record.value;
-    if (isOutput(v)) return outputSteps(v, st);
+    if (isOutput(v)) return outputSteps(v, st, ctx);
     if (isInput(v)) return inputSteps(v, st);
     throw new RecordError('expected a Batch API line with "custom_id" and a "response"/"result" (output) or "body"/"params" (input)');
   },
