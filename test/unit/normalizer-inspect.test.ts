@@ -138,4 +138,43 @@ describe('inspect normalizer', () => {
     assert.equal(report.status, 'failed');
     assert.match(report.message ?? '', /not an Inspect \.eval log/);
   });
+
+  it("model-graded scoring calls are a trajectory of their own, not the solver's steps", () => {
+    const call = (span: string | null, text: string) => ({
+      event: 'model',
+      span_id: span ?? undefined,
+      model: 'openai/gpt-4o',
+      input: [{ role: 'user', content: 'Q?' }],
+      output: { model: 'gpt-4o', choices: [{ message: { role: 'assistant', content: text }, stop_reason: 'stop' }] },
+    });
+    const spans = {
+      id: 'q1',
+      epoch: 1,
+      uuid: 'U1',
+      messages: [],
+      scores: { model_graded_qa: { value: 'C' } },
+      events: [
+        { event: 'span_begin', id: 'sv', type: 'solvers', name: 'solvers' },
+        call('sv', 'the answer'),
+        { event: 'span_end', id: 'sv' },
+        { event: 'span_begin', id: 'sc', type: 'scorers', name: 'scorers' },
+        { event: 'span_begin', id: 'sc1', parent_id: 'sc', type: 'scorer', name: 'model_graded_qa' },
+        call('sc1', 'GRADE: C'),
+        { event: 'span_end', id: 'sc1' },
+        { event: 'span_end', id: 'sc' },
+      ],
+    };
+    const steps = { ...spans, uuid: 'U2', events: [call(null, 'the answer'), { event: 'step', action: 'begin', type: 'scorer', name: 'model_graded_qa' }, call(null, 'GRADE: C'), { event: 'step', action: 'end', type: 'scorer', name: 'model_graded_qa' }] };
+    for (const sample of [spans, steps]) {
+      const out = runNormalizer(inspect, [{ value: sample, line: 1, index: 0 }]);
+      assert.deepEqual(
+        out.map((r) => [r.trajectory_uid, r.response_text, r.reward, r.agent]),
+        [
+          [sample.uuid, 'the answer', 1, null],
+          [`${sample.uuid}:scoring`, 'GRADE: C', null, 'scorer'],
+        ],
+      );
+      assert.equal(out[1].metadata?.parent_trajectory_uid, sample.uuid);
+    }
+  });
 });

@@ -100,14 +100,29 @@ function rewardOf(scores: unknown): number | null {
   return null;
 }
 
-/** `model` events in order, nested subtask / step events included. */
-function modelEvents(events: unknown, out: Obj[] = []): Obj[] {
-  if (!Array.isArray(events)) return out;
-  for (const e of events) {
-    if (!isObject(e)) continue;
-    if (e.event === 'model') out.push(e);
-    if (Array.isArray(e.events)) modelEvents(e.events, out);
-  }
+/**
+ * `model` events in order (nested subtask events included), split into the solver's calls and the
+ * scorers' (model-graded scoring): a scorer span (`span_begin` of type scorer / scorers and its child
+ * spans) or, in older logs, a `step` begin / end of type scorer.
+ */
+function modelEvents(events: unknown): { policy: Obj[]; scoring: Obj[] } {
+  const out = { policy: [] as Obj[], scoring: [] as Obj[] };
+  const scorerSpans = new Set<string>();
+  let scorerSteps = 0;
+  const walk = (list: unknown, inScorer: boolean) => {
+    if (!Array.isArray(list)) return;
+    for (const e of list) {
+      if (!isObject(e)) continue;
+      if (e.event === 'span_begin') {
+        const parent = str(e.parent_id);
+        if (e.type === 'scorer' || e.type === 'scorers' || (parent && scorerSpans.has(parent))) scorerSpans.add(str(e.id) ?? '');
+      } else if (e.event === 'step' && e.type === 'scorer') scorerSteps += e.action === 'begin' ? 1 : e.action === 'end' ? -1 : 0;
+      const scoring = inScorer || scorerSteps > 0 || (typeof e.span_id === 'string' && scorerSpans.has(e.span_id));
+      if (e.event === 'model') (scoring ? out.scoring : out.policy).push(e);
+      if (Array.isArray(e.events)) walk(e.events, scoring);
+    }
+  };
+  walk(events, false);
   return out;
 }
 
@@ -152,13 +167,13 @@ function stepOf(e: Obj, pool: unknown[], provider: string | null): StepDraft {
   };
 }
 
-function sampleTrajectory(raw: Obj, spec: Obj | null): TrajectoryDraft {
+function sampleTrajectories(raw: Obj, spec: Obj | null): TrajectoryDraft[] {
   const att = isObject(raw.attachments) ? raw.attachments : {};
   const s = resolve({ ...raw, attachments: undefined }, att) as Obj;
   const evalModel = str(spec?.model);
   const provider = evalModel?.includes('/') ? evalModel.split('/')[0] : null;
   const pool = isObject(s.events_data) && Array.isArray(s.events_data.messages) ? s.events_data.messages : [];
-  const evs = modelEvents(s.events);
+  const { policy: evs, scoring } = modelEvents(s.events);
   let steps: StepDraft[];
   if (evs.length) steps = evs.map((e) => stepOf(e, pool, provider));
   else {
@@ -195,16 +210,32 @@ function sampleTrajectory(raw: Obj, spec: Obj | null): TrajectoryDraft {
   put('limit', s.limit);
   put('sample_error', sampleError);
   const taskId = str(spec?.eval_id) ?? str(spec?.task_id) ?? str(spec?.run_id) ?? task ?? 'inspect';
-  return {
-    trajectory_uid: str(s.uuid) ?? `${taskId}:${id}:${str(s.epoch) ?? '1'}`,
-    prompt_uid: id !== null ? `inspect:${task ?? taskId}:${id}` : null,
-    common: {
-      agent: isObject(spec?.solver) ? str((spec.solver as Obj).solver) : str(spec?.solver),
-      data_source: isObject(spec?.dataset) ? str((spec.dataset as Obj).name) : null,
-      metadata: meta,
-    },
-    steps: steps.map((st) => ({ ...st, metadata: { ...meta, ...st.metadata } })),
+  const uid = str(s.uuid) ?? `${taskId}:${id}:${str(s.epoch) ?? '1'}`;
+  const common = {
+    agent: isObject(spec?.solver) ? str((spec.solver as Obj).solver) : str(spec?.solver),
+    data_source: isObject(spec?.dataset) ? str((spec.dataset as Obj).name) : null,
   };
+  const out: TrajectoryDraft[] = [
+    {
+      trajectory_uid: uid,
+      prompt_uid: id !== null ? `inspect:${task ?? taskId}:${id}` : null,
+      common: { ...common, metadata: meta },
+      steps: steps.map((st) => ({ ...st, metadata: { ...meta, ...st.metadata } })),
+    },
+  ];
+  // model-graded scoring: real LLM calls, but the grader's, not the solver's — a trajectory of their own
+  if (scoring.length) {
+    const linked = { ...meta, parent_trajectory_uid: uid, role: 'scorer' };
+    out.push({
+      trajectory_uid: `${uid}:scoring`,
+      common: { ...common, agent: 'scorer', metadata: linked },
+      steps: scoring.map((e) => {
+        const st = stepOf(e, pool, provider);
+        return { ...st, metadata: { ...linked, ...st.metadata } };
+      }),
+    });
+  }
+  return out;
 }
 
 export const inspect = defineNormalizer<InspectState>({
@@ -224,11 +255,11 @@ export const inspect = defineNormalizer<InspectState>({
       if (!Array.isArray(v.samples)) return []; // a header: its samples follow as records of their own
       const samples = v.samples.filter(isObject);
       st.samples += samples.length;
-      return samples.map((s) => sampleTrajectory(s, st.header));
+      return samples.flatMap((s) => sampleTrajectories(s, st.header));
     }
     if (isSample(v)) {
       st.samples++;
-      return [sampleTrajectory(v, st.header)];
+      return sampleTrajectories(v, st.header);
     }
     throw new RecordError('expected an Inspect eval log ({eval, samples}) or one of its samples ({id, epoch, messages, scores})');
   },
