@@ -6,7 +6,7 @@ import { compileMapping } from '../../src/ingest/mapping/compile';
 import type { Normalizer } from '../../src/ingest/normalizer';
 import { NORMALIZERS } from '../../src/ingest/normalizers';
 import { llamaFactory } from '../../src/ingest/normalizers/llama-factory';
-import { fixtureRecords, runFixture } from './helpers/formats';
+import { fixtureRecords, runFixture, runNormalizer } from './helpers/formats';
 
 const values = (f: string) => fixtureRecords(f).map((r) => r.value);
 
@@ -100,6 +100,25 @@ describe('llama-factory normalizer', () => {
       [
         ['Buenos días.', 1, 'true'],
         ['Buenas tardes.', 0, 'false'],
+      ],
+    );
+  });
+
+  it('alpaca DPO rows and axolotl chatml.argilla rows are pairs too', () => {
+    const rows = runNormalizer(
+      llamaFactory,
+      [
+        { instruction: 'Rewrite more formally.', input: 'gonna be late', chosen: 'I will be late.', rejected: 'late lol' },
+        { instruction: 'Name a prime number.', chosen_response: '7', rejected_response: '9' },
+      ].map((value, index) => ({ value, line: index + 1, index })),
+    );
+    assert.deepEqual(
+      rows.map((r) => [r.messages.at(-1)?.content, r.response_text, r.reward]),
+      [
+        ['Rewrite more formally.\ngonna be late', 'I will be late.', 1],
+        ['Rewrite more formally.\ngonna be late', 'late lol', 0],
+        ['Name a prime number.', '7', 1],
+        ['Name a prime number.', '9', 0],
       ],
     );
   });
