@@ -72,7 +72,7 @@ const EVERY: Expected[] = [
     roles: [['user'], ['user', 'assistant', 'tool', 'assistant', 'tool', 'tool']],
     tools: ['Bash', 'Edit', 'Grep', 'Read', 'Task'],
     rewards: [],
-    ids: ['5d3f2c1a-8e4b-4f7a-9c2d-1b6e0a9f4c37', '5d3f2c1a-8e4b-4f7a-9c2d-1b6e0a9f4c37:agent-a7c41e09'],
+    ids: ['5d3f2c1a-8e4b-4f7a-9c2d-1b6e0a9f4c37', '5d3f2c1a-8e4b-4f7a-9c2d-1b6e0a9f4c37:agent-a7c41e0'],
   },
   { file: 'formats/codex-rollout.jsonl', format: 'codex', steps: 4, roles: [['system', 'user', 'user']], tools: ['apply_patch', 'local_shell', 'shell'], rewards: [], ids: ['0199e3a2-5c7b-7d41-9f0e-3b8a62c4d1f5'] },
   { file: 'formats/openai-batch-output.jsonl', format: 'openai-batch', steps: 4, roles: [[]], tools: ['lookup_order'], rewards: [], ids: null },

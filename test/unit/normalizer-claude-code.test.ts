@@ -68,7 +68,7 @@ describe('claude-code normalizer', () => {
   });
 
   it('keeps a subagent sidechain as its own trajectory, linked to the session and the Task call', () => {
-    assert.equal(side[0].trajectory_uid, `${SESSION}:agent-a7c41e09`);
+    assert.equal(side[0].trajectory_uid, `${SESSION}:agent-a7c41e0`);
     assert.equal(side[0].metadata?.parent_trajectory_uid, SESSION);
     assert.equal(side[0].metadata?.parent_tool_call_id, 'toolu_01Task9xYe');
     assert.equal(side[0].metadata?.is_sidechain, 'true');
@@ -104,7 +104,7 @@ describe('claude-code normalizer', () => {
   });
 
   it('the Task call names its subagent trajectory (toolUseResult.agentId)', () => {
-    assert.deepEqual(JSON.parse(main[2].metadata?.subagent_trajectory_uids ?? '[]'), [`${SESSION}:agent-a7c41e09`]);
+    assert.deepEqual(JSON.parse(main[2].metadata?.subagent_trajectory_uids ?? '[]'), [`${SESSION}:agent-a7c41e0`]);
     assert.equal(main[0].metadata?.subagent_trajectory_uids, undefined);
   });
 
@@ -119,6 +119,17 @@ describe('claude-code normalizer', () => {
     );
     assert.equal(agentFile[0].metadata?.parent_trajectory_uid, SESSION);
     assert.equal(mainFile.length, 4);
-    assert.deepEqual(JSON.parse(mainFile[2].metadata?.subagent_trajectory_uids ?? '[]'), [`${SESSION}:agent-a7c41e09`]);
+    assert.deepEqual(JSON.parse(mainFile[2].metadata?.subagent_trajectory_uids ?? '[]'), [`${SESSION}:agent-a7c41e0`]);
+  });
+
+  it('a sidechain root naming its Task call (parentToolUseId) is linked by it', () => {
+    const recs = fixtureRecords('claude-code-session.jsonl').map((r) => {
+      const v = r.value as Record<string, unknown>;
+      if (v.uuid === 'e0a1f0d4-0000-4000-8000-000000000101') return { ...r, value: { ...v, message: { role: 'user', content: 'reworded prompt' }, parentToolUseId: 'toolu_01Task9xYe' } };
+      if (v.type === 'user' && (v as { toolUseResult?: unknown }).toolUseResult) return { ...r, value: { ...v, toolUseResult: {} } };
+      return r;
+    });
+    const out = runNormalizer(claudeCode, recs).filter((r) => r.metadata?.is_sidechain === 'true');
+    assert.equal(out[0].metadata?.parent_tool_call_id, 'toolu_01Task9xYe');
   });
 });

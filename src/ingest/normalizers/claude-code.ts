@@ -192,11 +192,12 @@ function build(state: ClaudeCodeState): TrajectoryDraft[] {
     let uid = session;
     const links: [string, unknown][] = [];
     if (side) {
-      const root = chainTo(first, byUuid)[0];
+      const whole = [...chain, first];
       const agentId = str(first.v.agentId);
-      uid = `${session ?? 'session'}:${agentId ? `agent-${agentId}` : `sidechain-${str(root?.v.uuid) ?? first.line}`}`;
-      const prompt = firstUserText(chainTo(first, byUuid))?.trim();
-      links.push(['parent_trajectory_uid', session], ['agent_id', agentId], ['parent_tool_call_id', (agentId ? callOfAgent.get(agentId) : null) ?? (prompt ? taskCalls.get(prompt) : null)]);
+      uid = `${session ?? 'session'}:${agentId ? `agent-${agentId}` : `sidechain-${str(whole[0].v.uuid) ?? first.line}`}`;
+      const prompt = firstUserText(whole)?.trim();
+      const named = str(whole.find((x) => typeof x.v.parentToolUseId === 'string')?.v.parentToolUseId);
+      links.push(['parent_trajectory_uid', session], ['agent_id', agentId], ['parent_tool_call_id', named ?? (agentId ? callOfAgent.get(agentId) : null) ?? (prompt ? taskCalls.get(prompt) : null)]);
     } else {
       const subagents = (response.tool_calls ?? []).map((c) => agentOfCall.get(c.id ?? '')).filter((a): a is string => !!a);
       if (subagents.length) links.push(['subagent_trajectory_uids', subagents.map((a) => `${session ?? 'session'}:agent-${a}`)]);
