@@ -133,3 +133,43 @@ describe('claude-code normalizer', () => {
     assert.equal(out[0].metadata?.parent_tool_call_id, 'toolu_01Task9xYe');
   });
 });
+
+describe('claude-code normalizer, `claude -p --output-format stream-json`', () => {
+  const S = '9a1f3c7e-2b4d-4e6f-8a0c-1d3e5f7a9b2c';
+  const rows = runFixture(claudeCode, 'claude-code-stream.jsonl');
+
+  it('wins detection', () => {
+    assert.equal(detectFormat(fixtureRecords('claude-code-stream.jsonl').map((r) => r.value)).normalizer.id, 'claude-code');
+  });
+
+  it('one step per API response; threads chained in line order; subagent messages as their own trajectory', () => {
+    const main = rows.filter((r) => r.trajectory_uid === S);
+    const side = rows.filter((r) => r.trajectory_uid !== S);
+    assert.equal(main.length, 3);
+    assert.equal(side.length, 2);
+    assert.equal(side[0].trajectory_uid, `${S}:agent-toolu_01TaskQ2`);
+    assert.equal(side[0].metadata?.parent_tool_call_id, 'toolu_01TaskQ2');
+    assert.equal(side[0].messages[0].content, 'List every test file in tests/ and say which one covers the CSV delimiter option.');
+    assert.deepEqual(
+      main[2].messages.map((m) => m.role),
+      ['assistant', 'tool', 'assistant', 'tool'],
+    );
+    assert.deepEqual(
+      main[2].messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id),
+      ['toolu_01BashQ1', 'toolu_01TaskQ2'],
+    );
+    assert.equal(main[0].response?.tool_calls?.[0].function.name, 'Bash');
+    assert.equal(main[0].completion_tokens, 61);
+  });
+
+  it('says the -p prompt is not in the output, and keeps init and result in metadata', () => {
+    const main = rows.filter((r) => r.trajectory_uid === S);
+    assert.ok(main.every((r) => r.metadata?.prompt_missing === 'true'));
+    assert.equal(new Set(main.map((r) => r.prompt_uid)).size, 1);
+    assert.equal(main[0].prompt_uid, `claude-code:${S}`, 'not the shared empty-prompt group');
+    assert.equal(main[0].metadata?.total_cost_usd, '0.04213');
+    assert.equal(main[0].metadata?.result_subtype, 'success');
+    assert.deepEqual(JSON.parse(main[0].metadata?.tool_names ?? '[]').slice(0, 2), ['Task', 'Bash']);
+    assert.equal(rows.find((r) => r.trajectory_uid !== S)?.metadata?.prompt_missing, undefined, 'the subagent got its prompt');
+  });
+});

@@ -23,15 +23,28 @@ export interface ClaudeCodeState {
   entries: Entry[];
   byUuid: Map<string, Entry>;
   summaries: Map<string, string>;
+  /** `--output-format stream-json`: the last entry of each thread (main, or a subagent's tool call id). */
+  threads: Map<string, string>;
+  init: Obj | null;
+  result: Obj | null;
 }
 
-const ENTRY_TYPES = new Set(['user', 'assistant', 'system', 'summary', 'file-history-snapshot', 'queue-operation', 'attachment', 'progress']);
+/** A line of `claude -p --output-format stream-json` (also the Agent SDK's messages): `session_id`, no `parentUuid`. */
+function isStreamJson(v: Obj): boolean {
+  if (typeof v.session_id !== 'string' || 'parentUuid' in v) return false;
+  if (v.type === 'user' || v.type === 'assistant') return isObject(v.message) && 'parent_tool_use_id' in v;
+  return v.type === 'system' || v.type === 'result';
+}
+
+const ENTRY_TYPES = new Set(['user', 'assistant', 'system', 'summary', 'file-history-snapshot', 'queue-operation', 'attachment', 'progress', 'result']);
 
 function recordScore(v: unknown): number | null {
   if (!isObject(v) || typeof v.type !== 'string') return 0;
   if (v.type === 'summary' && typeof v.leafUuid === 'string') return 0.9;
   if (!ENTRY_TYPES.has(v.type)) return 0;
   if ((v.type === 'user' || v.type === 'assistant') && typeof v.uuid === 'string' && 'parentUuid' in v && isObject(v.message)) return typeof v.sessionId === 'string' ? 0.98 : 0.9;
+  if (isStreamJson(v)) return v.type === 'system' && v.subtype !== 'init' ? null : 0.95;
+  if (v.type === 'result' || v.type === 'system') return null;
   if (typeof v.uuid === 'string' && 'parentUuid' in v) return 0.9;
   return null; // snapshots and queue entries: no opinion
 }
@@ -241,17 +254,56 @@ function build(state: ClaudeCodeState): TrajectoryDraft[] {
     };
     t.steps.push(step);
   }
-  return [...trajectories.values()].filter((t) => t.steps.length);
+  // stream-json: the run's init (tools, model, version) and result (cost, turns, outcome) describe the session
+  const run = meta([
+    ['claude_code_version', state.init?.claude_code_version],
+    ['tool_names', state.init?.tools],
+    ['permission_mode', state.init?.permissionMode],
+    ['result_subtype', state.result?.subtype],
+    ['result_is_error', state.result?.is_error],
+    ['num_turns', state.result?.num_turns],
+    ['total_cost_usd', state.result?.total_cost_usd],
+    ['duration_ms', state.result?.duration_ms],
+  ]);
+  const out = [...trajectories.values()].filter((t) => t.steps.length);
+  if (Object.keys(run).length)
+    for (const t of out)
+      for (const s of t.steps) {
+        s.metadata = { ...run, ...s.metadata };
+        // `-p` does not echo the prompt it was given: say so rather than let every such run share one empty prompt group
+        if (!s.messages.some((m) => m.role === 'user' && m.content)) {
+          s.metadata.prompt_missing = 'true';
+          t.prompt_uid ??= `claude-code:${t.trajectory_uid}`;
+        }
+      }
+  return out;
 }
 
 export const claudeCode = defineNormalizer<ClaudeCodeState>({
   id: 'claude-code',
   label: 'Claude Code session transcript (JSONL)',
   detect: (sample) => scoreSample(sample, recordScore),
-  createState: () => ({ entries: [], byUuid: new Map(), summaries: new Map() }),
+  createState: () => ({ entries: [], byUuid: new Map(), summaries: new Map(), threads: new Map(), init: null, result: null }),
   normalize(record, _ctx, state) {
-    const v = record.value;
-    if (!isObject(v) || typeof v.type !== 'string') throw new RecordError('expected a Claude Code transcript entry with a "type"');
+    const value = record.value;
+    if (!isObject(value) || typeof value.type !== 'string') throw new RecordError('expected a Claude Code transcript entry with a "type"');
+    let v: Obj = value;
+    if (isStreamJson(v)) {
+      if (v.type === 'system') {
+        if (v.subtype === 'init') state.init = v;
+        return [];
+      }
+      if (v.type === 'result') {
+        state.result = v;
+        return [];
+      }
+      // no parentUuid in this output: each thread (the main one, each subagent's) is a chain in line order
+      const thread = str(v.parent_tool_use_id) ?? '';
+      const uuid = `stream-${record.index}`;
+      const parentUuid = state.threads.get(thread) ?? null;
+      state.threads.set(thread, uuid);
+      v = { ...v, uuid, parentUuid, sessionId: v.session_id, isSidechain: thread !== '', agentId: thread || undefined, parentToolUseId: thread && !parentUuid ? thread : undefined };
+    }
     if (v.type === 'summary') {
       const leaf = str(v.leafUuid);
       const text = str(v.summary);
