@@ -110,3 +110,40 @@ describe('codex normalizer, rollouts before the {type, payload} lines', () => {
     assert.equal(rows[1].prompt_tokens, null, 'no token_count in these files: no tokens invented');
   });
 });
+
+describe('codex normalizer, compaction and web search', () => {
+  it('a compacted history replaces the context of the calls after it; a web search is a call without a result', () => {
+    const ts = '2025-11-02T10:00:00.000Z';
+    const item = (payload: Record<string, unknown>) => ({ timestamp: ts, type: 'response_item', payload });
+    const usage = (i: number, o: number) => ({ timestamp: ts, type: 'event_msg', payload: { type: 'token_count', info: { last_token_usage: { input_tokens: i, output_tokens: o } } } });
+    const lines = [
+      { timestamp: ts, type: 'session_meta', payload: { id: 'sess-c', cli_version: '0.58.0', model_provider: 'openai' } },
+      { timestamp: ts, type: 'turn_context', payload: { model: 'gpt-5.1-codex', effort: 'low' } },
+      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'long task' }] }),
+      item({ type: 'web_search_call', id: 'ws_01', status: 'completed', action: { type: 'search', query: 'csv sniffer header detection' } }),
+      usage(900, 20),
+      item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'found it' }] }),
+      usage(950, 5),
+      {
+        timestamp: ts,
+        type: 'compacted',
+        payload: { message: 'summary', replacement_history: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Summary of the work so far: found the sniffer docs.' }] }] },
+      },
+      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'continue' }] }),
+      item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'done' }] }),
+      usage(120, 3),
+    ];
+    const rows = runNormalizer(
+      codex,
+      lines.map((value, index) => ({ value, line: index + 1, index })),
+    );
+    assert.equal(rows.length, 3);
+    assert.deepEqual(rows[0].response?.tool_calls?.[0], { id: 'ws_01', type: 'function', function: { name: 'web_search', arguments: '{"type":"search","query":"csv sniffer header detection"}' } });
+    assert.deepEqual(
+      rows[2].messages.map((m) => m.content),
+      ['Summary of the work so far: found the sniffer docs.', 'continue'],
+    );
+    assert.equal(rows[2].metadata?.compacted, '1');
+    assert.equal(rows[2].model, 'gpt-5.1-codex');
+  });
+});
