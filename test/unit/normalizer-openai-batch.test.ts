@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { detectFormat } from '../../src/ingest/detect';
 import { openaiBatch } from '../../src/ingest/normalizers/openai-batch';
-import { fixtureRecords, runFixture } from './helpers/formats';
+import { fixtureRecords, runFixture, runNormalizer } from './helpers/formats';
 import { importWith } from './helpers/ingest-files';
 
 describe('openai-batch normalizer', () => {
@@ -66,5 +66,32 @@ describe('openai-batch normalizer', () => {
     const alone = await importWith('openai-batch-input.jsonl', []);
     assert.equal(alone.rows.length, 4);
     assert.ok(alone.rows.every((r) => r.response === null && r.metadata?.response_missing === 'true'));
+  });
+
+  it('Anthropic Message Batches: results joined with their params by custom_id', () => {
+    const requests = [
+      { custom_id: 'q-1', params: { model: 'claude-haiku-4-5', max_tokens: 256, system: 'Answer briefly.', messages: [{ role: 'user', content: 'Capital of Peru?' }] } },
+      { custom_id: 'q-2', params: { model: 'claude-haiku-4-5', max_tokens: 256, messages: [{ role: 'user', content: 'Capital of Chile?' }] } },
+    ];
+    const results = [
+      {
+        custom_id: 'q-1',
+        result: {
+          type: 'succeeded',
+          message: { id: 'msg_01Fx', type: 'message', role: 'assistant', model: 'claude-haiku-4-5-20251001', content: [{ type: 'text', text: 'Lima.' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 14, output_tokens: 4 } },
+        },
+      },
+      { custom_id: 'q-2', result: { type: 'errored', error: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } } },
+    ];
+    const st = openaiBatch.createState!({ sourceId: 'x'.repeat(64), file: 'results.jsonl', companions: [{ file: 'requests.jsonl', records: requests }] });
+    assert.equal(detectFormat(results).normalizer.id, 'openai-batch');
+    const rows = runNormalizer({ ...openaiBatch, createState: () => st }, results.map((value, index) => ({ value, line: index + 1, index })));
+    assert.deepEqual(
+      rows.map((r) => [r.messages.map((m) => `${m.role}:${m.content}`).join('|'), r.response_text, r.finish_reason, r.status, r.error, r.provider]),
+      [
+        ['system:Answer briefly.|user:Capital of Peru?', 'Lima.', 'stop', 'ok', null, 'anthropic'],
+        ['user:Capital of Chile?', null, 'error', 'error', 'Overloaded', 'anthropic'],
+      ],
+    );
   });
 });
