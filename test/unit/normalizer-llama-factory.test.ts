@@ -122,4 +122,10 @@ describe('llama-factory normalizer', () => {
       ],
     );
   });
+
+  it("an alpaca row's own reward / score is its reward", () => {
+    const rows = runNormalizer(llamaFactory, [{ value: { instruction: '2+2?', output: '4', reward: 0.75 }, line: 1, index: 0 }]);
+    assert.equal(rows[0].reward, 0.75);
+    assert.equal(rows[0].metadata, null);
+  });
 });

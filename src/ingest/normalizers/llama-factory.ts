@@ -11,7 +11,7 @@ import { chatToSteps, toolsText } from '../chat-steps';
 import { promptUid } from '../finalize';
 import { defineNormalizer, RecordError } from '../normalizer';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
-import { isObject, metadataOf, type Obj, openaiMessage, parseJsonDeep, str } from '../util';
+import { isObject, metadataOf, num, type Obj, openaiMessage, parseJsonDeep, str } from '../util';
 import { scoreSample } from './score';
 import { shareGptMessages } from './sharegpt';
 
@@ -99,7 +99,7 @@ export const llamaFactory = defineNormalizer({
     const v = record.value;
     if (!isObject(v) || !recordScore(v)) throw new RecordError('expected an alpaca row (instruction, output), a preference pair (chosen, rejected) or a KTO row (kto_tag / label)');
     const prompt = promptOf(v);
-    const common: TrajectoryDraft['common'] = { tools: toolsOf(v), data_source: str(v.data_source), metadata: metadataOf(v, [...OWN, 'data_source']) };
+    const common: TrajectoryDraft['common'] = { tools: toolsOf(v), data_source: str(v.data_source), metadata: metadataOf(v, [...OWN, 'data_source', ...(pair(v) || ktoTag(v) !== null ? [] : ['reward', 'score'])]) };
     const id = str(v.id);
     if (pair(v)) {
       const sides: [string, unknown, number][] = [
@@ -128,7 +128,7 @@ export const llamaFactory = defineNormalizer({
     if (tag !== null) {
       steps[steps.length - 1].reward = tag ? 1 : 0;
       common.metadata = { ...common.metadata, kto_tag: String(tag) };
-    }
+    } else if (num(v.reward ?? v.score) !== null) steps[steps.length - 1].reward = num(v.reward ?? v.score);
     return [{ trajectory_uid: id, common, steps }];
   },
 });
