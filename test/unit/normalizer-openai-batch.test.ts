@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { detectFormat } from '../../src/ingest/detect';
 import { openaiBatch } from '../../src/ingest/normalizers/openai-batch';
 import { fixtureRecords, runFixture, runNormalizer } from './helpers/formats';
-import { importWith } from './helpers/ingest-files';
+import { formatFile, importWith } from './helpers/ingest-files';
 
 describe('openai-batch normalizer', () => {
   it('wins detection for both the input and the output file', () => {
@@ -93,5 +93,25 @@ describe('openai-batch normalizer', () => {
         ['user:Capital of Chile?', null, 'error', 'error', 'Overloaded', 'anthropic'],
       ],
     );
+  });
+
+  it('two batches that reuse custom_ids, dropped together: nothing is joined to the wrong request, and no prompt is dropped', async () => {
+    const other = async (name: string, edit: (line: Record<string, unknown>) => void) => {
+      const lines = (await formatFile(name).text()).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      for (const l of lines) edit(l);
+      return new File([lines.map((l) => JSON.stringify(l)).join('\n')], `other-${name}`);
+    };
+    const inputB = await other('openai-batch-input.jsonl', (l) => {
+      for (const m of (l.body as { messages?: { content: string }[] }).messages ?? []) m.content = `B: ${m.content}`;
+    });
+    const outputB = await other('openai-batch-output.jsonl', (l) => {
+      l.id = `${l.id}-b`;
+    });
+    const out = await importWith('openai-batch-output.jsonl', ['openai-batch-input.jsonl', inputB, outputB]);
+    assert.equal(out.rows.length, 4);
+    assert.ok(out.rows.every((r) => r.messages.length === 0 && r.metadata?.request_ambiguous === 'true'));
+    assert.ok(out.report.warnings.some((w) => /4 response\(s\) not joined: their custom_id is in more than one Batch file/.test(w)), out.report.warnings.join(' | '));
+    const inp = await importWith('openai-batch-input.jsonl', ['openai-batch-output.jsonl', inputB, outputB]);
+    assert.equal(inp.rows.length, 4, 'the requests stay as prompt rows');
   });
 });

@@ -20,14 +20,15 @@ interface Request {
 }
 
 export interface BatchState {
-  /** custom_id → request, from input files of the same import. */
-  requests: Map<string, Request>;
+  /** custom_id → the requests of the input files among the siblings (several: two batches reuse the id). */
+  requests: Map<string, Request[]>;
   requestFiles: string[];
-  /** custom_ids answered by output files of the same import. */
-  answered: Set<string>;
+  /** custom_id → how many output files among the siblings answer it. */
+  answered: Map<string, number>;
   answerFiles: string[];
   joined: number;
   missing: number;
+  ambiguous: number;
   deferred: number;
 }
 
@@ -60,8 +61,12 @@ function meta(pairs: [string, unknown][]): Record<string, string> {
 
 function outputSteps(v: Obj, st: BatchState, ctx: NormalizeContext): TrajectoryDraft[] {
   const id = v.custom_id as string;
-  const req = st.requests.get(id) ?? null;
+  // join only a pair the id is unique to: two batches dropped together may both use "request-1"
+  const candidates = st.requests.get(id) ?? [];
+  const ambiguous = candidates.length > 1 || (candidates.length === 1 && st.answered.has(id));
+  const req = !ambiguous && candidates.length === 1 ? candidates[0] : null;
   if (req) st.joined++;
+  else if (ambiguous) st.ambiguous++;
   else st.missing++;
   let body: unknown = null;
   let status: number | null = null;
@@ -86,6 +91,7 @@ function outputSteps(v: Obj, st: BatchState, ctx: NormalizeContext): TrajectoryD
     ['status_code', status],
     ['url', req?.url],
     ['request_missing', req ? null : 'true'],
+    ['request_ambiguous', ambiguous ? 'true' : null],
   ]);
   const choices = isObject(body) && Array.isArray(body.choices) ? body.choices : null;
   const bodies = choices && choices.length > 1 ? choices.map((c) => ({ ...(body as Obj), choices: [c] })) : [body];
@@ -108,7 +114,7 @@ function outputSteps(v: Obj, st: BatchState, ctx: NormalizeContext): TrajectoryD
 
 function inputSteps(v: Obj, st: BatchState): TrajectoryDraft[] {
   const id = v.custom_id as string;
-  if (st.answered.has(id)) {
+  if (st.answered.get(id) === 1 && !st.requests.has(id)) {
     st.deferred++;
     return [];
   }
@@ -124,16 +130,18 @@ export const openaiBatch = defineNormalizer<BatchState>({
   detect: (sample) => scoreSample(sample, (v) => (isOutput(v) ? 0.97 : isInput(v) ? 0.96 : 0)),
   companions: { accepts: (sample) => sample.length > 0 && sample.filter((v) => isOutput(v) || isInput(v)).length / sample.length >= 0.8 },
   createState(ctx) {
-    const st: BatchState = { requests: new Map(), requestFiles: [], answered: new Set(), answerFiles: [], joined: 0, missing: 0, deferred: 0 };
+    const st: BatchState = { requests: new Map(), requestFiles: [], answered: new Map(), answerFiles: [], joined: 0, missing: 0, ambiguous: 0, deferred: 0 };
     for (const c of ctx.companions ?? []) {
       let inputs = 0;
       let outputs = 0;
       for (const v of c.records) {
         if (isInput(v)) {
-          st.requests.set(v.custom_id as string, requestOf(v));
+          const id = v.custom_id as string;
+          st.requests.set(id, [...(st.requests.get(id) ?? []), requestOf(v)]);
           inputs++;
         } else if (isOutput(v)) {
-          st.answered.add(v.custom_id as string);
+          const id = v.custom_id as string;
+          st.answered.set(id, (st.answered.get(id) ?? 0) + 1);
           outputs++;
         }
       }
@@ -154,6 +162,8 @@ export const openaiBatch = defineNormalizer<BatchState>({
     if (st.joined) out.push(`${st.joined} response(s) joined with their request by custom_id from ${st.requestFiles.join(', ')}`);
     if (st.missing)
       out.push(`${st.missing} response(s) have no request: messages are empty. Import the Batch input file (custom_id, method, url, body) together with this output to read the requests.`);
+    if (st.ambiguous)
+      out.push(`${st.ambiguous} response(s) not joined: their custom_id is in more than one Batch file of this import (${[...st.requestFiles, ...st.answerFiles].join(', ')}); import each output with its own input`);
     if (st.deferred) out.push(`${st.deferred} request(s) are imported with their responses from ${st.answerFiles.join(', ')}, not as rows of this file`);
     return out;
   },

@@ -9,10 +9,11 @@ export type IngestedRow = Record<string, unknown> & { messages: ChatMessage[]; m
 export const formatFile = (name: string) => new File([readFileSync(new URL(`../../fixtures/formats/${name}`, import.meta.url))], name);
 
 /** Import one fixture through the real pipeline (detect, normalize, finalize, Arrow) with other fixtures as the sibling files of the same import. */
-export async function importWith(name: string, siblings: string[]): Promise<{ report: ImportReport; rows: IngestedRow[] }> {
+export async function importWith(name: string | File, siblings: (string | File)[]): Promise<{ report: ImportReport; rows: IngestedRow[] }> {
+  const asFile = (f: string | File) => (typeof f === 'string' ? formatFile(f) : f);
   const rows: IngestedRow[] = [];
   const report = await ingestFile(
-    formatFile(name),
+    asFile(name),
     {
       beginImport: async () => 1,
       setImportSource: async () => {},
@@ -27,7 +28,7 @@ export async function importWith(name: string, siblings: string[]): Promise<{ re
       commitImport: async () => ({ rowsAdded: rows.length }),
       abortImport: async () => {},
     },
-    { siblings: siblings.map(formatFile) },
+    { siblings: siblings.map(asFile) },
   );
   return { report, rows };
 }
