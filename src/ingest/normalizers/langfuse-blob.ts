@@ -167,7 +167,8 @@ export const langfuseBlob = defineNormalizer<LangfuseBlobState>({
   id: 'langfuse-blob',
   label: 'Langfuse blob-storage export (observations / traces / scores)',
   detect: (sample) => scoreSample(sample, (v) => (isObservation(v) ? 0.97 : isScore(v) ? 0.9 : isTrace(v) ? 0.85 : 0)),
-  companions: { accepts: (sample) => sample.length > 0 && sample.every((v) => isObservation(v) || isScore(v) || isTrace(v)) },
+  // only the tables that attach to generations: other observation files (other time windows) are not read
+  companions: { accepts: (sample) => sample.length > 0 && sample.every((v) => isScore(v) || isTrace(v)) },
   createState(ctx) {
     const st: LangfuseBlobState = { byTrace: new Map(), traces: new Map(), scores: new Map(), companionFiles: [], others: 0 };
     for (const c of ctx.companions ?? []) {
