@@ -22,6 +22,8 @@ export interface IngestJobOptions {
   shards?: boolean | number;
   /** Below this size a file is read by one reader (default pipeline SHARD_MIN_BYTES). */
   shardMinBytes?: number;
+  /** The other files of the same import (formats that join across files read them). */
+  siblings?: File[];
 }
 
 async function compileMappings(specs: unknown[] | undefined): Promise<Normalizer<unknown>[]> {
@@ -71,6 +73,7 @@ const api = {
         format: opts.format,
         shards: opts.shards === false ? undefined : typeof opts.shards === 'number' ? { ...shardPool, count: opts.shards } : shardPool,
         shardMinBytes: opts.shardMinBytes,
+        siblings: opts.siblings,
         readParquet: async (bytes) => {
           parquetReady ??= initParquet({ module_or_path: parquetUrl });
           await parquetReady;

@@ -98,6 +98,8 @@ export interface ImportOptions {
   signal?: AbortSignal;
   /** Parallel readers for a large JSON Lines file: false = one; a number caps them (default: one per core but one, at most 4). */
   shards?: number | false;
+  /** The other files dropped together with these: formats that join across files (OpenAI Batch output + input) read them. Default: the other files of the call. */
+  siblings?: File[];
 }
 
 export interface Importer {

@@ -51,7 +51,7 @@ export class WorkerImporter implements Importer {
       opts.signal?.addEventListener('abort', onAbort);
       try {
         const progress = opts.onProgress ? Comlink.proxy(opts.onProgress) : undefined;
-        const report = await api.importFile(job, file, progress, { format: opts.format, mappings, shards: opts.shards, shardMinBytes: opts.shardMinBytes });
+        const report = await api.importFile(job, file, progress, { format: opts.format, mappings, shards: opts.shards, shardMinBytes: opts.shardMinBytes, siblings: (opts.siblings ?? files).filter((f) => f !== file) });
         out.push(report);
       } catch (e) {
         out.push(failed(file.name, `Import failed: ${e instanceof Error ? e.message : String(e)}`, file.size));

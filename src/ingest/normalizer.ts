@@ -16,6 +16,11 @@ export interface NormalizeContext {
   sourceId: string;
   /** File name as the user gave it. */
   file: string;
+  /**
+   * Records of the other files of the same import that this format's `companions.accepts` claimed
+   * (e.g. an OpenAI Batch output's input file), read before the first record is normalized.
+   */
+  companions?: { file: string; records: unknown[] }[];
 }
 
 /** Thrown by a normalizer for a record it recognises but cannot use; the record is reported, not dropped silently. */
@@ -45,6 +50,13 @@ export interface Normalizer<S = unknown> {
    * of this format may be read in parallel shards (pipeline.ts checks the numbering after).
    */
   parallel?: boolean;
+  /**
+   * This format joins records across the files of one import (a Batch API output with its input):
+   * a sibling file whose first records `accepts` is read whole into `ctx.companions` before normalizing.
+   */
+  companions?: { accepts(sample: readonly unknown[]): boolean };
+  /** Notes for the import report at end of file (what was joined, what is missing). */
+  notes?(state: S): string[];
 }
 
 export function defineNormalizer<S>(n: Normalizer<S>): Normalizer<S> {

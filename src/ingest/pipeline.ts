@@ -6,6 +6,7 @@ import { createSHA256 } from 'hash-wasm';
 import type { ImportProgress, ImportReport, ImportTimings, RejectedLine } from '../app/services';
 import type { ImportCommit, ImportMeta } from '../pool/pool-core';
 import { detectFormat } from './detect';
+import { evalZipEvents, isZip } from './eval-zip';
 import { createFinalizeState, finalize, type FinalizeState } from './finalize';
 import type { NormalizeContext, Normalizer, SourceRecord } from './normalizer';
 import { NORMALIZERS } from './normalizers';
@@ -39,6 +40,8 @@ export interface IngestOptions {
   shards?: ShardPool;
   /** Files smaller than this are read by one reader (default 48 MiB; tests set it low). */
   shardMinBytes?: number;
+  /** The other files of the same import, for formats that join records across files (`Normalizer.companions`). */
+  siblings?: readonly File[];
 }
 
 /** A shard of a JSON Lines file: bytes [start, end), both at line boundaries. */
@@ -148,6 +151,7 @@ interface RunEnv {
   batchBytes?: number;
   /** Where rejects, warnings and the chosen format go as they happen, so a run that fails still reports them. */
   log?: RunLog;
+  siblings?: readonly File[];
 }
 
 /** What a run has found so far. */
@@ -255,6 +259,7 @@ async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv): Promis
     chosen = d.normalizer;
     log.format = chosen.id;
     log.confidence = d.confidence;
+    if (chosen.companions && env.siblings?.length) ctx.companions = await readCompanions(chosen, env.siblings, env.isCancelled);
     for (const s of sample) await handle(s);
   };
 
@@ -278,6 +283,7 @@ async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv): Promis
       if (drafts.length) await emit(finalize(drafts, { value: null, line: 0, index: records }, ctx, fin, { format: n.id, importId: env.importId, keepRaw: false }));
     }
   }
+  for (const [n, st] of states) if (n.notes) warnings.push(...n.notes(st));
   if (env.isCancelled?.()) throw new CancelledError();
   await flushBatch();
   env.onCount?.(records, rowsMade);
@@ -285,6 +291,32 @@ async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv): Promis
     records, rowsMade, rejected, moreRejects, warnings, skipped, formatsUsed: [...formatsUsed], format: log.format, confidence: log.confidence, sample,
     ownUids: [...fin.own], linked: fin.linked,
   };
+}
+
+/** The sibling files a joining format claims (by their first records), each read whole. Parquet and unreadable files are passed over. */
+async function readCompanions(n: Normalizer<unknown>, siblings: readonly File[], isCancelled?: () => boolean): Promise<{ file: string; records: unknown[] }[]> {
+  const out: { file: string; records: unknown[] }[] = [];
+  for (const file of siblings) {
+    if (isParquet(new Uint8Array(await file.slice(0, 4).arrayBuffer()))) continue;
+    const records: unknown[] = [];
+    let accepted = false;
+    try {
+      for await (const ev of readRecords(file.stream())) {
+        if (isCancelled?.()) throw new CancelledError();
+        if (ev.kind !== 'record') continue;
+        records.push(ev.record.value);
+        if (!accepted && records.length >= SAMPLE) {
+          if (!n.companions!.accepts(records)) break;
+          accepted = true;
+        }
+      }
+    } catch (e) {
+      if (e instanceof CancelledError) throw e;
+      continue; // the sibling's own import reports what is wrong with it
+    }
+    if (accepted || (records.length < SAMPLE && records.length && n.companions!.accepts(records))) out.push({ file: file.name, records });
+  }
+  return out;
 }
 
 /** Files smaller than this are read by one reader: a second would not pay for itself. */
@@ -508,7 +540,7 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
       await prev;
       timings.waitedForPool += performance.now() - waitFrom;
     };
-    const env = { ctx, all, importId: id, emitBatch, isCancelled: opts.isCancelled, batchRows: opts.batchRows, batchBytes: opts.batchBytes };
+    const env = { ctx, all, importId: id, emitBatch, isCancelled: opts.isCancelled, batchRows: opts.batchRows, batchBytes: opts.batchBytes, siblings: opts.siblings };
     let lastProgress = 0;
     const reading = (bytesRead: number, r: number, rows: number) => {
       records = r;
@@ -528,6 +560,17 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
         for await (const record of rows) yield { kind: 'record', record } as ReadEvent;
       })();
       run = await runRecords(source, {
+        ...env,
+        forcedFormat: opts.format,
+        log,
+        onCount: (r, rows) => {
+          records = r;
+          rowsMade = rows;
+        },
+      });
+    } else if (isZip(head)) {
+      // an Inspect AI .eval archive: its JSON members are the records
+      run = await runRecords(evalZipEvents(new Uint8Array(await file.arrayBuffer())), {
         ...env,
         forcedFormat: opts.format,
         log,

@@ -75,6 +75,38 @@ const EVERY: Expected[] = [
     prompt: 'csv-empty-column',
   },
   { file: 'formats/vcr-openai.yaml', format: 'vcr', steps: 3, roles: [['user'], ['user', 'assistant', 'tool']], tools: ['get_weather'], rewards: [], ids: null },
+  // formats-b: coding-agent transcripts, batch files, fine-tuning datasets, eval logs, Langfuse blob exports
+  {
+    file: 'formats/claude-code-session.jsonl',
+    format: 'claude-code',
+    steps: 6,
+    roles: [['user'], ['user', 'assistant', 'tool', 'assistant', 'tool', 'tool']],
+    tools: ['Bash', 'Edit', 'Grep', 'Read', 'Task'],
+    rewards: [],
+    ids: ['5d3f2c1a-8e4b-4f7a-9c2d-1b6e0a9f4c37', '5d3f2c1a-8e4b-4f7a-9c2d-1b6e0a9f4c37:agent-a7c41e0'],
+  },
+  { file: 'formats/codex-rollout.jsonl', format: 'codex', steps: 4, roles: [['system', 'user', 'user']], tools: ['apply_patch', 'local_shell', 'shell'], rewards: [], ids: ['0199e3a2-5c7b-7d41-9f0e-3b8a62c4d1f5'] },
+  { file: 'formats/openai-batch-output.jsonl', format: 'openai-batch', steps: 4, roles: [[]], tools: ['lookup_order'], rewards: [], ids: null },
+  { file: 'formats/llamafactory-dpo-sharegpt.json', format: 'llama-factory', steps: 4, roles: [['user'], ['system', 'user']], tools: [], rewards: [0, 0, 1, 1], ids: null },
+  {
+    file: 'formats/inspect-eval-log.json',
+    format: 'inspect',
+    steps: 3,
+    roles: [['system', 'user'], ['system', 'user', 'assistant', 'tool']],
+    tools: ['bash', 'submit'],
+    rewards: [0, 1],
+    ids: ['hY7tR2vN9qK4mW6pB3sD8f', 'pL3cX8zV1bN6mQ9wE2rT5y'],
+    prompt: 'inspect:ctf_mini:1',
+  },
+  {
+    file: 'formats/langfuse-blob-observations.jsonl',
+    format: 'langfuse-blob',
+    steps: 3,
+    roles: [['user'], ['system', 'user', 'assistant', 'tool']],
+    tools: ['get_invoice'],
+    rewards: [],
+    ids: ['0b9e4d27c1a64f3e8b5d2a9c7e1f6b04', '7f3c2a91e4b84d5f9a1c6e2b8d0f4a37'],
+  },
 ];
 
 const list = (v: unknown): unknown[] => (v == null ? [] : Array.isArray(v) ? v : Array.from(v as Iterable<unknown>));

@@ -21,6 +21,16 @@ const EXPECTED: Record<string, string> = {
   'openhands-eval-output.jsonl': 'openhands',
   'tau-bench-results.json': 'tau-bench',
   'episode-conversations.jsonl': 'conversations',
+  'claude-code-session.jsonl': 'claude-code',
+  'codex-rollout.jsonl': 'codex',
+  'openai-batch-output.jsonl': 'openai-batch',
+  'openai-batch-input.jsonl': 'openai-batch',
+  'llamafactory-alpaca-history.json': 'llama-factory',
+  'llamafactory-dpo-sharegpt.json': 'llama-factory',
+  'llamafactory-kto.json': 'llama-factory',
+  'trl-preference.jsonl': 'llama-factory',
+  'inspect-eval-log.json': 'inspect',
+  'langfuse-blob-observations.jsonl': 'langfuse-blob',
 };
 
 describe('format detection across the registry', () => {

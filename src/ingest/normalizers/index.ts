@@ -21,8 +21,15 @@ import { stepRecord } from './step-record';
 import { openaiResponses } from './openai-responses';
 import { harbor } from './harbor';
 import { vcr } from './vcr';
+import { claudeCode } from './claude-code';
+import { codex } from './codex';
+import { openaiBatch } from './openai-batch';
+import { llamaFactory } from './llama-factory';
+import { inspect } from './inspect';
+import { langfuseBlob } from './langfuse-blob';
 
-export const NORMALIZERS: Normalizer<unknown>[] = [openaiChat as Normalizer<unknown>, har as Normalizer<unknown>, otel as Normalizer<unknown>, langfuse as Normalizer<unknown>, phoenix as Normalizer<unknown>, atif as Normalizer<unknown>, sweAgent as Normalizer<unknown>, tauBench as Normalizer<unknown>, conversations as Normalizer<unknown>, openhands as Normalizer<unknown>, openaiLog as Normalizer<unknown>, anthropic as Normalizer<unknown>, sharegpt as Normalizer<unknown>, verl as Normalizer<unknown>, stepRecord as Normalizer<unknown>, openaiResponses as Normalizer<unknown>];
+export const NORMALIZERS: Normalizer<unknown>[] = [openaiChat as Normalizer<unknown>, har as Normalizer<unknown>, otel as Normalizer<unknown>, langfuse as Normalizer<unknown>, phoenix as Normalizer<unknown>, atif as Normalizer<unknown>, sweAgent as Normalizer<unknown>, tauBench as Normalizer<unknown>, conversations as Normalizer<unknown>, openhands as Normalizer<unknown>, openaiLog as Normalizer<unknown>, anthropic as Normalizer<unknown>, sharegpt as Normalizer<unknown>, verl as Normalizer<unknown>, stepRecord as Normalizer<unknown>, openaiResponses as Normalizer<unknown>,
+  harbor as Normalizer<unknown>, vcr as Normalizer<unknown>,
+  claudeCode as Normalizer<unknown>, codex as Normalizer<unknown>, openaiBatch as Normalizer<unknown>, llamaFactory as Normalizer<unknown>, inspect as Normalizer<unknown>, langfuseBlob as Normalizer<unknown>];
 
-// issue 16 formats (formats-a): Harbor trace exports, VCR cassettes
-NORMALIZERS.push(harbor as Normalizer<unknown>, vcr as Normalizer<unknown>);
+

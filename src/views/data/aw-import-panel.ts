@@ -56,6 +56,7 @@ export class AwImportPanel extends LitElement {
       const job = jobs[i];
       const [rep] = await this.services.importer.importFiles([f], {
         ...opts,
+        siblings: files,
         signal: job.controller.signal,
         onProgress: (p) => this.patchJob(job.key, { progress: p }),
       });
