@@ -186,6 +186,38 @@ describe('<aw-trajectory-list> virtualization', () => {
   });
 });
 
+describe('<aw-grpo-groups> signal', () => {
+  it('flags groups where fewer than two rollouts have a reward: a NULL reward is not signal', async () => {
+    const pool = await startPool('dashboard-signal', true);
+    const specs = [
+      { uid: 'n-a', prompt: 'none', question: 'q none', reward: null },
+      { uid: 'n-b', prompt: 'none', question: 'q none', reward: null },
+      { uid: 'o-a', prompt: 'one', question: 'q one', reward: 1 },
+      { uid: 'o-b', prompt: 'one', question: 'q one', reward: null },
+      { uid: 'y-a', prompt: 'some', question: 'q some', reward: 1 },
+      { uid: 'y-b', prompt: 'some', question: 'q some', reward: 0 },
+      { uid: 'y-c', prompt: 'some', question: 'q some', reward: null },
+    ];
+    await insertSteps(pool, specs.flatMap(trajectorySteps));
+    const el = document.createElement('aw-dashboard');
+    el.services = testServices(pool);
+    document.body.append(el);
+    await until(() => el.summary !== null, 'dashboard summary');
+    await el.loaded;
+    const groups = el.renderRoot.querySelector('aw-grpo-groups')!;
+    await groups.updateComplete;
+    const signal = Object.fromEntries(
+      [...groups.renderRoot.querySelectorAll('tbody tr')].map((tr) => [tr.querySelector('button')?.textContent, tr.lastElementChild?.textContent]),
+    );
+    expect(signal).to.deep.equal({ none: 'none: no rewards', one: 'none: one reward', some: 'yes (2 of 3 rewarded)' });
+    const flagged = [...groups.renderRoot.querySelectorAll('tr.flat button')].map((b) => b.textContent).sort();
+    expect(flagged).to.deep.equal(['none', 'one']);
+    expect(Number(el.renderRoot.querySelector('[aria-label="no-signal groups"] b')?.textContent)).to.equal(2);
+    el.remove();
+    pool.terminate();
+  });
+});
+
 describe('<aw-dashboard> on a large pool', () => {
   it('lists the first LIST_LIMIT trajectories and groups, and counts, charts and says all of them', async () => {
     const pool = await startPool('dashboard-large', true);

@@ -97,12 +97,15 @@ export function trajectoriesSql(where: string, sort: Sort): string {
 function groupsCte(where: string): string {
   return `g AS (SELECT prompt_uid, count(*)::INTEGER AS group_size, count(reward_sum)::INTEGER AS rewarded,
       avg(reward_sum) AS reward_mean, stddev_pop(reward_sum) AS reward_std, min(reward_sum) AS reward_min, max(reward_sum) AS reward_max,
-      (count(*) > 1 AND count(reward_sum) = count(*) AND min(reward_sum) = max(reward_sum)) AS no_signal
+      (count(*) > 1 AND (count(reward_sum) < 2 OR min(reward_sum) = max(reward_sum))) AS no_signal
     FROM trajectories${trajectoryWhere(where)}
     GROUP BY prompt_uid)`;
 }
 
-/** GRPO groups: trajectories sharing a prompt_uid. A group whose rewards are all equal has zero advantage: no signal. */
+/**
+ * GRPO groups: trajectories sharing a prompt_uid. A group of several rollouts has no signal when fewer than two of
+ * them carry a reward (a NULL reward is not a reward) or when every reward is equal (all advantages are zero).
+ */
 export function groupsSql(where: string): string {
   return `WITH ${groupsCte(where)} SELECT * FROM g ORDER BY no_signal DESC, group_size DESC, prompt_uid LIMIT ${LIST_LIMIT}`;
 }
