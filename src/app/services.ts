@@ -98,6 +98,10 @@ export interface ImportOptions {
   signal?: AbortSignal;
   /** Parallel readers for a large JSON Lines file: false = one; a number caps them (default: one per core but one, at most 4). */
   shards?: number | false;
+  /** Force a format id instead of detecting (a built-in normalizer's or one of `mappings`). */
+  format?: string;
+  /** Format mappings (JSON specs) to use for this import instead of the saved, enabled ones. */
+  mappings?: unknown[];
 }
 
 export interface Importer {

@@ -3,6 +3,7 @@
  * (filterWhere), so every number on the page counts the same steps an export of that filter selects.
  */
 import { filteredSteps } from '../../curation/filter';
+import { TRAINABLE_SQL } from '../../pool/schema';
 
 export const DIMENSIONS = ['agent', 'model', 'data_source', 'channel'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
@@ -34,7 +35,7 @@ function trajectoryWhere(where: string, extra = ''): string {
 
 /** One pass over the filtered steps and one over their trajectories (it used to be 17 subqueries over a CTE of every column). */
 export function summarySql(where: string): string {
-  const steps = filteredSteps(where, "s.trajectory_uid, s.prompt_uid, s.is_last, s.status, s.prompt_tokens, s.completion_tokens, s.reward, s.latency_ms, coalesce(c.quality, 'unreviewed') AS quality, coalesce(c.trainable, s.status = 'ok') AS is_trainable");
+  const steps = filteredSteps(where, `s.trajectory_uid, s.prompt_uid, s.is_last, s.status, s.prompt_tokens, s.completion_tokens, s.reward, s.latency_ms, coalesce(c.quality, 'unreviewed') AS quality, ${TRAINABLE_SQL} AS is_trainable`);
   return `WITH f AS (${steps}),
     t AS (SELECT bool_or(coalesce(is_last, false)) AS complete, bool_or(is_trainable) AS trainable FROM f GROUP BY trajectory_uid)
     SELECT a.*, b.* FROM (
