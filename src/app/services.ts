@@ -100,6 +100,10 @@ export interface ImportOptions {
   shards?: number | false;
   /** The other files dropped together with these: formats that join across files (OpenAI Batch output + input) read them. Default: the other files of the call. */
   siblings?: File[];
+  /** Force a format id instead of detecting (a built-in normalizer's or one of `mappings`). */
+  format?: string;
+  /** Format mappings (JSON specs) to use for this import instead of the saved, enabled ones. */
+  mappings?: unknown[];
 }
 
 export interface Importer {

@@ -3,6 +3,7 @@
  * curation c` — the same predicate the dashboard counts, the review queue ranks and the export
  * selects (ExportDatasetOptions.where), so their numbers agree.
  */
+import { TRAINABLE_SQL } from '../pool/schema';
 import { sqlNumber, sqlString, sqlStringList } from './sql';
 
 export const TrajectoryStatus = { any: 'any', complete: 'complete', open: 'open', error: 'error', ok: 'ok' } as const;
@@ -52,8 +53,8 @@ export function filterWhere(f: CurationFilter): string {
   if (quality.length) conds.push(`coalesce(c.quality, 'unreviewed') IN (${quality.map(sqlString).join(', ')})`);
   const tags = (f.tags ?? []).filter(Boolean);
   if (tags.length) conds.push(`list_has_any(coalesce(c.tags, []::VARCHAR[]), ${sqlStringList(tags)})`);
-  if (f.trainable === 'yes') conds.push(`coalesce(c.trainable, s.status = 'ok')`);
-  if (f.trainable === 'no') conds.push(`NOT coalesce(c.trainable, s.status = 'ok')`);
+  if (f.trainable === 'yes') conds.push(TRAINABLE_SQL);
+  if (f.trainable === 'no') conds.push(`NOT ${TRAINABLE_SQL}`);
   const text = f.text?.trim();
   if (text) {
     const needle = sqlString(text.toLowerCase());

@@ -3,6 +3,7 @@
  * Every layout keeps step_id / trajectory_uid for lineage.
  */
 import type { DatasetLayout, ExportDatasetOptions } from '../app/services';
+import { TRAINABLE_SQL } from '../pool/schema';
 
 export const LAYOUTS: Record<DatasetLayout, string> = {
   steps: 'Step records as they are, plus curation columns',
@@ -23,14 +24,14 @@ const q = (v: string) => `'${v.replaceAll("'", "''")}'`;
  */
 export function selection(opts: SelectionOptions): string {
   const conds: string[] = [];
-  if (opts.trainableOnly !== false) conds.push(`coalesce(c.trainable, s.status = 'ok')`);
+  if (opts.trainableOnly !== false) conds.push(TRAINABLE_SQL);
   if (opts.where?.trim()) conds.push(`(${opts.where})`);
   if (opts.split) conds.push(`${opts.splitColumn === 'channel' ? 's.channel' : 'coalesce(c.split, s.channel)'} = ${q(opts.split)}`);
   const cols = opts.redact
     ? `s.* REPLACE (redact_messages(s.messages) AS messages, redact_message(s.response) AS response,
         redact_pii(s.response_text) AS response_text, redact_pii(s.error) AS error, redact_pii(s.raw) AS raw)`
     : 's.*';
-  return `SELECT ${cols}, coalesce(c.quality, 'unreviewed') AS quality, coalesce(c.trainable, s.status = 'ok') AS trainable, c.tags, c.note, c.split
+  return `SELECT ${cols}, coalesce(c.quality, 'unreviewed') AS quality, ${TRAINABLE_SQL} AS trainable, c.tags, c.note, c.split
     FROM steps s LEFT JOIN curation c USING (step_id)
     ${conds.length ? `WHERE ${conds.join(' AND ')}` : ''}`;
 }

@@ -1,6 +1,13 @@
 /** DDL of the data pool (DESIGN.md "Step record"). Column order matches STEP_COLUMNS in ingest/step-arrow.ts. */
 
 const TOOL_CALL = 'STRUCT(id VARCHAR, "type" VARCHAR, "function" STRUCT("name" VARCHAR, arguments VARCHAR))';
+/**
+ * Whether a step goes into training, as SQL over `steps s LEFT JOIN curation c`: an explicit `trainable` label
+ * wins; otherwise a step is trainable when it succeeded and nobody marked it bad. The one rule used by the
+ * dashboard, the inspector, the filters, the `trajectories` view and every export (docs/decisions/016).
+ */
+export const TRAINABLE_SQL = "coalesce(c.trainable, s.status = 'ok' AND c.quality IS DISTINCT FROM 'bad')";
+
 export const MESSAGE_TYPE = `STRUCT("role" VARCHAR, "content" VARCHAR, reasoning VARCHAR, "name" VARCHAR, tool_call_id VARCHAR, tool_calls ${TOOL_CALL}[], parts VARCHAR)`;
 
 export const STEPS_COLUMNS_DDL = `
@@ -114,7 +121,7 @@ export const DDL: readonly string[] = [
       count(*) FILTER (WHERE c.quality = 'good') AS good_steps,
       count(*) FILTER (WHERE c.quality = 'bad') AS bad_steps,
       count(*) FILTER (WHERE coalesce(c.quality, 'unreviewed') <> 'unreviewed') AS reviewed_steps,
-      sum(CASE WHEN c.trainable AND s.status IS DISTINCT FROM 'ok' THEN 1 WHEN NOT c.trainable AND s.status = 'ok' THEN -1 ELSE 0 END) AS trainable_delta
+      sum(coalesce(${TRAINABLE_SQL}, false)::INTEGER - coalesce(s.status = 'ok', false)::INTEGER) AS trainable_delta
     FROM curation c JOIN steps s USING (step_id)
     GROUP BY s.trajectory_uid
   ) q USING (trajectory_uid)`,

@@ -65,9 +65,13 @@ describe('<aw-dashboard>', () => {
     inspector.dispatchEvent(new KeyboardEvent('keydown', { key: ']', bubbles: true, composed: true }));
     await until(() => inspector.selectedStep?.trajectory_uid === list.uids[1], '] moves to the next listed trajectory');
 
+    const open = el.selectedTrajectory;
+    expect(open).to.equal(list.uids[1]);
     el.filter = { agents: ['solver'], status: 'error' };
     await until(() => el.summary?.trajectories === 1, 'filtered summary');
     expect(list.uids).to.deep.equal(['p2-c']);
+    expect(open).to.not.equal('p2-c');
+    expect(el.selectedTrajectory, 'the inspector drops a trajectory the filter excludes').to.equal(null);
     el.filter = { text: 'prime', rewardMin: 1 };
     await until(() => el.summary?.trajectories === 3, 'text filter');
     expect(el.summary?.prompts).to.equal(1);
@@ -88,6 +92,12 @@ describe('<aw-dashboard>', () => {
     selects[1].dispatchEvent(new Event('change'));
     await bulk.updateComplete;
     (bulk.renderRoot.querySelector('button[type=submit]') as HTMLButtonElement).click();
+    await bulk.updateComplete;
+    // nothing is written before the user confirms the count
+    const confirm = bulk.renderRoot.querySelector('[aria-label="Confirm bulk label"]');
+    expect(confirm?.textContent).to.include('This labels 2 steps: every step the current filter selects');
+    expect((await pool.rows('SELECT count(*)::INTEGER AS n FROM curation'))[0].n).to.equal(0);
+    (confirm!.querySelector('button') as HTMLButtonElement).click();
     await until(() => el.summary?.bad_steps === 2, 'labels shown');
     const rows = await pool.rows(`SELECT step_id, quality, trainable FROM curation ORDER BY step_id`);
     expect(rows).to.deep.equal([
@@ -133,10 +143,13 @@ describe('<aw-dashboard>', () => {
     const inspector = q.renderRoot.querySelector('aw-step-inspector')!;
     await until(() => inspector.selectedStep?.trajectory_uid === 'p0-b', 'inspector');
     const key = (k: string) => inspector.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, composed: true, cancelable: true }));
+    expect(q.unreviewedTrajectories).to.equal(12);
     key('b');
     await until(() => q.current === 'p2-a', 'advance after b');
+    await until(() => q.unreviewedTrajectories === 11, 'the unreviewed count follows a label without re-rank');
     key('g');
     await until(() => q.current === 'p2-c', 'advance after g');
+    await until(() => q.unreviewedTrajectories === 10, 'unreviewed count after g');
     await until(() => inspector.selectedStep?.trajectory_uid === 'p2-c', 'inspector p2-c');
     key('t');
     await wait(300);
@@ -150,9 +163,10 @@ describe('<aw-dashboard>', () => {
     await wait(300);
     rows = await pool.rows(`SELECT step_id FROM curation ORDER BY step_id`);
     expect(rows.map((r) => r.step_id)).to.deep.equal(['p0-b:0', 'p2-a:0']);
+    await q.undo();
+    await until(() => q.unreviewedTrajectories === 11, 'unreviewed count after undo');
     key('n');
     expect(q.current).to.equal('p3-b');
-    await curationStore(pool).undo();
     await curationStore(pool).undo();
     expect((await pool.rows('SELECT count(*)::INTEGER AS n FROM curation'))[0].n).to.equal(0);
   });
@@ -174,13 +188,46 @@ describe('<aw-trajectory-list> virtualization', () => {
     expect(rendered).to.be.greaterThan(5);
     expect(rendered).to.be.lessThan(60);
     const scroller = list.renderRoot.querySelector('.scroll') as HTMLElement;
-    scroller.scrollTop = 24 * 1800;
-    scroller.dispatchEvent(new Event('scroll'));
-    await wait(100);
-    await list.updateComplete;
-    const visible = [...list.renderRoot.querySelectorAll('.row')].map((r) => Number(r.getAttribute('aria-rowindex')));
-    expect(Math.min(...visible)).to.be.greaterThan(1700);
+    const firstVisible = () => Math.min(...[...list.renderRoot.querySelectorAll('.row')].map((r) => Number(r.getAttribute('aria-rowindex'))));
+    // on a loaded machine layout can lag the first scroll: scroll until the rows follow (or time out)
+    await until(() => {
+      scroller.scrollTop = 24 * 1800;
+      scroller.dispatchEvent(new Event('scroll'));
+      return firstVisible() > 1700;
+    }, 'rows near 1,800 rendered after scrolling');
     expect(list.renderRoot.querySelectorAll('.row').length).to.be.lessThan(60);
+    el.remove();
+    pool.terminate();
+  });
+});
+
+describe('<aw-grpo-groups> signal', () => {
+  it('flags groups where fewer than two rollouts have a reward: a NULL reward is not signal', async () => {
+    const pool = await startPool('dashboard-signal', true);
+    const specs = [
+      { uid: 'n-a', prompt: 'none', question: 'q none', reward: null },
+      { uid: 'n-b', prompt: 'none', question: 'q none', reward: null },
+      { uid: 'o-a', prompt: 'one', question: 'q one', reward: 1 },
+      { uid: 'o-b', prompt: 'one', question: 'q one', reward: null },
+      { uid: 'y-a', prompt: 'some', question: 'q some', reward: 1 },
+      { uid: 'y-b', prompt: 'some', question: 'q some', reward: 0 },
+      { uid: 'y-c', prompt: 'some', question: 'q some', reward: null },
+    ];
+    await insertSteps(pool, specs.flatMap(trajectorySteps));
+    const el = document.createElement('aw-dashboard');
+    el.services = testServices(pool);
+    document.body.append(el);
+    await until(() => el.summary !== null, 'dashboard summary');
+    await el.loaded;
+    const groups = el.renderRoot.querySelector('aw-grpo-groups')!;
+    await groups.updateComplete;
+    const signal = Object.fromEntries(
+      [...groups.renderRoot.querySelectorAll('tbody tr')].map((tr) => [tr.querySelector('button')?.textContent, tr.lastElementChild?.textContent]),
+    );
+    expect(signal).to.deep.equal({ none: 'none: no rewards', one: 'none: one reward', some: 'yes (2 of 3 rewarded)' });
+    const flagged = [...groups.renderRoot.querySelectorAll('tr.flat button')].map((b) => b.textContent).sort();
+    expect(flagged).to.deep.equal(['none', 'one']);
+    expect(Number(el.renderRoot.querySelector('[aria-label="no-signal groups"] b')?.textContent)).to.equal(2);
     el.remove();
     pool.terminate();
   });

@@ -289,6 +289,19 @@ describe('<aw-formats> editor', () => {
     q<HTMLButtonElement>('[aria-label="Delete mapping"]').click();
     await until('deleted', () => !q('[aria-label="Enable support-tickets"]'));
     expect(await store.list()).to.deep.equal([]);
+
+    // "Import it" uses the mapping on screen, even unsaved: no saved mapping is left, and the file still imports with it
+    textarea.value = JSON.stringify({ ...TICKETS, id: 'unsaved-tickets' }, null, 2);
+    textarea.dispatchEvent(new Event('input'));
+    const dt2 = new DataTransfer();
+    dt2.items.add(new File([`${JSON.stringify({ ticket: 'X-2', dialog: [{ who: 'customer', said: 'where is my order?' }, { who: 'bot', said: 'on its way' }], csat: 4 })}\n`], 'second.jsonl'));
+    picker.files = dt2.files;
+    picker.dispatchEvent(new Event('change'));
+    await until('preview of the second sample', () => /X-2/.test(previewText()));
+    q<HTMLButtonElement>('[aria-label="Import the sample file"]').click();
+    await until('imported with the unsaved mapping', () => /Imported second\.jsonl as unsaved-tickets/.test(root.textContent ?? ''), 30_000);
+    const [second] = await pool.rows(`SELECT trajectory_uid, source_format, reward FROM steps WHERE source = 'second.jsonl'`);
+    expect(second).to.deep.equal({ trajectory_uid: 'X-2', source_format: 'unsaved-tickets', reward: 4 });
     host.remove();
     await store.close();
   });

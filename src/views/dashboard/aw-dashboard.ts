@@ -111,6 +111,11 @@ export class AwDashboard extends LitElement {
     });
   }
 
+  /** The trajectory open in the inspector, if any. */
+  get selectedTrajectory(): string | null {
+    return this.selected;
+  }
+
   get where(): string {
     return filterWhere(this.filter);
   }
@@ -150,6 +155,8 @@ export class AwDashboard extends LitElement {
         this.groupCounts = { groups: Number(gc.groups ?? 0), multi: Number(gc.multi ?? 0), no_signal: Number(gc.no_signal ?? 0) };
         this.trajectories = trajectories;
         this.uids = Array.from((trajectories.getChild('trajectory_uid')?.toArray() ?? []) as Iterable<unknown>, String);
+        // the inspector never keeps showing a trajectory that the filter now excludes
+        if (this.selected !== null && !this.uids.includes(this.selected)) this.selected = null;
         const o = options[0] ?? {};
         this.options = {
           agents: (o.agents as string[]) ?? [], models: (o.models as string[]) ?? [], data_sources: (o.data_sources as string[]) ?? [],

@@ -35,7 +35,7 @@ export class AwGrpoGroups extends LitElement {
     const multi = this.counts?.multi ?? this.rows.filter((r) => Number(r.group_size) > 1).length;
     const total = this.counts?.groups ?? this.rows.length;
     return html`<div class="summary">${total.toLocaleString('en-US')} prompt groups · ${multi.toLocaleString('en-US')} with more than one rollout ·
-        <strong>${flat}</strong> with all-equal rewards (no GRPO signal)</div>
+        <strong>${flat}</strong> with no GRPO signal (fewer than two rewards, or all equal)</div>
       <div class="wrap"><table aria-label="GRPO groups">
         <thead><tr><th scope="col">prompt_uid</th><th scope="col">size</th><th scope="col">rewarded</th><th scope="col">mean</th><th scope="col">std</th><th scope="col">min</th><th scope="col">max</th><th scope="col">signal</th></tr></thead>
         <tbody>${this.rows.slice(0, this.limit).map(
@@ -43,11 +43,22 @@ export class AwGrpoGroups extends LitElement {
             <td><button aria-label=${`Show trajectories of prompt ${String(r.prompt_uid)}`} @click=${() =>
               this.dispatchEvent(new CustomEvent('aw-group-select', { detail: { promptUid: r.prompt_uid }, bubbles: true, composed: true }))}>${fmt(r.prompt_uid)}</button></td>
             <td>${fmt(r.group_size)}</td><td>${fmt(r.rewarded)}</td><td>${fmt(r.reward_mean)}</td><td>${fmt(r.reward_std)}</td>
-            <td>${fmt(r.reward_min)}</td><td>${fmt(r.reward_max)}</td><td>${r.no_signal ? 'none: all same reward' : Number(r.group_size) > 1 ? 'yes' : 'single'}</td>
+            <td>${fmt(r.reward_min)}</td><td>${fmt(r.reward_max)}</td><td>${signalText(r)}</td>
           </tr>`,
         )}</tbody>
       </table></div>`;
   }
+}
+
+/** Why a group does or does not carry a GRPO signal, in words. */
+export function signalText(r: Record<string, unknown>): string {
+  const size = Number(r.group_size);
+  const rewarded = Number(r.rewarded);
+  if (size <= 1) return 'single';
+  if (rewarded === 0) return 'none: no rewards';
+  if (rewarded < 2) return 'none: one reward';
+  if (r.no_signal) return 'none: all same reward';
+  return rewarded < size ? `yes (${rewarded} of ${size} rewarded)` : 'yes';
 }
 
 declare global {

@@ -3,6 +3,7 @@
  * (filterWhere), so every number on the page counts the same steps an export of that filter selects.
  */
 import { filteredSteps } from '../../curation/filter';
+import { TRAINABLE_SQL } from '../../pool/schema';
 
 export const DIMENSIONS = ['agent', 'model', 'data_source', 'channel'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
@@ -34,7 +35,7 @@ function trajectoryWhere(where: string, extra = ''): string {
 
 /** One pass over the filtered steps and one over their trajectories (it used to be 17 subqueries over a CTE of every column). */
 export function summarySql(where: string): string {
-  const steps = filteredSteps(where, "s.trajectory_uid, s.prompt_uid, s.is_last, s.status, s.prompt_tokens, s.completion_tokens, s.reward, s.latency_ms, coalesce(c.quality, 'unreviewed') AS quality, coalesce(c.trainable, s.status = 'ok') AS is_trainable");
+  const steps = filteredSteps(where, `s.trajectory_uid, s.prompt_uid, s.is_last, s.status, s.prompt_tokens, s.completion_tokens, s.reward, s.latency_ms, coalesce(c.quality, 'unreviewed') AS quality, ${TRAINABLE_SQL} AS is_trainable`);
   return `WITH f AS (${steps}),
     t AS (SELECT bool_or(coalesce(is_last, false)) AS complete, bool_or(is_trainable) AS trainable FROM f GROUP BY trajectory_uid)
     SELECT a.*, b.* FROM (
@@ -97,12 +98,15 @@ export function trajectoriesSql(where: string, sort: Sort): string {
 function groupsCte(where: string): string {
   return `g AS (SELECT prompt_uid, count(*)::INTEGER AS group_size, count(reward_sum)::INTEGER AS rewarded,
       avg(reward_sum) AS reward_mean, stddev_pop(reward_sum) AS reward_std, min(reward_sum) AS reward_min, max(reward_sum) AS reward_max,
-      (count(*) > 1 AND count(reward_sum) = count(*) AND min(reward_sum) = max(reward_sum)) AS no_signal
+      (count(*) > 1 AND (count(reward_sum) < 2 OR min(reward_sum) = max(reward_sum))) AS no_signal
     FROM trajectories${trajectoryWhere(where)}
     GROUP BY prompt_uid)`;
 }
 
-/** GRPO groups: trajectories sharing a prompt_uid. A group whose rewards are all equal has zero advantage: no signal. */
+/**
+ * GRPO groups: trajectories sharing a prompt_uid. A group of several rollouts has no signal when fewer than two of
+ * them carry a reward (a NULL reward is not a reward) or when every reward is equal (all advantages are zero).
+ */
 export function groupsSql(where: string): string {
   return `WITH ${groupsCte(where)} SELECT * FROM g ORDER BY no_signal DESC, group_size DESC, prompt_uid LIMIT ${LIST_LIMIT}`;
 }

@@ -68,6 +68,7 @@ export class AwExportDialog extends LitElement {
     :host { display: none; }
     :host([open]) { display: block; position: fixed; inset: 0; background: rgb(0 0 0 / 0.25); z-index: 50; }
     .dialog { position: absolute; inset: 5% 8%; background: #fff; border-radius: 8px; padding: 12px 16px; overflow: auto; font: 13px system-ui, sans-serif; }
+    .hint { color: var(--aw-muted, #57606a); }
     fieldset { border: 1px solid #d0d7de; margin: 6px 0; display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; }
     .desc { color: #57606a; font-size: 12px; }
     .err { color: #b42318; white-space: pre-wrap; }
@@ -209,7 +210,7 @@ export class AwExportDialog extends LitElement {
             @change=${(e: Event) => (this.viewName = (e.target as HTMLInputElement).value)} />` : nothing}
       </fieldset>
       <fieldset><legend>Rows</legend>
-        <label><input type="checkbox" .checked=${this.trainableOnly} @change=${(e: Event) => (this.trainableOnly = (e.target as HTMLInputElement).checked)} /> trainable only</label>
+        <label><input type="checkbox" .checked=${this.trainableOnly} @change=${(e: Event) => (this.trainableOnly = (e.target as HTMLInputElement).checked)} /> trainable only <span class="hint">(succeeded and not marked bad, or labelled trainable)</span></label>
         <label><input type="checkbox" .checked=${this.redact} @change=${(e: Event) => (this.redact = (e.target as HTMLInputElement).checked)} /> redact e-mails, phones, keys</label>
         <label>split <select aria-label="Split to export" .value=${this.split} @change=${(e: Event) => (this.split = (e.target as HTMLSelectElement).value)}>
           <option value="">all</option><option value="train">train</option><option value="val">val</option></select></label>

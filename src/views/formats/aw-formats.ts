@@ -12,8 +12,8 @@ import { servicesContext } from '../../app/services';
 import { base } from '../../app/styles';
 import { type MappingPreview, previewMapping, readSample, type SampleRecords } from '../../ingest/mapping/preview';
 import { keyPaths, skeletonMapping } from '../../ingest/mapping/skeleton';
-import { MappingError } from '../../ingest/mapping/spec';
-import { type BuiltinMapping, type MappingStore, mappingStore, type StoredMapping } from '../../ingest/mapping/store';
+import { MappingError, type MappingSpec } from '../../ingest/mapping/spec';
+import { type BuiltinMapping, type MappingStore, mappingStore, parseMapping, type StoredMapping } from '../../ingest/mapping/store';
 import { NORMALIZERS } from '../../ingest/normalizers';
 import { previewView } from './preview-view';
 import { takePendingMapping, watchStartMapping } from './start-mapping';
@@ -198,9 +198,17 @@ export class AwFormats extends LitElement {
     await this.refresh();
   }
 
+  /** Import the sample with the mapping on screen (saved or not, enabled or not): what the preview shows is what lands. */
   private async importSample(): Promise<void> {
     if (!this.sample || !this.services) return;
-    const [rep] = await this.services.importer.importFiles([this.sample]);
+    let spec: MappingSpec;
+    try {
+      spec = parseMapping(this.text).spec;
+    } catch (e) {
+      this.say(`Not imported: ${e instanceof Error ? e.message : String(e)}`, 'error');
+      return;
+    }
+    const [rep] = await this.services.importer.importFiles([this.sample], { mappings: [spec], format: spec.id });
     this.importReport = rep;
   }
 
@@ -268,7 +276,7 @@ export class AwFormats extends LitElement {
           <span class="picker"><button tabindex="-1" aria-hidden="true">Sample file…</button><input type="file" aria-label="Sample file for the mapping" @change=${(e: Event) => this.setSample((e.target as HTMLInputElement).files?.[0] ?? null)} /></span>
           <span class="sample-name">${this.sample ? this.sample.name : html`<span class="muted">no sample file</span>`}</span>
           <button aria-label="Start from this file" ?disabled=${!this.sampleRecords?.records.length} @click=${this.startFromSample}>Start from this file</button>
-          <button aria-label="Import the sample file" ?disabled=${!this.sample || !this.services} title="Imports the sample with the saved, enabled mappings" @click=${this.importSample}>Import it</button>
+          <button aria-label="Import the sample file" ?disabled=${!this.sample || !this.services || (p !== null && p.problems.length > 0)} title="Imports the sample with the mapping shown in the editor" @click=${this.importSample}>Import it</button>
         </div>
         ${this.importReport ? html`<div role="status">Imported ${this.importReport.file} as <b>${this.importReport.format}</b>: ${this.importReport.rows} step(s), ${this.importReport.rejected.length} rejected. ${this.importReport.message ?? ''}</div>` : nothing}
         ${this.sampleRecords?.records.length

@@ -13,7 +13,7 @@ import { type Services, servicesContext } from '../../app/services';
 import { type CurationPatch, type CurationTarget, curationStore } from '../../curation/store';
 import '../inspector/aw-step-inspector';
 import type { AwStepInspector } from '../inspector/aw-step-inspector';
-import { REVIEW_RULES, type ReviewRule, reviewQueue } from './queue';
+import { REVIEW_RULES, type ReviewRule, reviewQueue, unreviewedCount } from './queue';
 
 @customElement('aw-review-queue')
 export class AwReviewQueue extends LitElement {
@@ -61,6 +61,17 @@ export class AwReviewQueue extends LitElement {
     return this.uids;
   }
 
+  /** Trajectories of the queue with unreviewed steps, as shown in the bar. */
+  get unreviewedTrajectories(): number {
+    return this.unreviewed;
+  }
+
+  /** Recount after a label or an undo: the queue's order stays, the count is never stale. */
+  private async recount(): Promise<void> {
+    const pool = this.services?.pool;
+    if (pool) this.unreviewed = await unreviewedCount(pool, this.where);
+  }
+
   async refresh(): Promise<void> {
     const pool = this.services?.pool;
     if (!pool) return;
@@ -90,6 +101,7 @@ export class AwReviewQueue extends LitElement {
       const r = await curationStore(pool).apply(target, patch);
       this.status = `${Object.entries(patch).map(([k, v]) => `${k} ${v}`).join(', ')} → ${r.steps} ${r.steps === 1 ? 'step' : 'steps'} (u to undo)`;
       if (advance) this.move(1);
+      await this.recount();
     } catch (e) {
       this.status = e instanceof Error ? e.message : String(e);
       this.services?.notify(this.status, 'error');
@@ -101,6 +113,7 @@ export class AwReviewQueue extends LitElement {
     if (!pool) return;
     const r = await curationStore(pool).undo();
     this.status = r ? `Undid ${r.label} on ${r.steps} ${r.steps === 1 ? 'step' : 'steps'}` : 'Nothing to undo';
+    await this.recount();
   }
 
   move(delta: number): void {
@@ -151,7 +164,7 @@ export class AwReviewQueue extends LitElement {
         <button @click=${() => void this.undo()} aria-label="Undo last label">undo (u)</button>
         <button @click=${() => this.move(1)} aria-label="Next trajectory">next (n)</button>
         <button @click=${() => void this.refresh()} aria-label="Rebuild the review queue">re-rank</button>
-        <span class="keys"><kbd>g</kbd> good <kbd>b</kbd> bad <kbd>t</kbd> trainable <kbd>u</kbd> undo <kbd>n</kbd>/<kbd>p</kbd> next/prev <kbd>j</kbd>/<kbd>k</kbd> steps</span>
+        <span class="keys"><kbd>g</kbd> good <kbd>b</kbd> bad (kept out of exports unless set trainable) <kbd>t</kbd> trainable <kbd>u</kbd> undo <kbd>n</kbd>/<kbd>p</kbd> next/prev <kbd>j</kbd>/<kbd>k</kbd> steps</span>
       </div>
       <div role="status" aria-live="polite">${this.status}</div>
       <aw-step-inspector .services=${this.services} .trajectoryUids=${this.uids} .trajectoryUid=${this.current}

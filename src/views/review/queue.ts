@@ -16,14 +16,23 @@ const ORDER: Record<ReviewRule, string> = {
   newest: 'started_at DESC NULLS LAST',
 };
 
+function matching(where: string): string {
+  return where ? `SELECT DISTINCT s.trajectory_uid FROM steps s LEFT JOIN curation c USING (step_id) WHERE ${where}` : 'SELECT trajectory_uid FROM steps';
+}
+
 export function reviewQueueSql(where: string, rule: ReviewRule): string {
-  const matching = where ? `SELECT DISTINCT s.trajectory_uid FROM steps s LEFT JOIN curation c USING (step_id) WHERE ${where}` : 'SELECT trajectory_uid FROM steps';
   return `SELECT trajectory_uid, unreviewed_steps > 0 AS unreviewed FROM trajectories
-    WHERE trajectory_uid IN (${matching})
+    WHERE trajectory_uid IN (${matching(where)})
     ORDER BY unreviewed_steps > 0 DESC, ${ORDER[rule] ?? ORDER['low-reward']}, trajectory_uid`;
 }
 
 export async function reviewQueue(pool: PoolClient, where: string, rule: ReviewRule): Promise<{ uids: string[]; unreviewed: number }> {
   const rows = await pool.rows(reviewQueueSql(where, rule));
   return { uids: rows.map((r) => String(r.trajectory_uid)), unreviewed: rows.filter((r) => r.unreviewed).length };
+}
+
+/** How many trajectories of the queue still have unreviewed steps (recounted after every label, without re-ranking). */
+export async function unreviewedCount(pool: PoolClient, where: string): Promise<number> {
+  const rows = await pool.rows(`SELECT count(*)::INTEGER AS n FROM trajectories WHERE unreviewed_steps > 0 AND trajectory_uid IN (${matching(where)})`);
+  return Number(rows[0]?.n ?? 0);
 }
