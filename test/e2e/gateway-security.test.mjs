@@ -63,6 +63,22 @@ function testUpstream() {
           res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`);
           return res.end();
         }
+        case 'utf8-stream': {
+          // non-ASCII text in 2-byte network chunks: every 3-byte character is split across two writes
+          res.writeHead(200, { ...cors, 'content-type': 'text/event-stream' });
+          const sse = ['数据', '工厂', ' ok']
+            .map((w, i) => `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: i ? { content: w } : { role: 'assistant', content: w }, finish_reason: null }] })}\n\n`)
+            .join('');
+          const bytes = Buffer.from(`${sse}data: [DONE]\n\n`);
+          const cuts = [...sse.matchAll(/[数据工厂]/g)].map((m) => Buffer.byteLength(sse.slice(0, m.index)) + 1);
+          let at = 0;
+          for (const cut of [...cuts, bytes.length]) {
+            res.write(bytes.subarray(at, cut));
+            at = cut;
+            await new Promise((r) => setTimeout(r, 15));
+          }
+          return res.end();
+        }
         case 'slow-json':
           await new Promise((r) => setTimeout(r, 4000));
           if (!res.destroyed) answer('late answer');
@@ -337,6 +353,25 @@ describe('gateway: upstream-echoed secrets are scrubbed before anything is store
       } else assert.deepEqual(leaks(`${e.layout}.jsonl`, bytes.toString('utf8')), []);
     }
     assert.ok(parquetRows >= 6, `parquet exports were read back (${parquetRows} rows)`);
+    await app.close();
+  });
+});
+
+describe('gateway: non-ASCII streams', () => {
+  it('an upstream that splits multi-byte characters across network chunks is recorded exactly (数据工厂 ok)', async () => {
+    const app = await openApp('gw-sec-utf8');
+    await configure(app, [{ id: 'utf8', name: 'utf8', kind: 'openai', baseUrl: upstream.url, key: KEY, remember: false, models: ['utf8-*'] }]);
+    const tag = `utf8-${Date.now()}`;
+    const seen = await app.evaluate(async (tag) => {
+      const r = await fetch(`${window.workbench.gatewayBaseUrl()}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'utf8-stream', stream: true, messages: [{ role: 'user', content: tag }] }) });
+      return r.text();
+    }, tag);
+    assert.match(seen, /数据/, 'the agent gets the bytes unchanged');
+    const steps = await waitFor(
+      () => journal(app).then((e) => e.filter((x) => x.step.messages.at(-1)?.content === tag).map((x) => x.step)),
+      (s) => s.length === 1,
+    );
+    assert.equal(steps[0].response_text, '数据工厂 ok');
     await app.close();
   });
 });
