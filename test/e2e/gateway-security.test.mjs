@@ -285,6 +285,33 @@ describe('gateway: only its own page drives it', () => {
   });
 });
 
+describe('anti-framing', () => {
+  it('a page of another site that frames the app gets a notice, no app: no UI, no workbench API, no buttons to clickjack', async () => {
+    hostile.pages.set('/frame.html', `<!doctype html><iframe id=f src="${srv.url}?pool=gw-sec-frame" style="width:1000px;height:700px;opacity:0.01"></iframe>`);
+    const page = await browser.context.newPage();
+    await page.goto(`${hostile.origin}/frame.html`);
+    const frame = await (await page.waitForSelector('#f')).contentFrame();
+    await frame.waitForSelector('[role=alert]', { timeout: 15000 });
+    const state = await frame.evaluate(async () => ({
+      alert: document.querySelector('[role=alert]')?.textContent ?? '',
+      app: document.querySelectorAll('aw-app').length,
+      buttons: document.querySelectorAll('button').length,
+      ready: await window.workbench.ready.then(() => 'ready', (e) => String(e)),
+      api: typeof window.workbench.query,
+    }));
+    assert.match(state.alert, /does not run inside a frame of another site \(http:\/\/localhost:\d+\)/);
+    assert.equal(state.app, 0);
+    assert.equal(state.buttons, 0);
+    assert.match(state.ready, /refused to run inside a frame/);
+    assert.equal(state.api, 'undefined');
+    await page.close();
+    // the same app, top-level, runs
+    const app = await openApp('gw-sec-frame');
+    assert.equal(await app.evaluate(() => document.querySelectorAll('aw-app').length), 1);
+    await app.close();
+  });
+});
+
 describe('gateway: upstream-echoed secrets are scrubbed before anything is stored', () => {
   it('a 401 that echoes the key, a debug echo and a stream that spells the key: no key in journal, pool or any export (read back decoded)', async () => {
     const app = await openApp('gw-sec-echo');
