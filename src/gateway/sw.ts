@@ -47,7 +47,7 @@ async function currentSettings(): Promise<GatewaySettings> {
   if (settings) return settings;
   const stored = (await loadSettings(await db())) ?? defaultSettings();
   const pages = await sw.clients.matchAll({ type: 'window' });
-  const needsKeys = stored.upstreams.some((u) => u.kind !== 'mock' && !u.remember && !u.key);
+  const needsKeys = stored.upstreams.some((u) => u.kind !== 'mock' && !u.key && (!u.remember || !!u.sealedKey));
   if (!pages.length || !needsKeys) return (settings ??= stored);
   const fromPage = new Promise<GatewaySettings | null>((ok) => {
     waiters.push(ok);
