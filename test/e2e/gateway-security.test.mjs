@@ -328,7 +328,8 @@ describe('gateway: upstream-echoed secrets are scrubbed before anything is store
             headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-aw-upstream': upstream },
             body: JSON.stringify({ model, stream, messages: [{ role: 'user', content: `echo test ${model} ${upstream}` }] }),
           });
-          return [r.status, (await r.text()).length > 0];
+          const text = await r.text();
+          return [r.status, text.length > 0, text];
         };
         return [
           await call('echo-401', 'echo-keyed'), await call('echo', 'echo-keyed'), await call('echo-stream', 'echo-keyed', true),
@@ -338,6 +339,9 @@ describe('gateway: upstream-echoed secrets are scrubbed before anything is store
       { token: AGENT_TOKEN },
     );
     assert.deepEqual(statuses.map((s) => s[0]), [401, 200, 200, 401, 200, 200]);
+    // the agent never had the configured key: an error body that echoes it reaches the agent without it
+    assert.match(statuses[0][2], /Incorrect API key provided: \[redacted\]/);
+    assert.ok(!statuses[0][2].includes(KEY));
     // the upstream really echoed both secrets (so a leak was possible)
     assert.ok(upstream.seen.some((s) => s.authorization === `Bearer ${KEY}`));
     assert.ok(upstream.seen.some((s) => s.authorization === `Bearer ${AGENT_TOKEN}`));
