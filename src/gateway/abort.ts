@@ -8,7 +8,10 @@ import { ABORT_CHANNEL, type AbortMessage, CALL_ID_HEADER } from './protocol';
 let channel: BroadcastChannel | null = null;
 
 export function cancelGatewayCall(callId: string): void {
-  channel ??= new BroadcastChannel(ABORT_CHANNEL);
+  if (!channel) {
+    channel = new BroadcastChannel(ABORT_CHANNEL);
+    (channel as { unref?: () => void }).unref?.(); // Node: do not keep the process alive
+  }
   channel.postMessage({ type: 'aw-gateway:abort', callId } satisfies AbortMessage);
 }
 
