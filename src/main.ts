@@ -1,5 +1,6 @@
 /** Boot: take the pool lock, start the pool worker, wire importer / exporter, mount <aw-app>, expose window.workbench. */
 import type { AwApp, DemoFile } from './app/aw-app';
+import { foreignFramer, refuseFramed } from './app/frame-guard';
 import './app/aw-app';
 import { assets } from './assets';
 import type { Services } from './app/services';
@@ -123,7 +124,11 @@ window.workbench = {
   }),
 } as WorkbenchApi;
 
-boot().then(resolveReady, (e) => {
+const framer = foreignFramer();
+if (framer) {
+  refuseFramed(framer);
+  rejectReady(new Error(`refused to run inside a frame of ${framer}`));
+} else boot().then(resolveReady, (e) => {
   const msg = e instanceof Error ? e.message : String(e);
   const p = document.createElement('p');
   p.setAttribute('role', 'alert');

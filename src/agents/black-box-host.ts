@@ -1,8 +1,11 @@
 /**
  * The black-box agent host: foreign agent code runs in an opaque-origin iframe (sandbox="allow-scripts",
  * no connections by CSP), so it cannot read this origin's IndexedDB / OPFS (keys, the pool). Its only
- * way out is the postMessage fetch bridge, which forwards requests under `{base}gateway/` and nothing else.
+ * way out is the postMessage fetch bridge, which forwards only the gateway's API routes with their
+ * methods (`checkBridgeRequest`: no dot segments or encoded separators, checked before resolving).
  */
+import { abortRelayFetch } from '../gateway/abort';
+import { checkBridgeRequest } from './bridge-url';
 import type { HostToSandbox, SandboxToHost } from './sandbox-protocol';
 
 export interface BlackBoxRunOptions {
@@ -11,6 +14,8 @@ export interface BlackBoxRunOptions {
   timeoutMs?: number;
   onLog?: (level: string, text: string) => void;
 }
+
+const relayFetch = abortRelayFetch();
 
 export class BlackBoxError extends Error {
   override name = 'BlackBoxError';
@@ -36,14 +41,15 @@ export function runBlackBox(base: string, code: string, opts: BlackBoxRunOptions
   const send = (m: HostToSandbox, transfer: Transferable[] = []) => frame.contentWindow?.postMessage(m, '*', transfer);
 
   async function bridge(m: Extract<SandboxToHost, { type: 'aw-sandbox:fetch' }>): Promise<void> {
-    if (!m.url.startsWith(gatewayPrefix)) {
-      send({ type: 'aw-sandbox:fail', id: m.id, message: `The sandbox can reach only the gateway (${gatewayPrefix}…); refused ${m.url}` });
+    const checked = checkBridgeRequest(m.url, m.method, gatewayPrefix);
+    if (!checked.ok) {
+      send({ type: 'aw-sandbox:fail', id: m.id, message: checked.reason });
       return;
     }
     const ac = new AbortController();
     inflight.set(m.id, ac);
     try {
-      const res = await fetch(m.url, { method: m.method, headers: m.headers, body: m.body, signal: ac.signal });
+      const res = await relayFetch(checked.url, { method: m.method, headers: m.headers, body: m.body, signal: ac.signal, credentials: 'omit', redirect: 'error' });
       send({ type: 'aw-sandbox:head', id: m.id, status: res.status, statusText: res.statusText, headers: [...res.headers] });
       const reader = res.body?.getReader();
       for (;;) {

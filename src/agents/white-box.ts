@@ -6,6 +6,7 @@
 import type { AgentConfig, Task, TaskSet } from './config';
 import { reward as score } from './reward';
 import { TOOLS } from './tools';
+import { abortRelayFetch } from '../gateway/abort';
 
 export interface RunAgentOptions {
   agent: AgentConfig;
@@ -53,7 +54,7 @@ async function post(f: typeof fetch, url: string, body: unknown, signal?: AbortS
 }
 
 export async function runRollout(o: RunAgentOptions, task: Task, rollout: number): Promise<RolloutResult> {
-  const f = o.fetch ?? fetch;
+  const f = abortRelayFetch(o.fetch ?? fetch);
   const { agent, tasks } = o;
   const prompt_uid = `${tasks.name}/${task.id}`;
   const init = (await post(f, `${o.gatewayBase}gateway/init_trajectory`, { prompt_uid, agent: agent.name, upstream: o.upstream.id, channel: task.channel ?? 'train' }, o.signal)) as { trajectory_uid: string; base_url: string };

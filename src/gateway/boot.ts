@@ -1,6 +1,7 @@
 /** One call for the app boot: register the gateway service worker, start the capture sink, return the window.workbench additions. */
 import { agentSource, runBlackBox } from '../agents/black-box-host';
 import type { PoolClient } from '../pool/client';
+import { abortRelayFetch } from './abort';
 import { gatewayBaseUrl, runAgent } from './api';
 import { type GatewayHandle, registerGateway } from './register';
 import { getSettings, setSettings } from './settings';
@@ -19,6 +20,8 @@ export interface GatewayServices {
     captureStats: CaptureSink['stats'];
     /** Run a foreign agent module (pasted code or a URL) in the sandbox; resolves with what it returned. */
     runBlackBox(source: { url: string } | { code: string }, input?: unknown): Promise<unknown>;
+    /** `fetch` for gateway calls whose abort (init.signal) also aborts the upstream request. */
+    gatewayFetch: typeof fetch;
   };
 }
 
@@ -41,6 +44,7 @@ export async function startGatewayServices(pool: PoolClient, base: string = new 
     sink,
     api: { gatewayBaseUrl, runAgent, gatewaySettings: getSettings, setGatewaySettings: setSettings, captureStats: () => sink.stats(),
       runBlackBox: async (source, input) => runBlackBox(base, await agentSource(source), { input }),
+      gatewayFetch: abortRelayFetch(),
     },
   };
 }

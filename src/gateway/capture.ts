@@ -7,12 +7,14 @@ import { promptUid } from '../ingest/finalize';
 import type { ChatMessage } from '../ingest/step';
 import { isObject, num, type Obj, str } from '../ingest/util';
 import { hash64 } from '../util/hash';
-import { type Api, type Assembled, assembleJson, errorText, streamAssembler } from './assemble';
+import { type Api, assembleJson, errorText } from './assemble';
 import { allocateStep, completeTrajectory, getLink, type JournalDb, putLink, putStep, updateTrajectory } from './journal';
 import { mockRespond } from './mock-upstream';
 import { summarizeRequest } from './request';
+import { CALL_ID_HEADER } from './protocol';
 import { parseRoute } from './routes';
-import { SseParser } from './sse';
+import { scrubSecrets, secretsOf } from './scrub';
+import { parseOr, Tee } from './tee';
 import { callToStep, type CallRecord } from './to-step';
 import { corsHint, type GatewaySettings, pickUpstream, type UpstreamConfig, upstreamHeaders, upstreamUrl } from './upstream';
 
@@ -73,6 +75,16 @@ export class Gateway {
     readonly basePath: string,
     private deps: GatewayDeps,
   ) {}
+
+  /** Calls in flight by the client's `x-aw-call-id`, so a client can cancel one (see ABORT_CHANNEL). */
+  private inflight = new Map<string, AbortController>();
+
+  /** Cancel a call in flight: the upstream request is aborted and the step recorded as cancelled. */
+  abort(callId: string): boolean {
+    const ac = this.inflight.get(callId);
+    ac?.abort(new DOMException('cancelled by client', 'AbortError'));
+    return !!ac;
+  }
 
   owns(url: URL): boolean {
     return url.pathname.startsWith(`${this.basePath}gateway/`) || url.pathname === `${this.basePath}gateway`;
@@ -189,6 +201,13 @@ export class Gateway {
     const { index, state } = await allocateStep(db, { trajectory_uid, prompt_uid, channel: 'train', agent: null, upstream: null, metadata: null });
     if (state.prompt_uid === AUTO_PROMPT) await updateTrajectory(db, trajectory_uid, prompt_uid, { prompt_uid });
     const settings = await this.deps.settings();
+    const secrets = secretsOf(settings, request.headers);
+    // the client's abort: the request's own signal where the browser signals it, else the client's explicit cancel
+    const client = new AbortController();
+    const clientId = request.headers.get(CALL_ID_HEADER);
+    if (request.signal.aborted) client.abort();
+    request.signal.addEventListener('abort', () => client.abort(), { once: true });
+    if (clientId) this.inflight.set(clientId, client);
     const upstream = pickUpstream(settings, request.headers.get('x-aw-upstream') ?? state.upstream, summary.model);
     const callId = `${trajectory_uid}:${index}`;
     this.deps.notify({ type: 'call-start', id: callId, trajectory_uid });
@@ -201,36 +220,50 @@ export class Gateway {
       error: null, aborted: false, started_at, ended_at: started_at, latency_ms: 0, ttft_ms: null, state: { ...state, prompt_uid },
     };
     const finish = async (): Promise<void> => {
+      if (clientId) this.inflight.delete(clientId);
       rec.ended_at = Date.now();
       rec.latency_ms = performance.now() - t0;
-      await putStep(db, callToStep(rec));
-      if (rec.assembled?.message && !rec.error && !rec.aborted) await this.link(db, api, rec, keys);
-      this.deps.notify({ type: 'call-end', id: callId, trajectory_uid, status: rec.error || rec.aborted ? 'error' : 'ok', error: rec.error });
+      const step = scrubSecrets(callToStep(rec), secrets);
+      await putStep(db, step);
+      if (rec.assembled?.message && !rec.error && !rec.aborted) await this.link(db, api, scrubSecrets(rec, secrets), keys);
+      this.deps.notify({ type: 'call-end', id: callId, trajectory_uid, status: step.status, error: step.error });
       this.deps.notify({ type: 'journal', step_ids: [callId] });
     };
 
     let upstreamRes: Response;
     try {
-      upstreamRes = await this.forward(upstream, api, path, request, text, body);
+      upstreamRes = await this.forward(upstream, api, path, request, text, body, client.signal);
     } catch (e) {
-      const aborted = request.signal.aborted;
+      const aborted = client.signal.aborted;
       rec.aborted = aborted;
       const timeout = e instanceof DOMException && e.name === 'TimeoutError';
       rec.error = aborted ? null : timeout ? `upstream ${upstream.name} timed out after ${upstream.timeoutMs ?? 600000} ms` : corsHint(upstream, new URL(request.url).origin);
       track(finish());
-      return gatewayError(timeout ? 504 : 502, timeout ? 'gateway_upstream_timeout' : 'gateway_upstream_unreachable', rec.error ?? 'aborted');
+      if (aborted) return gatewayError(499, 'gateway_cancelled', 'cancelled by client');
+      return gatewayError(timeout ? 504 : 502, timeout ? 'gateway_upstream_timeout' : 'gateway_upstream_unreachable', rec.error ?? 'failed');
     }
     rec.http_status = upstreamRes.status;
     const headers = new Headers(upstreamRes.headers);
     headers.delete('content-encoding');
     headers.delete('content-length');
     if (!upstreamRes.ok || !upstreamRes.body) {
-      const errBody = await upstreamRes.text();
+      let errBody = '';
+      try {
+        errBody = await upstreamRes.text();
+      } catch (e) {
+        rec.aborted = client.signal.aborted;
+        if (!rec.aborted) rec.error = `upstream body broke: ${e instanceof Error ? e.message : String(e)}`;
+        track(finish());
+        return rec.aborted ? gatewayError(499, 'gateway_cancelled', 'cancelled by client') : gatewayError(502, 'gateway_upstream_broken', rec.error ?? '');
+      }
       rec.responseBody = parseOr(errBody);
       if (!upstreamRes.ok) rec.error = errorText(upstreamRes.status, errBody);
       else rec.assembled = assembleJson(api, rec.responseBody);
       track(finish());
-      return new Response(errBody, { status: upstreamRes.status, statusText: upstreamRes.statusText, headers });
+      // a configured key echoed in an error body is not handed to the agent either (the agent never had it)
+      const configured = secretsOf(settings, []);
+      const shown = configured.some((k) => errBody.includes(k)) ? scrubSecrets(errBody, configured) : errBody;
+      return new Response(shown, { status: upstreamRes.status, statusText: upstreamRes.statusText, headers });
     }
     const isSse = (upstreamRes.headers.get('content-type') ?? '').includes('text/event-stream');
     const tee = new Tee(api, isSse);
@@ -265,38 +298,39 @@ export class Gateway {
         } catch (e) {
           settle(() => {
             rec.assembled = tee.result();
-            rec.aborted = request.signal.aborted;
+            rec.aborted = client.signal.aborted;
             rec.error = rec.aborted ? null : `upstream stream broke: ${e instanceof Error ? e.message : String(e)}`;
           });
           ctl.error(e);
         }
       },
       cancel(reason) {
+        // the client stopped reading (it aborted, or dropped the body): stop the upstream too
         settle(() => {
           rec.assembled = tee.result();
           rec.aborted = true;
-          rec.error = reason ? String(reason) : null;
         });
+        client.abort(reason);
         return reader.cancel(reason);
       },
     });
-    request.signal.addEventListener('abort', () => {
+    client.signal.addEventListener('abort', () => {
       settle(() => {
         rec.assembled = tee.result();
         rec.aborted = true;
       });
-      reader.cancel('aborted by the agent').catch(() => {});
+      reader.cancel('cancelled by client').catch(() => {});
     });
     return new Response(out, { status: upstreamRes.status, statusText: upstreamRes.statusText, headers });
   }
 
-  private forward(u: UpstreamConfig, api: Api, path: string, request: Request, text: string, body: unknown): Promise<Response> {
-    if (u.kind === 'mock') return mockRespond(api, body, request.signal);
+  private forward(u: UpstreamConfig, api: Api, path: string, request: Request, text: string, body: unknown, cancel: AbortSignal): Promise<Response> {
+    if (u.kind === 'mock') return mockRespond(api, body, cancel);
     if (u.kind === 'anthropic' && api !== 'messages') {
       return Promise.resolve(gatewayError(400, 'gateway_upstream_mismatch', `Upstream "${u.name}" speaks Anthropic messages; call …/v1/messages, or pick an OpenAI-compatible upstream for ${path}.`));
     }
     if (!u.baseUrl) return Promise.resolve(gatewayError(400, 'gateway_upstream_unset', `Upstream "${u.name}" has no base URL; set it in the Gateway panel.`));
-    const signal = AbortSignal.any([request.signal, AbortSignal.timeout(u.timeoutMs ?? 600000)]);
+    const signal = AbortSignal.any([cancel, AbortSignal.timeout(u.timeoutMs ?? 600000)]);
     return (this.deps.fetch ?? fetch)(upstreamUrl(u, path), { method: 'POST', headers: upstreamHeaders(u, request.headers), body: text, signal });
   }
 
@@ -308,41 +342,6 @@ export class Gateway {
     }
     const k = hash64(`${keys.at(-1) ?? ''}\u0002${messageKey(msg)}`);
     await putLink(db, { key: `h:${k}`, trajectory_uid: rec.trajectory_uid, prompt_uid: rec.prompt_uid });
-  }
-}
-
-/** The recording side of the stream: decodes bytes, parses SSE, assembles the final message. */
-class Tee {
-  private dec = new TextDecoder();
-  private sse = new SseParser();
-  private text = '';
-  private asm;
-  constructor(
-    private api: Api,
-    private isSse: boolean,
-  ) {
-    this.asm = streamAssembler(api);
-  }
-  push(bytes: Uint8Array): void {
-    const t = this.dec.decode(bytes, { stream: true });
-    if (this.isSse) for (const e of this.sse.push(t)) this.asm.push(e);
-    else this.text += t;
-  }
-  result(): Assembled {
-    if (!this.isSse) return assembleJson(this.api, parseOr(this.text));
-    for (const e of this.sse.end()) this.asm.push(e);
-    return this.asm.result();
-  }
-  body(): unknown {
-    return this.isSse ? null : parseOr(this.text);
-  }
-}
-
-function parseOr(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
   }
 }
 

@@ -3,9 +3,10 @@
  * and lets every other request pass untouched. Its scope is the base path, so the app page, its
  * workers, and same-origin agent pages under it are all routed here, visible or not.
  */
+import { refusal } from './admit';
 import { Gateway, type GatewayEvent } from './capture';
 import { type JournalDb, loadSettings, openJournal } from './journal';
-import { CHANNEL, type PageToWorker, SETTINGS_REQUEST } from './protocol';
+import { ABORT_CHANNEL, type AbortMessage, CHANNEL, type PageToWorker, SETTINGS_REQUEST } from './protocol';
 import { defaultSettings, type GatewaySettings } from './upstream';
 
 interface ExtendableEvent extends Event {
@@ -13,6 +14,7 @@ interface ExtendableEvent extends Event {
 }
 interface FetchEvent extends ExtendableEvent {
   request: Request;
+  clientId: string;
   respondWith(r: Promise<Response> | Response): void;
 }
 interface ExtendableMessageEvent extends ExtendableEvent {
@@ -23,7 +25,7 @@ interface SwClient {
 }
 interface SwGlobal {
   registration: { scope: string };
-  clients: { claim(): Promise<void>; matchAll(o: { type: 'window' }): Promise<SwClient[]> };
+  clients: { claim(): Promise<void>; matchAll(o: { type: 'window' }): Promise<SwClient[]>; get(id: string): Promise<{ url: string } | undefined> };
   skipWaiting(): Promise<void>;
   addEventListener(type: 'install' | 'activate', fn: (e: ExtendableEvent) => void): void;
   addEventListener(type: 'fetch', fn: (e: FetchEvent) => void): void;
@@ -45,7 +47,7 @@ async function currentSettings(): Promise<GatewaySettings> {
   if (settings) return settings;
   const stored = (await loadSettings(await db())) ?? defaultSettings();
   const pages = await sw.clients.matchAll({ type: 'window' });
-  const needsKeys = stored.upstreams.some((u) => u.kind !== 'mock' && !u.remember && !u.key);
+  const needsKeys = stored.upstreams.some((u) => u.kind !== 'mock' && !u.key && (!u.remember || !!u.sealedKey));
   if (!pages.length || !needsKeys) return (settings ??= stored);
   const fromPage = new Promise<GatewaySettings | null>((ok) => {
     waiters.push(ok);
@@ -61,6 +63,26 @@ const gateway = new Gateway(basePath, {
   settings: currentSettings,
   notify: (e: GatewayEvent) => events.postMessage(e),
 });
+
+new BroadcastChannel(ABORT_CHANNEL).addEventListener('message', (e: MessageEvent) => {
+  const m = e.data as AbortMessage;
+  if (m?.type === 'aw-gateway:abort' && typeof m.callId === 'string') gateway.abort(m.callId);
+});
+
+/** Serve the request, or refuse it when it is not a same-origin call from one of this origin's clients (see admit.ts). */
+async function admitted(e: FetchEvent): Promise<Response | null> {
+  const r = e.request;
+  const client = e.clientId ? await sw.clients.get(e.clientId) : undefined;
+  const why = refusal(
+    { mode: r.mode, destination: r.destination, origin: r.headers.get('origin'), secFetchSite: r.headers.get('sec-fetch-site'), clientUrl: client?.url ?? null },
+    location.origin,
+  );
+  if (why === null) return null;
+  return new Response(JSON.stringify({ error: { type: 'gateway_forbidden', message: why, source: 'agentworld-gateway' } }), {
+    status: 403,
+    headers: { 'content-type': 'application/json', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' },
+  });
+}
 
 sw.addEventListener('install', (e) => e.waitUntil(sw.skipWaiting()));
 sw.addEventListener('activate', (e) => e.waitUntil(sw.clients.claim()));
@@ -79,7 +101,25 @@ sw.addEventListener('message', (e) => {
 sw.addEventListener('fetch', (e) => {
   const url = new URL(e.request.url);
   if (url.origin !== location.origin || !gateway.owns(url)) return;
-  const h = gateway.handle(e.request);
-  e.respondWith(h.response);
-  e.waitUntil(h.done);
+  let release!: () => void;
+  const journaled = new Promise<void>((ok) => (release = ok));
+  e.respondWith(
+    admitted(e).then(
+      (refused) => {
+        if (refused) {
+          release();
+          return refused;
+        }
+        const h = gateway.handle(e.request);
+        h.done.then(release, release);
+        return h.response;
+      },
+      (err: unknown) => {
+        release();
+        throw err;
+      },
+    ),
+  );
+  // keep the worker alive until the call is in the journal
+  e.waitUntil(journaled);
 });

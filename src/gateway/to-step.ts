@@ -68,7 +68,7 @@ export function callToStep(c: CallRecord): StepRecord {
     latency_ms: c.latency_ms,
     ttft_ms: c.ttft_ms,
     status: failed ? 'error' : 'ok',
-    error: c.aborted ? `aborted by the agent${c.error ? `: ${c.error}` : ''}` : c.error,
+    error: c.aborted ? `cancelled by client${c.error ? `: ${c.error}` : ''}` : c.error,
     metadata: meta,
     raw: JSON.stringify(raw),
     source: 'capture',

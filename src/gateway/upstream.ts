@@ -1,4 +1,6 @@
 /** Upstream settings and how a captured call is forwarded to one. */
+import type { Sealed, VaultMeta } from './vault';
+
 export const UpstreamKind = { openai: 'openai', anthropic: 'anthropic', mock: 'mock' } as const;
 export type UpstreamKind = (typeof UpstreamKind)[keyof typeof UpstreamKind];
 
@@ -11,6 +13,8 @@ export interface UpstreamConfig {
   /** In memory unless `remember`; never written into records. */
   key: string | null;
   remember: boolean;
+  /** A remembered key as stored when the user set a passphrase (vault.ts); `key` is then null in storage. */
+  sealedKey?: Sealed | null;
   /** Model names routed here (`*` wildcard), when a call does not name its upstream. */
   models: string[];
   /** The server accepts vLLM's `return_tokens_as_token_ids` (the white-box agent then asks for token ids). */
@@ -21,6 +25,8 @@ export interface UpstreamConfig {
 export interface GatewaySettings {
   upstreams: UpstreamConfig[];
   defaultUpstream: string;
+  /** Set when remembered keys are stored encrypted with a passphrase. */
+  vault?: VaultMeta | null;
 }
 
 export const MOCK_UPSTREAM: UpstreamConfig = { id: 'mock', name: 'Built-in mock (offline)', kind: 'mock', baseUrl: '', key: null, remember: false, models: ['mock*'], tokenIds: true };

@@ -10,7 +10,7 @@ import type { AgentProgress } from '../../agents/white-box';
 import { base as baseStyles } from '../../app/styles';
 import { gatewayBaseUrl, runAgent } from '../../gateway/api';
 import { gatewayBase } from '../../gateway/register';
-import { getSettings, setSettings } from '../../gateway/settings';
+import { getSettings, type KeyProtection, keyProtection, protectKeys, setSettings, unlockKeys, unprotectKeys } from '../../gateway/settings';
 import { corsHint, type GatewaySettings, type UpstreamConfig, type UpstreamKind } from '../../gateway/upstream';
 import { type GatewayStatus, watchGatewayStatus } from './status';
 
@@ -39,6 +39,8 @@ export class AwGateway extends LitElement {
   @state() private blackBoxOut: string | null = null;
   @state() private configKey = '';
   @state() private configText = '';
+  @state() private protection: KeyProtection = 'clear';
+  @state() private vaultError: string | null = null;
   private run = { agent: '', tasks: '', upstream: '', rollouts: 4 };
   private abort: AbortController | null = null;
   private unwatch: (() => void) | null = null;
@@ -56,6 +58,7 @@ export class AwGateway extends LitElement {
 
   private async load(): Promise<void> {
     this.settings = structuredClone(await getSettings());
+    this.protection = keyProtection();
     this.configs = await listConfigs(gatewayBase());
     this.run.agent ||= this.configs.find((c) => c.kind === 'agent')?.name ?? '';
     this.run.tasks ||= this.configs.find((c) => c.kind === 'tasks')?.name ?? '';
@@ -65,8 +68,13 @@ export class AwGateway extends LitElement {
   private async saveUpstream(u: UpstreamConfig): Promise<void> {
     const s = this.settings!;
     const upstreams = [...s.upstreams.filter((x) => x.id !== u.id), u];
-    this.settings = { ...s, upstreams };
-    await setSettings(this.settings);
+    try {
+      await setSettings({ ...s, upstreams });
+    } catch (e) {
+      this.vaultError = e instanceof Error ? e.message : String(e);
+      return;
+    }
+    this.settings = structuredClone(await getSettings());
     this.editing = null;
     this.message = `Saved upstream “${u.name}”${u.key && !u.remember ? ' (key kept in memory only)' : ''}.`;
   }
@@ -82,6 +90,50 @@ export class AwGateway extends LitElement {
     } catch {
       this.hint = corsHint(u, location.origin);
     }
+  }
+
+  /** Encrypt (passphrase), unlock (passphrase), store unencrypted again / forget (no passphrase). */
+  private async keyAction(action: 'protect' | 'unlock' | 'unprotect', form?: HTMLFormElement): Promise<void> {
+    this.vaultError = null;
+    const pass = form ? String(new FormData(form).get('passphrase') ?? '') : '';
+    try {
+      if (action === 'protect') await protectKeys(pass);
+      else if (action === 'unlock') await unlockKeys(pass);
+      else await unprotectKeys();
+      form?.reset();
+      this.message =
+        action === 'protect' ? 'Remembered keys are now stored encrypted; you will be asked for the passphrase after a reload.'
+        : action === 'unlock' ? 'Keys unlocked for this tab.'
+        : 'Remembered keys are stored unencrypted again.';
+    } catch (e) {
+      this.vaultError = e instanceof Error ? e.message : String(e);
+    }
+    this.settings = structuredClone(await getSettings());
+    this.protection = keyProtection();
+  }
+
+  private keysPanel() {
+    const submit = (action: 'protect' | 'unlock') => (e: Event) => {
+      e.preventDefault();
+      void this.keyAction(action, e.target as HTMLFormElement);
+    };
+    const panel =
+      this.protection === 'clear'
+        ? html`<p class="hint">Keys marked “remember on this device” are stored <strong>unencrypted</strong> in this browser's IndexedDB: anyone who can use this browser profile or read its files can read them. Other keys stay in this tab's memory only. To store remembered keys encrypted (AES-GCM under a key derived from a passphrase with PBKDF2), set a passphrase; you enter it again after each reload.</p>
+            <form class="row" @submit=${submit('protect')}>
+              <label>Passphrase <input type="password" name="passphrase" minlength="8" required autocomplete="new-password" aria-label="New passphrase for remembered keys" /></label>
+              <button type="submit">Encrypt remembered keys</button>
+            </form>`
+        : this.protection === 'locked'
+          ? html`<p class="hint">Remembered keys are encrypted and locked. Enter your passphrase to use them in this tab.</p>
+              <form class="row" @submit=${submit('unlock')}>
+                <label>Passphrase <input type="password" name="passphrase" required autocomplete="current-password" aria-label="Passphrase to unlock remembered keys" /></label>
+                <button class="primary" type="submit">Unlock keys</button>
+                <button type="button" class="danger" @click=${() => void this.keyAction('unprotect')}>Forget encrypted keys</button>
+              </form>`
+          : html`<div class="row"><span class="muted">Remembered keys are stored encrypted with your passphrase (unlocked in this tab).</span>
+              <button type="button" @click=${() => void this.keyAction('unprotect')}>Store them unencrypted</button></div>`;
+    return html`<div aria-label="Remembered keys">${panel}${this.vaultError ? html`<p class="error" role="alert">${this.vaultError}</p>` : nothing}</div>`;
   }
 
   private async startRun(): Promise<void> {
@@ -155,7 +207,7 @@ export class AwGateway extends LitElement {
         </select></label>
         <label>Base URL <input type="url" aria-label="Upstream base URL" placeholder="http://127.0.0.1:8000/v1" .value=${u.baseUrl} @input=${(e: InputEvent) => set({ baseUrl: (e.target as HTMLInputElement).value })} /></label>
         <label>Key <input type="password" aria-label="API key" autocomplete="off" .value=${u.key ?? ''} @input=${(e: InputEvent) => set({ key: (e.target as HTMLInputElement).value || null })} /></label>
-        <label><input type="checkbox" aria-label="Remember the key on this device" .checked=${u.remember} @change=${(e: Event) => set({ remember: (e.target as HTMLInputElement).checked })} /> remember on this device</label>
+        <label><input type="checkbox" aria-label="Remember the key on this device" .checked=${u.remember} @change=${(e: Event) => set({ remember: (e.target as HTMLInputElement).checked })} /> remember on this device (${this.protection === 'clear' ? 'stored unencrypted' : 'stored encrypted'})</label>
         <label>Models <input type="text" aria-label="Model names routed here" placeholder="gpt-*, qwen*" .value=${u.models.join(', ')} @input=${(e: InputEvent) => set({ models: (e.target as HTMLInputElement).value.split(',').map((x) => x.trim()).filter(Boolean) })} /></label>
         <label><input type="checkbox" aria-label="Server returns token ids (vLLM)" .checked=${u.tokenIds === true} @change=${(e: Event) => set({ tokenIds: (e.target as HTMLInputElement).checked })} /> token ids (vLLM)</label>
       </div>
@@ -186,11 +238,12 @@ export class AwGateway extends LitElement {
         <h2>Upstreams</h2>
         <table class="grid"><thead><tr><th>Name</th><th>Kind</th><th>Base URL</th><th>Key</th><th></th></tr></thead><tbody>
           ${s.upstreams.map((u) => html`<tr><td>${u.name}${u.id === s.defaultUpstream ? html` <span class="muted">(default)</span>` : nothing}</td><td>${u.kind}</td><td class="mono">${u.baseUrl || '—'}</td>
-            <td>${u.kind === 'mock' ? 'none needed' : u.key ? (u.remember ? 'remembered' : 'in memory') : 'not set'}</td>
+            <td>${u.kind === 'mock' ? 'none needed' : u.key ? (u.remember ? (this.protection === 'clear' ? 'remembered (unencrypted)' : 'remembered (encrypted)') : 'in memory') : u.sealedKey ? 'remembered (locked)' : 'not set'}</td>
             <td><button aria-label=${`Edit ${u.name}`} @click=${() => (this.editing = structuredClone(u))}>Edit</button>
-              <button aria-label=${`Make ${u.name} the default`} ?disabled=${u.id === s.defaultUpstream} @click=${() => void setSettings((this.settings = { ...s, defaultUpstream: u.id }))}>Default</button></td></tr>`)}
+              <button aria-label=${`Make ${u.name} the default`} ?disabled=${u.id === s.defaultUpstream} @click=${() => void setSettings((this.settings = { ...s, defaultUpstream: u.id })).catch((e: unknown) => (this.vaultError = String(e)))}>Default</button></td></tr>`)}
         </tbody></table>
         <div class="row"><button @click=${() => (this.editing = { id: `u${Date.now().toString(36)}`, name: 'local vLLM', kind: 'openai', baseUrl: 'http://127.0.0.1:8000/v1', key: null, remember: false, models: [] })}>Add upstream</button></div>
+        ${this.keysPanel()}
         ${this.editing ? this.upstreamForm(this.editing) : nothing}
       </section>
       <section class="card" aria-label="Run an agent">

@@ -1,0 +1,58 @@
+/**
+ * Secrets out of captured calls (issue 17, hole 3). An upstream can echo the key it was sent (a 401
+ * "Incorrect API key provided: …", a debug echo server, a model repeating its input), so before a
+ * call is journaled every string in its record is scrubbed of the exact values of every configured
+ * key and every credential header the agent sent (in plain, JSON-escaped and URL-encoded spelling),
+ * and then of key-shaped strings and secret-named fields (`redactSecrets`).
+ */
+import { REDACTED, redactSecrets } from '../ingest/redact';
+import type { GatewaySettings } from './upstream';
+
+/** Shorter values are not treated as secrets (they would redact ordinary words). */
+export const MIN_SECRET_LENGTH = 8;
+
+const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|x-api-key|api-key|x-goog-api-key|x-auth-token|cookie)$/i;
+
+/** The secret values a call may leak: configured keys and the credential headers of the request, with and without their scheme. */
+export function secretsOf(settings: GatewaySettings | null, headers: Headers | Iterable<[string, string]>): string[] {
+  const out = new Set<string>();
+  const add = (v: string | null | undefined) => {
+    const s = v?.trim();
+    if (s && s.length >= MIN_SECRET_LENGTH) out.add(s);
+  };
+  for (const u of settings?.upstreams ?? []) add(u.key);
+  for (const [name, value] of headers instanceof Headers ? headers.entries() : headers) {
+    if (!CREDENTIAL_HEADER.test(name)) continue;
+    add(value);
+    add(value.replace(/^\s*(Bearer|Basic|Token|Bot|ApiKey|Key)\s+/i, ''));
+    if (/^cookie$/i.test(name)) for (const part of value.split(';')) add(part.split('=').slice(1).join('='));
+  }
+  // longest first, so a key is removed before a value it contains
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+function spellings(secret: string): string[] {
+  const s = new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
+  // a JSON string inside a JSON string (e.g. `raw`, or a body echoed into a message)
+  s.add(JSON.stringify(JSON.stringify(secret).slice(1, -1)).slice(1, -1));
+  return [...s].filter((x) => x.length >= MIN_SECRET_LENGTH);
+}
+
+/** A deep copy of `value` with every spelling of every secret replaced, then the generic redaction. */
+export function scrubSecrets<T>(value: T, secrets: readonly string[]): T {
+  const all = secrets.flatMap(spellings);
+  const walk = (v: unknown, depth: number): unknown => {
+    if (depth > 200) return v;
+    if (typeof v === 'string') {
+      let s = v;
+      for (const k of all) if (s.includes(k)) s = s.split(k).join(REDACTED);
+      return s;
+    }
+    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
+    if (v === null || typeof v !== 'object') return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[walk(k, depth + 1) as string] = walk(x, depth + 1);
+    return out;
+  };
+  return redactSecrets(all.length ? (walk(value, 0) as T) : value);
+}

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { scrubSecrets, secretsOf } from '../../src/gateway/scrub';
+import { callToStep } from '../../src/gateway/to-step';
+import { defaultSettings, type GatewaySettings } from '../../src/gateway/upstream';
+
+// not key-shaped: only exact-value scrubbing removes them
+const KEY = 'vllm-local-Key-0123456789';
+const OTHER = 'second-upstream-secret-42';
+const AGENT = 'agent-Token-Value-fedcba98';
+const settings: GatewaySettings = {
+  ...defaultSettings(),
+  upstreams: [
+    ...defaultSettings().upstreams,
+    { id: 'a', name: 'a', kind: 'openai', baseUrl: 'http://x/v1', key: KEY, remember: false, models: ['*'] },
+    { id: 'b', name: 'b', kind: 'anthropic', baseUrl: 'http://y', key: OTHER, remember: true, models: [] },
+    { id: 'c', name: 'c', kind: 'openai', baseUrl: 'http://z/v1', key: 'short', remember: false, models: [] },
+  ],
+};
+
+describe('gateway secret scrubbing', () => {
+  it('collects configured keys and credential headers, with and without their scheme', () => {
+    const headers = new Headers({ authorization: `Bearer ${AGENT}`, 'x-api-key': 'xkey-0123456789', 'content-type': 'application/json', 'x-aw-upstream': 'a-long-upstream-name' });
+    const s = secretsOf(settings, headers);
+    for (const v of [KEY, OTHER, `Bearer ${AGENT}`, AGENT, 'xkey-0123456789']) assert.ok(s.includes(v), v);
+    assert.ok(!s.includes('short'), 'values under 8 characters are not secrets');
+    assert.ok(!s.includes('application/json') && !s.includes('a-long-upstream-name'), 'only credential headers');
+    assert.ok(secretsOf(null, [['Authorization', 'Basic dXNlcjpwYXNzd29yZA==']]).includes('dXNlcjpwYXNzd29yZA=='));
+  });
+
+  it('removes every spelling of every secret from a captured call record, everywhere', () => {
+    const secrets = secretsOf(settings, new Headers({ authorization: `Bearer ${AGENT}` }));
+    const step = callToStep({
+      trajectory_uid: 't', prompt_uid: 'p', step_index: 0, api: 'chat', provider: 'openai', upstream: 'a', stream: false, model: 'm',
+      messages: [{ role: 'user', content: `my token is ${AGENT}` }], tools: null,
+      request: { model: 'm', note: `quoted "${KEY}"`, url: `http://x/?k=${encodeURIComponent(KEY)}` },
+      responseBody: { error: { message: `Incorrect API key provided: ${KEY}.` }, echo: JSON.stringify({ k: OTHER }) },
+      assembled: { message: { role: 'assistant', content: `echo ${OTHER} and ${AGENT}` }, model: 'm', finish_reason: 'stop' } as never,
+      http_status: 401, error: `upstream HTTP 401: Incorrect API key provided: ${KEY}.`, aborted: false,
+      started_at: 0, ended_at: 0, latency_ms: 0, ttft_ms: null, state: { trajectory_uid: 't', prompt_uid: 'p', next_index: 1, channel: 'train', agent: null, upstream: null, metadata: { note: KEY }, created_at: 0, completed: null },
+    });
+    const before = JSON.stringify(step);
+    for (const k of [KEY, OTHER, AGENT]) assert.ok(before.includes(k), `the unscrubbed record holds ${k}`);
+    const clean = scrubSecrets(step, secrets);
+    const text = JSON.stringify(clean);
+    for (const k of [KEY, OTHER, AGENT]) assert.ok(!text.includes(k), `scrubbed record still holds ${k}`);
+    assert.equal(clean.error, 'upstream HTTP 401: Incorrect API key provided: [redacted].');
+    assert.equal(clean.response_text, 'echo [redacted] and [redacted]');
+    assert.equal(clean.messages[0].content, 'my token is [redacted]');
+    assert.equal(clean.metadata?.note, '[redacted]');
+    const raw = JSON.parse(clean.raw ?? '{}');
+    assert.equal(raw.request.note, 'quoted "[redacted]"');
+    assert.equal(raw.response.error.message, 'Incorrect API key provided: [redacted].');
+    assert.equal(raw.response.echo, JSON.stringify({ k: '[redacted]' }));
+    // the record is otherwise unchanged
+    assert.equal(clean.step_id, step.step_id);
+    assert.equal(clean.status, 'error');
+  });
+
+  it('also applies the generic redaction (key-shaped strings) and leaves clean values alone', () => {
+    assert.equal(scrubSecrets('sk-proj-ABCDEFGHIJKLMNOPQRSTUV in text', []), '[redacted] in text');
+    assert.deepEqual(scrubSecrets({ a: 'nothing secret here', n: [1, 2, 3] }, [KEY]), { a: 'nothing secret here', n: [1, 2, 3] });
+  });
+});
