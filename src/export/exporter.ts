@@ -4,7 +4,7 @@ import type { ExportDatasetOptions, ExportQueryOptions, Exporter } from '../app/
 import type { PoolClient } from '../pool/client';
 import { LinkedWorker } from '../pool/linked-worker';
 import type { ExportWorkerApi } from '../../workers/export.worker';
-import { datasetSql } from './layouts';
+import { datasetSql, resolveLayoutOptions } from './layouts';
 
 export interface WorkerExporterOptions {
   pool: PoolClient;
@@ -14,9 +14,11 @@ export interface WorkerExporterOptions {
 
 export class WorkerExporter implements Exporter {
   private linked: LinkedWorker<ExportWorkerApi>;
+  private pool: PoolClient;
   private job = 1;
 
   constructor(opts: WorkerExporterOptions) {
+    this.pool = opts.pool;
     this.linked = new LinkedWorker<ExportWorkerApi>(opts.pool, opts.worker, opts.parquetWasmUrl);
   }
 
@@ -36,8 +38,9 @@ export class WorkerExporter implements Exporter {
     }
   }
 
-  exportDataset(opts: ExportDatasetOptions): Promise<Blob> {
-    return this.exportQuery(this.datasetSql(opts), opts);
+  async exportDataset(opts: ExportDatasetOptions): Promise<Blob> {
+    const resolved = await resolveLayoutOptions((sql) => this.pool.rows(sql), opts);
+    return this.exportQuery(datasetSql(resolved), opts);
   }
 
   datasetSql(opts: Omit<ExportDatasetOptions, 'format'>): string {
