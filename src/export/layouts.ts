@@ -217,8 +217,20 @@ function extraInfoSql(types: Record<string, string> | null | undefined, keys: st
   return `{${[own, ...fields].join(', ')}}`;
 }
 
+/**
+ * JSON text → a typed value with DuckDB's own VARCHAR → STRUCT / LIST cast (no json extension in the browser). The cast
+ * reads `\"` and `\\` but not JSON's other escapes, so those are decoded first (a `\\` is set aside so `\\n` stays
+ * a backslash and an n); `\uXXXX` escapes stay as written (JSON.stringify writes them only for rare control characters).
+ */
+function castJson(x: string, type: string): string {
+  let t = `replace(${x}, '\\\\', chr(1))`;
+  for (const [esc, ch] of [['n', 10], ['t', 9], ['r', 13], ['b', 8], ['f', 12]] as const) t = `replace(${t}, '\\${esc}', chr(${ch}))`;
+  t = `replace(replace(${t}, '\\/', '/'), chr(1), '\\\\')`;
+  return `TRY_CAST(${t} AS ${type})`;
+}
+
 const jsonCol = (types: Record<string, string> | null | undefined, key: string) =>
-  types?.[key] && types[key] !== 'VARCHAR' ? `TRY_CAST(metadata[${q(key)}] AS ${types[key]})` : `metadata[${q(key)}]`;
+  types?.[key] && types[key] !== 'VARCHAR' ? castJson(`metadata[${q(key)}]`, types[key]) : `metadata[${q(key)}]`;
 
 function checked(opts: LayoutOptions): Checked {
   const sel = `WITH sel AS (${selection(opts)})`;
@@ -266,7 +278,7 @@ function checked(opts: LayoutOptions): Checked {
       const types = opts.jsonTypes;
       return {
         sql: `${sel}, first AS (
-            SELECT *, ${messagesOut('messages')} AS msgs, ${types?.extra_info?.startsWith('STRUCT(') ? `TRY_CAST(metadata['extra_info'] AS ${types.extra_info})` : 'NULL'} AS _extra,
+            SELECT *, ${messagesOut('messages')} AS msgs, ${types?.extra_info?.startsWith('STRUCT(') ? castJson(`metadata['extra_info']`, types.extra_info) : 'NULL'} AS _extra,
               ${jsonCol(types, 'tools_kwargs')} AS _tools_kwargs
             FROM sel QUALIFY row_number() OVER (PARTITION BY prompt_uid ORDER BY trajectory_uid, step_index) = 1),
           conv AS (SELECT coalesce(data_source, 'unknown') AS data_source,
