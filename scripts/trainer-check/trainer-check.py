@@ -65,9 +65,12 @@ for path in sorted(glob.glob(os.path.join(out_dir, "*.parquet"))):
             failures.append(f"datasets(jsonl) {name}: {short(e)}")
             row.append(f"datasets(jsonl) FAILED {short(e)}")
     print(f"- {name}: " + "; ".join(row))
-if "verl_prompts.parquet" in loaded and len(loaded["verl_prompts.parquet"]):
-    r = loaded["verl_prompts.parquet"][0]
-    print(f"- verl_prompts row 0: reward_model={r['reward_model']} extra_info keys={sorted((r['extra_info'] or {}).keys())}")
+if "verl_prompts.parquet" in loaded:
+    vp = loaded["verl_prompts.parquet"]
+    with_gt = [r for r in vp if r["reward_model"]["ground_truth"]]
+    print(f"- verl_prompts: {len(with_gt)} of {vp.num_rows} rows have reward_model.ground_truth; extra_info keys: {sorted(vp.features['extra_info'].keys())}")
+    for r in with_gt[:4]:
+        print(f"  - {r['data_source']}: ground_truth={r['reward_model']['ground_truth']!r} tools_kwargs={r['extra_info'].get('tools_kwargs')}")
 
 section("every conversational column renders with the models' own templates (transformers apply_chat_template)")
 tokenizers = {}

@@ -166,17 +166,20 @@ describe('exports render with real chat templates (issue 21)', () => {
       if (c.messages.some((m) => m.tool_calls?.length) && !out.includes('tool▁call▁begin')) dsDropped++;
     }
     const rejected = new Map<string, number>();
+    const examples: string[] = [];
     for (const c of conversations) {
       try {
         render(gemma3, c);
-      } catch {
+      } catch (e) {
         rejected.set(c.layout, (rejected.get(c.layout) ?? 0) + 1);
+        if (examples.length < 8) examples.push(`${c.layout} ${c.id} (${c.messages.map((m) => m.role).join(',')}): ${e instanceof Error ? e.message : String(e)}`);
       }
     }
     const perLayout = new Map<string, number>();
     for (const c of conversations) perLayout.set(c.layout, (perLayout.get(c.layout) ?? 0) + 1);
     console.log(`deepseek_v3: ${dsDropped} conversations with tool calls render without them (content is '', not None)`);
     console.log(`gemma3 rejects: ${[...perLayout].map(([l, n]) => `${l} ${rejected.get(l) ?? 0}/${n}`).join(', ')}`);
+    console.log(`gemma3 rejects, e.g.:\n  ${examples.join('\n  ')}`);
     expect(conversations.length).to.be.greaterThan(0);
   });
 });
