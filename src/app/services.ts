@@ -26,6 +26,11 @@ export interface ExportDatasetOptions {
   format: ExportFormat;
   /** Default true: only steps with coalesce(c.trainable, s.status = 'ok'). */
   trainableOnly?: boolean;
+  /**
+   * Default true: leave out rows whose conversation a trainer or chat template would reject (empty prompt, no user turn,
+   * empty assistant turn, unanswered tool call, no response…; decision 012). false: keep them, with a `problem` column.
+   */
+  validOnly?: boolean;
   /** sft only: one row per trajectory (default) or per step (prompt + completion, plus the full messages). */
   sftPer?: 'trajectory' | 'step';
   /** dpo only: minimum chosen − rejected reward (default: any positive difference). */

@@ -4,7 +4,7 @@ import type { ExportDatasetOptions, ExportQueryOptions, Exporter } from '../app/
 import type { PoolClient } from '../pool/client';
 import { LinkedWorker } from '../pool/linked-worker';
 import type { ExportWorkerApi } from '../../workers/export.worker';
-import { datasetSql } from './layouts';
+import { datasetSql, resolveLayoutOptions } from './layouts';
 
 export interface WorkerExporterOptions {
   pool: PoolClient;
@@ -14,9 +14,11 @@ export interface WorkerExporterOptions {
 
 export class WorkerExporter implements Exporter {
   private linked: LinkedWorker<ExportWorkerApi>;
+  private pool: PoolClient;
   private job = 1;
 
   constructor(opts: WorkerExporterOptions) {
+    this.pool = opts.pool;
     this.linked = new LinkedWorker<ExportWorkerApi>(opts.pool, opts.worker, opts.parquetWasmUrl);
   }
 
@@ -24,20 +26,33 @@ export class WorkerExporter implements Exporter {
     return this.linked.get();
   }
 
+  /**
+   * Parquet has no reader in Hugging Face `datasets` for Arrow MAP columns ("does not have a datasets dtype
+   * equivalent"): a query's top-level MAP columns are written as lists of {key, value} (MAP's own physical layout).
+   */
+  private async withoutMaps(sql: string): Promise<string> {
+    const cols = await this.pool.rows(`SELECT column_name AS name, column_type AS type FROM (DESCRIBE ${sql})`);
+    const maps = cols.filter((c) => String(c.type).startsWith('MAP(')).map((c) => `map_entries("${String(c.name).replaceAll('"', '""')}") AS "${String(c.name).replaceAll('"', '""')}"`);
+    return maps.length ? `SELECT * REPLACE (${maps.join(', ')}) FROM (${sql})` : sql;
+  }
+
   async exportQuery(sql: string, opts: ExportQueryOptions): Promise<Blob> {
+    sql = sql.trim().replace(/;\s*$/, '');
+    if (opts.format === 'parquet') sql = await this.withoutMaps(sql);
     const api = await this.worker();
     const job = this.job++;
     const onAbort = () => void api.cancel(job);
     opts.signal?.addEventListener('abort', onAbort);
     try {
-      return await api.exportQuery(job, sql.trim().replace(/;\s*$/, ''), opts.format, opts.onProgress ? Comlink.proxy(opts.onProgress) : undefined);
+      return await api.exportQuery(job, sql, opts.format, opts.onProgress ? Comlink.proxy(opts.onProgress) : undefined);
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
     }
   }
 
-  exportDataset(opts: ExportDatasetOptions): Promise<Blob> {
-    return this.exportQuery(this.datasetSql(opts), opts);
+  async exportDataset(opts: ExportDatasetOptions): Promise<Blob> {
+    const resolved = await resolveLayoutOptions((sql) => this.pool.rows(sql), opts);
+    return this.exportQuery(datasetSql(resolved), opts);
   }
 
   datasetSql(opts: Omit<ExportDatasetOptions, 'format'>): string {

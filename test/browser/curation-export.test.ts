@@ -10,7 +10,8 @@ import { type Row, tableToRows } from '../../src/pool/rows';
 import { loadStandardPool } from './curation-data';
 import { exporterFor, parquetWasmUrl, startPool } from './helpers';
 
-const MESSAGE_FIELDS = ['role', 'content', 'reasoning', 'name', 'tool_call_id', 'tool_calls', 'parts'];
+const MESSAGE_FIELDS = ['role', 'content', 'reasoning_content', 'name', 'tool_call_id', 'tool_calls', 'parts'];
+const STEP_MESSAGE_FIELDS = ['role', 'content', 'reasoning', 'name', 'tool_call_id', 'tool_calls', 'parts'];
 
 describe('curation exports', () => {
   let pool: PoolClient;
@@ -52,7 +53,7 @@ describe('curation exports', () => {
       for (const c of columns[layout]) expect(names, `${layout}.${c}`).to.include(c);
       expect(rows.length).to.be.greaterThan(0);
       const msgCol = { steps: 'messages', sft: 'messages', rl_steps: 'prompt', verl_prompts: 'prompt', dpo: 'chosen' }[layout];
-      expect(fieldNames(table, msgCol)).to.deep.equal(MESSAGE_FIELDS);
+      expect(fieldNames(table, msgCol)).to.deep.equal(layout === 'steps' ? STEP_MESSAGE_FIELDS : MESSAGE_FIELDS);
       if (layout === 'verl_prompts') {
         expect(fieldNames(table, 'reward_model')).to.deep.equal(['style', 'ground_truth']);
         expect(rows[0].reward_model).to.deep.equal({ style: 'rule', ground_truth: '42' });
@@ -73,7 +74,10 @@ describe('curation exports', () => {
     expect(all.rows.length).to.equal(14); // 15 steps, p2-c:0 failed
     expect(all.rows.map((r) => r.step_id)).to.not.include('p2-c:0');
     const withErrors = await parquet({ layout: 'rl_steps', trainableOnly: false });
-    expect(withErrors.rows.length).to.equal(15);
+    expect(withErrors.rows.length, 'the failed step has no response: not a trainable row either way').to.equal(14);
+    const flagged = await parquet({ layout: 'rl_steps', trainableOnly: false, validOnly: false });
+    expect(flagged.rows.length).to.equal(15);
+    expect(flagged.rows.filter((r) => r.problem !== null).map((r) => [r.step_id, r.problem])).to.deep.equal([['p2-c:0', 'no response']]);
 
     await setCurationWhere(pool, filterWhere({ models: ['m-large'], rewardMax: 0 }), { quality: 'bad', trainable: false });
     const sft = await parquet({ layout: 'sft' });

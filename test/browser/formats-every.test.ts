@@ -61,7 +61,7 @@ const EVERY: Expected[] = [
   { file: 'formats/openai-log-requests.jsonl', format: 'openai-log', steps: 8, roles: [['system', 'user', 'assistant', 'tool', 'tool']], tools: ['calculator', 'get_weather'], rewards: [], ids: null, linked: 1 },
   { file: 'formats/anthropic-requests.jsonl', format: 'anthropic', steps: 6, roles: [['system', 'user', 'assistant', 'tool']], tools: ['edit_file', 'read_file', 'run_tests'], rewards: [], ids: null, linked: 1 },
   { file: 'formats/sharegpt-array.json', format: 'sharegpt', steps: 4, roles: [['user'], ['user', 'assistant', 'user']], tools: [], rewards: [], ids: ['QWJhYvA_0', 'QWJhYvA_1', 'QWJhYvA_2'] },
-  { file: 'formats/verl-prompts.jsonl', format: 'verl', steps: 4, roles: [['user'], ['system', 'user']], tools: [], rewards: [], ids: null, prompt: 'openai/gsm8k:0' },
+  { file: 'formats/verl-prompts.jsonl', format: 'verl', steps: 4, roles: [['user'], ['system', 'user']], tools: [], rewards: [], ids: null, prompt: 'openai/gsm8k:0:ba9cbf26' },
   { file: 'formats/step-records.jsonl', format: 'step-record', steps: 4, roles: [['system', 'user', 'assistant', 'tool']], tools: ['edit_file', 'read_file', 'run_tests'], rewards: [1], ids: ['0123456789ab-0', '0123456789ab-3'], rowFormat: 'anthropic' },
   { file: 'formats/openai-responses.jsonl', format: 'openai-responses', steps: 5, roles: [['developer', 'user', 'assistant', 'user']], tools: ['search_products'], rewards: [], ids: ['resp_001', 'resp_010', 'resp_020'] },
   {

@@ -1,9 +1,15 @@
+import { hash64 } from '../../util/hash';
 import { defineNormalizer, RecordError } from '../normalizer';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
 import { isObject, metadataOf, num, type Obj, openaiMessage, parseJsonDeep, str } from '../util';
 
-const RESPONSE_KEYS = ['response', 'completion', 'output', 'generation', 'answer'];
+/** Keys that hold the model's output. `answer` / `ground_truth` are the reward target, never the response. */
+const RESPONSE_KEYS = ['response', 'completion', 'output', 'generation'];
 const OWN = ['prompt', 'data_source', 'uid', 'index', 'reward', 'score', 'rewards', 'scores', 'model', 'responses', ...RESPONSE_KEYS];
+/** What defines a prompt beyond its messages: two rows that differ in any of these are different prompts. */
+const PROMPT_DEFINING = ['reward_model', 'ground_truth', 'answer', 'environment_context', 'agent_name', 'tools_kwargs', 'interaction_kwargs'];
+/** extra_info keys that say where a row sits, not what it asks. */
+const EXTRA_POSITION = new Set(['index', 'split', 'uid', 'prompt_uid']);
 const CHANNEL: Record<string, string> = { train: 'train', training: 'train', val: 'val', valid: 'val', validation: 'val', dev: 'val', test: 'val', eval: 'val' };
 
 function promptMessages(p: unknown): ChatMessage[] | null {
@@ -42,14 +48,36 @@ function recordScore(v: unknown): number {
   return 0.3;
 }
 
-/** The prompt's group id: veRL `uid`, else an index scoped by data source so two datasets' row 0 never meet. */
+/** The row's content as a prompt: its messages plus everything that changes the task (ground truth, environment, seeds in extra_info). */
+function promptContent(v: Obj, extra: Obj): string {
+  const own: Obj = {};
+  for (const k of PROMPT_DEFINING) if (v[k] !== undefined) own[k] = parseJsonDeep(v[k]);
+  const ex: Obj = {};
+  for (const [k, val] of Object.entries(extra)) if (!EXTRA_POSITION.has(k)) ex[k] = val;
+  return JSON.stringify([parseJsonDeep(v.prompt), own, ex]);
+}
+
+/**
+ * The prompt's group id: veRL `uid`, else the index scoped by data source so two datasets' row 0 never meet, and by the
+ * row's content, so rows that share an index but differ (seeds, environments, ground truths) stay different prompts.
+ */
 function groupId(v: Obj, extra: Obj): string | null {
   const uid = str(v.uid ?? extra.uid ?? extra.prompt_uid);
   if (uid) return uid;
   const index = str(extra.index ?? v.index);
   if (index === null) return null;
   const ds = str(v.data_source);
-  return ds ? `${ds}:${index}` : index;
+  return `${ds ? `${ds}:${index}` : index}:${hash64(promptContent(v, extra)).slice(0, 8)}`;
+}
+
+/** The reward target: `reward_model.ground_truth`, else `ground_truth`, else `answer` (text; structured targets as JSON text). */
+function groundTruth(v: Obj, reward: Obj): { ground_truth?: string; reward_style?: string } {
+  const gt = reward.ground_truth ?? v.ground_truth ?? v.answer;
+  const out: { ground_truth?: string; reward_style?: string } = {};
+  if (gt !== undefined && gt !== null) out.ground_truth = typeof gt === 'string' ? gt : JSON.stringify(gt);
+  const style = str(reward.style);
+  if (style) out.reward_style = style;
+  return out;
 }
 
 /** veRL RL prompt rows and generic `{prompt, response, reward}` rows (JSONL or Parquet). */
@@ -69,11 +97,14 @@ export const verl = defineNormalizer({
     const extraIn = parseJsonDeep(v.extra_info);
     const extra = isObject(extraIn) ? extraIn : {};
     const split = str(extra.split)?.toLowerCase();
+    const rewardIn = parseJsonDeep(v.reward_model);
+    const target = groundTruth(v, isObject(rewardIn) ? rewardIn : {});
+    const meta = metadataOf(v, OWN);
     const common: TrajectoryDraft['common'] = {
       data_source: str(v.data_source),
       model: str(v.model),
       channel: (split && CHANNEL[split]) || 'train',
-      metadata: metadataOf(v, OWN),
+      metadata: meta || Object.keys(target).length ? { ...meta, ...target } : null,
     };
     const prompt_uid = groupId(v, extra);
     const reward = num(v.reward ?? v.score);

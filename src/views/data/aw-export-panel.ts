@@ -5,7 +5,7 @@ import { download, formatBytes, stamp } from '../../app/download';
 import type { DatasetLayout, ExportFormat, Services } from '../../app/services';
 import { servicesContext } from '../../app/services';
 import { base } from '../../app/styles';
-import { LAYOUTS } from '../../export/layouts';
+import { LAYOUTS, problemRowsSql, problemsSql } from '../../export/layouts';
 import type { Row } from '../../pool/rows';
 
 const EXT: Record<ExportFormat, string> = { parquet: 'parquet', jsonl: 'jsonl', csv: 'csv' };
@@ -34,7 +34,7 @@ export class AwExportPanel extends LitElement {
   @state() private sql = 'SELECT * FROM trajectories ORDER BY reward_sum DESC NULLS LAST';
   @state() private busy: string | null = null;
   @state() private error: string | null = null;
-  @state() private preview: { rows: Row[]; count: number } | null = null;
+  @state() private preview: { rows: Row[]; count: number; problems: Row[]; rejected: Row[] } | null = null;
   private controller: AbortController | null = null;
 
   private async run(what: 'dataset' | 'query') {
@@ -71,10 +71,16 @@ export class AwExportPanel extends LitElement {
   private async previewDataset() {
     this.error = null;
     try {
-      const sql = this.services.exporter.datasetSql({ layout: this.layout, where: this.where, trainableOnly: this.trainableOnly });
-      const [c] = await this.services.pool.rows(`SELECT count(*) AS n FROM (${sql})`);
-      const rows = await this.services.pool.rows(`SELECT * FROM (${sql}) LIMIT 5`);
-      this.preview = { rows, count: Number(c.n) };
+      const opts = { layout: this.layout, where: this.where, trainableOnly: this.trainableOnly };
+      const sql = this.services.exporter.datasetSql(opts);
+      const pool = this.services.pool;
+      const [[c], rows, problems, rejected] = await Promise.all([
+        pool.rows(`SELECT count(*) AS n FROM (${sql})`),
+        pool.rows(`SELECT * FROM (${sql}) LIMIT 5`),
+        pool.rows(problemsSql(opts)),
+        pool.rows(problemRowsSql(opts, 10)),
+      ]);
+      this.preview = { rows, count: Number(c.n), problems, rejected };
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
     }
@@ -107,6 +113,11 @@ export class AwExportPanel extends LitElement {
           </div>
           ${this.preview
             ? html`<p><b class="count">${this.preview.count.toLocaleString()}</b> rows</p>
+                ${this.preview.problems.length
+                  ? html`<div class="problems" aria-label="Rows a trainer would reject"><p class="muted">Left out, a trainer would reject them:
+                      ${this.preview.problems.map((p) => `${p.problem}: ${p.n}`).join(', ')}</p>
+                      <ul>${this.preview.rejected.map((r) => html`<li><code>${cell(r.id)}</code> — ${cell(r.problem)}</li>`)}</ul></div>`
+                  : nothing}
                 <div class="preview"><table class="grid mono">
                   <thead><tr>${Object.keys(this.preview.rows[0] ?? {}).map((k) => html`<th>${k}</th>`)}</tr></thead>
                   <tbody>${this.preview.rows.map((r) => html`<tr>${Object.values(r).map((v) => html`<td title=${cell(v)}>${cell(v).slice(0, 200)}</td>`)}</tr>`)}</tbody>

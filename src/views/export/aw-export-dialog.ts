@@ -14,7 +14,7 @@ import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { type DatasetLayout, type ExportDatasetOptions, type ExportFormat, type Services, servicesContext } from '../../app/services';
 import { type CurationFilter, filterSummary } from '../../curation/filter';
-import { datasetSql, LAYOUTS } from '../../export/layouts';
+import { datasetSql, LAYOUTS, problemRowsSql, problemsSql, resolveLayoutOptions } from '../../export/layouts';
 import '../aw-table';
 import { dashboardFilter, dashboardWhere } from '../dashboard/filter-state';
 import { type ExportManifest, fileStem, selectionCountsSql } from './manifest';
@@ -49,6 +49,8 @@ export class AwExportDialog extends LitElement {
   @state() sftPer: 'trajectory' | 'step' = 'trajectory';
   @state() dpoMinMargin = 0;
   @state() trainableOnly = true;
+  /** Leave out conversations a trainer / chat template would reject (default on). */
+  @state() validOnly = true;
   @state() redact = false;
   @state() split = '';
   @state() splitColumn: 'split' | 'channel' = 'split';
@@ -56,6 +58,8 @@ export class AwExportDialog extends LitElement {
   @state() preview: Table | null = null;
   @state() rowCount: number | null = null;
   @state() private counts: { steps: number; trajectories: number } | null = null;
+  /** Rows the checks reject, by reason, and the first of them by id. */
+  @state() problems: { byReason: { problem: string; n: number }[]; first: { id: string; problem: string }[] } | null = null;
   @state() private progress: { rows: number; bytes: number } | null = null;
   @state() private error: string | null = null;
   @state() private busy = false;
@@ -72,6 +76,8 @@ export class AwExportDialog extends LitElement {
     fieldset { border: 1px solid #d0d7de; margin: 6px 0; display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; }
     .desc { color: #57606a; font-size: 12px; }
     .err { color: #b42318; white-space: pre-wrap; }
+    .problems { color: #7a4b00; background: #fff8e6; border: 1px solid #f0d8a8; border-radius: 6px; padding: 4px 10px; }
+    .problems ul { margin: 2px 0; padding-left: 18px; max-height: 120px; overflow: auto; }
     progress { width: 240px; }
     .actions { display: flex; gap: 8px; align-items: center; margin-top: 8px; }
   `;
@@ -82,6 +88,7 @@ export class AwExportDialog extends LitElement {
       layout: this.layout,
       where: this.sourceWhere() || undefined,
       trainableOnly: this.trainableOnly,
+      validOnly: this.validOnly,
       redact: this.redact,
       split: this.split || null,
       splitColumn: this.splitColumn,
@@ -101,7 +108,7 @@ export class AwExportDialog extends LitElement {
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    const inputs = ['open', 'source', 'where', 'viewName', 'layout', 'sftPer', 'dpoMinMargin', 'trainableOnly', 'redact', 'split', 'splitColumn', 'services'] as const;
+    const inputs = ['open', 'source', 'where', 'viewName', 'layout', 'sftPer', 'dpoMinMargin', 'trainableOnly', 'validOnly', 'redact', 'split', 'splitColumn', 'services'] as const;
     if (this.open && inputs.some((k) => changed.has(k))) void this.refreshPreview();
   }
 
@@ -111,14 +118,20 @@ export class AwExportDialog extends LitElement {
     if (!pool) return;
     const seq = ++this.previewSeq;
     try {
-      const opts = this.options();
+      const opts = await resolveLayoutOptions((q) => pool.rows(q), this.options());
       const sql = datasetSql(opts);
-      const [n, counts, head] = await Promise.all([
+      const [n, counts, head, byReason, first] = await Promise.all([
         pool.rows(`SELECT count(*)::INTEGER AS n FROM (${sql})`),
         pool.rows(selectionCountsSql(opts)),
         pool.query(`SELECT * FROM (${sql}) LIMIT 5`),
+        pool.rows(problemsSql(opts)),
+        pool.rows(problemRowsSql(opts, 10)),
       ]);
       if (seq !== this.previewSeq) return;
+      this.problems = {
+        byReason: byReason.map((r) => ({ problem: String(r.problem), n: Number(r.n) })),
+        first: first.map((r) => ({ id: String(r.id), problem: String(r.problem) })),
+      };
       this.rowCount = Number(n[0].n);
       this.counts = { steps: Number(counts[0].steps), trajectories: Number(counts[0].trajectories) };
       this.preview = head;
@@ -143,6 +156,7 @@ export class AwExportDialog extends LitElement {
       return null;
     }
     const opts = this.options();
+    const excluded = Object.fromEntries((this.problems?.byReason ?? []).map((p) => [p.problem, p.n]));
     const stem = fileStem(this.layout);
     const file = `${stem}.${this.format === 'parquet' ? 'parquet' : 'jsonl'}`;
     this.abort = new AbortController();
@@ -156,10 +170,11 @@ export class AwExportDialog extends LitElement {
         rows: this.rowCount, steps: this.counts?.steps ?? 0, trajectories: this.counts?.trajectories ?? 0,
         source: { kind: this.source, ...(this.source === 'view' ? { view: this.viewName.trim() } : {}), ...(filter ? { filter } : {}), where: opts.where ?? null },
         options: {
-          trainable_only: this.trainableOnly, redact: this.redact, split: opts.split ?? null, split_column: this.splitColumn,
+          trainable_only: this.trainableOnly, valid_only: this.validOnly, redact: this.redact, split: opts.split ?? null, split_column: this.splitColumn,
           ...(opts.sftPer ? { sft_per: opts.sftPer } : {}), ...(opts.dpoMinMargin ? { dpo_min_margin: opts.dpoMinMargin } : {}),
         },
-        sql: datasetSql(opts),
+        ...(this.validOnly ? { excluded } : { flagged: excluded }),
+        sql: datasetSql(await resolveLayoutOptions((q) => s.pool.rows(q), opts)),
       };
       this.lastManifest = manifest;
       this.saveFile(file, blob);
@@ -189,6 +204,19 @@ export class AwExportDialog extends LitElement {
     return html`<label><input type="radio" name=${name} .checked=${value === current} @change=${() => set(value)} /> ${label}</label>`;
   }
 
+  /** What a plain check of roles and content rejects: counts by reason and the first rows by id (text, never markup). */
+  private renderProblems() {
+    const p = this.problems;
+    if (!p?.byReason.length) return nothing;
+    const total = p.byReason.reduce((a, r) => a + r.n, 0);
+    const unit = this.layout === 'dpo' ? 'trajectories' : 'rows';
+    return html`<div class="problems" aria-label="Rows a trainer would reject">
+      <p><strong>${total.toLocaleString('en-US')}</strong> ${unit} would make a trainer or chat template fail
+        (${p.byReason.map((r) => `${r.problem}: ${r.n}`).join(', ')}) — ${this.validOnly ? 'left out of the export and counted in the manifest' : 'exported with a problem column'}.</p>
+      <ul>${p.first.map((r) => html`<li><code>${r.id}</code> — ${r.problem}</li>`)}</ul>
+    </div>`;
+  }
+
   override render() {
     if (!this.open) return nothing;
     const total = this.rowCount ?? 0;
@@ -211,6 +239,7 @@ export class AwExportDialog extends LitElement {
       </fieldset>
       <fieldset><legend>Rows</legend>
         <label><input type="checkbox" .checked=${this.trainableOnly} @change=${(e: Event) => (this.trainableOnly = (e.target as HTMLInputElement).checked)} /> trainable only <span class="hint">(succeeded and not marked bad, or labelled trainable)</span></label>
+        <label><input type="checkbox" .checked=${this.validOnly} @change=${(e: Event) => (this.validOnly = (e.target as HTMLInputElement).checked)} /> only conversations a trainer accepts</label>
         <label><input type="checkbox" .checked=${this.redact} @change=${(e: Event) => (this.redact = (e.target as HTMLInputElement).checked)} /> redact e-mails, phones, keys</label>
         <label>split <select aria-label="Split to export" .value=${this.split} @change=${(e: Event) => (this.split = (e.target as HTMLSelectElement).value)}>
           <option value="">all</option><option value="train">train</option><option value="val">val</option></select></label>
@@ -223,6 +252,7 @@ export class AwExportDialog extends LitElement {
       </fieldset>
       <p role="status" aria-live="polite">${this.rowCount === null ? 'Counting…' : html`<strong>${total.toLocaleString('en-US')}</strong> rows from
         ${this.counts?.steps.toLocaleString('en-US')} steps in ${this.counts?.trajectories.toLocaleString('en-US')} trajectories`}</p>
+      ${this.renderProblems()}
       ${this.error ? html`<p class="err" role="alert">${this.error}</p>` : nothing}
       ${this.preview ? html`<aw-table .table=${this.preview} .height=${180}></aw-table>` : nothing}
       <div class="actions">

@@ -14,7 +14,11 @@ export interface ExportManifest {
   steps: number;
   trajectories: number;
   source: { kind: 'pool' | 'filter' | 'view'; view?: string; filter?: Record<string, unknown>; where: string | null };
-  options: { trainable_only: boolean; redact: boolean; split: string | null; split_column: string; sft_per?: string; dpo_min_margin?: number };
+  /** Rows (dpo: trajectories) left out because a trainer would reject their conversation, by reason (decision 012). */
+  excluded?: Record<string, number>;
+  /** With valid_only off: the rows exported with a `problem`, by reason. */
+  flagged?: Record<string, number>;
+  options: { trainable_only: boolean; valid_only: boolean; redact: boolean; split: string | null; split_column: string; sft_per?: string; dpo_min_margin?: number };
   sql: string;
 }
 
