@@ -378,17 +378,7 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
   if (trimmed.startsWith('[')) container = 'json';
   else if (/^(event|data|id|retry):/.test(trimmed) || /^:[^\n]*\n(\s*\n)*(event|data|id|retry):/.test(trimmed)) container = 'sse';
   else if (trimmed.startsWith('{')) {
-    const firstLine = trimmed.split('\n', 1)[0].replace(/\r$/, '');
-    let oneLine = false;
-    if (firstLine.trimEnd().endsWith('}')) {
-      try {
-        JSON.parse(firstLine);
-        oneLine = true;
-      } catch {
-        oneLine = false;
-      }
-    }
-    container = oneLine ? 'jsonl' : 'json';
+    container = looksLikeJsonLines(trimmed) ? 'jsonl' : 'json';
   } else container = 'jsonl';
   if (opts.shard) container = 'jsonl';
 
@@ -481,6 +471,30 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
   }
   if (replaced) yield { kind: 'warning', message: 'the file has bytes that are not valid text in its encoding; they were replaced with U+FFFD' };
   if (gzipError) yield { kind: 'reject', line: lastLine, reason: `the gzip stream is truncated or corrupt from here on (${gzipError}); the records before were kept` };
+}
+
+/**
+ * Text starting with `{`: JSON Lines, or one (pretty-printed) JSON document / concatenated values?
+ * JSON Lines when the first line is a whole object (even a broken one: it ends with `}`), or when a
+ * later complete line at column 0 is a whole object on its own — so a malformed first line is one
+ * rejected line, not a document that swallows the good lines after it.
+ */
+export function looksLikeJsonLines(text: string): boolean {
+  const lines = text.split('\n');
+  lines.pop(); // maybe incomplete
+  const first = (lines[0] ?? text).replace(/\r$/, '').trimEnd();
+  if (first.endsWith('}')) return true;
+  for (const raw of lines.slice(1, 50)) {
+    const l = raw.replace(/\r$/, '');
+    if (!l.startsWith('{') || !l.trimEnd().endsWith('}')) continue;
+    try {
+      const v = JSON.parse(l);
+      if (v && typeof v === 'object' && !Array.isArray(v)) return true;
+    } catch {
+      // not a whole object on its own
+    }
+  }
+  return false;
 }
 
 function parseOne(text: string, line: number, index: number): ReadEvent {
