@@ -467,7 +467,13 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
         return;
       }
       if (!line.trim()) return;
-      const r = parseOne(line, lineNo, index);
+      let r = parseOne(line, lineNo, index);
+      // an SSE data line saved into a JSON Lines log (`data: {…}`): its payload is the record
+      const data = r.kind === 'reject' ? /^data:\s?(.*)$/.exec(line) : null;
+      if (data) {
+        if (data[1].trim() === '[DONE]') return;
+        r = parseOne(data[1], lineNo, index);
+      }
       if (r.kind === 'record') index++;
       yield r;
     };

@@ -98,6 +98,12 @@ describe('reader', () => {
     assert.equal(r.rejects[0].line, 3);
   });
 
+  it('JSONL: an SSE data line saved among JSON lines is read as its payload; [DONE] is skipped', async () => {
+    const r = await read('{"a":1}\ndata: {"a":2}\ndata: [DONE]\ndata: {broken\n');
+    assert.deepEqual(r.records.map((x) => [x.v, x.line]), [[{ a: 1 }, 1], [{ a: 2 }, 2]]);
+    assert.deepEqual(r.rejects.map((x) => x.line), [4]);
+  });
+
   it('crash padding (a run of NUL bytes) in the first 4 KiB rejects only its own line; the other 20 lines are kept', async () => {
     const line = (i: number) => JSON.stringify({ messages: [{ role: 'user', content: `q${i}` }, { role: 'assistant', content: `a${i}` }] });
     const enc = new TextEncoder();
