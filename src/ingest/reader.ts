@@ -403,8 +403,12 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
     buffered += head.value;
     if (buffered.length > 65536) break;
     // enough to pick a container: the first line that is not blank and not an SSE comment is complete
-    const firstReal = buffered.split('\n').slice(0, -1).find((l) => l.trim() && !l.startsWith(':'));
-    if (firstReal !== undefined) break;
+    const complete = buffered.split('\n').slice(0, -1);
+    const firstReal = complete.find((l) => l.trim() && !l.startsWith(':'));
+    // a first line that opens an object without closing it: pretty-printed JSON, or a broken JSON Lines
+    // record? a few more lines tell (looksLikeJsonLines)
+    const open = firstReal !== undefined && firstReal.trimStart().startsWith('{') && !firstReal.trimEnd().endsWith('}');
+    if (firstReal !== undefined && (!open || complete.length > 8)) break;
   }
   const trimmed = buffered.replace(/^[\s\uFEFF]+/, '');
   if (!trimmed) {

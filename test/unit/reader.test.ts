@@ -36,6 +36,14 @@ describe('reader', () => {
     assert.match(r.rejects[0].reason, /malformed JSON/);
   });
 
+  it('JSONL whose first line is malformed: that line is rejected, the good lines after it are kept', async () => {
+    for (const first of ['{"messages": [}', '{"messages": [', '{"a": 1,,}']) {
+      const r = await read(`${first}\n{"a":2}\n{"a":3}\n`);
+      assert.deepEqual(r.records.map((x) => [x.v, x.line]), [[{ a: 2 }, 2], [{ a: 3 }, 3]], first);
+      assert.deepEqual(r.rejects.map((x) => x.line), [1], first);
+    }
+  });
+
   it('JSONL: truncated last line', async () => {
     const r = await read('{"a":1}\n{"a":2}\n{"a":');
     assert.equal(r.records.length, 2);
