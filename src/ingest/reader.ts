@@ -407,7 +407,7 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
     const firstReal = complete.find((l) => l.trim() && !l.startsWith(':'));
     // a first line that opens an object without closing it: pretty-printed JSON, or a broken JSON Lines
     // record? a few more lines tell (looksLikeJsonLines)
-    const open = firstReal !== undefined && firstReal.trimStart().startsWith('{') && !firstReal.trimEnd().endsWith('}');
+    const open = !!firstReal?.trimStart().startsWith('{') && !firstReal.trimEnd().endsWith('}');
     if (firstReal !== undefined && (!open || complete.length > 8)) break;
   }
   const trimmed = buffered.replace(/^[\s\uFEFF]+/, '');

@@ -167,8 +167,8 @@ describe('import panel: what was kept', function () {
     expect(bad.querySelector('.badge')!.textContent).to.equal('failed');
     expect(bad.querySelector('.nothing')!.textContent).to.equal('Nothing of this file was imported.');
     expect(bad.querySelector('.message')!.textContent).to.match(/none of the 2 record\(s\) in the file could be read \(first: line 1/);
-    // the two "second.jsonl" jobs: the newest is listed first
-    const [again, second] = [...panel.shadowRoot!.querySelectorAll('[aria-label="Import of second.jsonl"]')];
+    // the two "second.jsonl" jobs, in the order they were dropped
+    const [second, again] = [...panel.shadowRoot!.querySelectorAll('[aria-label="Import of second.jsonl"]')];
     expect(second.querySelector('.badge')!.textContent).to.equal('done');
     const note = second.querySelector('.collisions')!.textContent!.replace(/\s+/g, ' ');
     expect(note).to.match(/s-1: 1 step\(s\) kept apart as s-1@[0-9a-f]{12}/);
