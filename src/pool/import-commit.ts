@@ -71,6 +71,10 @@ export function dedupeImport(q: (sql: string) => { toArray(): unknown[] }, id: n
     q(`DELETE FROM steps WHERE rowid IN (SELECT rid FROM (${dups}) WHERE rn > 1)`);
   }
 
+  // new data (the common case) shares no step id with the pool: one join, and nothing more to do
+  const stored = `FROM steps n JOIN steps o ON o.step_id = n.step_id AND o.${others} WHERE n.${mine}`;
+  if (num(`SELECT count(*) AS n ${stored}`) === 0) return { alreadyInPool: 0, collisions: [], repeats };
+
   // 2. trajectories with a step stored under the same id with other content
   const joins = joinFormats.map(str).join(', ') || 'NULL';
   const clashing = (among?: string[]) =>
@@ -115,17 +119,19 @@ export function dedupeImport(q: (sql: string) => { toArray(): unknown[] }, id: n
   }
 
   // 3. what is left with a stored id is the same step: already in the pool
-  const stored = `FROM steps n JOIN steps o ON o.step_id = n.step_id AND o.${others} WHERE n.${mine}`;
-  for (const r of rows(`SELECT n.step_id, n.source_line ${stored} AND ${content('n')} <> ${content('o')} ORDER BY n.source_line LIMIT ${MAX_REPEATS}`)) {
+  const left = rows(`SELECT count(*) AS n, count(*) FILTER (WHERE ${content('n')} <> ${content('o')}) AS d ${stored}`)[0] ?? {};
+  if (Number(left.d)) {
     // not expected after step 2; said rather than dropped silently
-    repeats.push({ line: Number(r.source_line ?? 0), reason: `step ${String(r.step_id)} is already in the pool with other content and could not be kept apart` });
+    for (const r of rows(`SELECT n.step_id, n.source_line ${stored} AND ${content('n')} <> ${content('o')} ORDER BY n.source_line LIMIT ${MAX_REPEATS}`)) {
+      repeats.push({ line: Number(r.source_line ?? 0), reason: `step ${String(r.step_id)} is already in the pool with other content and could not be kept apart` });
+    }
   }
-  const sameIds = num(`SELECT count(*) AS n ${stored}`);
+  const sameIds = Number(left.n ?? 0);
   const alreadyInPool = sameIds + spansStored;
   if (sameIds) q(`DELETE FROM steps WHERE rowid IN (SELECT n.rowid ${stored})`);
 
   // a stored trajectory that this import continues: its old last step is no longer the last
-  q(`UPDATE steps SET is_last = false FROM (SELECT trajectory_uid, min(step_index) AS first_new FROM steps WHERE ${mine} GROUP BY ALL) n
+  if (alreadyInPool || joined.length) q(`UPDATE steps SET is_last = false FROM (SELECT trajectory_uid, min(step_index) AS first_new FROM steps WHERE ${mine} GROUP BY ALL) n
      WHERE steps.${others} AND steps.is_last AND steps.trajectory_uid = n.trajectory_uid AND steps.step_index < n.first_new`);
 
   const collisions: IdCollision[] = [];

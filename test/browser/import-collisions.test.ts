@@ -10,6 +10,8 @@ import { customElement, property } from 'lit/decorators.js';
 import type { Exporter, ImportReport, Services } from '../../src/app/services';
 import { servicesContext } from '../../src/app/services';
 import type { PoolClient } from '../../src/pool/client';
+import { stepsToIPC } from '../../src/ingest/step-arrow';
+import type { StepRecord } from '../../src/ingest/step';
 import '../../src/views/data/aw-import-panel';
 import { fixture, importerFor, startPool } from './helpers';
 
@@ -176,6 +178,37 @@ describe('import panel: what was kept', function () {
     expect(again.querySelector('.message')!.textContent).to.match(/^Already imported — 0 new steps/);
     expect(again.querySelector('.nothing')).to.equal(null);
     host.remove();
+    pool.terminate();
+  });
+});
+
+describe('import commit: rows captured outside any import', function () {
+  this.timeout(60_000);
+  const step = (i: number, importId: number | null, answer = `a${i}`): StepRecord => ({
+    step_id: `gw-1:${i}`, trajectory_uid: 'gw-1', prompt_uid: 'p', step_index: i, is_last: null, channel: 'train', policy_version: null,
+    agent: null, data_source: null, model: 'm', provider: null, messages: [{ role: 'user', content: `q${i}` }], tools: null,
+    response: { role: 'assistant', content: answer }, response_text: answer, finish_reason: 'stop', prompt_tokens: null, completion_tokens: null,
+    prompt_ids: null, response_ids: null, rollout_log_probs: null, reward: null, started_at: null, ended_at: null, latency_ms: null, ttft_ms: null,
+    status: 'ok', error: null, metadata: null, raw: null, source: 'capture', source_format: 'gateway', source_line: null, source_id: 'capture', import_id: importId,
+  });
+
+  it('gateway rows (import_id NULL) re-imported from a steps export are already in the pool; changed ones are kept apart', async () => {
+    const pool = await startPool('collisions-captured', true);
+    await pool.api.upsertSteps(stepsToIPC([step(0, null), step(1, null)]));
+    const id = await pool.beginImport({ file: 'steps.jsonl', sourceId: 'abcdef0123456789', bytes: 1 });
+    await pool.api.appendBatch(id, stepsToIPC([step(0, id), step(1, id)]));
+    const r = await pool.commitImport(id, { format: 'step-record', confidence: 1, records: 2, rowsMade: 2, errors: [] });
+    expect(r.rowsAdded).to.equal(0);
+    expect(r.alreadyInPool).to.equal(2);
+    const id2 = await pool.beginImport({ file: 'steps-edited.jsonl', sourceId: 'fedcba9876543210', bytes: 1 });
+    await pool.api.appendBatch(id2, stepsToIPC([step(0, id2), step(1, id2, 'edited')]));
+    const r2 = await pool.commitImport(id2, { format: 'step-record', confidence: 1, records: 2, rowsMade: 2, errors: [] });
+    expect(r2.rowsAdded).to.equal(2);
+    expect(r2.collisions).to.deep.equal([{ trajectory: 'gw-1', keptAs: 'gw-1@fedcba987654', steps: 2, how: 'apart' }]);
+    const rows = await pool.rows(`SELECT trajectory_uid AS t, count(*) AS n FROM steps GROUP BY ALL ORDER BY t`);
+    expect(rows).to.deep.equal([{ t: 'gw-1', n: 2 }, { t: 'gw-1@fedcba987654', n: 2 }]);
+    const [imp] = await pool.rows(`SELECT status FROM imports WHERE import_id = ${id}`);
+    expect(imp.status).to.equal('unchanged');
     pool.terminate();
   });
 });
