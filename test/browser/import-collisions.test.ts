@@ -184,24 +184,24 @@ describe('import panel: what was kept', function () {
 
 describe('import commit: rows captured outside any import', function () {
   this.timeout(60_000);
-  const step = (i: number, importId: number | null, answer = `a${i}`): StepRecord => ({
+  const step = (i: number, importId: number | null, answer = `a${i}`, sourceId = 'capture'): StepRecord => ({
     step_id: `gw-1:${i}`, trajectory_uid: 'gw-1', prompt_uid: 'p', step_index: i, is_last: null, channel: 'train', policy_version: null,
     agent: null, data_source: null, model: 'm', provider: null, messages: [{ role: 'user', content: `q${i}` }], tools: null,
     response: { role: 'assistant', content: answer }, response_text: answer, finish_reason: 'stop', prompt_tokens: null, completion_tokens: null,
     prompt_ids: null, response_ids: null, rollout_log_probs: null, reward: null, started_at: null, ended_at: null, latency_ms: null, ttft_ms: null,
-    status: 'ok', error: null, metadata: null, raw: null, source: 'capture', source_format: 'gateway', source_line: null, source_id: 'capture', import_id: importId,
+    status: 'ok', error: null, metadata: null, raw: null, source: 'capture', source_format: 'gateway', source_line: null, source_id: sourceId, import_id: importId,
   });
 
   it('gateway rows (import_id NULL) re-imported from a steps export are already in the pool; changed ones are kept apart', async () => {
     const pool = await startPool('collisions-captured', true);
     await pool.api.upsertSteps(stepsToIPC([step(0, null), step(1, null)]));
     const id = await pool.beginImport({ file: 'steps.jsonl', sourceId: 'abcdef0123456789', bytes: 1 });
-    await pool.api.appendBatch(id, stepsToIPC([step(0, id), step(1, id)]));
+    await pool.api.appendBatch(id, stepsToIPC([step(0, id, 'a0', 'abcdef0123456789'), step(1, id, 'a1', 'abcdef0123456789')]));
     const r = await pool.commitImport(id, { format: 'step-record', confidence: 1, records: 2, rowsMade: 2, errors: [] });
     expect(r.rowsAdded).to.equal(0);
     expect(r.alreadyInPool).to.equal(2);
     const id2 = await pool.beginImport({ file: 'steps-edited.jsonl', sourceId: 'fedcba9876543210', bytes: 1 });
-    await pool.api.appendBatch(id2, stepsToIPC([step(0, id2), step(1, id2, 'edited')]));
+    await pool.api.appendBatch(id2, stepsToIPC([step(0, id2, 'a0', 'fedcba9876543210'), step(1, id2, 'edited', 'fedcba9876543210')]));
     const r2 = await pool.commitImport(id2, { format: 'step-record', confidence: 1, records: 2, rowsMade: 2, errors: [] });
     expect(r2.rowsAdded).to.equal(2);
     expect(r2.collisions).to.deep.equal([{ trajectory: 'gw-1', keptAs: 'gw-1@fedcba987654', steps: 2, how: 'apart' }]);
