@@ -4,6 +4,7 @@
  */
 import { createContext } from '@lit/context';
 import type { PoolClient } from '../pool/client';
+import type { IdCollision } from '../pool/import-commit';
 
 export type ExportFormat = 'parquet' | 'jsonl' | 'csv';
 export type DatasetLayout = 'steps' | 'sft' | 'rl_steps' | 'verl_prompts' | 'dpo';
@@ -67,9 +68,17 @@ export interface ImportReport {
   rows: number;
   /** Rows actually added (re-imports add 0). */
   added: number;
+  /** Steps of the file that were already in the pool with the same content (not added again). */
+  alreadyInPool?: number;
+  /** Trajectory ids of the file already in the pool with other content, and what became of them (docs/decisions/011). */
+  collisions?: IdCollision[];
   rejected: RejectedLine[];
   warnings: string[];
-  status: 'done' | 'failed' | 'cancelled';
+  /**
+   * done: something was added; unchanged: every step was already in the pool (a re-import);
+   * failed: nothing was imported (the message says why); cancelled: stopped by the user.
+   */
+  status: 'done' | 'unchanged' | 'failed' | 'cancelled';
   message: string | null;
   importId: number | null;
   bytes: number;

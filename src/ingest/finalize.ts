@@ -10,18 +10,41 @@ function messageKey(m: ChatMessage): string {
   return `${m.role}\u0001${(m.content ?? '').trim()}\u0001${calls}\u0001${m.tool_call_id ?? ''}`;
 }
 
-/** Prompt identity: system prompt(s) plus the first user turn (DESIGN.md "Identity"). */
-export function promptUid(messages: readonly ChatMessage[]): string {
+/** Prefix of the prompt_uid of a trajectory whose prompt is blank: a group of its own (docs/decisions/011). */
+export const EMPTY_PROMPT_PREFIX = 'p-empty-';
+
+/**
+ * The prompt's identity text: system prompt(s) plus the first user turn (DESIGN.md "Identity"); null
+ * when all of that is blank (no text, no parts), which would otherwise put unrelated trajectories into
+ * one GRPO group. The first user turn ends it: later turns of the same conversation keep the same prompt.
+ */
+export function promptText(messages: readonly ChatMessage[]): string | null {
   const bits: string[] = [];
+  let text = false;
+  const say = (m: ChatMessage) => {
+    const c = (m.content ?? '').trim();
+    if (c) text = true;
+    else if (m.parts) text = true; // multi-part content without text (an image): its parts are the prompt
+    return c || (m.parts ? `parts:${m.parts}` : '');
+  };
   for (const m of messages) {
-    if (m.role === 'system' || m.role === 'developer') bits.push(`s:${(m.content ?? '').trim()}`);
+    if (m.role === 'system' || m.role === 'developer') bits.push(`s:${say(m)}`);
     else if (m.role === 'user') {
-      bits.push(`u:${(m.content ?? '').trim()}`);
+      bits.push(`u:${say(m)}`);
       break;
     }
   }
-  if (bits.length === 0 && messages.length) bits.push(messageKey(messages[0]));
-  return `p-${hash64(bits.join('\n'))}`;
+  if (bits.length === 0 && messages.length) {
+    const k = messageKey(messages[0]);
+    if (k.replace(/[\u0001\s]/g, '') !== messages[0].role) return k;
+  }
+  return text ? bits.join('\n') : null;
+}
+
+/** Prompt identity (see promptText); a blank prompt gets `p-empty-…` of `trajectory` (its own group), or of nothing when none is given. */
+export function promptUid(messages: readonly ChatMessage[], trajectory = ''): string {
+  const t = promptText(messages);
+  return t === null ? `${EMPTY_PROMPT_PREFIX}${hash64(trajectory)}` : `p-${hash64(t)}`;
 }
 
 interface OpenTrajectory {
@@ -69,10 +92,12 @@ export interface FinalizeState {
   own: Set<string>;
   /** Some draft asked for history linking. */
   linked: boolean;
+  /** Trajectories whose prompt was blank (they got a `p-empty-` prompt_uid of their own). */
+  emptyPrompts: number;
 }
 
 export function createFinalizeState(): FinalizeState {
-  return { linker: new HistoryLinker(), nextIndex: new Map(), own: new Set(), linked: false };
+  return { linker: new HistoryLinker(), nextIndex: new Map(), own: new Set(), linked: false, emptyPrompts: 0 };
 }
 
 export interface FinalizeOptions {
@@ -118,7 +143,10 @@ export function finalize(
     }
     uid ??= `${ctx.sourceId.slice(0, 12)}-${record.index}${drafts.length > 1 ? `-${ti}` : ''}`;
     const first = t.steps[0];
-    prompt ??= first ? promptUid(first.messages) : `p-${hash64(uid)}`;
+    if (prompt === null) {
+      prompt = promptUid(first?.messages ?? [], uid);
+      if (prompt.startsWith(EMPTY_PROMPT_PREFIX)) state.emptyPrompts++;
+    }
     if (t.link && !open) open = { uid, prompt, next: index };
     t.steps.forEach((s, si) => {
       const step = buildStep(s, t, { uid, prompt: prompt!, index: index + si, raw, record, ctx, opts, redact });
@@ -189,5 +217,6 @@ function buildStep(s: StepDraft, t: TrajectoryDraft, a: BuildArgs): StepRecord {
     source_line: s.source_line ?? a.record.line,
     source_id: a.ctx.sourceId,
     import_id: a.opts.importId,
+    source_trajectory_id: s.source_trajectory_id ?? s.trajectory_uid ?? t.trajectory_uid ?? null,
   };
 }

@@ -4,10 +4,11 @@
  */
 import { createSHA256 } from 'hash-wasm';
 import type { ImportProgress, ImportReport, ImportTimings, RejectedLine } from '../app/services';
+import { type CommitDedupe, describeDedupe } from '../pool/import-commit';
 import type { ImportCommit, ImportMeta } from '../pool/pool-core';
 import { detectFormat } from './detect';
 import { evalZipEvents, isZip } from './eval-zip';
-import { createFinalizeState, finalize, type FinalizeState } from './finalize';
+import { createFinalizeState, EMPTY_PROMPT_PREFIX, finalize, type FinalizeState } from './finalize';
 import type { NormalizeContext, Normalizer, SourceRecord } from './normalizer';
 import { NORMALIZERS } from './normalizers';
 import { generic } from './normalizers/generic';
@@ -21,7 +22,7 @@ export interface IngestSink {
   appendBatch(id: number, bytes: Uint8Array): Promise<void>;
   /** Drop every row appended so far and keep the import open (a sharded read fell back to one reader). */
   resetImport?(id: number): Promise<void>;
-  commitImport(id: number, info: ImportCommit): Promise<{ rowsAdded: number }>;
+  commitImport(id: number, info: ImportCommit): Promise<{ rowsAdded: number } & Partial<CommitDedupe>>;
   abortImport(id: number, reason: string, errors?: RejectedLine[]): Promise<void>;
 }
 
@@ -79,11 +80,18 @@ export interface RecordRun {
   ownUids: string[];
   /** A draft asked for history linking (which needs every earlier record). */
   linked: boolean;
+  /** Trajectories with a blank prompt (each got a `p-empty-` prompt_uid of its own). */
+  emptyPrompts: number;
   /** For a shard: the lines and records counted before it, as it numbered its own. */
   offset?: { lines: number; records: number };
 }
 
 const SAMPLE = 20;
+/**
+ * Formats whose trajectory id is a distributed-trace id (random, globally unique): the same id in two
+ * export files is the same trace, so its new spans join the stored trajectory (docs/decisions/011).
+ */
+export const TRACE_ID_FORMATS = ['otel', 'phoenix', 'langfuse'];
 const QUOTA = /quota|QuotaExceeded|no space left|disk full/i;
 const MAX_REJECTS = 10_000;
 
@@ -289,7 +297,7 @@ async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv): Promis
   env.onCount?.(records, rowsMade);
   return {
     records, rowsMade, rejected, moreRejects, warnings, skipped, formatsUsed: [...formatsUsed], format: log.format, confidence: log.confidence, sample,
-    ownUids: [...fin.own], linked: fin.linked,
+    ownUids: [...fin.own], linked: fin.linked, emptyPrompts: fin.emptyPrompts,
   };
 }
 
@@ -487,6 +495,7 @@ async function runSharded(file: File, plan: ShardPlan, pool: ShardPool, env: Omi
     sample: runs[0].sample,
     ownUids: [],
     linked: false,
+    emptyPrompts: runs.reduce((a, r) => a + r.emptyPrompts, 0),
   };
 }
 
@@ -615,17 +624,34 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
     if (format === generic.id) {
       message = `Format not recognized: kept ${records} record(s) as generic rows (raw JSON and top-level keys in metadata). Keys seen: ${keysSeen(run.sample)}. Write a mapping to import them as steps.`;
     }
+    if (run.emptyPrompts) {
+      warnings.push(`${run.emptyPrompts} trajectory(ies) have a blank prompt (no system or first user text): each got a prompt_uid of its own starting with '${EMPTY_PROMPT_PREFIX}', so they form no GRPO group with unrelated ones`);
+    }
     if (run.moreRejects) warnings.push(`${run.moreRejects} more rejected line(s) not listed`);
     const skipped = run.skipped;
     if (skipped.length) {
       const shown = skipped.slice(0, 10).join(', ');
       warnings.push(`${skipped.length} record(s) held no LLM call and made no step (line${skipped.length > 1 ? 's' : ''} ${shown}${skipped.length > 10 ? ', …' : ''})`);
     }
+    if (rowsMade === 0) {
+      // nothing to keep: the import fails with the reason, and the pool keeps its rejects
+      const why = nothingKept(records, run, warnings, format);
+      await sink.abortImport(id, why, rejected);
+      return report('failed', { format, confidence, records, rows: 0, message: why, importId: id, warnings, shards });
+    }
     progress({ bytesRead: file.size, records, rows: rowsMade, phase: 'committing' });
-    const { rowsAdded } = await sink.commitImport(id, { format, confidence, records, rowsMade, errors: rejected, message: message ?? (warnings.join('; ') || null) });
+    const commit = await sink.commitImport(id, { format, confidence, records, rowsMade, errors: rejected, message: message ?? (warnings.join('; ') || null), joinFormats: TRACE_ID_FORMATS });
+    const rowsAdded = commit.rowsAdded;
     mark('committed');
     progress({ bytesRead: file.size, records, rows: rowsMade, phase: 'done' });
-    return report('done', { format, confidence, records, rows: rowsMade, added: rowsAdded, message, importId: id, warnings, shards });
+    const dedupe: CommitDedupe = { alreadyInPool: commit.alreadyInPool ?? 0, collisions: commit.collisions ?? [], repeats: commit.repeats ?? [] };
+    // collisions and steps already stored are fields of the report (and sentences in imports.message)
+    if (!rowsAdded) message = describeDedupe(dedupe, rowsAdded)[0] ?? null;
+    log = { ...log, rejected: [...rejected, ...dedupe.repeats] };
+    return report(rowsAdded ? 'done' : 'unchanged', {
+      format, confidence, records, rows: rowsMade, added: rowsAdded, message, importId: id, warnings, shards,
+      alreadyInPool: dedupe.alreadyInPool, collisions: dedupe.collisions,
+    });
   } catch (e) {
     const cancelled = e instanceof CancelledError;
     const text = e instanceof Error ? e.message : String(e);
@@ -645,6 +671,19 @@ async function abortQuietly(sink: IngestSink, id: number, why: string, rejected:
   } catch {
     // the pool itself failed; the import stays 'running' and is rolled back at the next start
   }
+}
+
+/** Why a file made no step, in words: the import then fails with this message (a "done" always kept something). */
+function nothingKept(records: number, run: RecordRun, warnings: string[], format: string): string {
+  const first = run.rejected[0];
+  const rejects = run.rejected.length + run.moreRejects;
+  if (records === 0 && rejects) {
+    return `Nothing was imported: none of the ${rejects} record(s) in the file could be read (first: line ${first.line}: ${first.reason}).`;
+  }
+  if (records === 0) return `Nothing was imported: ${warnings.find((w) => /empty|whitespace/.test(w)) ?? 'the file holds no records'}.`;
+  const held = run.skipped.length ? `${run.skipped.length} held no LLM call` : '';
+  const bad = rejects ? `${rejects} were rejected (first: line ${first.line}: ${first.reason})` : '';
+  return `Nothing was imported: ${records} record(s) read as ${format}, but none made a step${held || bad ? ` — ${[held, bad].filter(Boolean).join(', ')}` : ''}.`;
 }
 
 function forced(id: string, all: Normalizer<unknown>[]): { normalizer: Normalizer<unknown>; confidence: number } {

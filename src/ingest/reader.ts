@@ -118,8 +118,27 @@ export function sniffEncoding(b: Uint8Array): { encoding: 'utf-8' | 'utf-16le' |
   const half = n / 2;
   if (n >= 4 && oddNul > half * 0.3 && evenNul < half * 0.05) return { encoding: 'utf-16le', bom: 0 };
   if (n >= 4 && evenNul > half * 0.3 && oddNul < half * 0.05) return { encoding: 'utf-16be', bom: 0 };
-  if (evenNul + oddNul > 0 || ctrl > n * 0.1) return null;
-  return { encoding: 'utf-8', bom: 0 };
+  if (evenNul + oddNul === 0 && ctrl <= n * 0.1) return { encoding: 'utf-8', bom: 0 };
+  // NUL or control bytes: text with crash padding or a stray byte (the bad lines are rejected one by
+  // one), or binary? Text when what is not NUL is valid UTF-8, control bytes other than NUL are rare,
+  // and the first thing after any padding starts a JSON value or an SSE field.
+  if (ctrl > n * 0.02 || !validUtf8Head(b.subarray(0, n))) return null;
+  let i = 0;
+  while (i < n && (b[i] === 0 || b[i] === 32 || b[i] === 9 || b[i] === 10 || b[i] === 13)) i++;
+  if (i === n) return null;
+  const c = b[i];
+  const start = c === 0x7b || c === 0x5b || c === 0x3a || /^(data|event|id|retry):/.test(String.fromCharCode(...b.subarray(i, i + 6)));
+  return start ? { encoding: 'utf-8', bom: 0 } : null;
+}
+
+/** Is this head valid UTF-8, NUL bytes aside (a character cut at its end is fine)? */
+function validUtf8Head(b: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(b.filter((x) => x !== 0), { stream: true });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Big integers (> 2^53) are kept exact as text (they are ids); other values as JSON.parse gives them. */
@@ -137,7 +156,11 @@ export function parseJson(text: string): unknown {
   return JSON.parse(text);
 }
 
-function reason(e: unknown): string {
+function reason(e: unknown, text?: string): string {
+  if (text?.includes('\u0000')) {
+    const nuls = text.split('\u0000').length - 1;
+    return `${nuls} NUL bytes in this ${nuls === text.length ? 'line (crash padding or binary data), nothing else' : 'record (crash padding or binary data)'}`;
+  }
   const m = e instanceof Error ? e.message : String(e);
   if (e instanceof RangeError) return `JSON too deeply nested or too large to parse (${m})`;
   return `malformed JSON: ${m}`;
@@ -159,8 +182,26 @@ class ValueSplitter {
   constructor(
     arrayMode: boolean,
     private maxChars: number,
+    /** Start inside the array (reading the rest of one after a broken element). */
+    inside = false,
   ) {
     this.arrayMode = arrayMode;
+    if (inside) {
+      this.inArray = true;
+      this.depth = 1;
+    }
+  }
+
+  /** The array was closed by text read elsewhere (inside a broken element that was split). */
+  markClosed(): void {
+    this.inArray = false;
+    this.closed = true;
+    this.depth = 0;
+  }
+
+  /** Has the top-level array been closed? */
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   *push(text: string): Generator<ReadEvent | { kind: 'value'; text: string; line: number }> {
@@ -244,13 +285,14 @@ class ValueSplitter {
     else if (text.trim()) yield { kind: 'value', text, line: this.startLine };
   }
 
-  *end(): Generator<ReadEvent | { kind: 'value'; text: string; line: number }> {
+  *end(): Generator<ReadEvent | { kind: 'value'; text: string; line: number; truncated?: boolean }> {
     if (this.started) {
       const line = this.startLine;
       const text = this.pieces.join('');
       this.pieces = [];
       this.started = false;
-      if (this.depth > (this.arrayMode ? 1 : 0) || this.inString) yield { kind: 'reject', line, reason: 'truncated JSON: the file ended inside this record' };
+      // an element left open: it may have swallowed good elements after it, which the reader splits off
+      if (this.depth > (this.arrayMode ? 1 : 0) || this.inString) yield { kind: 'value', text, line, truncated: true };
       else if (text.trim()) yield { kind: 'value', text, line };
     }
     if (this.arrayMode && this.inArray) yield { kind: 'warning', message: 'the JSON array is not closed (file truncated?)' };
@@ -362,8 +404,12 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
     buffered += head.value;
     if (buffered.length > 65536) break;
     // enough to pick a container: the first line that is not blank and not an SSE comment is complete
-    const firstReal = buffered.split('\n').slice(0, -1).find((l) => l.trim() && !l.startsWith(':'));
-    if (firstReal !== undefined) break;
+    const complete = buffered.split('\n').slice(0, -1);
+    const firstReal = complete.find((l) => l.trim() && !l.startsWith(':'));
+    // a first line that opens an object without closing it: pretty-printed JSON, or a broken JSON Lines
+    // record? a few more lines tell (looksLikeJsonLines)
+    const open = !!firstReal?.trimStart().startsWith('{') && !firstReal.trimEnd().endsWith('}');
+    if (firstReal !== undefined && (!open || complete.length > 8)) break;
   }
   const trimmed = buffered.replace(/^[\s\uFEFF]+/, '');
   if (!trimmed) {
@@ -379,17 +425,7 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
   if (trimmed.startsWith('[')) container = 'json';
   else if (/^(event|data|id|retry):/.test(trimmed) || /^:[^\n]*\n(\s*\n)*(event|data|id|retry):/.test(trimmed)) container = 'sse';
   else if (trimmed.startsWith('{')) {
-    const firstLine = trimmed.split('\n', 1)[0].replace(/\r$/, '');
-    let oneLine = false;
-    if (firstLine.trimEnd().endsWith('}')) {
-      try {
-        JSON.parse(firstLine);
-        oneLine = true;
-      } catch {
-        oneLine = false;
-      }
-    }
-    container = oneLine ? 'jsonl' : 'json';
+    container = looksLikeJsonLines(trimmed) ? 'jsonl' : 'json';
   } else if (looksLikeYaml(trimmed)) container = 'yaml'; // VCR cassettes: read whole by yaml-records.ts
   else container = 'jsonl';
   if (opts.shard) container = 'jsonl';
@@ -398,23 +434,25 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
   let lastLine = 1;
   if (container === 'yaml') yield* yamlRecords(all(), maxChars);
   else if (container === 'json') {
-    const splitter = new ValueSplitter(trimmed.startsWith('['), maxChars);
+    const arrayMode = trimmed.startsWith('[');
+    const splitter = new ValueSplitter(arrayMode, maxChars);
+    const value = function* (ev: SplitValue): Generator<ReadEvent> {
+      for (const r of valueEvents(ev, arrayMode, maxChars, index)) {
+        if (r.kind === 'record') index++;
+        if (r.kind === 'closed') splitter.markClosed();
+        else yield r;
+      }
+    };
     for await (const t of all()) {
       for (const ev of splitter.push(t)) {
-        if (ev.kind === 'value') {
-          const r = parseOne(ev.text, ev.line, index);
-          if (r.kind === 'record') index++;
-          yield r;
-        } else yield ev;
+        if (ev.kind === 'value') yield* value(ev);
+        else yield ev;
       }
     }
     lastLine = splitter.line;
     for (const ev of splitter.end()) {
-      if (ev.kind === 'value') {
-        const r = parseOne(ev.text, ev.line, index);
-        if (r.kind === 'record') index++;
-        yield r;
-      } else yield ev;
+      if (ev.kind === 'value') yield* value(ev);
+      else if (ev.kind !== 'warning' || !splitter.isClosed) yield ev;
     }
   } else {
     const sse = container === 'sse' ? new SseSplitter() : null;
@@ -436,7 +474,13 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
         return;
       }
       if (!line.trim()) return;
-      const r = parseOne(line, lineNo, index);
+      let r = parseOne(line, lineNo, index);
+      // an SSE data line saved into a JSON Lines log (`data: {…}`): its payload is the record
+      const data = r.kind === 'reject' ? /^data:\s?(.*)$/.exec(line) : null;
+      if (data) {
+        if (data[1].trim() === '[DONE]') return;
+        r = parseOne(data[1], lineNo, index);
+      }
       if (r.kind === 'record') index++;
       yield r;
     };
@@ -486,10 +530,106 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
   if (gzipError) yield { kind: 'reject', line: lastLine, reason: `the gzip stream is truncated or corrupt from here on (${gzipError}); the records before were kept` };
 }
 
-function parseOne(text: string, line: number, index: number): ReadEvent {
+/**
+ * Text starting with `{`: JSON Lines, or one (pretty-printed) JSON document / concatenated values?
+ * JSON Lines when the first line is a whole object (even a broken one: it ends with `}`), or when a
+ * later complete line at column 0 is a whole object on its own — so a malformed first line is one
+ * rejected line, not a document that swallows the good lines after it.
+ */
+export function looksLikeJsonLines(text: string): boolean {
+  const lines = text.split('\n');
+  lines.pop(); // maybe incomplete
+  const first = (lines[0] ?? text).replace(/\r$/, '').trimEnd();
+  if (first.endsWith('}')) return true;
+  for (const raw of lines.slice(1, 50)) {
+    const l = raw.replace(/\r$/, '');
+    if (!l.startsWith('{') || !l.trimEnd().endsWith('}')) continue;
+    try {
+      const v = JSON.parse(l);
+      if (v && typeof v === 'object' && !Array.isArray(v)) return true;
+    } catch {
+      // not a whole object on its own
+    }
+  }
+  return false;
+}
+
+type SplitValue = { kind: 'value'; text: string; line: number; truncated?: boolean };
+const TRUNCATED = 'truncated JSON: the file ended inside this record';
+
+/**
+ * Parse one value the splitter found. In a JSON array, an element that does not parse may have
+ * swallowed the elements after it (an unbalanced `[` or `{` keeps the splitter's depth up): split it
+ * at the next line that starts an element after a comma, reject the broken head by its line, and read
+ * the rest as the array's remaining elements (recursively, so several broken elements each lose only
+ * themselves). `closed` says the rest closed the array.
+ */
+function* valueEvents(ev: SplitValue, arrayMode: boolean, maxChars: number, index: number): Generator<ReadEvent | { kind: 'closed' }> {
+  const r = parseOne(ev.text, ev.line, index);
+  if (r.kind === 'record' || !arrayMode) {
+    yield ev.truncated && r.kind === 'reject' ? { ...r, reason: TRUNCATED } : r;
+    return;
+  }
+  // only an element whose brackets do not pair up can have run into the next ones; the elements of a
+  // pretty-printed array are the least indented lines that start an object or array
+  const candidates = balanced(ev.text) ? [] : [...ev.text.matchAll(/,[ \t\r]*\n([ \t]*)(?=[{[])/g)];
+  const indent = Math.min(...candidates.map((m) => m[1].length));
+  for (const m of candidates.filter((c) => c[1].length === indent).slice(0, 50)) {
+    const at = (m.index ?? 0) + m[0].length;
+    const sub = new ValueSplitter(true, maxChars, true);
+    sub.line = ev.line + countNewlines(ev.text, at);
+    const rest = [...sub.push(ev.text.slice(at)), ...sub.end()];
+    const first = rest.find((x) => x.kind === 'value');
+    if (!first || parseOne(first.text, first.line, 0).kind !== 'record') continue;
+    const head = parseOne(ev.text.slice(0, m.index), ev.line, index);
+    yield head.kind === 'reject' ? { ...head, reason: `${head.reason} (the elements after it were read on their own)` } : head;
+    let next = head.kind === 'record' ? index + 1 : index;
+    let closed = sub.isClosed;
+    for (const x of rest) {
+      if (x.kind !== 'value') {
+        if (x.kind !== 'warning' || !closed) yield x;
+        continue;
+      }
+      for (const y of valueEvents(x, true, maxChars, next)) {
+        if (y.kind === 'record') next++;
+        if (y.kind === 'closed') closed = true;
+        else yield y;
+      }
+    }
+    if (closed) yield { kind: 'closed' };
+    return;
+  }
+  yield ev.truncated ? { ...r, reason: TRUNCATED } : r;
+}
+
+/** Do the brackets of this JSON text (outside strings) pair up and close? */
+function balanced(text: string): boolean {
+  const stack: number[] = [];
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 92) i++;
+      else if (ch === 34) inString = false;
+    } else if (ch === 34) inString = true;
+    else if (ch === 123 || ch === 91) stack.push(ch + 2); // { → }, [ → ]
+    else if (ch === 125 || ch === 93) {
+      if (stack.pop() !== ch) return false;
+    }
+  }
+  return stack.length === 0 && !inString;
+}
+
+function countNewlines(text: string, end: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+function parseOne(text: string, line: number, index: number): Extract<ReadEvent, { kind: 'record' | 'reject' }> {
   try {
     return { kind: 'record', record: { value: parseJson(text), line, index, text } };
   } catch (e) {
-    return { kind: 'reject', line, reason: reason(e) };
+    return { kind: 'reject', line, reason: reason(e, text) };
   }
 }

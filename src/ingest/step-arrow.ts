@@ -35,7 +35,7 @@ function messageBuilder(): StructBuilder<Msg> {
   });
 }
 
-type Builders = { [K in keyof StepRecord]: ColumnBuilder<StepRecord[K]> };
+type Builders = { [K in keyof StepRecord]-?: ColumnBuilder<StepRecord[K]> };
 
 function builders(): Builders {
   return {
@@ -74,6 +74,7 @@ function builders(): Builders {
     source_line: new Int32Builder(),
     source_id: new Utf8Builder(),
     import_id: new Int32Builder(),
+    source_trajectory_id: new Utf8Builder(),
   };
 }
 

@@ -60,6 +60,11 @@ export interface StepRecord {
   source_line: number | null;
   source_id: string;
   import_id: number | null;
+  /**
+   * The trajectory id the source itself gave, when it gave one. trajectory_uid is the same unless that id
+   * was already in the pool with other content (then `{id}@{source_id[:12]}`, docs/decisions/011).
+   */
+  source_trajectory_id?: string | null;
 }
 
 /**

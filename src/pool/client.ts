@@ -1,6 +1,6 @@
 import { type Table, tableFromIPC } from 'apache-arrow';
 import * as Comlink from 'comlink';
-import type { ImportCommit, ImportMeta, PoolApi, PoolStatus } from './pool-core';
+import type { CommitResult, ImportCommit, ImportMeta, PoolApi, PoolStatus } from './pool-core';
 import { type Row, tableToRows } from './rows';
 
 export interface PoolClientOptions {
@@ -124,7 +124,7 @@ export class PoolClient {
     return this.guard(() => this.api.beginImport(meta));
   }
 
-  async commitImport(id: number, info: ImportCommit): Promise<{ rowsAdded: number }> {
+  async commitImport(id: number, info: ImportCommit): Promise<CommitResult> {
     const r = await this.guard(() => this.api.commitImport(id, info));
     this.changed(['steps', 'trajectories', 'imports', 'import_errors']);
     return r;

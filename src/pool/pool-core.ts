@@ -15,6 +15,7 @@ import {
 import * as Comlink from 'comlink';
 import { type Table, tableFromArrays, tableToIPC } from 'apache-arrow';
 import { CURATION_HELPERS } from './curation-sql';
+import { type CommitDedupe, dedupeImport, describeDedupe } from './import-commit';
 import { DDL, trajectoryStatsSql } from './schema';
 
 export interface PoolInit {
@@ -48,6 +49,12 @@ export interface ImportCommit {
   rowsMade: number;
   errors: { line: number; reason: string }[];
   message?: string | null;
+  /** Formats whose trajectory ids are trace ids: spans of a stored trace from another file join it (decision 011). */
+  joinFormats?: string[];
+}
+
+export interface CommitResult extends CommitDedupe {
+  rowsAdded: number;
 }
 
 export class QueryError extends Error {
@@ -411,35 +418,35 @@ export const poolApi = {
     t.pending = 0;
   },
 
-  /** Commit the import: drop rows whose step_id the pool already has (or that repeat within the file), derive is_last, one transaction. */
-  commitImport(id: number, info: ImportCommit): { rowsAdded: number } {
+  /**
+   * Commit the import: drop rows already in the pool, keep apart (or join) ids that collide with other
+   * content (dedupeImport, docs/decisions/011), derive is_last, one transaction.
+   */
+  commitImport(id: number, info: ImportCommit): CommitResult {
     const t = tx(id);
     const q = (sql: string) => run(sql, t.conn);
     let added = 0;
+    let d: CommitDedupe;
     try {
-      q(`DELETE FROM steps WHERE import_id = ${id} AND step_id IN (SELECT step_id FROM steps WHERE import_id IS DISTINCT FROM ${id})`);
-      const dups = Number(q(`SELECT count(*) - count(DISTINCT step_id) AS d FROM steps WHERE import_id = ${id}`).getChild('d')?.get(0));
-      if (dups > 0) {
-        q(`DELETE FROM steps WHERE rowid IN (
-             SELECT rowid FROM (SELECT rowid, row_number() OVER (PARTITION BY step_id ORDER BY source_line, rowid) AS rn FROM steps WHERE import_id = ${id})
-             WHERE rn > 1)`);
-      }
+      d = dedupeImport(q, id, info.joinFormats);
       q(`UPDATE steps SET is_last = (steps.step_index = l.last_index)
          FROM (SELECT trajectory_uid, max(step_index) AS last_index FROM steps WHERE import_id = ${id} GROUP BY ALL) l
          WHERE steps.import_id = ${id} AND steps.is_last IS NULL AND steps.trajectory_uid = l.trajectory_uid`);
       refreshStats(`SELECT DISTINCT trajectory_uid FROM steps WHERE import_id = ${id}`, t.conn);
       added = Number(q(`SELECT count(*) AS n FROM steps WHERE import_id = ${id}`).getChild('n')?.get(0));
-      insertErrors(id, info.errors, t.conn);
-      q(`UPDATE imports SET status = 'done', format = ${sqlString(info.format)}, confidence = ${Number(info.confidence) || 0},
-           records = ${info.records | 0}, rows_made = ${info.rowsMade | 0}, rows_added = ${added}, rejected = ${info.errors.length},
-           message = ${info.message ? sqlString(info.message) : 'NULL'}, finished_at = now() WHERE import_id = ${id}`);
+      const errors = [...info.errors, ...d.repeats];
+      insertErrors(id, errors, t.conn);
+      const message = [info.message, ...describeDedupe(d, added)].filter(Boolean).join('; ') || null;
+      q(`UPDATE imports SET status = '${added ? 'done' : 'unchanged'}', format = ${sqlString(info.format)}, confidence = ${Number(info.confidence) || 0},
+           records = ${info.records | 0}, rows_made = ${info.rowsMade | 0}, rows_added = ${added}, rejected = ${errors.length},
+           message = ${message ? sqlString(message) : 'NULL'}, finished_at = now() WHERE import_id = ${id}`);
       endTx(id, 'COMMIT');
     } catch (e) {
       endTx(id, 'ROLLBACK');
       throw e;
     }
     checkpoint();
-    return { rowsAdded: added };
+    return { rowsAdded: added, ...d };
   },
 
   /** Abandon an import: its transaction is rolled back, so nothing of it is kept; the reason is recorded. */

@@ -45,12 +45,15 @@ export const STEPS_COLUMNS_DDL = `
   source_format VARCHAR,
   source_line INTEGER,
   source_id VARCHAR,
-  import_id INTEGER`;
+  import_id INTEGER,
+  source_trajectory_id VARCHAR`;
 
 export const SCHEMA_VERSION = 1;
 
 export const DDL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS steps (${STEPS_COLUMNS_DDL})`,
+  // pools made before decision 011 get the source's own trajectory id as their last column
+  `ALTER TABLE steps ADD COLUMN IF NOT EXISTS source_trajectory_id VARCHAR`,
   `CREATE TABLE IF NOT EXISTS curation (
     step_id VARCHAR PRIMARY KEY,
     quality VARCHAR DEFAULT 'unreviewed',

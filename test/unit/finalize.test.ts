@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createFinalizeState, finalize, promptUid } from '../../src/ingest/finalize';
 import type { ChatMessage } from '../../src/ingest/step';
+import { hash64 } from '../../src/util/hash';
 
 const ctx = { sourceId: 'abcdef0123456789abcdef', file: 'log.jsonl' };
 const opts = { format: 'test', importId: 7 };
@@ -39,6 +40,38 @@ describe('finalize', () => {
   it('prompt uid ignores later turns', () => {
     assert.equal(promptUid([sys, u1, a2]), promptUid([sys, u1]));
     assert.notEqual(promptUid([u1]), promptUid([sys, u1]));
+  });
+
+  it('a trajectory delivered as [sys, u1] and then [sys, u1, a1, u2] keeps one prompt id (the first user turn ends the prompt)', () => {
+    const u2: ChatMessage = { role: 'user', content: 'And 3+3?' };
+    assert.equal(promptUid([sys, u1, a1, t1, a2, u2]), promptUid([sys, u1]));
+    // the same through finalize: two records, the second a later call of the same trajectory (own id)
+    const st = createFinalizeState();
+    const r1 = finalize([{ trajectory_uid: 'sess-1', steps: [{ messages: [sys, u1], response: a2 }] }], { value: {}, line: 1, index: 0 }, ctx, st, opts);
+    const r2 = finalize([{ trajectory_uid: 'sess-2', steps: [{ messages: [sys, u1, a2, u2], response: a2 }] }], { value: {}, line: 2, index: 1 }, ctx, st, opts);
+    assert.equal(r2[0].prompt_uid, r1[0].prompt_uid, 'one GRPO group');
+  });
+
+  it('prompt ids of ordinary prompts are what they were (system text and first user turn, hashed)', () => {
+    assert.equal(promptUid([sys, u1]), `p-${hash64('s:You are terse.\nu:What is 2+2?')}`);
+    assert.equal(promptUid([u1]), `p-${hash64('u:What is 2+2?')}`);
+  });
+
+  it('a blank prompt gets a prompt id of its own trajectory, flagged p-empty-, never one shared by unrelated files', () => {
+    const blank: ChatMessage[][] = [[], [{ role: 'user', content: '' }], [{ role: 'system', content: '  ' }, { role: 'user', content: null }, a2]];
+    const st = createFinalizeState();
+    const uids = blank.map((messages, i) => finalize([{ steps: [{ messages, response: a2 }] }], { value: {}, line: i + 1, index: i }, { ...ctx, sourceId: `file${i}0000000000000` }, st, opts)[0].prompt_uid);
+    for (const u of uids) assert.match(u, /^p-empty-/);
+    assert.equal(new Set(uids).size, uids.length, 'no two blank prompts share a group');
+    assert.equal(st.emptyPrompts, 3);
+    // one trajectory's steps share its (own) prompt id
+    const rows = finalize([{ trajectory_uid: 'x', steps: [{ messages: [], response: a2 }, { messages: [a2], response: a2 }] }], { value: {}, line: 9, index: 9 }, ctx, st, opts);
+    assert.equal(rows[0].prompt_uid, rows[1].prompt_uid);
+    assert.equal(rows[0].prompt_uid, promptUid([], 'x'));
+    // image-only prompts differ by their parts, not grouped as blank
+    const img = (url: string): ChatMessage => ({ role: 'user', content: null, parts: JSON.stringify([{ type: 'image_url', image_url: { url } }]) });
+    assert.notEqual(promptUid([img('a.png')]), promptUid([img('b.png')]));
+    assert.match(promptUid([img('a.png')]), /^p-[0-9a-f]/);
   });
 });
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createFinalizeState, finalize } from '../../src/ingest/finalize';
 import type { Normalizer, SourceRecord } from '../../src/ingest/normalizer';
 import type { StepRecord } from '../../src/ingest/step';
+import { readFixture } from './helpers/read';
 
 export const ctx = { sourceId: '0123456789abcdef0123456789abcdef', file: 'fixture' };
 
@@ -9,20 +10,9 @@ export function fixture(name: string): string {
   return readFileSync(new URL(`../fixtures/formats/${name}`, import.meta.url), 'utf8');
 }
 
-/** A fixture as the reader would hand it over: JSONL → one record a line, anything else → one record. */
+/** A fixture as the importer's reader (readRecords) hands it over: one record a JSONL line, array element, SSE event or document. */
 export function records(name: string): SourceRecord[] {
-  const text = fixture(name);
-  if (/\.jsonl$/.test(name)) {
-    const out: SourceRecord[] = [];
-    text.split('\n').forEach((l, i) => {
-      if (l.trim()) out.push({ value: JSON.parse(l), line: i + 1, index: out.length });
-    });
-    return out;
-  }
-  const v = JSON.parse(text);
-  // The reader splits a top-level JSON array into one record per element.
-  if (Array.isArray(v)) return v.map((value, index) => ({ value, line: index + 2, index }));
-  return [{ value: v, line: 1, index: 0 }];
+  return readFixture(name).records;
 }
 
 /** Run a normalizer over records (state, flush) and finalize the drafts into step records. */

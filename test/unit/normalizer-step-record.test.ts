@@ -4,7 +4,7 @@ import { stepRecord } from '../../src/ingest/normalizers/step-record';
 import type { StepRecord } from '../../src/ingest/step';
 import { ctx, fixtureRecords, runNormalizer } from './helpers/formats';
 
-const REDERIVED = new Set(['source', 'source_id', 'import_id']);
+const REDERIVED = new Set(['source', 'source_id', 'import_id', 'source_trajectory_id']);
 
 function comparable(r: StepRecord): Record<string, unknown> {
   return Object.fromEntries(Object.entries(r).filter(([k]) => !REDERIVED.has(k)));
@@ -19,7 +19,11 @@ describe('step-record normalizer', () => {
       const original = recs[i].value as StepRecord;
       assert.deepEqual(comparable(r), comparable(original), `row ${i}`);
       assert.equal(r.source_id, ctx.sourceId);
+      // an export from before source_trajectory_id: the trajectory id is the source's own
+      assert.equal(r.source_trajectory_id, original.source_trajectory_id ?? original.trajectory_uid);
     });
+    const kept = runNormalizer(stepRecord, [{ ...recs[0], value: { ...(recs[0].value as object), trajectory_uid: 'run@0123456789ab', source_trajectory_id: 'run' } }]);
+    assert.equal(kept[0].source_trajectory_id, 'run', 'a trajectory kept apart keeps its own id through export and re-import');
     assert.deepEqual(
       rows.map((r) => [r.step_id, r.is_last]),
       [

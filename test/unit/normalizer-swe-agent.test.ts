@@ -52,7 +52,7 @@ describe('swe-agent normalizer', () => {
     assert.equal(rows.length, 2);
     assert.equal(rows[0].trajectory_uid, rows[1].trajectory_uid);
     assert.equal(rows[1].messages.length, 4);
-    assert.equal(rows[1].source_line, 6, 'line of the assistant message');
+    assert.equal(rows[1].source_line, 18, 'line where the assistant message starts');
     assert.equal(rows[1].is_last, null);
   });
 });

@@ -23,18 +23,19 @@ describe('tau-bench normalizer', () => {
     assert.equal(first[1].metadata?.trial, '0');
   });
 
+  // source_line is the line where the result's element starts (2, 71, 128), as the reader numbers it
   it('groups trials of one task by prompt_uid', () => {
     const rows = run(tauBench, records('tau-bench-results.json'));
     const trial0 = rows.find((r) => r.source_line === 2)!;
-    const trial1 = rows.find((r) => r.source_line === 3)!;
+    const trial1 = rows.find((r) => r.source_line === 71)!;
     assert.equal(trial0.prompt_uid, trial1.prompt_uid);
     assert.notEqual(trial0.trajectory_uid, trial1.trajectory_uid);
     assert.equal(trial1.reward, null);
-    assert.equal(rows.filter((r) => r.source_line === 3).at(-1)?.reward, 0);
+    assert.equal(rows.filter((r) => r.source_line === 71).at(-1)?.reward, 0);
   });
 
   it('reports an errored run with an empty traj as one error step', () => {
-    const rows = run(tauBench, records('tau-bench-results.json')).filter((r) => r.source_line === 4);
+    const rows = run(tauBench, records('tau-bench-results.json')).filter((r) => r.source_line === 128);
     assert.equal(rows.length, 1);
     assert.equal(rows[0].status, 'error');
     assert.match(rows[0].error ?? '', /RateLimitError/);

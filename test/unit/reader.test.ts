@@ -36,6 +36,14 @@ describe('reader', () => {
     assert.match(r.rejects[0].reason, /malformed JSON/);
   });
 
+  it('JSONL whose first line is malformed: that line is rejected, the good lines after it are kept', async () => {
+    for (const first of ['{"messages": [}', '{"messages": [', '{"a": 1,,}']) {
+      const r = await read(`${first}\n{"a":2}\n{"a":3}\n`);
+      assert.deepEqual(r.records.map((x) => [x.v, x.line]), [[{ a: 2 }, 2], [{ a: 3 }, 3]], first);
+      assert.deepEqual(r.rejects.map((x) => x.line), [1], first);
+    }
+  });
+
   it('JSONL: truncated last line', async () => {
     const r = await read('{"a":1}\n{"a":2}\n{"a":');
     assert.equal(r.records.length, 2);
@@ -96,6 +104,71 @@ describe('reader', () => {
     assert.deepEqual(r.records.map((x) => x.v), [{ a: 1 }, { a: '3 ] }' }]);
     assert.deepEqual(r.records.map((x) => x.line), [2, 4]);
     assert.equal(r.rejects[0].line, 3);
+  });
+
+  it('JSONL: an SSE data line saved among JSON lines is read as its payload; [DONE] is skipped', async () => {
+    const r = await read('{"a":1}\ndata: {"a":2}\ndata: [DONE]\ndata: {broken\n');
+    assert.deepEqual(r.records.map((x) => [x.v, x.line]), [[{ a: 1 }, 1], [{ a: 2 }, 2]]);
+    assert.deepEqual(r.rejects.map((x) => x.line), [4]);
+  });
+
+  it('crash padding (a run of NUL bytes) in the first 4 KiB rejects only its own line; the other 20 lines are kept', async () => {
+    const line = (i: number) => JSON.stringify({ messages: [{ role: 'user', content: `q${i}` }, { role: 'assistant', content: `a${i}` }] });
+    const enc = new TextEncoder();
+    const parts: Uint8Array[] = [];
+    for (let i = 1; i <= 10; i++) parts.push(enc.encode(`${line(i)}\n`));
+    parts.push(new Uint8Array(600), enc.encode('\n')); // line 11: what a crash leaves behind
+    for (let i = 11; i <= 20; i++) parts.push(enc.encode(`${line(i)}\n`));
+    parts.push(new Uint8Array(40)); // and padding at the end, with no newline
+    const bytes = new Uint8Array(parts.reduce((a, p) => a + p.length, 0));
+    let o = 0;
+    for (const p of parts) {
+      bytes.set(p, o);
+      o += p.length;
+    }
+    assert.ok(bytes.indexOf(0) < 4096);
+    const r = await read(bytes, 997);
+    assert.equal(r.records.length, 20);
+    assert.deepEqual(r.rejects.map((x) => x.line), [11, 22]);
+    assert.match(r.rejects[0].reason, /NUL bytes/);
+    // a NUL-prefixed record line is that line's problem, not the file's
+    const glued = await read(`{"a":1}\n\u0000\u0000{"a":2}\n{"a":3}\n`);
+    assert.deepEqual(glued.records.map((x) => x.v), [{ a: 1 }, { a: 3 }]);
+    assert.deepEqual(glued.rejects.map((x) => x.line), [2]);
+  });
+
+  it('binary files are still refused: magic numbers, and heads that are not text', async () => {
+    const elfLike = new Uint8Array(512).map((_, i) => (i * 37) % 256);
+    await assert.rejects(read(elfLike), /binary file/);
+    const sqliteNoMagic = new Uint8Array([0x7b, 0, 1, 2, 3, 0, 0, 0, 0xff, 0xfe, 0x80, 0x81, 0, 0, 5, 6, 0x90, 0, 0, 0, 0x11, 0x12, 0x13, 0, 0]);
+    await assert.rejects(read(sqliteNoMagic), /binary file/);
+  });
+
+  it('a broken array element with an unbalanced [ does not swallow the good elements after it', async () => {
+    const r = await read('[\n  {"a": 1},\n  {"a": [2, 3, "b": 4},\n  {"a": 5},\n  {"a": 6}\n]\n');
+    assert.deepEqual(r.records.map((x) => x.v), [{ a: 1 }, { a: 5 }, { a: 6 }]);
+    assert.deepEqual(r.records.map((x) => x.line), [2, 4, 5]);
+    assert.deepEqual(r.rejects.map((x) => x.line), [3]);
+    assert.deepEqual(r.warnings, []);
+    // two levels unbalanced, and two broken elements
+    const two = await read('[{"a": 1},\n{"a": [[2},\n{"a": 3},\n{"b": {"c": [},\n{"a": 4}]');
+    assert.deepEqual(two.records.map((x) => x.v), [{ a: 1 }, { a: 3 }, { a: 4 }]);
+    assert.deepEqual(two.rejects.map((x) => x.line), [2, 4]);
+    assert.deepEqual(two.warnings, []);
+    // a broken element whose brackets pair up is one reject; its nested lines never become elements
+    const nested = await read('[\n  {"messages": [\n    {"role": "user", "content": "x"},\n    {"role": "assistant", "content": "y"}\n  ], "bad": ,},\n  {"a": 7}\n]\n');
+    assert.deepEqual(nested.records.map((x) => x.v), [{ a: 7 }]);
+    assert.deepEqual(nested.rejects.map((x) => x.line), [2]);
+    // unbalanced, pretty-printed: the split is at the array's own elements, not at nested objects
+    const deep = await read('[\n  {"messages": [\n    {"role": "user", "content": "x"},\n    {"role": "assistant", "content": "y"}\n  },\n  {"a": 8},\n  {"a": 9}\n]\n');
+    assert.deepEqual(deep.records.map((x) => x.v), [{ a: 8 }, { a: 9 }]);
+    assert.deepEqual(deep.rejects.map((x) => x.line), [2]);
+    assert.deepEqual(deep.warnings, []);
+    // an element left open at the very end is still a truncated record, and the array not closed is said
+    const cut = await read('[{"a": 1},\n{"a": [2');
+    assert.deepEqual(cut.records.map((x) => x.v), [{ a: 1 }]);
+    assert.match(cut.rejects[0].reason, /truncated JSON/);
+    assert.match(cut.warnings.join(' '), /not closed/);
   });
 
   it('a pretty-printed single object and concatenated objects', async () => {

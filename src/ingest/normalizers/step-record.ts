@@ -109,6 +109,8 @@ export const stepRecord = defineNormalizer({
       raw: 'raw' in v ? str(v.raw) : undefined,
       source_format: str(v.source_format) ?? undefined,
       source_line: int(v.source_line) ?? undefined,
+      // the id its source gave, when the export carries it (decision 011)
+      source_trajectory_id: str(v.source_trajectory_id) ?? undefined,
     };
     return [{ trajectory_uid: step.trajectory_uid, prompt_uid: step.prompt_uid, steps: [step] }];
   },

@@ -35,6 +35,9 @@ export class AwImportPanel extends LitElement {
       .badge { font-size: 12px; padding: 1px 7px; border-radius: 10px; background: var(--aw-accent-bg); }
       .badge.failed, .badge.cancelled { background: var(--aw-error-bg); color: var(--aw-error); }
       .badge.done { background: #e5f4ea; color: var(--aw-ok); }
+      .badge.unchanged { background: var(--aw-panel); color: var(--aw-muted, inherit); border: 1px solid var(--aw-border); }
+      .nothing { font-weight: 600; }
+      .collisions ul { margin: 2px 0 0; padding-left: 20px; }
       details { margin-top: 4px; }
       .rejects { max-height: 180px; overflow: auto; }
       input[type='url'] { width: 360px; max-width: 60vw; }
@@ -169,16 +172,31 @@ export class AwImportPanel extends LitElement {
   }
 
   private renderReport(r: ImportReport, source?: File) {
+    const keptNothing = r.status === 'failed' || r.status === 'cancelled';
+    const collisions = r.collisions ?? [];
     return html`
       <div class="row report" aria-label=${`Report for ${r.file}`}>
         <span>format <b class="format">${r.format}</b>${r.confidence ? html` <span class="muted">(${Math.round(r.confidence * 100)}% sure)</span>` : nothing}</span>
         <span><b class="records">${r.records}</b> records</span>
         <span><b class="rows">${r.rows}</b> steps</span>
         <span><b class="added">${r.added}</b> added</span>
+        ${r.alreadyInPool ? html`<span class="muted"><b class="already">${r.alreadyInPool}</b> already in the pool</span>` : nothing}
         <span class=${r.rejected.length ? 'error' : 'muted'}><b class="rejected">${r.rejected.length}</b> rejected</span>
         <span class="muted">${(r.ms / 1000).toFixed(1)} s</span>
       </div>
-      ${r.message ? html`<div class=${r.status === 'done' ? 'muted' : 'error'}>${r.message}</div>` : nothing}
+      ${keptNothing ? html`<div class="error nothing" role="alert">Nothing of this file was imported.</div>` : nothing}
+      ${r.message ? html`<div class=${keptNothing ? 'error message' : 'muted message'}>${r.message}</div>` : nothing}
+      ${collisions.length
+        ? html`<div class="collisions" role="note">
+            Trajectory ids already in the pool with other content — kept, not dropped:
+            <ul>
+              ${collisions.slice(0, 20).map(
+                (c) => html`<li><code>${c.trajectory}</code>: ${c.steps} step(s) ${c.how === 'apart' ? html`kept apart as <code>${c.keptAs}</code>` : 'joined to the stored trace (another part of it)'}</li>`,
+              )}
+              ${collisions.length > 20 ? html`<li>… ${collisions.length - 20} more</li>` : nothing}
+            </ul>
+          </div>`
+        : nothing}
       ${r.format === 'generic' && source ? html`<button @click=${() => this.startMapping(source)}>Write a mapping for this file</button>` : nothing}
       ${r.warnings.length ? html`<div class="muted">⚠ ${r.warnings.join(' · ')}</div>` : nothing}
       ${r.rejected.length

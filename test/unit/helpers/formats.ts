@@ -1,32 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { createFinalizeState, finalize } from '../../../src/ingest/finalize';
 import type { Normalizer, SourceRecord } from '../../../src/ingest/normalizer';
-import { parseSseText, sseData } from '../../../src/ingest/sse';
 import type { StepRecord } from '../../../src/ingest/step';
+import { readFixture } from './read';
 
 export const ctx = { sourceId: '0123456789abcdef0123456789abcdef', file: 'fixture' };
 
-/** A fixture as the reader hands it over: JSONL lines (unparseable ones as text), JSON array elements or document, SSE events. */
+/** A fixture as the importer's reader (readRecords) hands it over: JSONL lines, JSON array elements or document, SSE events. */
 export function fixtureRecords(name: string): SourceRecord[] {
-  const text = readFileSync(new URL(`../../fixtures/formats/${name}`, import.meta.url), 'utf8');
-  if (name.endsWith('.sse')) return parseSseText(text).map((e, index) => ({ value: sseData(e), line: index + 1, index }));
-  if (name.endsWith('.json')) {
-    const doc: unknown = JSON.parse(text);
-    const values = Array.isArray(doc) ? doc : [doc];
-    return values.map((value, index) => ({ value, line: 1, index }));
-  }
-  const out: SourceRecord[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      value = line;
-    }
-    out.push({ value, line: i + 1, index: out.length });
-  });
-  return out;
+  return readFixture(name).records;
 }
 
 /** Run a normalizer over records the way the importer does: normalize each, flush at the end, finalize everything. */
