@@ -15,6 +15,7 @@ import {
 import * as Comlink from 'comlink';
 import { type Table, tableFromArrays, tableToIPC } from 'apache-arrow';
 import { CURATION_HELPERS } from './curation-sql';
+import { execOne, readOnlyQuery } from './read-only';
 import { DDL, trajectoryStatsSql } from './schema';
 
 export interface PoolInit {
@@ -287,6 +288,29 @@ export const poolApi = {
   exec(sql: string): void {
     run(sql);
     afterUserSql(sql);
+  },
+
+  /** Exactly one statement in a read-only transaction (notebook query cells; read-only.ts). Null when `run` is false. */
+  queryReadOnly(sql: string, run = true): Uint8Array | null {
+    if (!db) throw new Error('The pool is not open yet.');
+    let t: Table | null;
+    try {
+      t = readOnlyQuery(db, sql, run);
+    } catch (e) {
+      throw new QueryError(e instanceof Error ? e.message : String(e), sql, { cause: e });
+    }
+    if (!t) return null;
+    const bytes = ipc(t);
+    return Comlink.transfer(bytes, [bytes.buffer]);
+  },
+
+  /** Exactly one statement (a notebook's CREATE VIEW of a checked query). */
+  execOne(sql: string): void {
+    try {
+      execOne(c(), sql);
+    } catch (e) {
+      throw new QueryError(e instanceof Error ? e.message : String(e), sql, { cause: e });
+    }
   },
 
   tableNames(sql: string): string[] {

@@ -9,7 +9,7 @@ import { type Services, servicesContext } from '../../app/services';
 import type { CellReport } from '../../notebook/api';
 import { notebookTitle } from '../../notebook/format';
 import { type Cell, type CellKind, makeCell, type NotebookDoc } from '../../notebook/model';
-import { NotebookRuntime } from '../../notebook/runtime';
+import { asSelect, NotebookRuntime } from '../../notebook/runtime';
 import './aw-cell';
 import type { AwCell, CellAction } from './aw-cell';
 import type { SqlSchema } from './aw-sql-editor';
@@ -272,7 +272,8 @@ export class AwNotebook extends LitElement {
   private async exportCell(c: Cell, format: 'parquet' | 'jsonl' | 'csv'): Promise<void> {
     const s = this.services;
     if (!s || !this.runtime) return;
-    const sql = c.options.id && !c.options.effect ? `SELECT * FROM "${this.runtime.schema}"."${c.options.id.toLowerCase()}"` : this.runtime.qualified(c.key);
+    // A query cell exports the one statement the runtime checked (asSelect), not its raw text.
+    const sql = c.options.effect ? this.runtime.qualified(c.key) : c.options.id ? `SELECT * FROM "${this.runtime.schema}"."${c.options.id.toLowerCase()}"` : asSelect(this.runtime.qualified(c.key));
     try {
       const blob = await s.exporter.exportQuery(sql, { format });
       download(blob, `${c.options.id ?? 'result'}.${format}`);
