@@ -203,7 +203,7 @@ describe('notebook UI', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(rowCount(cellById('top'))).to.equal('');
     expect(cellById('top').shadowRoot!.querySelector('[aria-label^="Run "]')).to.equal(null);
-    (notebook().shadowRoot!.querySelector('[aria-label="Run this notebook"]') as HTMLButtonElement).click();
+    (notebook().shadowRoot!.querySelector('.confirm button') as HTMLButtonElement).click();
     await until('runs after confirm', () => rowCount(cellById('top')) === '2 rows');
     expect(notebook().shadowRoot!.querySelector('.confirm')).to.equal(null);
   });

@@ -157,7 +157,8 @@ export class AwCell extends LitElement {
       return html`<div class="md" tabindex="0" role="article" aria-label="Markdown cell (double-click or Enter to edit)"
         @dblclick=${() => this.startMd()} @keydown=${(e: KeyboardEvent) => this.mdKey(e)}>${unsafeHTML(renderMarkdown(c.source || '*Empty Markdown cell — double-click to edit.*'))}</div>`;
     }
-    if (c.options.hidden) {
+    // A read-only notebook came from someone else: its sources are never hidden (`hidden` could hide what a cell does).
+    if (c.options.hidden && !this.readonly) {
       return html`<div class="hidden-src" role="button" tabindex="0" aria-label="Show source" @click=${() => this.setOption('hidden', false)}
         @keydown=${(e: KeyboardEvent) => e.key === 'Enter' && this.setOption('hidden', false)}>${c.kind} ${c.options.id ?? ''} · source hidden</div>`;
     }
