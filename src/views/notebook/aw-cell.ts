@@ -4,12 +4,11 @@
  *   aw-cell-edit   {key, source?, options?}
  *   aw-cell-action {key, action, ...}   action: run | run-next | delete | move | duplicate | add | kind | chart | export | focus
  */
-import DOMPurify from 'dompurify';
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
-import { marked } from 'marked';
 import type { Cell, CellKind, CellOptions } from '../../notebook/model';
+import { renderMarkdown } from './markdown';
 import type { CellRuntimeState } from '../../notebook/runtime';
 import type { ExportFormat } from '../../app/services';
 import { cellValue } from '../../pool/rows';
@@ -29,9 +28,7 @@ export type CellAction =
   | { action: 'kind'; kind: CellKind }
   | { action: 'export'; format: ExportFormat };
 
-export function renderMarkdown(src: string): string {
-  return DOMPurify.sanitize(marked.parse(src, { async: false, gfm: true }) as string);
-}
+export { renderMarkdown } from './markdown';
 
 @customElement('aw-cell')
 export class AwCell extends LitElement {
