@@ -197,6 +197,44 @@ describe('notebook UI', () => {
     await until('rerun after reload', () => rowCount(cellById('top')) === '1 row');
   });
 
+  /** The element that has focus, through shadow roots. */
+  const deepActive = (): Element | null => {
+    let el: Element | null = document.activeElement;
+    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+    return el;
+  };
+
+  it('a new cell gets the focus in edit mode (SQL: its editor; Markdown: its source editor)', async () => {
+    const add = (label: string) => (notebook().shadowRoot!.querySelector(`[aria-label="${label}"]`) as HTMLButtonElement).click();
+    const n = cells().length;
+    add('Add SQL cell at the end');
+    await until('the new SQL cell focused', () => cells().length === n + 1 && !!deepActive()?.classList.contains('cm-content') && cells()[n].shadowRoot!.contains(deepActive()!.getRootNode() instanceof ShadowRoot ? (deepActive()!.getRootNode() as ShadowRoot).host : null));
+    await sendKeys({ type: 'SELECT 42 AS answer' });
+    await until('typed into the new cell', () => cells()[n].cell.source === 'SELECT 42 AS answer');
+    add('Add Markdown cell at the end');
+    await until('the new Markdown cell in edit mode', () => cells().length === n + 2 && !!cells()[n + 1].shadowRoot!.querySelector('aw-sql-editor') && !!deepActive()?.classList.contains('cm-content'));
+    await sendKeys({ type: '# Notes' });
+    await until('typed into the Markdown cell', () => cells()[n + 1].cell.source === '# Notes');
+  });
+
+  it('opening an example again shows its saved copy instead of saving another', async () => {
+    const open = () => (panel().shadowRoot!.querySelector('[aria-label="Open example: A tour of the pool"]') as HTMLButtonElement).click();
+    const title = () => (panel().shadowRoot!.querySelector('input[aria-label="Notebook title"]') as HTMLInputElement | null)?.value;
+    const copies = async () => (await store.list()).filter((x) => x.origin === 'notebooks/tour.md').length;
+    open();
+    await until('the example', () => title() === 'A tour of the pool');
+    await until('saved', () => panel().shadowRoot!.querySelectorAll('nav li button[aria-current="true"]').length === 1);
+    expect(await copies()).to.equal(1);
+    for (let i = 0; i < 2; i++) {
+      (panel().shadowRoot!.querySelector('nav li button[aria-current="false"]') as HTMLButtonElement).click();
+      await until('another notebook', () => title() !== 'A tour of the pool');
+      open();
+      await until('the example again', () => title() === 'A tour of the pool');
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    expect(await copies()).to.equal(1);
+  });
+
   it('a notebook opened read-only runs only after the user confirms', async () => {
     await panel().openMarkdown(NB, { origin: 'https://example.test/nb.md', readonly: true });
     await until('confirm bar', () => !!notebook()?.shadowRoot?.querySelector('.confirm'));
