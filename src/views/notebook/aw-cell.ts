@@ -82,8 +82,8 @@ export class AwCell extends LitElement {
 
   override focus(opts?: FocusOptions & { at?: 'start' | 'end' }): void {
     // An empty Markdown cell (a new one) has nothing to show: focus it in edit mode.
-    if (this.cell?.kind === 'md' && !this.cell.source.trim() && !this.editingMd && !this.readonly) return this.startMd();
-    if (this.editor) this.editor.focus(opts);
+    if (this.cell?.kind === 'md' && !this.cell.source.trim() && !this.editingMd && !this.readonly) this.startMd();
+    else if (this.editor) this.editor.focus(opts);
     else (this.renderRoot.querySelector('.md, button') as HTMLElement | null)?.focus(opts);
   }
 
