@@ -304,10 +304,11 @@ export const poolApi = {
     return Comlink.transfer(bytes, [bytes.buffer]);
   },
 
-  /** Exactly one statement (a notebook's CREATE VIEW of a checked query). */
+  /** Exactly one statement (a notebook's CREATE VIEW of a checked query), on the notebook's own connection. */
   execOne(sql: string): void {
+    if (!db) throw new Error('The pool is not open yet.');
     try {
-      execOne(c(), sql);
+      execOne(db, sql);
     } catch (e) {
       throw new QueryError(e instanceof Error ? e.message : String(e), sql, { cause: e });
     }
