@@ -245,4 +245,22 @@ describe('notebook UI', () => {
     await until('runs after confirm', () => rowCount(cellById('top')) === '2 rows');
     expect(notebook().shadowRoot!.querySelector('.confirm')).to.equal(null);
   });
+
+  it('an effect cell of a read-only notebook does not run on Ctrl+Enter after "Run queries only"', async () => {
+    const good = async () => (await pool.rows(`SELECT count(*)::INTEGER AS n FROM curation WHERE quality = 'good'`))[0].n;
+    const before = await good();
+    await panel().openMarkdown("```sql id=q\nSELECT 1 AS one\n```\n\n```sql effect\nINSERT OR REPLACE INTO curation (step_id, quality) SELECT step_id, 'good' FROM steps\n```\n", {
+      origin: 'shared.md',
+      readonly: true,
+    });
+    await until('confirm bar', () => !!notebook()?.shadowRoot?.querySelector('.confirm'));
+    (notebook().shadowRoot!.querySelector('.confirm button') as HTMLButtonElement).click();
+    await until('the query ran', () => rowCount(cellById('q')) === '1 row');
+    const effect = cells()[1];
+    (effect.shadowRoot!.querySelector('aw-sql-editor')!.shadowRoot!.querySelector('.cm-content') as HTMLElement).focus();
+    await sendKeys({ press: 'Control+Enter' });
+    await new Promise((r) => setTimeout(r, 800));
+    expect(await good()).to.equal(before);
+    expect(effect.state?.status).to.not.equal('done');
+  });
 });

@@ -194,7 +194,9 @@ export class AwNotebook extends LitElement {
     }
     if (d.action === 'run') {
       if (this.awaitingConfirm) return;
-      if (cells[i].kind !== 'md') void this.runtime?.runCell(d.key);
+      // A notebook from someone else runs its effect cells only through the confirmation that lists them.
+      const runnable = cells[i].kind !== 'md' && !(this.readonly && cells[i].options.effect);
+      if (runnable) void this.runtime?.runCell(d.key);
       if (d.advance) {
         if (i === cells.length - 1 && !this.readonly) this.change([...cells, makeCell('sql')]);
         this.focusCell(i + 1);
