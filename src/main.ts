@@ -76,6 +76,8 @@ async function boot(): Promise<void> {
     { id: 'formats', label: 'Formats', render: () => html`<aw-formats></aw-formats>` },
   ];
   window.addEventListener(START_MAPPING_EVENT, () => app.selectTab('formats'));
+  // ?notebook=<url>: the notebook panel opens it read-only; show it.
+  if (params.get('notebook')) app.selectTab('notebook');
   const openExample = async (file: string) => {
     app.selectTab('notebook');
     await app.updateComplete;

@@ -36,6 +36,10 @@ export interface CellRuntimeState {
 export interface RuntimePool {
   query(sql: string): Promise<Table>;
   exec(sql: string): Promise<void>;
+  /** Exactly one statement in a read-only transaction (the engine refuses several, and any write); `run: false` only checks it. */
+  queryReadOnly(sql: string, run?: boolean): Promise<Table | null>;
+  /** Exactly one statement. */
+  execOne(sql: string): Promise<void>;
   onChange(fn: (e: PoolChange) => void): () => void;
   changed(tables: string[]): void;
 }
@@ -48,6 +52,22 @@ const PREFIX_LINES = 1;
 export interface RunOptions {
   /** The user asked for this run (effect cells run only then). */
   explicit?: boolean;
+}
+
+/** A query cell's SQL as the one statement the engine checks: anything but a single SELECT-like statement fails to parse or prepare. */
+export function asSelect(sql: string): string {
+  return `SELECT * FROM (\n${sql}\n)`;
+}
+
+/** Engine errors of query cells, said in the notebook's terms. */
+function explainRefusal(message: string): string {
+  if (/Cannot prepare multiple statements/i.test(message)) {
+    return 'This cell holds more than one statement; a query cell holds exactly one (DuckDB\'s parser found several). Split it into cells, or mark it as an effect cell (```sql effect) to run it as a script when you ask.';
+  }
+  if (/launched in read-only mode|read-only transaction/i.test(message)) {
+    return `This cell tried to write to the pool, and query cells run read-only. Mark it as an effect cell (\`\`\`sql effect) so it runs only when you ask. (${message})`;
+  }
+  return message;
 }
 
 function fresh(): CellRuntimeState {
@@ -134,14 +154,23 @@ export class NotebookRuntime {
     for (const key of [...this.states.keys()]) if (!this.cells.some((c) => c.key === key)) this.states.delete(key);
   }
 
-  /** Run every cell that runs on open (not effect cells; run=false cells only define their view). */
-  runAll(): Promise<void> {
-    return this.schedule(this.graph.order, null);
+  /**
+   * Run every cell that runs on open (not effect cells; run=false cells only define their view).
+   * `effects: true` (the user confirmed them) runs the effect cells too, in notebook order.
+   */
+  runAll(opts: { effects?: boolean } = {}): Promise<void> {
+    const explicit = opts.effects ? new Set(this.effectCells().map((c) => c.key)) : new Set<string>();
+    return this.schedule(this.graph.order, explicit);
+  }
+
+  /** The effect cells runAll({effects: true}) would run, in the order it runs them. */
+  effectCells(): Cell[] {
+    return this.graph.order.map((k) => this.cell(k)).filter((c): c is Cell => !!c && c.kind === 'sql' && !!c.options.effect && !!c.source.trim());
   }
 
   /** Run one cell (explicitly: effect cells too) and then everything downstream of it. */
   runCell(key: string, opts: RunOptions = { explicit: true }): Promise<void> {
-    return this.schedule(downstream(this.graph, [key]), opts.explicit ? key : null);
+    return this.schedule(downstream(this.graph, [key]), new Set(opts.explicit ? [key] : []));
   }
 
   /** Resolves when everything scheduled so far has finished. */
@@ -160,10 +189,10 @@ export class NotebookRuntime {
     if (touched.includes('steps') || touched.includes('curation')) touched.push('trajectories');
     this.tables = null;
     const readers = readersOf(this.graph, touched);
-    if (readers.length) void this.schedule(downstream(this.graph, readers), null);
+    if (readers.length) void this.schedule(downstream(this.graph, readers), new Set());
   }
 
-  private schedule(keys: string[], explicit: string | null): Promise<void> {
+  private schedule(keys: string[], explicit: ReadonlySet<string>): Promise<void> {
     const gen = ++this.gen;
     for (const k of keys) {
       this.wanted.set(k, gen);
@@ -178,7 +207,7 @@ export class NotebookRuntime {
       for (const k of this.graph.order.filter((x) => keys.includes(x))) {
         if (this.wanted.get(k) !== gen) continue;
         this.wanted.delete(k);
-        await this.runOne(k, k === explicit);
+        await this.runOne(k, explicit.has(k));
       }
     };
     this.chain = this.chain.then(job, job);
@@ -256,7 +285,7 @@ export class NotebookRuntime {
       });
     }
     if (!effect && a.statements.length > 1) {
-      return this.finish(key, runId, { ...base, status: 'error', error: `This cell holds ${a.statements.length} statements; a query cell holds one. Split it into several cells.` });
+      return this.finish(key, runId, { ...base, status: 'error', error: `This cell holds more than one statement (${a.statements.length}); a query cell holds exactly one. Split it into several cells.` });
     }
     s.status = 'running';
     this.emit(key);
@@ -268,12 +297,16 @@ export class NotebookRuntime {
       let table: Table | null = null;
       if (effect) {
         table = await this.pool.query(sql);
-      } else if (id) {
-        await this.pool.exec(`CREATE OR REPLACE VIEW "${this.schema}"."${id}" AS\n${sql}`);
-        this.defined.add(id);
-        if (compute) table = await this.pool.query(`SELECT * FROM "${this.schema}"."${id}" LIMIT ${MAX_ROWS + 1}`);
-      } else if (compute) {
-        table = await this.pool.query(`SELECT * FROM (\n${sql}\n) LIMIT ${MAX_ROWS + 1}`);
+      } else {
+        // The engine checks the cell: one SELECT-like statement (the parser refuses anything else
+        // inside FROM ( … ), a prepared statement refuses several), run read-only. Only then does
+        // our code define the view, with that same checked statement.
+        const select = asSelect(sql);
+        table = await this.pool.queryReadOnly(compute ? `${select} LIMIT ${MAX_ROWS + 1}` : select, compute);
+        if (id) {
+          await this.pool.execOne(`CREATE OR REPLACE VIEW "${this.schema}"."${id}" AS ${select}`);
+          this.defined.add(id);
+        }
       }
       const truncated = !!table && table.numRows > MAX_ROWS;
       if (table && truncated) table = table.slice(0, MAX_ROWS);
@@ -288,7 +321,7 @@ export class NotebookRuntime {
       if (effect && s.runId === runId) this.afterEffect(node.external);
     } catch (e) {
       const { message, line } = cellErrorMessage(e instanceof Error ? e.message : String(e), this.schema);
-      this.finish(key, runId, { ...base, status: 'error', error: message, errorLine: line, ms: performance.now() - t0 });
+      this.finish(key, runId, { ...base, status: 'error', error: effect ? message : explainRefusal(message), errorLine: line, ms: performance.now() - t0 });
     }
   }
 
@@ -306,7 +339,7 @@ export class NotebookRuntime {
     const id = this.graph.nodes.get(dep)!.defines!;
     const t0 = performance.now();
     try {
-      if (!table || table.numRows > PLOT_ROWS) table = await this.pool.query(`SELECT * FROM "${this.schema}"."${id}" LIMIT ${PLOT_ROWS}`);
+      if (!table || table.numRows > PLOT_ROWS) table = await this.pool.queryReadOnly(`SELECT * FROM "${this.schema}"."${id}" LIMIT ${PLOT_ROWS}`);
       this.finish(key, runId, { ...base, status: 'done', table, ms: performance.now() - t0 });
     } catch (e) {
       const { message } = cellErrorMessage(e instanceof Error ? e.message : String(e), this.schema);

@@ -105,6 +105,17 @@ export class PoolClient {
     return tableFromIPC(await this.guard(() => this.api.query(sql)));
   }
 
+  /** Exactly one statement in a read-only transaction: the engine refuses several, and any write. `run: false` only checks it. */
+  async queryReadOnly(sql: string, run = true): Promise<Table | null> {
+    const bytes = await this.guard(() => this.api.queryReadOnly(sql, run));
+    return bytes ? tableFromIPC(bytes) : null;
+  }
+
+  /** Exactly one statement (a prepared statement cannot hold more). */
+  async execOne(sql: string): Promise<void> {
+    await this.guard(() => this.api.execOne(sql));
+  }
+
   async rows(sql: string): Promise<Row[]> {
     return tableToRows(await this.query(sql));
   }

@@ -16,6 +16,7 @@ import * as Comlink from 'comlink';
 import { type Table, tableFromArrays, tableToIPC } from 'apache-arrow';
 import { CURATION_HELPERS } from './curation-sql';
 import { type CommitDedupe, dedupeImport, describeDedupe } from './import-commit';
+import { execOne, readOnlyQuery } from './read-only';
 import { DDL, trajectoryStatsSql } from './schema';
 
 export interface PoolInit {
@@ -294,6 +295,30 @@ export const poolApi = {
   exec(sql: string): void {
     run(sql);
     afterUserSql(sql);
+  },
+
+  /** Exactly one statement in a read-only transaction (notebook query cells; read-only.ts). Null when `run` is false. */
+  queryReadOnly(sql: string, run = true): Uint8Array | null {
+    if (!db) throw new Error('The pool is not open yet.');
+    let t: Table | null;
+    try {
+      t = readOnlyQuery(db, sql, run);
+    } catch (e) {
+      throw new QueryError(e instanceof Error ? e.message : String(e), sql, { cause: e });
+    }
+    if (!t) return null;
+    const bytes = ipc(t);
+    return Comlink.transfer(bytes, [bytes.buffer]);
+  },
+
+  /** Exactly one statement (a notebook's CREATE VIEW of a checked query), on the notebook's own connection. */
+  execOne(sql: string): void {
+    if (!db) throw new Error('The pool is not open yet.');
+    try {
+      execOne(db, sql);
+    } catch (e) {
+      throw new QueryError(e instanceof Error ? e.message : String(e), sql, { cause: e });
+    }
   },
 
   tableNames(sql: string): string[] {

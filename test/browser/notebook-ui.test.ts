@@ -197,14 +197,70 @@ describe('notebook UI', () => {
     await until('rerun after reload', () => rowCount(cellById('top')) === '1 row');
   });
 
+  /** The element that has focus, through shadow roots. */
+  const deepActive = (): Element | null => {
+    let el: Element | null = document.activeElement;
+    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+    return el;
+  };
+
+  it('a new cell gets the focus in edit mode (SQL: its editor; Markdown: its source editor)', async () => {
+    const add = (label: string) => (notebook().shadowRoot!.querySelector(`[aria-label="${label}"]`) as HTMLButtonElement).click();
+    const n = cells().length;
+    add('Add SQL cell at the end');
+    await until('the new SQL cell focused', () => cells().length === n + 1 && !!deepActive()?.classList.contains('cm-content') && cells()[n].shadowRoot!.contains(deepActive()!.getRootNode() instanceof ShadowRoot ? (deepActive()!.getRootNode() as ShadowRoot).host : null));
+    await sendKeys({ type: 'SELECT 42 AS answer' });
+    await until('typed into the new cell', () => cells()[n].cell.source === 'SELECT 42 AS answer');
+    add('Add Markdown cell at the end');
+    await until('the new Markdown cell in edit mode', () => cells().length === n + 2 && !!cells()[n + 1].shadowRoot!.querySelector('aw-sql-editor') && !!deepActive()?.classList.contains('cm-content'));
+    await sendKeys({ type: '# Notes' });
+    await until('typed into the Markdown cell', () => cells()[n + 1].cell.source === '# Notes');
+  });
+
+  it('opening an example again shows its saved copy instead of saving another', async () => {
+    const open = () => (panel().shadowRoot!.querySelector('[aria-label="Open example: A tour of the pool"]') as HTMLButtonElement).click();
+    const title = () => (panel().shadowRoot!.querySelector('input[aria-label="Notebook title"]') as HTMLInputElement | null)?.value;
+    const copies = async () => (await store.list()).filter((x) => x.origin === 'notebooks/tour.md').length;
+    open();
+    await until('the example', () => title() === 'A tour of the pool');
+    await until('saved', () => panel().shadowRoot!.querySelectorAll('nav li button[aria-current="true"]').length === 1);
+    expect(await copies()).to.equal(1);
+    for (let i = 0; i < 2; i++) {
+      (panel().shadowRoot!.querySelector('nav li button[aria-current="false"]') as HTMLButtonElement).click();
+      await until('another notebook', () => title() !== 'A tour of the pool');
+      open();
+      await until('the example again', () => title() === 'A tour of the pool');
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    expect(await copies()).to.equal(1);
+  });
+
   it('a notebook opened read-only runs only after the user confirms', async () => {
     await panel().openMarkdown(NB, { origin: 'https://example.test/nb.md', readonly: true });
     await until('confirm bar', () => !!notebook()?.shadowRoot?.querySelector('.confirm'));
     await new Promise((r) => setTimeout(r, 300));
     expect(rowCount(cellById('top'))).to.equal('');
     expect(cellById('top').shadowRoot!.querySelector('[aria-label^="Run "]')).to.equal(null);
-    (notebook().shadowRoot!.querySelector('[aria-label="Run this notebook"]') as HTMLButtonElement).click();
+    (notebook().shadowRoot!.querySelector('.confirm button') as HTMLButtonElement).click();
     await until('runs after confirm', () => rowCount(cellById('top')) === '2 rows');
     expect(notebook().shadowRoot!.querySelector('.confirm')).to.equal(null);
+  });
+
+  it('an effect cell of a read-only notebook does not run on Ctrl+Enter after "Run queries only"', async () => {
+    const good = async () => (await pool.rows(`SELECT count(*)::INTEGER AS n FROM curation WHERE quality = 'good'`))[0].n;
+    const before = await good();
+    await panel().openMarkdown("```sql id=q\nSELECT 1 AS one\n```\n\n```sql effect\nINSERT OR REPLACE INTO curation (step_id, quality) SELECT step_id, 'good' FROM steps\n```\n", {
+      origin: 'shared.md',
+      readonly: true,
+    });
+    await until('confirm bar', () => !!notebook()?.shadowRoot?.querySelector('.confirm'));
+    (notebook().shadowRoot!.querySelector('.confirm button') as HTMLButtonElement).click();
+    await until('the query ran', () => rowCount(cellById('q')) === '1 row');
+    const effect = cells()[1];
+    (effect.shadowRoot!.querySelector('aw-sql-editor')!.shadowRoot!.querySelector('.cm-content') as HTMLElement).focus();
+    await sendKeys({ press: 'Control+Enter' });
+    await new Promise((r) => setTimeout(r, 800));
+    expect(await good()).to.equal(before);
+    expect(effect.state?.status).to.not.equal('done');
   });
 });

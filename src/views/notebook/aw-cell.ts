@@ -4,12 +4,11 @@
  *   aw-cell-edit   {key, source?, options?}
  *   aw-cell-action {key, action, ...}   action: run | run-next | delete | move | duplicate | add | kind | chart | export | focus
  */
-import DOMPurify from 'dompurify';
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
-import { marked } from 'marked';
 import type { Cell, CellKind, CellOptions } from '../../notebook/model';
+import { renderMarkdown } from './markdown';
 import type { CellRuntimeState } from '../../notebook/runtime';
 import type { ExportFormat } from '../../app/services';
 import { cellValue } from '../../pool/rows';
@@ -29,9 +28,7 @@ export type CellAction =
   | { action: 'kind'; kind: CellKind }
   | { action: 'export'; format: ExportFormat };
 
-export function renderMarkdown(src: string): string {
-  return DOMPurify.sanitize(marked.parse(src, { async: false, gfm: true }) as string);
-}
+export { renderMarkdown } from './markdown';
 
 @customElement('aw-cell')
 export class AwCell extends LitElement {
@@ -84,7 +81,9 @@ export class AwCell extends LitElement {
   }
 
   override focus(opts?: FocusOptions & { at?: 'start' | 'end' }): void {
-    if (this.editor) this.editor.focus(opts);
+    // An empty Markdown cell (a new one) has nothing to show: focus it in edit mode.
+    if (this.cell?.kind === 'md' && !this.cell.source.trim() && !this.editingMd && !this.readonly) this.startMd();
+    else if (this.editor) this.editor.focus(opts);
     else (this.renderRoot.querySelector('.md, button') as HTMLElement | null)?.focus(opts);
   }
 
@@ -157,7 +156,8 @@ export class AwCell extends LitElement {
       return html`<div class="md" tabindex="0" role="article" aria-label="Markdown cell (double-click or Enter to edit)"
         @dblclick=${() => this.startMd()} @keydown=${(e: KeyboardEvent) => this.mdKey(e)}>${unsafeHTML(renderMarkdown(c.source || '*Empty Markdown cell — double-click to edit.*'))}</div>`;
     }
-    if (c.options.hidden) {
+    // A read-only notebook came from someone else: its sources are never hidden (`hidden` could hide what a cell does).
+    if (c.options.hidden && !this.readonly) {
       return html`<div class="hidden-src" role="button" tabindex="0" aria-label="Show source" @click=${() => this.setOption('hidden', false)}
         @keydown=${(e: KeyboardEvent) => e.key === 'Enter' && this.setOption('hidden', false)}>${c.kind} ${c.options.id ?? ''} · source hidden</div>`;
     }

@@ -9,7 +9,7 @@ import { type Services, servicesContext } from '../../app/services';
 import type { CellReport } from '../../notebook/api';
 import { notebookTitle } from '../../notebook/format';
 import { type Cell, type CellKind, makeCell, type NotebookDoc } from '../../notebook/model';
-import { NotebookRuntime } from '../../notebook/runtime';
+import { asSelect, NotebookRuntime } from '../../notebook/runtime';
 import './aw-cell';
 import type { AwCell, CellAction } from './aw-cell';
 import type { SqlSchema } from './aw-sql-editor';
@@ -28,7 +28,7 @@ export class AwNotebook extends LitElement {
 
   @property({ attribute: false }) doc: NotebookDoc = { frontMatter: '', cells: [] };
   @property() notebookId = '';
-  /** Opened from a URL: read-only, and nothing runs until the user confirms. */
+  /** Opened from a URL or a file: read-only, every source shown, and nothing runs until the user confirms. */
   @property({ type: Boolean }) readonly = false;
   @property({ type: Boolean }) awaitingConfirm = false;
   @property() origin: string | null = null;
@@ -43,8 +43,11 @@ export class AwNotebook extends LitElement {
 
   static override styles = css`
     :host { display: block; max-width: 1100px; margin: 0 auto; padding: 8px 16px 80px; font: 13px/1.45 system-ui, sans-serif; }
-    .confirm { display: flex; gap: 8px; align-items: center; background: #fff8c5; border: 1px solid #d4a72c; padding: 6px 10px; margin-bottom: 10px; }
-    .confirm span { flex: 1; }
+    .confirm { background: #fff8c5; border: 1px solid #d4a72c; padding: 6px 10px; margin-bottom: 10px; }
+    .confirm p { margin: 0 0 6px; }
+    .confirm .effects { margin: 0 0 6px; padding: 0; list-style: none; display: grid; gap: 4px; }
+    .confirm .effects pre { margin: 2px 0 0; padding: 4px 6px; background: #fff; border: 1px solid #d4a72c; white-space: pre-wrap; overflow-wrap: anywhere; font: 12px/1.4 ui-monospace, monospace; max-height: 16em; overflow: auto; }
+    .confirm .choices { display: flex; gap: 8px; flex-wrap: wrap; }
     button { font: inherit; cursor: pointer; }
     .end { display: flex; gap: 6px; margin-top: 8px; }
     .end button { border: 1px dashed #d0d7de; background: #fff; padding: 2px 10px; }
@@ -124,7 +127,7 @@ export class AwNotebook extends LitElement {
   /** Run every cell that runs on open and report, for window.workbench.runAll(). */
   async runAll(): Promise<{ cells: CellReport[] }> {
     await this.opened;
-    if (this.awaitingConfirm) this.confirm();
+    if (this.awaitingConfirm) this.confirm(false);
     await this.runtime?.runAll();
     return { cells: this.report() };
   }
@@ -147,11 +150,12 @@ export class AwNotebook extends LitElement {
     return this.runtime?.idle() ?? Promise.resolve();
   }
 
-  private confirm(): void {
+  /** The user trusts the notebook's queries (they run read-only), and its effect cells too when `effects`. */
+  private confirm(effects: boolean): void {
     this.awaitingConfirm = false;
     if (this.runtime) {
       this.runtime.autorun = true;
-      this.opened = this.runtime.runAll();
+      this.opened = this.runtime.runAll({ effects });
     }
     this.dispatchEvent(new CustomEvent('aw-confirmed', { bubbles: true, composed: true }));
   }
@@ -190,7 +194,9 @@ export class AwNotebook extends LitElement {
     }
     if (d.action === 'run') {
       if (this.awaitingConfirm) return;
-      if (cells[i].kind !== 'md') void this.runtime?.runCell(d.key);
+      // A notebook from someone else runs its effect cells only through the confirmation that lists them.
+      const runnable = cells[i].kind !== 'md' && !(this.readonly && cells[i].options.effect);
+      if (runnable) void this.runtime?.runCell(d.key);
       if (d.advance) {
         if (i === cells.length - 1 && !this.readonly) this.change([...cells, makeCell('sql')]);
         this.focusCell(i + 1);
@@ -272,7 +278,8 @@ export class AwNotebook extends LitElement {
   private async exportCell(c: Cell, format: 'parquet' | 'jsonl' | 'csv'): Promise<void> {
     const s = this.services;
     if (!s || !this.runtime) return;
-    const sql = c.options.id && !c.options.effect ? `SELECT * FROM "${this.runtime.schema}"."${c.options.id.toLowerCase()}"` : this.runtime.qualified(c.key);
+    // A query cell exports the one statement the runtime checked (asSelect), not its raw text.
+    const sql = c.options.effect ? this.runtime.qualified(c.key) : c.options.id ? `SELECT * FROM "${this.runtime.schema}"."${c.options.id.toLowerCase()}"` : asSelect(this.runtime.qualified(c.key));
     try {
       const blob = await s.exporter.exportQuery(sql, { format });
       download(blob, `${c.options.id ?? 'result'}.${format}`);
@@ -285,10 +292,7 @@ export class AwNotebook extends LitElement {
     if (!this.services?.pool) return html`<div class="nopool">Waiting for the data pool…</div>`;
     const rt = this.runtime;
     return html`
-      ${this.awaitingConfirm
-        ? html`<div class="confirm" role="alert"><span>“${notebookTitle(this.doc)}” was opened from ${this.origin ?? 'a link'}. It is read-only and nothing has run yet.</span>
-            <button aria-label="Run this notebook" @click=${() => this.confirm()}>Run it</button></div>`
-        : nothing}
+      ${this.awaitingConfirm ? this.confirmation() : nothing}
       ${this.doc.cells.map(
         (c, i) => html`<aw-cell .cell=${c} .state=${rt ? rt.state(c.key) : null} .rev=${this.rev} .index=${i} .schema=${this.schema} ?readonly=${this.readonly}
           @aw-cell-edit=${this.onEdit} @aw-cell-action=${this.onAction}></aw-cell>`,
@@ -301,6 +305,26 @@ export class AwNotebook extends LitElement {
             <button aria-label="Add chart cell at the end" @click=${() => this.addAtEnd('plot')}>+ Chart</button>
           </div>`}
     `;
+  }
+
+  /** What running this notebook would do: its queries read-only, and exactly these effect cells only if the user picks that. */
+  private confirmation() {
+    const effects = this.runtime?.effectCells() ?? [];
+    const n = effects.length;
+    const plural = n === 1 ? 'effect cell' : 'effect cells';
+    return html`<div class="confirm" role="alert">
+      <p>“${notebookTitle(this.doc)}” was opened from ${this.origin ?? 'a link'}. It is read-only and nothing has run yet. Its query cells run read-only: they can read the pool but not change it.</p>
+      ${n
+        ? html`<p>It also has ${n} ${plural}, which change data. They run only if you choose so below; this is exactly what they run:</p>
+            <ol class="effects" aria-label="Effect cells this notebook would run">
+              ${effects.map((c) => html`<li>effect cell ${c.options.id ?? this.doc.cells.indexOf(c) + 1}<pre>${c.source}</pre></li>`)}
+            </ol>`
+        : nothing}
+      <div class="choices">
+        <button @click=${() => this.confirm(false)}>Run queries only</button>
+        ${n ? html`<button @click=${() => this.confirm(true)}>Run queries and ${n} ${plural}</button>` : nothing}
+      </div>
+    </div>`;
   }
 
   private addAtEnd(kind: CellKind): void {

@@ -1,7 +1,8 @@
 /**
  * <aw-notebooks>: the notebook panel — the list of saved notebooks (IndexedDB) and the open one.
  * Registers itself for window.workbench.openNotebook / runAll (notebook/api.ts).
- * `?notebook=<url>` opens that file read-only; it runs only after the user confirms.
+ * `?notebook=<url>` and Open .md open that notebook read-only; it runs only after the user confirms
+ * (a notebook someone else wrote is untrusted input, docs/security.md).
  */
 import { consume } from '@lit/context';
 import { css, html, LitElement, nothing } from 'lit';
@@ -104,7 +105,10 @@ export class AwNotebooks extends LitElement {
       try {
         const res = await fetch(new URL(url, document.baseURI));
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
-        await this.openMarkdown(await res.text(), { origin: url, readonly: true });
+        // Not through openMarkdown: that waits for this start-up to finish (it used to deadlock here).
+        const p = this.doOpen(await res.text(), { origin: url, readonly: true }, false);
+        this.opening = p.catch(() => {});
+        await p;
         return;
       } catch (e) {
         this.message = `Could not open the notebook at ${url}: ${e instanceof Error ? e.message : e}. Check the address, or download it and open the file.`;
@@ -132,8 +136,8 @@ export class AwNotebooks extends LitElement {
     return p;
   }
 
-  private async doOpen(markdown: string, opts: { origin?: string; readonly?: boolean }): Promise<void> {
-    await this.ready.catch(() => {});
+  private async doOpen(markdown: string, opts: { origin?: string; readonly?: boolean }, afterStart = true): Promise<void> {
+    if (afterStart) await this.ready.catch(() => {});
     this.flushSave();
     const doc = parseNotebook(markdown);
     const id = newNotebookId();
@@ -213,12 +217,17 @@ export class AwNotebooks extends LitElement {
   private async openFile(): Promise<void> {
     const f = this.fileInput?.files?.[0];
     if (!f) return;
-    await this.openMarkdown(await f.text(), { origin: f.name });
+    // A file from someone else is as untrusted as a URL: read-only, nothing runs before the user confirms.
+    await this.openMarkdown(await f.text(), { origin: f.name, readonly: true });
     this.fileInput!.value = '';
   }
 
   private async openExample(file: string): Promise<void> {
     try {
+      // The saved copy of this example, when there is one, rather than another copy per click.
+      await this.ready.catch(() => {});
+      const saved = this.list.find((n) => n.origin === `notebooks/${file}`);
+      if (saved) return await this.show(saved.id);
       await this.openMarkdown(await fetchExample(file), { origin: `notebooks/${file}` });
     } catch (e) {
       this.message = e instanceof Error ? e.message : String(e);

@@ -144,7 +144,8 @@ export class AwSqlEditor extends LitElement {
   override focus(opts?: FocusOptions & { at?: 'start' | 'end' }): void {
     const v = this.view;
     if (!v) {
-      super.focus(opts);
+      // Not rendered yet (a cell just added): focus the editor once it exists.
+      if (this.isConnected) void this.updateComplete.then(() => this.view && this.focus(opts));
       return;
     }
     v.focus();
