@@ -2,7 +2,7 @@ import { hash64 } from '../util/hash';
 import type { NormalizeContext, SourceRecord } from './normalizer';
 import { redactedJson, redactMessage, redactString } from './redact';
 import type { ChatMessage, StepDraft, StepRecord, TrajectoryDraft } from './step';
-import { messageText } from './util';
+import { messageText, NAIVE_TIME_NOTE } from './util';
 
 /** Identity of a message for history matching: role, content and tool calls. */
 function messageKey(m: ChatMessage): string {
@@ -94,10 +94,12 @@ export interface FinalizeState {
   linked: boolean;
   /** Trajectories whose prompt was blank (they got a `p-empty-` prompt_uid of their own). */
   emptyPrompts: number;
+  /** Steps whose source wrote timestamps without a zone (kept as written, stored as UTC; the report says so). */
+  naiveTimes: number;
 }
 
 export function createFinalizeState(): FinalizeState {
-  return { linker: new HistoryLinker(), nextIndex: new Map(), own: new Set(), linked: false, emptyPrompts: 0 };
+  return { linker: new HistoryLinker(), nextIndex: new Map(), own: new Set(), linked: false, emptyPrompts: 0, naiveTimes: 0 };
 }
 
 export interface FinalizeOptions {
@@ -151,6 +153,7 @@ export function finalize(
     t.steps.forEach((s, si) => {
       const step = buildStep(s, t, { uid, prompt: prompt!, index: index + si, raw, record, ctx, opts, redact });
       step.is_last ??= t.link ? null : si === t.steps.length - 1 ? null : false;
+      if (step.metadata?.[NAIVE_TIME_NOTE.key] === NAIVE_TIME_NOTE.value) state.naiveTimes++;
       out.push(step);
       if (open) {
         open.next = step.step_index + 1;

@@ -82,6 +82,8 @@ export interface RecordRun {
   linked: boolean;
   /** Trajectories with a blank prompt (each got a `p-empty-` prompt_uid of its own). */
   emptyPrompts: number;
+  /** Steps whose timestamps had no zone in the source. */
+  naiveTimes: number;
   /** For a shard: the lines and records counted before it, as it numbered its own. */
   offset?: { lines: number; records: number };
 }
@@ -297,7 +299,7 @@ async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv): Promis
   env.onCount?.(records, rowsMade);
   return {
     records, rowsMade, rejected, moreRejects, warnings, skipped, formatsUsed: [...formatsUsed], format: log.format, confidence: log.confidence, sample,
-    ownUids: [...fin.own], linked: fin.linked, emptyPrompts: fin.emptyPrompts,
+    ownUids: [...fin.own], linked: fin.linked, emptyPrompts: fin.emptyPrompts, naiveTimes: fin.naiveTimes,
   };
 }
 
@@ -496,6 +498,7 @@ async function runSharded(file: File, plan: ShardPlan, pool: ShardPool, env: Omi
     ownUids: [],
     linked: false,
     emptyPrompts: runs.reduce((a, r) => a + r.emptyPrompts, 0),
+    naiveTimes: runs.reduce((a, r) => a + r.naiveTimes, 0),
   };
 }
 
@@ -626,6 +629,9 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
     }
     if (run.emptyPrompts) {
       warnings.push(`${run.emptyPrompts} trajectory(ies) have a blank prompt (no system or first user text): each got a prompt_uid of its own starting with '${EMPTY_PROMPT_PREFIX}', so they form no GRPO group with unrelated ones`);
+    }
+    if (run.naiveTimes) {
+      warnings.push(`${run.naiveTimes} step(s) have timestamps without a time zone in the source: kept as written and stored as UTC, not shifted (metadata.time_zone says so on each)`);
     }
     if (run.moreRejects) warnings.push(`${run.moreRejects} more rejected line(s) not listed`);
     const skipped = run.skipped;

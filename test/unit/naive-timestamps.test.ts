@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { importBytes } from './helpers/real-read';
+import { ingestFile } from '../../src/ingest/pipeline';
 
 // a zone far from UTC, so a silent local-time reading would show
 process.env.TZ = 'America/Los_Angeles';
@@ -24,5 +25,26 @@ describe('timestamps without a zone (issue 16 defect 9)', () => {
       steps.map((s) => s.metadata?.time_zone ?? null),
       ['none in source: timestamps kept as written, stored as UTC', 'none in source: timestamps kept as written, stored as UTC', null, null],
     );
+  });
+});
+
+describe('the import report names zone-less timestamps', () => {
+  it('warns with the count of steps whose times had no zone, and stays quiet when every time has one', async () => {
+    const sink = {
+      beginImport: async () => 1,
+      setImportSource: async () => {},
+      appendBatch: async () => {},
+      commitImport: async () => ({ rowsAdded: 3 }),
+      abortImport: async () => {},
+    };
+    const file = (times: string[]) => new File([`${times.map((t) => JSON.stringify(call(t))).join('\n')}\n`], 'calls.jsonl');
+    const naive = await ingestFile(file(['2026-11-28 14:02:11', '2026-11-28T14:03:00', '2026-11-28T14:04:00Z']), sink);
+    assert.equal(naive.format, 'anthropic');
+    assert.ok(
+      naive.warnings.some((w) => /^2 step\(s\) have timestamps without a time zone/.test(w)),
+      `warnings: ${JSON.stringify(naive.warnings)}`,
+    );
+    const zoned = await ingestFile(file(['2026-11-28T14:02:11Z', '2026-11-28T15:02:11+01:00']), sink);
+    assert.equal(zoned.warnings.some((w) => /without a time zone/.test(w)), false);
   });
 });
