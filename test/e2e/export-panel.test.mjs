@@ -26,11 +26,11 @@ describe('export panel', () => {
     await page.getByRole('button', { name: 'Preview' }).click();
     const problems = page.getByLabel('Rows a trainer would reject');
     await problems.waitFor();
-    const text = await problems.innerText();
+    const text = (await problems.textContent()) ?? '';
     assert.match(text, /no response: 4/);
     assert.match(text, /empty prompt: 1/);
     assert.match(text, /QWJhYvA_2:0 — empty prompt/);
-    const shown = Number((await page.locator('aw-export-panel').locator('b.count').innerText()).replace(/,/g, ''));
+    const shown = Number(((await page.locator('aw-export-panel').locator('b.count').textContent()) ?? '').replace(/,/g, ''));
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download rl_steps.parquet' }).click()]);
     const file = join(mkdtempSync(join(tmpdir(), 'aw-panel-')), 'rl_steps.parquet');
