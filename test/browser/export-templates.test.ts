@@ -24,6 +24,12 @@ export const FIXTURES = [
     'openai-log-stream.sse', 'openai-responses-events.jsonl', 'openai-responses.jsonl', 'openhands-eval-output.jsonl', 'openhands-events.json',
     'otlp-genai-batches.jsonl', 'otlp-genai.json', 'phoenix-nested.json', 'phoenix-spans.jsonl', 'rl-generic.jsonl', 'sharegpt-array.json',
     'sharegpt-llamafactory.jsonl', 'sharegpt-nested.json', 'step-records.jsonl', 'swe-agent.traj', 'tau-bench-results.json', 'verl-prompts.jsonl',
+    // the formats of issue 16 (fidelity and 2026 formats)
+    'anthropic-same-call.json', 'claude-code-session.jsonl', 'claude-code-stream.jsonl', 'codex-rollout.jsonl', 'harbor-traces.json',
+    'inspect-ctf.eval', 'inspect-eval-log.json', 'langfuse-blob-observations.jsonl', 'langfuse-blob-scores.jsonl', 'langfuse-blob-traces.jsonl',
+    'langfuse-corrections.json', 'llamafactory-alpaca-history.json', 'llamafactory-dpo-sharegpt.json', 'llamafactory-kto.json', 'nock-recording.json',
+    'openai-batch-input.jsonl', 'openai-batch-output.jsonl', 'otel-genai-current.jsonl', 'otel-genai-legacy-logs.json', 'swe-agent-submit.traj',
+    'trl-preference.jsonl', 'vcr-openai.yaml', 'vcr-pydantic-ai.yaml',
   ].map((f) => `formats/${f}`),
 ];
 
