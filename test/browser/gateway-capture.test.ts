@@ -26,10 +26,11 @@ describe('gateway capture: timing, errors, aborts, secrets, pool sink', () => {
       text += d;
     }
     const total = performance.now() - t0;
-    expect(first).to.be.lessThan(600);
+    // relative, not wall-clock: the first chunk arrives in the first half of the stream, not at its end
+    expect(first).to.be.lessThan(total / 2);
     expect(total - first).to.be.greaterThan(1000);
     const step = (await allJournal()).find((e) => e.step.response_text === text)!.step;
-    expect(step.ttft_ms).to.be.lessThan(600);
+    expect(step.ttft_ms).to.be.lessThan(step.latency_ms / 2);
     expect(step.latency_ms).to.be.greaterThan(1000);
   });
 
