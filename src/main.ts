@@ -19,6 +19,7 @@ import './views/dashboard/aw-dashboard';
 import { mappingStore } from './ingest/mapping/store';
 import './views/formats/aw-formats';
 import { START_MAPPING_EVENT } from './views/formats/start-mapping';
+import { bundledQwen3 } from './tokenizer/bundled';
 import { type TokenizerInput, TokenizerService } from './tokenizer/service';
 
 const params = new URLSearchParams(location.search);
@@ -58,7 +59,7 @@ async function boot(): Promise<void> {
 
   const importer = new WorkerImporter({ pool, worker: assets.ingestWorker, parquetWasmUrl: assets.parquet, mappings: () => mappingStore.enabledSpecs() });
   const exporter = new WorkerExporter({ pool, worker: assets.exportWorker, parquetWasmUrl: assets.parquet });
-  const tokenizer = new TokenizerService(pool, assets.tokenizerWorker);
+  const tokenizer = new TokenizerService(pool, assets.tokenizerWorker, bundledQwen3);
   tokenizer.restore().catch((e) => app.notify(`The saved tokenizer could not be loaded: ${e instanceof Error ? e.message : String(e)}`, 'error'));
   const services: Services = { pool, importer, exporter, notify: (m, k) => app.notify(m, k) };
   app.services = services;
