@@ -20,7 +20,7 @@ import { mappingStore } from './ingest/mapping/store';
 import './views/formats/aw-formats';
 import { START_MAPPING_EVENT } from './views/formats/start-mapping';
 import { bundledQwen3 } from './tokenizer/bundled';
-import { type TokenizerInput, TokenizerService } from './tokenizer/service';
+import { setActiveTokenizer, type TokenizerInput, TokenizerService } from './tokenizer/service';
 
 const params = new URLSearchParams(location.search);
 const poolName = (params.get('pool') ?? 'pool').replace(/[^A-Za-z0-9_-]/g, '_') || 'pool';
@@ -60,6 +60,7 @@ async function boot(): Promise<void> {
   const importer = new WorkerImporter({ pool, worker: assets.ingestWorker, parquetWasmUrl: assets.parquet, mappings: () => mappingStore.enabledSpecs() });
   const exporter = new WorkerExporter({ pool, worker: assets.exportWorker, parquetWasmUrl: assets.parquet });
   const tokenizer = new TokenizerService(pool, assets.tokenizerWorker, bundledQwen3);
+  setActiveTokenizer(tokenizer);
   tokenizer.restore().catch((e) => app.notify(`The saved tokenizer could not be loaded: ${e instanceof Error ? e.message : String(e)}`, 'error'));
   const services: Services = { pool, importer, exporter, notify: (m, k) => app.notify(m, k) };
   app.services = services;

@@ -6,9 +6,24 @@
 import { Int32, Table, tableFromIPC, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
 import * as Comlink from 'comlink';
 import type { PoolApi } from '../src/pool/pool-core';
+import { sqlString } from '../src/curation/sql';
 import { tableToRows } from '../src/pool/rows';
 import { countStep, type StepInput, type TokenCountRow } from '../src/tokenizer/counts';
+import { parseTools, templateMessage } from '../src/tokenizer/messages';
 import { loadProfile, type ProfileInfo, profileInfo, type TokenizerProfile } from '../src/tokenizer/profile';
+import { type LostContent, renderChat, type TokenPiece, tokenPieces } from '../src/tokenizer/render';
+
+export interface RenderedStep {
+  profile: ProfileInfo;
+  pieces: TokenPiece[] | null;
+  /** The rendered text when it cannot be cut into tokens (non-byte-level tokenizers). */
+  text: string | null;
+  nTokens: number;
+  nTrained: number;
+  maskSource: 'generation' | 'turns' | null;
+  error: string | null;
+  lost: LostContent;
+}
 
 export interface ProfileFiles {
   /** tokenizer.json as text, or a URL to fetch it from (bundled profiles). */
@@ -64,6 +79,32 @@ const api = {
 
   info(): ProfileInfo | null {
     return active ? profileInfo(active) : null;
+  },
+
+  /** One step's conversation (pool shape: messages + response, tools JSON) as the trainer sees it. */
+  renderStep(step: { messages: Record<string, unknown>[] | null; response: Record<string, unknown> | null; tools: string | null }): RenderedStep | null {
+    if (!active) return null;
+    const msgs = [...(step.messages ?? []), ...(step.response ? [step.response] : [])].map(templateMessage);
+    const r = renderChat(active, msgs, { tools: parseTools(step.tools) });
+    return {
+      profile: profileInfo(active),
+      pieces: tokenPieces(active, r),
+      text: r.text,
+      nTokens: r.nTokens,
+      nTrained: r.nAssistantTokens,
+      maskSource: r.maskSource,
+      error: r.error,
+      lost: r.lost,
+    };
+  },
+
+  /** The step `stepId` of the pool as the trainer sees it; null when no profile is set or no such step. */
+  async renderStepById(stepId: string): Promise<RenderedStep | null> {
+    if (!pool || !active) return null;
+    const rows = tableToRows(tableFromIPC(await pool.query(`SELECT messages, response, tools FROM steps WHERE step_id = ${sqlString(stepId)} LIMIT 1`)));
+    const row = rows[0];
+    if (!row) return null;
+    return api.renderStep(row as { messages: Record<string, unknown>[] | null; response: Record<string, unknown> | null; tools: string | null });
   },
 
   cancel(): void {

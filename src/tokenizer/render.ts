@@ -288,3 +288,45 @@ export function renderChat(p: TokenizerProfile, messages: ChatMessage[], opts: R
     lost: lostContent(messages, text),
   };
 }
+
+/** One token (or a few, where a UTF-8 character spans tokens) of a rendering, for display. */
+export interface TokenPiece {
+  text: string;
+  /** Token ids this piece covers. */
+  ids: number[];
+  /** Whether the trainer trains on it (assistant mask). */
+  trained: boolean;
+}
+
+/**
+ * The rendered text cut at token boundaries (byte-level tokenizers; null otherwise). Tokens that split a
+ * UTF-8 character are merged with the next so every piece is whole text.
+ */
+export function tokenPieces(p: TokenizerProfile, r: RenderResult): TokenPiece[] | null {
+  if (r.text === null) return null;
+  const lens = tokenByteLengths(p, r.ids);
+  if (!lens) return null;
+  const bytes = utf8.encode(r.text);
+  if (lens.reduce((a, b) => a + b, 0) !== bytes.length) return null;
+  const strict = new TextDecoder('utf-8', { fatal: true });
+  const out: TokenPiece[] = [];
+  let at = 0;
+  let from = 0;
+  let ids: number[] = [];
+  let trained = false;
+  for (let i = 0; i < r.ids.length; i++) {
+    ids.push(r.ids[i] as number);
+    trained ||= r.assistantMask?.[i] === 1;
+    at += lens[i] as number;
+    try {
+      const text = strict.decode(bytes.subarray(from, at));
+      out.push({ text, ids, trained });
+      from = at;
+      ids = [];
+      trained = false;
+    } catch {
+      // a character continues in the next token
+    }
+  }
+  return out;
+}

@@ -6,7 +6,7 @@
 import * as Comlink from 'comlink';
 import { openDB } from 'idb';
 import type { PoolClient } from '../pool/client';
-import type { ProfileFiles, TokenCountProgress, TokenizerWorkerApi } from '../../workers/tokenizer.worker';
+import type { ProfileFiles, RenderedStep, TokenCountProgress, TokenizerWorkerApi } from '../../workers/tokenizer.worker';
 import type { ProfileInfo } from './profile';
 
 /** A JSON file as a parsed object, its text, or a dropped File. */
@@ -103,6 +103,18 @@ export class TokenizerService {
     return this.active;
   }
 
+  /** The pool's step `stepId` as the trainer sees it under the active profile; null when no profile is set. */
+  async renderStepById(stepId: string): Promise<RenderedStep | null> {
+    if (!this.active) return null;
+    return (await this.worker()).renderStepById(stepId);
+  }
+
+  /** A step as the trainer sees it under the active profile; null when no profile is set. */
+  async renderStep(step: { messages: Record<string, unknown>[] | null; response: Record<string, unknown> | null; tools: string | null }): Promise<RenderedStep | null> {
+    if (!this.active) return null;
+    return (await this.worker()).renderStep(step);
+  }
+
   private schedule(delay = 1000): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
@@ -148,4 +160,13 @@ export class TokenizerService {
       p = this.running;
     }
   }
+}
+
+let current: TokenizerService | null = null;
+/** The page's tokenizer service (set by main.ts), for views such as <aw-trainer-view>. */
+export function activeTokenizer(): TokenizerService | null {
+  return current;
+}
+export function setActiveTokenizer(s: TokenizerService | null): void {
+  current = s;
 }

