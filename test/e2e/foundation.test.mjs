@@ -98,7 +98,29 @@ describe('foundation, as a new user', () => {
     await page.close();
   });
 
-  it('works from a sub-path with no page errors', () => {
-    assert.deepEqual(app.errors, []);
+  it('works from a sub-path: every asset, worker and wasm is fetched under it, and queries run', async () => {
+    // The harness serves dist/ under /workbench/ only (anything else is a 404), so an absolute asset URL breaks here.
+    const base = new URL(app.url);
+    const page = await app.context.newPage();
+    const errors = [];
+    const fetched = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('response', (r) => {
+      const u = new URL(r.url());
+      if (u.origin === base.origin) fetched.push({ path: u.pathname, status: r.status() });
+    });
+    page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
+    await page.goto(`${app.url}?pool=${uniquePool('subpath')}`);
+    await page.waitForFunction(() => window.workbench?.ready !== undefined);
+    await page.evaluate(() => window.workbench.ready);
+    const [row] = await page.evaluate(() => window.workbench.query('SELECT 6 * 7 AS n'));
+    assert.equal(Number(row.n), 42);
+    const outside = fetched.filter((f) => !f.path.startsWith(base.pathname) || f.status >= 400);
+    assert.deepEqual(outside, [], 'requests outside the sub-path or failing');
+    assert.ok(fetched.some((f) => f.path.endsWith('.js')), `no script fetched: ${JSON.stringify(fetched)}`);
+    assert.ok(fetched.some((f) => f.path.endsWith('.wasm')), `no DuckDB wasm fetched under the sub-path: ${JSON.stringify(fetched)}`);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(app.errors, [], 'page errors in the other tests of this file');
+    await page.close();
   });
 });

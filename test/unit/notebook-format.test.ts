@@ -9,7 +9,9 @@ const update = process.env.UPDATE_GOLDEN === '1';
 
 function golden(name: string, actual: string): void {
   const url = new URL(name, dir);
-  if (update || !existsSync(url)) writeFileSync(url, actual);
+  if (update) writeFileSync(url, actual);
+  // A missing golden is a failure, not a fresh baseline: writing it here would pass whatever the parser produced.
+  assert.ok(existsSync(url), `${name} is missing (UPDATE_GOLDEN=1 writes it; review it before committing)`);
   assert.equal(actual, readFileSync(url, 'utf8'), `${name} differs (UPDATE_GOLDEN=1 rewrites it)`);
 }
 
