@@ -33,11 +33,12 @@ export class AwApp extends LitElement {
       nav button { border: none; border-bottom: 2px solid transparent; border-radius: 0; background: none; padding: 6px 12px; }
       nav button[aria-selected='true'] { border-bottom-color: var(--aw-accent); color: var(--aw-accent); font-weight: 600; }
       .status { margin-left: auto; font-size: 12.5px; }
-      main { padding: 14px 16px; max-width: 1500px; margin: 0 auto; display: grid; gap: 14px; }
+      main { padding: 14px 16px; max-width: 1500px; margin: 0 auto; display: grid; grid-template-columns: minmax(0, 1fr); gap: 14px; }
+      main > section { min-width: 0; }
       .banner { padding: 8px 12px; border-radius: var(--aw-radius); background: #fff4e0; border: 1px solid #f0d49a; }
       .banner.error { background: var(--aw-error-bg); border-color: #f3b8b3; color: var(--aw-error); }
-      .welcome { display: grid; grid-template-columns: 1.2fr 1fr; gap: 14px; }
-      @media (max-width: 900px) { .welcome { grid-template-columns: 1fr; } }
+      .welcome { display: grid; grid-template-columns: minmax(0, 1.2fr) minmax(0, 1fr); gap: 14px; }
+      @media (max-width: 900px) { .welcome { grid-template-columns: minmax(0, 1fr); } }
       .toast { position: fixed; bottom: 16px; right: 16px; background: #222; color: #fff; padding: 8px 14px; border-radius: var(--aw-radius); max-width: 480px; z-index: 20; }
       .toast.error { background: var(--aw-error); }
       [hidden] { display: none !important; }
@@ -117,7 +118,7 @@ export class AwApp extends LitElement {
       </header>
       <main>
         ${this.banners.map((b) => html`<div class="banner ${b.kind}" role=${b.kind === 'error' ? 'alert' : 'status'}>${b.text}</div>`)}
-        <section id="panel-data" role="tabpanel" aria-labelledby="tab-data" ?hidden=${this.tab !== 'data'} style="display:grid;gap:14px">
+        <section id="panel-data" role="tabpanel" aria-labelledby="tab-data" ?hidden=${this.tab !== 'data'} style="display:grid;grid-template-columns:minmax(0,1fr);gap:14px">
           <div class="welcome">
             <div class="card">
               <h2>Import traces</h2>
