@@ -8,6 +8,7 @@ import { consume } from '@lit/context';
 import type { Table } from 'apache-arrow';
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { rovingIndex } from '../../app/roving';
 import { type Services, servicesContext } from '../../app/services';
 import { type CurationFilter, filterWhere } from '../../curation/filter';
 import type { Row } from '../../pool/rows';
@@ -227,10 +228,20 @@ export class AwDashboard extends LitElement {
       <aw-grpo-groups .rows=${this.groups} .counts=${this.groupCounts}></aw-grpo-groups>`;
   }
 
+  private onTabKey(e: KeyboardEvent, ids: Tab[]): void {
+    const i = ids.indexOf(((e.target as HTMLElement).id.replace(/^view-/, '') as Tab) ?? this.tab);
+    const to = rovingIndex(e.key, Math.max(0, i), ids.length);
+    if (to === null) return;
+    e.preventDefault();
+    this.tab = ids[to];
+    void this.updateComplete.then(() => (this.renderRoot.querySelector(`#view-${ids[to]}`) as HTMLElement | null)?.focus());
+  }
+
   override render() {
     const tabs: [Tab, string][] = [['overview', 'Overview'], ['review', 'Review queue'], ['reference', 'Curation tools & SQL']];
-    return html`<nav role="tablist" aria-label="Dashboard views">
-        ${tabs.map(([t, label]) => html`<button role="tab" aria-selected=${this.tab === t ? 'true' : 'false'} @click=${() => (this.tab = t)}>${label}</button>`)}
+    return html`<nav role="tablist" aria-label="Dashboard views" @keydown=${(e: KeyboardEvent) => this.onTabKey(e, tabs.map(([t]) => t))}>
+        ${tabs.map(([t, label]) => html`<button role="tab" id=${`view-${t}`} aria-selected=${this.tab === t ? 'true' : 'false'} tabindex=${this.tab === t ? 0 : -1}
+          @click=${() => (this.tab = t)}>${label}</button>`)}
       </nav>
       ${this.tab === 'overview' ? this.renderOverview() : nothing}
       ${this.tab === 'review' ? html`<aw-review-queue .services=${this.services} .where=${this.where}></aw-review-queue>` : nothing}
