@@ -4,6 +4,7 @@ import { customElement, property, state } from 'lit/decorators.js';
 import type { ImportReport, Services } from './services';
 import { servicesContext } from './services';
 import { base } from './styles';
+import { NAVIGATE_EVENT } from '../views/empty-state';
 import { rovingIndex } from './roving';
 import './aw-shortcuts';
 import type { AwShortcuts } from './aw-shortcuts';
@@ -75,6 +76,17 @@ export class AwApp extends LitElement {
     const h = location.hash.slice(1);
     if (h) this.tab = h;
     window.addEventListener('keydown', this.onGlobalKey);
+    this.addEventListener(NAVIGATE_EVENT, (e) => void this.goTo((e as CustomEvent<{ tab: string }>).detail.tab));
+  }
+
+  /** Switch section; the Data tab focuses the import panel's first control. */
+  private async goTo(tab: string): Promise<void> {
+    this.selectTab(tab);
+    await this.updateComplete;
+    if (tab !== 'data') return;
+    const first = this.importPanel?.shadowRoot?.querySelector('button, input, [tabindex="0"]') as HTMLElement | null;
+    first?.focus();
+    first?.scrollIntoView({ block: 'center' });
   }
 
   notify(text: string, kind: 'info' | 'error' = 'info'): void {

@@ -9,6 +9,7 @@ import type { Table } from 'apache-arrow';
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { rovingIndex } from '../../app/roving';
+import { emptyState } from '../empty-state';
 import { type Services, servicesContext } from '../../app/services';
 import { type CurationFilter, filterWhere } from '../../curation/filter';
 import type { Row } from '../../pool/rows';
@@ -52,6 +53,8 @@ export class AwDashboard extends LitElement {
   @state() private selected: string | null = null;
   @state() private error: string | null = null;
   @state() private exportOpen = false;
+  /** Steps in the whole pool, unfiltered (null until counted): 0 shows the empty state. */
+  @state() poolSteps: number | null = null;
   private seq = 0;
   private offChange?: () => void;
   private refreshTimer = 0;
@@ -139,7 +142,8 @@ export class AwDashboard extends LitElement {
     const where = this.where;
     this.loaded = (async () => {
       try {
-        const [summary, rewards, groups, groupCounts, trajectories, options, ...dims] = await Promise.all([
+        const [total, summary, rewards, groups, groupCounts, trajectories, options, ...dims] = await Promise.all([
+          pool.rows('SELECT count(*) AS n FROM steps'),
           pool.rows(summarySql(where)),
           pool.rows(rewardsSql(where)),
           pool.rows(groupsSql(where)),
@@ -149,6 +153,7 @@ export class AwDashboard extends LitElement {
           ...DIMENSIONS.map((d) => pool.rows(breakdownSql(where, d))),
         ]);
         if (seq !== this.seq) return;
+        this.poolSteps = Number(total[0]?.n ?? 0);
         this.summary = summary[0] ?? null;
         this.rewards = rewards;
         this.groups = groups;
@@ -243,8 +248,11 @@ export class AwDashboard extends LitElement {
         ${tabs.map(([t, label]) => html`<button role="tab" id=${`view-${t}`} aria-selected=${this.tab === t ? 'true' : 'false'} tabindex=${this.tab === t ? 0 : -1}
           @click=${() => (this.tab = t)}>${label}</button>`)}
       </nav>
-      ${this.tab === 'overview' ? this.renderOverview() : nothing}
-      ${this.tab === 'review' ? html`<aw-review-queue .services=${this.services} .where=${this.where}></aw-review-queue>` : nothing}
+      ${this.poolSteps === 0 && this.tab !== 'reference'
+        ? emptyState(this.tab === 'review' ? 'Import traces to review them' : 'Import traces to see the dashboard', 'The pool is empty. Drop trace files (or load the demo data) on the Data tab; counts, charts, the trajectory list and the review queue fill in as steps arrive.')
+        : nothing}
+      ${this.tab === 'overview' && this.poolSteps !== 0 ? this.renderOverview() : nothing}
+      ${this.tab === 'review' && this.poolSteps !== 0 ? html`<aw-review-queue .services=${this.services} .where=${this.where}></aw-review-queue>` : nothing}
       ${this.tab === 'reference' ? html`<aw-curation-tools .services=${this.services}></aw-curation-tools><aw-sql-reference></aw-sql-reference>` : nothing}
       <aw-export-dialog .services=${this.services} .open=${this.exportOpen} source="filter" .where=${this.where} .filter=${this.filter}
         @aw-close=${() => (this.exportOpen = false)}></aw-export-dialog>`;
