@@ -79,12 +79,15 @@ describe('<aw-step-inspector> reading a trajectory', () => {
   it('never upper-cases ids and shows unknown values as —', async () => {
     const el = await open(pool, 'run-AbC-01');
     const root = el.renderRoot as ShadowRoot;
+    // biome-ignore lint/performance/useDomNodeTextContent: innerText applies CSS text-transform, which is what this checks
     const visible = (root.querySelector('[role="list"]') as HTMLElement).innerText;
     for (const id of ['call_AbC1', 'call_XyZ2', 'get_weather']) expect(visible).to.include(id);
     expect(visible).not.to.include('CALL_ABC1');
+    // biome-ignore lint/performance/useDomNodeTextContent: innerText applies CSS text-transform, which is what this checks
     const header = (root.querySelector('header') as HTMLElement).innerText;
     expect(header).to.include('run-AbC-01');
     expect(header).to.include('pR-Mixed');
+    // biome-ignore lint/performance/useDomNodeTextContent: innerText applies CSS text-transform, which is what this checks
     const metrics = [...root.querySelectorAll('.metrics')].map((m) => (m as HTMLElement).innerText);
     expect(metrics[0]).to.include('tokens —');
     expect(metrics[0]).to.include('latency —');
