@@ -1,6 +1,7 @@
 import { expect } from '@esm-bundle/chai';
 import type { StepRecord } from '../../src/ingest/step';
 import type { PoolClient } from '../../src/pool/client';
+import '../../src/views/dashboard/aw-dashboard';
 import '../../src/views/inspector/aw-step-inspector';
 import type { AwStepInspector } from '../../src/views/inspector/aw-step-inspector';
 import { insertSteps, testServices, trajectorySteps } from './curation-data';
@@ -93,5 +94,16 @@ describe('<aw-step-inspector> reading a trajectory', () => {
     expect(metrics[0]).to.include('latency —');
     expect(metrics[2]).to.include('finish —');
     expect((root.textContent ?? '').includes('∅')).to.equal(false);
+  });
+
+  it('the dashboard shows unknown token counts as — / —, not 0 / 0', async () => {
+    const el = document.createElement('aw-dashboard');
+    el.services = testServices(pool);
+    document.body.append(el);
+    for (let i = 0; i < 100 && el.summary === null; i++) await new Promise((r) => setTimeout(r, 50));
+    await el.loaded;
+    const card = el.renderRoot.querySelector('[aria-label="tokens in / out"] b');
+    expect(card?.textContent).to.equal('— / —');
+    el.remove();
   });
 });

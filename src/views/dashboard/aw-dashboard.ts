@@ -29,8 +29,8 @@ import { breakdownSql, DIMENSIONS, type Dimension, groupCountsSql, groupsSql, LI
 
 type Tab = 'overview' | 'review' | 'reference';
 
-const fmtInt = (v: unknown) => (v === null || v === undefined ? '∅' : Number(v).toLocaleString('en-US'));
-const fmtMs = (v: unknown) => (v === null || v === undefined ? '∅' : `${Math.round(Number(v)).toLocaleString('en-US')} ms`);
+const fmtInt = (v: unknown) => (v === null || v === undefined ? '—' : Number(v).toLocaleString('en-US'));
+const fmtMs = (v: unknown) => (v === null || v === undefined ? '—' : `${Math.round(Number(v)).toLocaleString('en-US')} ms`);
 
 @customElement('aw-dashboard')
 export class AwDashboard extends LitElement {
