@@ -70,7 +70,7 @@ export function summarySql(where: string): string {
 
 export function breakdownSql(where: string, dim: Dimension): string {
   // no count(DISTINCT trajectory_uid) per value: the chart does not show it and it was most of the cost on 1 M steps
-  return `SELECT coalesce(s.${dim}, '∅') AS value, count(*)::INTEGER AS steps,
+  return `SELECT coalesce(s.${dim}, '—') AS value, count(*)::INTEGER AS steps,
       count(*) FILTER (WHERE s.status = 'error')::INTEGER AS errors, avg(s.reward) AS mean_reward
     FROM steps s LEFT JOIN curation c USING (step_id)${where ? ` WHERE ${where}` : ''}
     GROUP BY 1 ORDER BY steps DESC, value LIMIT 50`;
