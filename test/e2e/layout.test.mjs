@@ -46,6 +46,24 @@ for (const width of [1400, 800]) {
   });
 }
 
+test('the Formats cards do not overlap each other at 1400 or 800 px', async () => {
+  await page.locator('aw-app #tab-formats').click();
+  for (const width of [1400, 800]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(300);
+    const r = await page.evaluate(() => {
+      const root = document.querySelector('aw-app').shadowRoot.querySelector('aw-formats').shadowRoot;
+      const aside = root.querySelector('aside').getBoundingClientRect();
+      const editor = root.querySelector('.editor').getBoundingClientRect();
+      const widest = Math.max(...[...root.querySelectorAll('aside *')].map((e) => e.getBoundingClientRect().right));
+      return { asideRight: aside.right, widest, editorLeft: editor.left, editorTop: editor.top, asideBottom: aside.bottom };
+    });
+    const sideBySide = r.editorTop < r.asideBottom;
+    assert.ok(r.widest <= r.asideRight + 0.5, `a built-in format overflows its card at ${width}: ${r.widest} > ${r.asideRight}`);
+    if (sideBySide) assert.ok(r.asideRight <= r.editorLeft, `the format list runs under the editor at ${width}: ${r.asideRight} > ${r.editorLeft}`);
+  }
+});
+
 test('dashboard chart labels stay inside their chart and do not overlap', async () => {
   await page.setViewportSize({ width: 1400, height: 900 });
   await page.locator('aw-app #tab-data').click();
