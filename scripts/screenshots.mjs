@@ -12,7 +12,11 @@ const VIEWS = [
     await page.locator('aw-trajectory-list [role="row"] [role="gridcell"]').first().click();
   }],
   ['review', async (page) => page.locator('aw-dashboard nav button', { hasText: 'Review queue' }).click(), 'dashboard'],
-  ['notebook', async () => {}],
+  ['notebook', async (page) => {
+    const tour = page.locator('aw-notebooks').getByText('A tour of the pool').first();
+    if (await tour.isVisible()) await tour.click();
+    await page.waitForTimeout(2500);
+  }],
   ['gateway', async () => {}],
   ['formats', async () => {}],
 ];
