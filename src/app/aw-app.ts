@@ -4,6 +4,10 @@ import { customElement, property, state } from 'lit/decorators.js';
 import type { ImportReport, Services } from './services';
 import { servicesContext } from './services';
 import { base } from './styles';
+import { NAVIGATE_EVENT } from '../views/empty-state';
+import { rovingIndex } from './roving';
+import './aw-shortcuts';
+import type { AwShortcuts } from './aw-shortcuts';
 import '../views/data/aw-import-panel';
 import '../views/data/aw-pool-summary';
 import '../views/data/aw-export-panel';
@@ -27,17 +31,19 @@ export class AwApp extends LitElement {
     base,
     css`
       :host { display: block; }
-      header.top { display: flex; align-items: center; gap: 16px; padding: 8px 16px; background: var(--aw-panel); border-bottom: 1px solid var(--aw-border); position: sticky; top: 0; z-index: 5; }
+      header.top { display: flex; align-items: center; gap: 16px; padding: 8px 16px; background: var(--aw-panel); border-bottom: 1px solid var(--aw-border); position: sticky; top: 0; z-index: 5; flex-wrap: wrap; }
       header.top h1 { font-size: 16px; margin: 0; white-space: nowrap; }
       nav { display: flex; gap: 2px; }
       nav button { border: none; border-bottom: 2px solid transparent; border-radius: 0; background: none; padding: 6px 12px; }
       nav button[aria-selected='true'] { border-bottom-color: var(--aw-accent); color: var(--aw-accent); font-weight: 600; }
       .status { margin-left: auto; font-size: 12.5px; }
-      main { padding: 14px 16px; max-width: 1500px; margin: 0 auto; display: grid; gap: 14px; }
+      header.top button.keys { order: 1; border-radius: 50%; width: 26px; height: 26px; padding: 0; }
+      main { padding: 14px 16px; max-width: 1500px; margin: 0 auto; display: grid; grid-template-columns: minmax(0, 1fr); gap: 14px; }
+      main > section { min-width: 0; }
       .banner { padding: 8px 12px; border-radius: var(--aw-radius); background: #fff4e0; border: 1px solid #f0d49a; }
       .banner.error { background: var(--aw-error-bg); border-color: #f3b8b3; color: var(--aw-error); }
-      .welcome { display: grid; grid-template-columns: 1.2fr 1fr; gap: 14px; }
-      @media (max-width: 900px) { .welcome { grid-template-columns: 1fr; } }
+      .welcome { display: grid; grid-template-columns: minmax(0, 1.2fr) minmax(0, 1fr); gap: 14px; }
+      @media (max-width: 900px) { .welcome { grid-template-columns: minmax(0, 1fr); } }
       .toast { position: fixed; bottom: 16px; right: 16px; background: #222; color: #fff; padding: 8px 14px; border-radius: var(--aw-radius); max-width: 480px; z-index: 20; }
       .toast.error { background: var(--aw-error); }
       [hidden] { display: none !important; }
@@ -69,6 +75,18 @@ export class AwApp extends LitElement {
     super.connectedCallback();
     const h = location.hash.slice(1);
     if (h) this.tab = h;
+    window.addEventListener('keydown', this.onGlobalKey);
+    this.addEventListener(NAVIGATE_EVENT, (e) => void this.goTo((e as CustomEvent<{ tab: string }>).detail.tab));
+  }
+
+  /** Switch section; the Data tab focuses the import panel's first control. */
+  private async goTo(tab: string): Promise<void> {
+    this.selectTab(tab);
+    await this.updateComplete;
+    if (tab !== 'data') return;
+    const first = this.importPanel?.shadowRoot?.querySelector('button, input, [tabindex="0"]') as HTMLElement | null;
+    first?.focus();
+    first?.scrollIntoView({ block: 'center' });
   }
 
   notify(text: string, kind: 'info' | 'error' = 'info'): void {
@@ -91,14 +109,35 @@ export class AwApp extends LitElement {
     }
   }
 
+  /** Roving tabindex: arrows move from the focused tab, Home / End go to the ends; the tab follows focus. */
   private onKey(e: KeyboardEvent) {
     const all = [{ id: 'data' }, ...this.tabs];
-    const i = all.findIndex((t) => t.id === this.tab);
-    if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
-      const next = all[(i + (e.key === 'ArrowRight' ? 1 : all.length - 1)) % all.length];
-      this.selectTab(next.id);
-      (this.renderRoot.querySelector(`#tab-${next.id}`) as HTMLElement | null)?.focus();
-    }
+    const focused = (e.target as HTMLElement).closest('[role="tab"]')?.id.replace(/^tab-/, '') ?? this.tab;
+    const i = Math.max(0, all.findIndex((t) => t.id === focused));
+    const to = rovingIndex(e.key, i, all.length);
+    if (to === null) return;
+    e.preventDefault();
+    const next = all[to];
+    this.selectTab(next.id);
+    void this.updateComplete.then(() => (this.renderRoot.querySelector(`#tab-${next.id}`) as HTMLElement | null)?.focus());
+  }
+
+  /** `?` anywhere outside a text field opens the shortcut sheet. */
+  private onGlobalKey = (e: KeyboardEvent): void => {
+    if (e.key !== '?' || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+    const t = e.composedPath()[0] as HTMLElement | undefined;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
+    e.preventDefault();
+    this.shortcuts?.show();
+  };
+
+  get shortcuts(): AwShortcuts | null {
+    return this.renderRoot.querySelector('aw-shortcuts');
+  }
+
+  override disconnectedCallback(): void {
+    window.removeEventListener('keydown', this.onGlobalKey);
+    super.disconnectedCallback();
   }
 
   override render() {
@@ -113,11 +152,12 @@ export class AwApp extends LitElement {
               tabindex=${this.tab === t.id ? 0 : -1} @click=${() => this.selectTab(t.id)}>${t.label}</button>`,
           )}
         </nav>
+        <button class="keys" aria-label="Keyboard shortcuts (?)" title="Keyboard shortcuts (?)" @click=${() => this.shortcuts?.show()}>?</button>
         <span class="status muted" aria-label="Pool status">${this.services.pool.status.persistent ? 'pool: saved in this browser (OPFS)' : 'pool: in memory only'} · DuckDB ${this.services.pool.status.version}</span>
       </header>
       <main>
         ${this.banners.map((b) => html`<div class="banner ${b.kind}" role=${b.kind === 'error' ? 'alert' : 'status'}>${b.text}</div>`)}
-        <section id="panel-data" role="tabpanel" aria-labelledby="tab-data" ?hidden=${this.tab !== 'data'} style="display:grid;gap:14px">
+        <section id="panel-data" role="tabpanel" aria-labelledby="tab-data" ?hidden=${this.tab !== 'data'} style="display:grid;grid-template-columns:minmax(0,1fr);gap:14px">
           <div class="welcome">
             <div class="card">
               <h2>Import traces</h2>
@@ -146,6 +186,7 @@ export class AwApp extends LitElement {
           (t) => html`<section id=${`panel-${t.id}`} role="tabpanel" aria-labelledby=${`tab-${t.id}`} ?hidden=${this.tab !== t.id}>${t.render()}</section>`,
         )}
       </main>
+      <aw-shortcuts></aw-shortcuts>
       ${this.toast ? html`<div class="toast ${this.toast.kind}" role="status">${this.toast.text}</div>` : nothing}
     `;
   }

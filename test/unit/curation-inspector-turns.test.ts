@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ChatMessage } from '../../src/ingest/step';
-import { conversationTurns, type InspectorStep, prettyJson } from '../../src/views/inspector/turns';
+import { conversationTurns, type InspectorStep, prettyJson, toolCalls, toolResults } from '../../src/views/inspector/turns';
 
 const sys: ChatMessage = { role: 'system', content: 'sys' };
 const user: ChatMessage = { role: 'user', content: 'q' };
@@ -21,8 +21,8 @@ describe('inspector conversation turns', () => {
   it('shows each message once when the history grows step by step', () => {
     const turns = conversationTurns([step(0, [sys, user], call), step(1, [sys, user, call, tool], final)]);
     assert.deepEqual(
-      turns.map((t) => `${t.kind}:${t.step}:${t.message?.role}`),
-      ['context:0:system', 'context:0:user', 'response:0:assistant', 'context:1:tool', 'response:1:assistant'],
+      turns.map((t) => (t.kind === 'earlier' ? `earlier:${t.step}:${t.messages.length}` : `${t.kind}:${t.step}:${t.message?.role}`)),
+      ['context:0:system', 'context:0:user', 'response:0:assistant', 'earlier:1:3', 'context:1:tool', 'response:1:assistant'],
     );
     assert.equal(turns.some((t) => t.kind === 'context' && t.restated), false);
   });
@@ -33,6 +33,15 @@ describe('inspector conversation turns', () => {
       turns.map((t) => `${t.kind}:${t.step}:${t.kind === 'context' ? t.restated : '-'}`),
       ['context:0:false', 'context:0:false', 'response:0:-', 'context:1:true', 'response:1:-'],
     );
+  });
+
+  it('pairs each tool call with the result that carries its tool_call_id', () => {
+    const other: ChatMessage = { role: 'tool', content: '{"n":2}', tool_call_id: 'c9' };
+    const turns = conversationTurns([step(0, [sys, user], call), step(1, [sys, user, call, other, tool], final)]);
+    assert.equal(toolResults(turns).get('c1'), tool);
+    assert.equal(toolResults(turns).get('c9'), other);
+    assert.equal(toolCalls(turns).get('c1'), 'calc');
+    assert.equal(toolCalls(turns).has('c9'), false);
   });
 
   it('pretty-prints JSON arguments and leaves other text as it is', () => {

@@ -8,6 +8,8 @@ import { consume } from '@lit/context';
 import type { Table } from 'apache-arrow';
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { rovingIndex } from '../../app/roving';
+import { emptyState } from '../empty-state';
 import { type Services, servicesContext } from '../../app/services';
 import { type CurationFilter, filterWhere } from '../../curation/filter';
 import type { Row } from '../../pool/rows';
@@ -27,8 +29,8 @@ import { breakdownSql, DIMENSIONS, type Dimension, groupCountsSql, groupsSql, LI
 
 type Tab = 'overview' | 'review' | 'reference';
 
-const fmtInt = (v: unknown) => (v === null || v === undefined ? '∅' : Number(v).toLocaleString('en-US'));
-const fmtMs = (v: unknown) => (v === null || v === undefined ? '∅' : `${Math.round(Number(v)).toLocaleString('en-US')} ms`);
+const fmtInt = (v: unknown) => (v === null || v === undefined ? '—' : Number(v).toLocaleString('en-US'));
+const fmtMs = (v: unknown) => (v === null || v === undefined ? '—' : `${Math.round(Number(v)).toLocaleString('en-US')} ms`);
 
 @customElement('aw-dashboard')
 export class AwDashboard extends LitElement {
@@ -51,6 +53,8 @@ export class AwDashboard extends LitElement {
   @state() private selected: string | null = null;
   @state() private error: string | null = null;
   @state() private exportOpen = false;
+  /** Steps in the whole pool, unfiltered (null until counted): 0 shows the empty state. */
+  @state() poolSteps: number | null = null;
   private seq = 0;
   private offChange?: () => void;
   private refreshTimer = 0;
@@ -138,7 +142,8 @@ export class AwDashboard extends LitElement {
     const where = this.where;
     this.loaded = (async () => {
       try {
-        const [summary, rewards, groups, groupCounts, trajectories, options, ...dims] = await Promise.all([
+        const [total, summary, rewards, groups, groupCounts, trajectories, options, ...dims] = await Promise.all([
+          pool.rows('SELECT count(*) AS n FROM steps'),
           pool.rows(summarySql(where)),
           pool.rows(rewardsSql(where)),
           pool.rows(groupsSql(where)),
@@ -148,6 +153,7 @@ export class AwDashboard extends LitElement {
           ...DIMENSIONS.map((d) => pool.rows(breakdownSql(where, d))),
         ]);
         if (seq !== this.seq) return;
+        this.poolSteps = Number(total[0]?.n ?? 0);
         this.summary = summary[0] ?? null;
         this.rewards = rewards;
         this.groups = groups;
@@ -227,13 +233,26 @@ export class AwDashboard extends LitElement {
       <aw-grpo-groups .rows=${this.groups} .counts=${this.groupCounts}></aw-grpo-groups>`;
   }
 
+  private onTabKey(e: KeyboardEvent, ids: Tab[]): void {
+    const i = ids.indexOf(((e.target as HTMLElement).id.replace(/^view-/, '') as Tab) ?? this.tab);
+    const to = rovingIndex(e.key, Math.max(0, i), ids.length);
+    if (to === null) return;
+    e.preventDefault();
+    this.tab = ids[to];
+    void this.updateComplete.then(() => (this.renderRoot.querySelector(`#view-${ids[to]}`) as HTMLElement | null)?.focus());
+  }
+
   override render() {
     const tabs: [Tab, string][] = [['overview', 'Overview'], ['review', 'Review queue'], ['reference', 'Curation tools & SQL']];
-    return html`<nav role="tablist" aria-label="Dashboard views">
-        ${tabs.map(([t, label]) => html`<button role="tab" aria-selected=${this.tab === t ? 'true' : 'false'} @click=${() => (this.tab = t)}>${label}</button>`)}
+    return html`<nav role="tablist" aria-label="Dashboard views" @keydown=${(e: KeyboardEvent) => this.onTabKey(e, tabs.map(([t]) => t))}>
+        ${tabs.map(([t, label]) => html`<button role="tab" id=${`view-${t}`} aria-selected=${this.tab === t ? 'true' : 'false'} tabindex=${this.tab === t ? 0 : -1}
+          @click=${() => (this.tab = t)}>${label}</button>`)}
       </nav>
-      ${this.tab === 'overview' ? this.renderOverview() : nothing}
-      ${this.tab === 'review' ? html`<aw-review-queue .services=${this.services} .where=${this.where}></aw-review-queue>` : nothing}
+      ${this.poolSteps === 0 && this.tab !== 'reference'
+        ? emptyState(this.tab === 'review' ? 'Import traces to review them' : 'Import traces to see the dashboard', 'The pool is empty. Drop trace files (or load the demo data) on the Data tab; counts, charts, the trajectory list and the review queue fill in as steps arrive.')
+        : nothing}
+      ${this.tab === 'overview' && this.poolSteps !== 0 ? this.renderOverview() : nothing}
+      ${this.tab === 'review' && this.poolSteps !== 0 ? html`<aw-review-queue .services=${this.services} .where=${this.where}></aw-review-queue>` : nothing}
       ${this.tab === 'reference' ? html`<aw-curation-tools .services=${this.services}></aw-curation-tools><aw-sql-reference></aw-sql-reference>` : nothing}
       <aw-export-dialog .services=${this.services} .open=${this.exportOpen} source="filter" .where=${this.where} .filter=${this.filter}
         @aw-close=${() => (this.exportOpen = false)}></aw-export-dialog>`;

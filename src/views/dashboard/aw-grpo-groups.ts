@@ -8,7 +8,7 @@ import { css, html, LitElement } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { Row } from '../../pool/rows';
 
-const fmt = (v: unknown) => (v === null || v === undefined ? '∅' : typeof v === 'number' ? String(Number(v.toFixed(4))) : String(v));
+const fmt = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'number' ? String(Number(v.toFixed(4))) : String(v));
 
 @customElement('aw-grpo-groups')
 export class AwGrpoGroups extends LitElement {

@@ -110,7 +110,7 @@ export class AwTrajectoryList extends LitElement {
         ${SHOWN.map((c, j) => {
           const v = idx[j] >= 0 ? cellValue(t, idx[j], i) : null;
           const cls = typeof v === 'number' ? (c.col === 'error_steps' && v > 0 ? 'num bad' : 'num') : '';
-          return html`<div role="gridcell" class=${cls} title=${typeof v === 'string' ? v : nothing}>${v === null ? '∅' : typeof v === 'boolean' ? (v ? '✓' : '…') : cellText(v)}</div>`;
+          return html`<div role="gridcell" class=${cls} title=${typeof v === 'string' ? v : nothing}>${v === null ? '—' : typeof v === 'boolean' ? (v ? '✓' : '…') : cellText(v)}</div>`;
         })}
       </div>`);
     }

@@ -2,29 +2,51 @@
 import * as Plot from '@observablehq/plot';
 import type { Row } from '../../pool/rows';
 
-const base = { width: 360, height: 180, marginLeft: 110, style: { fontSize: '11px', background: 'transparent' } };
+const FONT_PX = 11;
+/** Wider than the average glyph of system-ui at 11 px, so a measured margin never clips a label. */
+const CHAR_PX = 0.62 * FONT_PX;
+const MAX_LABEL = 26;
+
+// the x-axis title sits centred under the tick labels, on its own line
+const base = { width: 360, height: 180, marginBottom: 40, style: { fontSize: `${FONT_PX}px`, background: 'transparent' } };
+const xAxis = (label: string) => ({ label, labelAnchor: 'center' as const, labelOffset: 34, grid: true });
+
+/** A category label cut to MAX_LABEL characters (the full value is in the bar's title). */
+export function shortLabel(v: unknown): string {
+  const s = v === null || v === undefined ? '—' : String(v);
+  return s.length > MAX_LABEL ? `${s.slice(0, MAX_LABEL - 1)}…` : s;
+}
+
+/** A left margin that fits the longest (shortened) tick label. */
+export function labelMargin(labels: string[]): number {
+  const longest = Math.max(0, ...labels.map((l) => l.length));
+  return Math.ceil(longest * CHAR_PX) + 14;
+}
 
 export function rewardHistogram(rows: Row[], ariaLabel = 'Distribution of trajectory rewards'): Element {
+  const maxCount = Math.max(0, ...rows.map((r) => Number(r.trajectories) || 0));
   return Plot.plot({
     ...base,
-    marginLeft: 40,
+    marginLeft: labelMargin([maxCount.toLocaleString('en-US')]) + 4,
     ariaLabel,
-    x: { label: 'trajectory reward' },
-    y: { label: 'trajectories', grid: true },
+    x: { ...xAxis('trajectory reward'), grid: false },
+    y: { label: '↑ trajectories', labelAnchor: 'top', grid: true },
     // rows are bins counted in SQL (rewardsSql): {x1, x2, trajectories}
     marks: [Plot.rectY(rows, { x1: 'x1', x2: 'x2', y: 'trajectories', fill: '#2da44e', insetLeft: 0.5, insetRight: 0.5 }), Plot.ruleY([0])],
   });
 }
 
 export function breakdownBars(rows: Row[], label: string): Element {
+  const labels = rows.map((r) => shortLabel(r.value));
   return Plot.plot({
     ...base,
-    height: Math.max(60, 22 * rows.length + 30),
+    height: Math.max(80, 22 * rows.length + 50),
+    marginLeft: labelMargin(labels),
     ariaLabel: `Steps per ${label}`,
-    x: { label: 'steps', grid: true },
-    y: { label: null },
+    x: xAxis('steps'),
+    y: { label: null, tickFormat: shortLabel },
     marks: [
-      Plot.barX(rows, { x: 'steps', y: 'value', sort: { y: '-x' }, fill: '#0969da' }),
+      Plot.barX(rows, { x: 'steps', y: 'value', sort: { y: '-x' }, fill: '#0969da', title: (r: Row) => `${String(r.value)}: ${r.steps} steps` }),
       Plot.barX(rows, { x: 'errors', y: 'value', fill: '#cf222e' }),
       Plot.ruleX([0]),
     ],

@@ -46,8 +46,8 @@ export function summarySql(where: string): string {
         count(*) FILTER (WHERE quality <> 'unreviewed')::INTEGER AS reviewed_steps,
         count(*) FILTER (WHERE quality = 'good')::INTEGER AS good_steps,
         count(*) FILTER (WHERE quality = 'bad')::INTEGER AS bad_steps,
-        coalesce(sum(prompt_tokens), 0)::BIGINT AS prompt_tokens,
-        coalesce(sum(completion_tokens), 0)::BIGINT AS completion_tokens,
+        sum(prompt_tokens)::BIGINT AS prompt_tokens,
+        sum(completion_tokens)::BIGINT AS completion_tokens,
         avg(reward) AS mean_step_reward,
         quantile_cont(latency_ms, 0.5) AS latency_p50,
         quantile_cont(latency_ms, 0.9) AS latency_p90,
@@ -70,7 +70,7 @@ export function summarySql(where: string): string {
 
 export function breakdownSql(where: string, dim: Dimension): string {
   // no count(DISTINCT trajectory_uid) per value: the chart does not show it and it was most of the cost on 1 M steps
-  return `SELECT coalesce(s.${dim}, '∅') AS value, count(*)::INTEGER AS steps,
+  return `SELECT coalesce(s.${dim}, '—') AS value, count(*)::INTEGER AS steps,
       count(*) FILTER (WHERE s.status = 'error')::INTEGER AS errors, avg(s.reward) AS mean_reward
     FROM steps s LEFT JOIN curation c USING (step_id)${where ? ` WHERE ${where}` : ''}
     GROUP BY 1 ORDER BY steps DESC, value LIMIT 50`;

@@ -21,7 +21,8 @@ export class AwExportPanel extends LitElement {
       textarea { width: 100%; box-sizing: border-box; min-height: 70px; font-family: var(--aw-mono); font-size: 12.5px; }
       input.where { width: 100%; box-sizing: border-box; font-family: var(--aw-mono); font-size: 12.5px; }
       label { display: inline-flex; gap: 6px; align-items: center; }
-      .preview { max-height: 220px; overflow: auto; margin-top: 8px; }
+      .grid2 > * { min-width: 0; }
+      .preview { max-height: 220px; overflow: auto; max-width: 100%; margin-top: 8px; }
       .preview td { max-width: 320px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
     `,
   ];

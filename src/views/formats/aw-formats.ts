@@ -38,8 +38,9 @@ export class AwFormats extends LitElement {
   static override styles = [
     base,
     css`
-      :host { display: grid; grid-template-columns: minmax(260px, 1fr) 2fr; gap: 14px; align-items: start; }
-      aside { display: grid; gap: 12px; }
+      :host { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 2fr); gap: 14px; align-items: start; }
+      @media (max-width: 1000px) { :host { grid-template-columns: minmax(0, 1fr); } }
+      aside { display: grid; gap: 12px; min-width: 0; }
       ul.list { list-style: none; margin: 0; padding: 0; display: grid; gap: 4px; }
       ul.list li { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; }
       .id { font-family: var(--aw-mono); font-size: 12.5px; }
@@ -54,7 +55,7 @@ export class AwFormats extends LitElement {
       .step { margin: 6px 0 6px 10px; }
       .messages, .response { margin: 4px 0; padding-left: 8px; list-style: none; display: grid; gap: 2px; }
       .msg .content { white-space: pre-wrap; word-break: break-word; }
-      ul.list li.kv { display: grid; grid-template-columns: 130px 1fr; gap: 6px; }
+      ul.list li.kv { display: grid; grid-template-columns: minmax(0, 130px) minmax(0, 1fr); gap: 6px; overflow-wrap: anywhere; }
       .role { font-weight: 600; margin-right: 6px; }
       .resp .role { color: var(--aw-accent); }
       .call { margin-left: 12px; font-family: var(--aw-mono); font-size: 12.5px; }

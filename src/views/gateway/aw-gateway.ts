@@ -3,7 +3,10 @@
  * black-box host. Keys stay in memory unless "remember on this device" is ticked.
  */
 import { css, html, LitElement, nothing } from 'lit';
-import { customElement, state } from 'lit/decorators.js';
+import { consume } from '@lit/context';
+import { customElement, property, state } from 'lit/decorators.js';
+import { type Services, servicesContext } from '../../app/services';
+import { emptyState } from '../empty-state';
 import { agentSource, runBlackBox } from '../../agents/black-box-host';
 import { type ConfigKind, listConfigs, type StoredConfig, saveConfig } from '../../agents/store';
 import type { AgentProgress } from '../../agents/white-box';
@@ -28,6 +31,10 @@ export class AwGateway extends LitElement {
     `,
   ];
 
+  @consume({ context: servicesContext, subscribe: true }) @property({ attribute: false }) services?: Services;
+  /** Steps in the pool (null until counted): 0 shows what to do first. */
+  @state() poolSteps: number | null = null;
+  private offPool?: () => void;
   @state() private settings: GatewaySettings | null = null;
   @state() private editing: UpstreamConfig | null = null;
   @state() private hint: string | null = null;
@@ -49,11 +56,19 @@ export class AwGateway extends LitElement {
     super.connectedCallback();
     this.unwatch = watchGatewayStatus((s) => (this.status = s));
     void this.load();
+    this.offPool = this.services?.pool.onChange(() => void this.countSteps());
+    void this.countSteps();
+  }
+
+  private async countSteps(): Promise<void> {
+    const rows = await this.services?.pool.rows('SELECT count(*) AS n FROM steps').catch(() => null);
+    if (rows) this.poolSteps = Number(rows[0]?.n ?? 0);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.unwatch?.();
+    this.offPool?.();
   }
 
   private async load(): Promise<void> {
@@ -232,6 +247,9 @@ export class AwGateway extends LitElement {
         <span>${this.status.perMinute} calls/min</span>
         <span class=${this.status.errors ? 'error' : ''} title=${this.status.lastError ?? ''}>${this.status.errors} errors</span>
       </div>
+      ${this.poolSteps === 0
+        ? emptyState('No calls captured yet', `The pool is empty. Run an agent below (the mock upstream needs no key), point an OpenAI or Anthropic SDK at ${gatewayBaseUrl()}, or import traces you already have.`)
+        : nothing}
       ${this.message ? html`<p class="muted" role="status">${this.message}</p>` : nothing}
       ${this.hint ? html`<p class="hint" role="alert">${this.hint}</p>` : nothing}
       <section class="card" aria-label="Upstreams">

@@ -13,7 +13,10 @@ import { customElement, property, state } from 'lit/decorators.js';
 import { type Services, servicesContext } from '../../app/services';
 import type { ChatMessage, ToolCall } from '../../ingest/step';
 import { loadTrajectory } from './load';
-import { conversationTurns, type InspectorStep, prettyJson, type Turn } from './turns';
+import { conversationTurns, type InspectorStep, prettyJson, type Turn, toolCalls, toolResults } from './turns';
+
+/** Unknown values read the same everywhere in the inspector. */
+const UNKNOWN = '—';
 
 @customElement('aw-step-inspector')
 export class AwStepInspector extends LitElement {
@@ -28,6 +31,12 @@ export class AwStepInspector extends LitElement {
   @state() private steps: InspectorStep[] = [];
   @state() private error: string | null = null;
   @state() private loading = false;
+  /** Pretty-print JSON tool arguments, tool results and raw records (off: exactly as recorded). */
+  @state() pretty = true;
+  /** Steps whose earlier messages are expanded (rendered only then: long histories stay cheap). */
+  @state() private expanded = new Set<number>();
+  private results = new Map<string, ChatMessage>();
+  private calls = new Map<string, string>();
   private loadSeq = 0;
   private offChange?: () => void;
 
@@ -45,7 +54,11 @@ export class AwStepInspector extends LitElement {
     .turn.restated { opacity: 0.75; }
     .step { border-left: 4px solid transparent; padding-left: 6px; margin-left: -10px; }
     .step[aria-current='true'] { border-left-color: #0969da; }
-    .role { font-weight: 600; font-size: 12px; text-transform: uppercase; letter-spacing: 0.03em; color: #57606a; }
+    .role { font-weight: 600; font-size: 12px; color: var(--aw-muted, #57606a); }
+    .role .who { text-transform: uppercase; letter-spacing: 0.03em; }
+    .id { font-family: var(--aw-mono, ui-monospace, monospace); font-weight: 400; text-transform: none; }
+    .pair { margin: 2px 0 0 12px; border-left: 2px solid var(--aw-border, #d0d7de); padding-left: 8px; }
+    .earlier > summary { font-size: 12px; }
     .content { white-space: pre-wrap; word-break: break-word; margin: 2px 0; }
     pre { white-space: pre-wrap; word-break: break-word; margin: 2px 0; font: 12px/1.4 ui-monospace, monospace; background: #f6f8fa; padding: 4px 6px; border-radius: 4px; }
     .call { margin: 4px 0; }
@@ -78,6 +91,7 @@ export class AwStepInspector extends LitElement {
         if (e.tables.some((t) => t === 'curation' || t === 'steps')) void this.reload(false);
       });
     }
+    if (changed.has('trajectoryUid')) this.expanded = new Set();
     if (changed.has('trajectoryUid') || changed.has('services')) void this.reload(changed.has('trajectoryUid'));
   }
 
@@ -158,15 +172,22 @@ export class AwStepInspector extends LitElement {
     const last = this.steps[this.steps.length - 1];
     const reward = this.steps.reduce((a, s) => (s.reward === null ? a : (a ?? 0) + s.reward), null as number | null);
     const turns = conversationTurns(this.steps);
+    this.results = toolResults(turns);
+    this.calls = toolCalls(turns);
     const at = this.trajectoryUids.indexOf(this.trajectoryUid);
     return html`
       <header>
         <h2>${this.trajectoryUid}</h2>
         <span class="muted">${this.steps.length} ${this.steps.length === 1 ? 'step' : 'steps'}</span>
-        <span class="muted">reward ${reward ?? '∅'}</span>
+        <span class="muted">reward ${reward ?? UNKNOWN}</span>
         <span class="muted">${last.is_last ? 'complete' : 'open'}</span>
-        <span class="muted">prompt ${s0.prompt_uid ?? '∅'}</span>
+        <span class="muted">prompt <span class="id">${s0.prompt_uid ?? UNKNOWN}</span></span>
         ${s0.agent ? html`<span class="muted">agent ${s0.agent}</span>` : nothing}
+        <button class="fmt" aria-pressed=${this.pretty ? 'true' : 'false'} title="Show JSON arguments, results and raw records pretty-printed or exactly as recorded"
+          @click=${(e: Event) => {
+            e.stopPropagation();
+            this.pretty = !this.pretty;
+          }}>${this.pretty ? 'JSON: pretty' : 'JSON: raw'}</button>
         ${at >= 0 ? html`<span class="muted">trajectory ${at + 1} / ${this.trajectoryUids.length} · [ ] to move, j k between steps</span>` : nothing}
       </header>
       <div role="list" aria-label="Conversation">${this.renderSteps(turns)}</div>
@@ -178,7 +199,15 @@ export class AwStepInspector extends LitElement {
       const mine = turns.filter((t) => t.step === i);
       return html`<section class="step" role="listitem" data-step=${i} aria-current=${i === this.step ? 'true' : 'false'}
         aria-label=${`Step ${s.step_index}`} @click=${() => this.selectStep(i)}>
-        ${mine.map((t) => (t.kind === 'context' ? this.renderMessage(t.message, t.restated) : this.renderResponse(s)))}
+        ${mine.map((t) =>
+          t.kind === 'earlier'
+            ? html`<details class="earlier" ?open=${this.expanded.has(i)} @toggle=${(e: Event) => this.toggleEarlier(i, (e.target as HTMLDetailsElement).open)}>
+                <summary>${t.messages.length} earlier ${t.messages.length === 1 ? 'message' : 'messages'}</summary>
+                ${this.expanded.has(i) ? t.messages.map((m) => this.renderMessage(m)) : nothing}</details>`
+            : t.kind === 'context'
+              ? this.renderMessage(t.message, t.restated)
+              : this.renderResponse(s),
+        )}
       </section>`;
     });
   }
@@ -186,27 +215,46 @@ export class AwStepInspector extends LitElement {
   private renderMessage(m: ChatMessage, restated = false) {
     const role = m.role || 'unknown';
     return html`<div class=${`turn ${role}${restated ? ' restated' : ''}`}>
-      <div class="role">${role}${m.name ? html` · ${m.name}` : nothing}${m.tool_call_id ? html` · result of ${m.tool_call_id}` : nothing}${restated ? ' · context restated' : ''}</div>
+      <div class="role"><span class="who">${role}</span>${m.name ? html` · <span class="id">${m.name}</span>` : nothing}${m.tool_call_id
+        ? html` · result of <span class="id">${this.calls.get(m.tool_call_id) ?? '?'}</span> (<span class="id">${m.tool_call_id}</span>)`
+        : nothing}${restated ? ' · context restated' : ''}</div>
       ${m.reasoning ? html`<details><summary>Reasoning (${m.reasoning.length} chars)</summary><div class="content">${m.reasoning}</div></details>` : nothing}
-      ${m.content ? html`<div class="content">${m.content}</div>` : nothing}
+      ${m.content ? (role === 'tool' ? html`<pre class="result">${this.json(m.content)}</pre>` : html`<div class="content">${m.content}</div>`) : nothing}
       ${(m.tool_calls ?? []).map((c) => this.renderCall(c))}
     </div>`;
   }
 
+  private toggleEarlier(step: number, open: boolean): void {
+    if (open === this.expanded.has(step)) return;
+    const next = new Set(this.expanded);
+    if (open) next.add(step);
+    else next.delete(step);
+    this.expanded = next;
+  }
+
+  private json(text: string | null | undefined): string {
+    return this.pretty ? prettyJson(text) : (text ?? '');
+  }
+
+  /** A tool call with its arguments and, under it, the result that answers it (same tool_call_id). */
   private renderCall(c: ToolCall) {
+    const result = c.id ? this.results.get(c.id) : undefined;
     return html`<div class="call"><span class="muted">tool call</span> <span class="name">${c.function?.name ?? '?'}</span>
-      ${c.id ? html`<span class="muted">(${c.id})</span>` : nothing}<pre>${prettyJson(c.function?.arguments)}</pre></div>`;
+      ${c.id ? html`<span class="muted">(<span class="id">${c.id}</span>)</span>` : nothing}<pre class="args">${this.json(c.function?.arguments)}</pre>
+      <div class="pair" aria-label=${`Result of ${c.function?.name ?? 'the tool call'}`}>${result
+        ? html`<span class="muted">result</span><pre class="result">${this.json(result.content)}</pre>`
+        : html`<span class="muted">no result recorded</span>`}</div></div>`;
   }
 
   private renderResponse(s: InspectorStep) {
-    const tokens = [s.prompt_tokens, s.completion_tokens].some((x) => x !== null) ? `${s.prompt_tokens ?? '?'} → ${s.completion_tokens ?? '?'} tokens` : 'tokens ∅';
+    const tokens = [s.prompt_tokens, s.completion_tokens].some((x) => x !== null) ? `${s.prompt_tokens ?? UNKNOWN} → ${s.completion_tokens ?? UNKNOWN} tokens` : `tokens ${UNKNOWN}`;
     return html`${s.response ? this.renderMessage(s.response) : html`<div class="turn assistant"><div class="role">assistant</div><div class="muted">no response</div></div>`}
       <div class="metrics" aria-label=${`Step ${s.step_index} details`}>
         <span>step ${s.step_index}</span>
-        <span>reward ${s.reward ?? '∅'}</span>
+        <span>reward ${s.reward ?? UNKNOWN}</span>
         <span>${tokens}</span>
-        <span>${s.latency_ms === null ? 'latency ∅' : `${Math.round(s.latency_ms)} ms`}</span>
-        <span>finish ${s.finish_reason ?? '∅'}</span>
+        <span>${s.latency_ms === null ? `latency ${UNKNOWN}` : `${Math.round(s.latency_ms)} ms`}</span>
+        <span>finish ${s.finish_reason ?? UNKNOWN}</span>
         ${s.model ? html`<span>${s.model}</span>` : nothing}
         <span class=${`badge ${s.quality ?? ''}`}>${s.quality ?? 'unreviewed'}</span>
         <span class="badge">${s.trainable ? 'trainable' : 'not trainable'}</span>
@@ -214,7 +262,7 @@ export class AwStepInspector extends LitElement {
       </div>
       ${s.note ? html`<div class="muted">note: ${s.note}</div>` : nothing}
       ${s.status === 'error' || s.error ? html`<div class="err" role="note">error: ${s.error ?? 'unknown error'}</div>` : nothing}
-      <details><summary>Raw source record of step ${s.step_index}</summary><pre>${prettyJson(s.raw)}</pre></details>`;
+      <details><summary>Raw source record of step ${s.step_index}</summary><pre>${this.json(s.raw)}</pre></details>`;
   }
 }
 

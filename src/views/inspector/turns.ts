@@ -30,6 +30,7 @@ export interface InspectorStep {
 }
 
 export type Turn =
+  | { kind: 'earlier'; step: number; messages: ChatMessage[] }
   | { kind: 'context'; step: number; message: ChatMessage; restated: boolean }
   | { kind: 'response'; step: number; message: ChatMessage | null };
 
@@ -44,6 +45,8 @@ export function conversationTurns(steps: InspectorStep[]): Turn[] {
     const msgs = s.messages ?? [];
     const continues = seen.length <= msgs.length && seen.every((m, j) => sameMessage(m, msgs[j]));
     const fresh = continues ? msgs.slice(seen.length) : msgs;
+    // what the step's prompt repeats from earlier steps stays behind "N earlier messages"
+    if (continues && seen.length) out.push({ kind: 'earlier', step: i, messages: seen });
     for (const m of fresh) out.push({ kind: 'context', step: i, message: m, restated: !continues });
     out.push({ kind: 'response', step: i, message: s.response });
     seen = s.response ? [...msgs, s.response] : msgs;
@@ -59,4 +62,21 @@ export function prettyJson(text: string | null | undefined): string {
   } catch {
     return text;
   }
+}
+
+/** Each tool result by the tool_call_id it answers, across the whole trajectory. */
+export function toolResults(turns: Turn[]): Map<string, ChatMessage> {
+  const out = new Map<string, ChatMessage>();
+  for (const t of turns) if (t.kind === 'context' && t.message.role === 'tool' && t.message.tool_call_id) out.set(t.message.tool_call_id, t.message);
+  return out;
+}
+
+/** Each tool call by its id, with the name of the function it called. */
+export function toolCalls(turns: Turn[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const t of turns) {
+    const m = t.kind === 'earlier' ? null : t.message;
+    for (const c of m?.tool_calls ?? []) if (c.id) out.set(c.id, c.function?.name ?? '?');
+  }
+  return out;
 }

@@ -1,0 +1,51 @@
+// Screenshots of every view with the demo data, at 1400×900 and at 800 px wide, into docs/screenshots/.
+// Needs the built app: npx vite build && node scripts/screenshots.mjs
+import { mkdirSync } from 'node:fs';
+import { launch } from './browser.mjs';
+import { serve } from './serve.mjs';
+
+const OUT = 'docs/screenshots';
+const VIEWS = [
+  ['data', async () => {}],
+  ['dashboard', async (page) => {
+    await page.locator('aw-dashboard .cards').waitFor();
+    await page.locator('aw-trajectory-list [role="row"] [role="gridcell"]').first().click();
+  }],
+  ['review', async (page) => page.locator('aw-dashboard nav button', { hasText: 'Review queue' }).click(), 'dashboard'],
+  ['notebook', async (page) => {
+    const tour = page.locator('aw-notebooks').getByText('A tour of the pool').first();
+    if (await tour.isVisible()) await tour.click();
+    await page.waitForTimeout(2500);
+  }],
+  ['gateway', async () => {}],
+  ['formats', async () => {}],
+];
+
+mkdirSync(OUT, { recursive: true });
+const srv = await serve('dist', { base: '/workbench/' });
+const b = await launch();
+try {
+  const page = await b.context.newPage();
+  page.on('pageerror', (e) => console.log('pageerror:', e.message));
+  await page.goto(`${srv.url}?pool=screenshots-${Date.now().toString(36)}`);
+  await page.waitForFunction(() => window.workbench?.ready !== undefined);
+  await page.evaluate(() => window.workbench.ready);
+  await page.evaluate(() => window.workbench.loadDemoData());
+  for (const width of [1400, 800]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const [name, prepare, tab = name] of VIEWS) {
+      await page.locator(`aw-app #tab-${tab}`).click();
+      if (tab === 'dashboard' && name === 'dashboard') await page.locator('aw-dashboard nav button', { hasText: 'Overview' }).click();
+      await prepare(page);
+      await page.waitForTimeout(600);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const path = `${OUT}/${name}-${width}.png`;
+      await page.screenshot({ path });
+      const o = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      console.log('wrote', path, o > 0 ? `HORIZONTAL OVERFLOW ${o}px` : '');
+    }
+  }
+} finally {
+  await b.close();
+  await srv.close();
+}

@@ -1,0 +1,109 @@
+import { expect } from '@esm-bundle/chai';
+import type { StepRecord } from '../../src/ingest/step';
+import type { PoolClient } from '../../src/pool/client';
+import '../../src/views/dashboard/aw-dashboard';
+import '../../src/views/inspector/aw-step-inspector';
+import type { AwStepInspector } from '../../src/views/inspector/aw-step-inspector';
+import { insertSteps, testServices, trajectorySteps } from './curation-data';
+import { startPool } from './helpers';
+
+const IMG = '<img src=x onerror="window.__xss2=1">';
+
+/** Three steps of one agent loop, as OpenAI-style chat records: two tool calls, then the answer. */
+function agentSteps(): StepRecord[] {
+  const steps = trajectorySteps({ uid: 'run-AbC-01', prompt: 'pR-Mixed', question: 'Weather in Oslo?', steps: 3, reward: 1 });
+  steps[0].response!.tool_calls![0] = { id: 'call_AbC1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo","units":"C"}' } };
+  steps[1].messages = [...steps[0].messages, steps[0].response!, { role: 'tool', content: `{"temp":4,"note":"${IMG.replaceAll('"', '\\"')}"}`, tool_call_id: 'call_AbC1' }];
+  steps[1].response!.tool_calls![0] = { id: 'call_XyZ2', type: 'function', function: { name: 'get_time', arguments: '{"tz":"Europe/Oslo"}' } };
+  steps[2].messages = [...steps[1].messages, steps[1].response!, { role: 'tool', content: '12:00', tool_call_id: 'call_XyZ2' }];
+  for (const s of steps) {
+    s.prompt_tokens = null;
+    s.completion_tokens = null;
+    s.latency_ms = null;
+  }
+  steps[2].finish_reason = null;
+  return steps;
+}
+
+async function open(pool: PoolClient, uid: string): Promise<AwStepInspector> {
+  const el = document.createElement('aw-step-inspector');
+  el.services = testServices(pool);
+  el.trajectoryUid = uid;
+  document.body.append(el);
+  for (let i = 0; i < 60 && !el.loadedSteps.length; i++) await new Promise((r) => setTimeout(r, 50));
+  await el.updateComplete;
+  return el;
+}
+
+describe('<aw-step-inspector> reading a trajectory', () => {
+  let pool: PoolClient;
+  before(async () => {
+    pool = await startPool('inspector-view', true);
+    await insertSteps(pool, agentSteps(), 'agent.jsonl');
+  });
+  after(() => pool.terminate());
+  afterEach(() => {
+    for (const e of document.querySelectorAll('aw-step-inspector')) e.remove();
+  });
+
+  it('shows only what is new in each step, earlier messages behind "N earlier messages"', async () => {
+    const el = await open(pool, 'run-AbC-01');
+    const root = el.renderRoot as ShadowRoot;
+    const summaries = [...root.querySelectorAll('details.earlier summary')].map((s) => s.textContent?.trim());
+    expect(summaries).to.deep.equal(['3 earlier messages', '5 earlier messages']);
+    expect(root.querySelectorAll('.turn.system').length).to.equal(1);
+    const d = root.querySelector('details.earlier') as HTMLDetailsElement;
+    d.open = true;
+    await new Promise((r) => setTimeout(r, 50));
+    await el.updateComplete;
+    expect(d.querySelectorAll('.turn').length).to.equal(3);
+  });
+
+  it('pairs each tool call with its result, pretty-printed, with a raw toggle; all as text', async () => {
+    const el = await open(pool, 'run-AbC-01');
+    const root = el.renderRoot as ShadowRoot;
+    const calls = [...root.querySelectorAll('.call')];
+    expect(calls.length).to.equal(2);
+    expect(calls[0].querySelector('.args')?.textContent).to.equal('{\n  "city": "Oslo",\n  "units": "C"\n}');
+    expect(calls[0].querySelector('.pair .result')?.textContent).to.include('"temp": 4');
+    expect(calls[1].querySelector('.pair .result')?.textContent).to.equal('12:00');
+    expect(root.querySelectorAll('img, script').length).to.equal(0);
+    expect(calls[0].textContent).to.include('<img src=x onerror=');
+    expect((window as { __xss2?: unknown }).__xss2).to.equal(undefined);
+    const toggle = [...root.querySelectorAll('button')].find((b) => b.textContent?.startsWith('JSON:')) as HTMLButtonElement;
+    toggle.click();
+    await el.updateComplete;
+    expect(root.querySelector('.call .args')?.textContent).to.equal('{"city":"Oslo","units":"C"}');
+    expect(toggle.getAttribute('aria-pressed')).to.equal('false');
+  });
+
+  it('never upper-cases ids and shows unknown values as —', async () => {
+    const el = await open(pool, 'run-AbC-01');
+    const root = el.renderRoot as ShadowRoot;
+    // biome-ignore lint/performance/useDomNodeTextContent: innerText applies CSS text-transform, which is what this checks
+    const visible = (root.querySelector('[role="list"]') as HTMLElement).innerText;
+    for (const id of ['call_AbC1', 'call_XyZ2', 'get_weather']) expect(visible).to.include(id);
+    expect(visible).not.to.include('CALL_ABC1');
+    // biome-ignore lint/performance/useDomNodeTextContent: innerText applies CSS text-transform, which is what this checks
+    const header = (root.querySelector('header') as HTMLElement).innerText;
+    expect(header).to.include('run-AbC-01');
+    expect(header).to.include('pR-Mixed');
+    // biome-ignore lint/performance/useDomNodeTextContent: innerText applies CSS text-transform, which is what this checks
+    const metrics = [...root.querySelectorAll('.metrics')].map((m) => (m as HTMLElement).innerText);
+    expect(metrics[0]).to.include('tokens —');
+    expect(metrics[0]).to.include('latency —');
+    expect(metrics[2]).to.include('finish —');
+    expect((root.textContent ?? '').includes('∅')).to.equal(false);
+  });
+
+  it('the dashboard shows unknown token counts as — / —, not 0 / 0', async () => {
+    const el = document.createElement('aw-dashboard');
+    el.services = testServices(pool);
+    document.body.append(el);
+    for (let i = 0; i < 100 && el.summary === null; i++) await new Promise((r) => setTimeout(r, 50));
+    await el.loaded;
+    const card = el.renderRoot.querySelector('[aria-label="tokens in / out"] b');
+    expect(card?.textContent).to.equal('— / —');
+    el.remove();
+  });
+});

@@ -1,0 +1,88 @@
+// Keyboard only: the tab bar (roving tabindex from the focused tab, Home / End), the `?` shortcut sheet and
+// Escape, then import the demo data, open the review queue and label a trajectory bad — no mouse.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startApp, uniquePool, waitForQuery } from './harness.mjs';
+
+let app;
+let page;
+before(async () => {
+  app = await startApp();
+  page = await app.open(uniquePool('keys'));
+});
+after(() => app?.close());
+
+/** The focused element, through shadow roots: `tag#id "text"`. */
+const focused = () =>
+  page.evaluate(() => {
+    let a = document.activeElement;
+    while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+    return { tag: a?.tagName.toLowerCase(), id: a?.id ?? '', text: (a?.textContent ?? '').trim().slice(0, 40), role: a?.getAttribute('role') };
+  });
+const selectedTab = () => page.evaluate(() => document.querySelector('aw-app').shadowRoot.querySelector('nav [aria-selected="true"]').id);
+const sheetOpen = () => page.evaluate(() => document.querySelector('aw-app').shadowRoot.querySelector('aw-shortcuts')?.shadowRoot.querySelector('dialog')?.open ?? false);
+
+async function tabUntil(pred, max = 60, key = 'Tab') {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press(key);
+    const f = await focused();
+    if (pred(f)) return f;
+  }
+  throw new Error('focus never reached the target');
+}
+
+test('arrow keys move from the focused tab; Home and End go to the ends', async () => {
+  const f = await tabUntil((x) => x.role === 'tab');
+  assert.equal(f.id, 'tab-data');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await selectedTab(), 'tab-dashboard');
+  assert.equal((await focused()).id, 'tab-dashboard');
+  await page.keyboard.press('End');
+  assert.equal(await selectedTab(), 'tab-formats');
+  await page.keyboard.press('Home');
+  assert.equal(await selectedTab(), 'tab-data');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await selectedTab(), 'tab-formats');
+  // a tab focused by a script (or by assistive technology) is where the arrows start from
+  await page.evaluate(() => document.querySelector('aw-app').shadowRoot.querySelector('#tab-notebook').focus());
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await selectedTab(), 'tab-gateway');
+  await page.keyboard.press('Home');
+});
+
+test('? opens the shortcut sheet, Escape closes it, and focus returns', async () => {
+  assert.equal(await sheetOpen(), false);
+  await page.keyboard.press('?');
+  assert.equal(await sheetOpen(), true);
+  const text = await page.evaluate(() => document.querySelector('aw-app').shadowRoot.querySelector('aw-shortcuts').shadowRoot.textContent);
+  for (const k of ['Home / End', 'g / b', '] / [', 'Shift+Enter', 'Esc']) assert.ok(text.includes(k), `sheet lists ${k}`);
+  await page.keyboard.press('Escape');
+  assert.equal(await sheetOpen(), false);
+  // typing ? in a text field types it
+  await page.evaluate(() => document.querySelector('aw-app').shadowRoot.querySelector('aw-export-panel').shadowRoot.querySelector('input.where').focus());
+  await page.keyboard.press('?');
+  assert.equal(await sheetOpen(), false);
+});
+
+test('keyboard only: load the demo data, open the review queue, label a trajectory bad', async () => {
+  await page.evaluate(() => document.activeElement?.blur?.());
+  await page.evaluate(() => document.querySelector('aw-app').shadowRoot.activeElement?.blur());
+  await tabUntil((x) => x.text === 'Load demo data');
+  await page.keyboard.press('Enter');
+  await waitForQuery(page, 'SELECT count(*) AS n FROM steps', (r) => Number(r[0].n) > 0);
+  await page.waitForFunction(() => !document.querySelector('aw-app').shadowRoot.textContent.includes('Loading demo data…'));
+  await tabUntil((x) => x.role === 'tab', 80, 'Shift+Tab');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await selectedTab(), 'tab-dashboard');
+  // into the dashboard's own tab list, then to the review queue with the arrows
+  await tabUntil((x) => x.id === 'view-overview');
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await focused()).id, 'view-review');
+  // Tab to the queue's first button (past its order select and checkbox), where the single keys work
+  await tabUntil((x) => x.tag === 'button' && x.text.startsWith('good'));
+  await page.waitForFunction(() => /\d+ \/ \d+/.test(document.querySelector('aw-app').shadowRoot.querySelector('aw-dashboard').shadowRoot.querySelector('aw-review-queue').shadowRoot.textContent));
+  await page.keyboard.press('b');
+  await waitForQuery(page, "SELECT count(*) AS n FROM curation WHERE quality = 'bad'", (r) => Number(r[0].n) > 0);
+  assert.deepEqual(app.errors, []);
+});

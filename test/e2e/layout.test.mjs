@@ -1,0 +1,110 @@
+// Layout on the built app with the demo data: no horizontal overflow in any view at 1400 and 800 px, chart
+// labels inside their chart and not overlapping each other, the Clear-pool dialog centred in the viewport.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startApp, uniquePool } from './harness.mjs';
+
+let app;
+let page;
+before(async () => {
+  app = await startApp();
+  page = await app.open(uniquePool('layout'));
+  await page.evaluate(() => window.workbench.loadDemoData());
+});
+after(() => app?.close());
+
+const overflow = () => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth });
+
+/** Every view: the Data tab (with an export preview open), each top tab, each dashboard sub-view. */
+async function eachView(fn) {
+  await page.locator('aw-app #tab-data').click();
+  await page.locator('aw-export-panel button', { hasText: 'Preview' }).click();
+  await page.locator('aw-export-panel .count').waitFor();
+  await fn('data + export preview');
+  for (const t of ['dashboard', 'notebook', 'gateway', 'formats']) {
+    await page.locator(`aw-app #tab-${t}`).click();
+    await page.waitForTimeout(400);
+    await fn(t);
+  }
+  await page.locator('aw-app #tab-dashboard').click();
+  for (const s of ['Review queue', 'Curation tools & SQL', 'Overview']) {
+    await page.locator('aw-dashboard nav button', { hasText: s }).click();
+    await page.waitForTimeout(400);
+    await fn(`dashboard / ${s}`);
+  }
+}
+
+for (const width of [1400, 800]) {
+  test(`no view overflows horizontally at ${width} px`, async () => {
+    await page.setViewportSize({ width, height: 900 });
+    const bad = [];
+    await eachView(async (name) => {
+      const o = await page.evaluate(overflow);
+      if (o.scroll > o.client) bad.push(`${name}: ${o.scroll} > ${o.client}`);
+    });
+    assert.deepEqual(bad, []);
+  });
+}
+
+test('the Formats cards do not overlap each other at 1400 or 800 px', async () => {
+  await page.locator('aw-app #tab-formats').click();
+  for (const width of [1400, 800]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(300);
+    const r = await page.evaluate(() => {
+      const root = document.querySelector('aw-app').shadowRoot.querySelector('aw-formats').shadowRoot;
+      const aside = root.querySelector('aside').getBoundingClientRect();
+      const editor = root.querySelector('.editor').getBoundingClientRect();
+      const widest = Math.max(...[...root.querySelectorAll('aside *')].map((e) => e.getBoundingClientRect().right));
+      return { asideRight: aside.right, widest, editorLeft: editor.left, editorTop: editor.top, asideBottom: aside.bottom };
+    });
+    const sideBySide = r.editorTop < r.asideBottom;
+    assert.ok(r.widest <= r.asideRight + 0.5, `a built-in format overflows its card at ${width}: ${r.widest} > ${r.asideRight}`);
+    if (sideBySide) assert.ok(r.asideRight <= r.editorLeft, `the format list runs under the editor at ${width}: ${r.asideRight} > ${r.editorLeft}`);
+  }
+});
+
+test('dashboard chart labels stay inside their chart and do not overlap', async () => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.locator('aw-app #tab-data').click();
+  await page.locator('aw-app #tab-dashboard').click();
+  await page.locator('aw-dashboard nav button', { hasText: 'Overview' }).click();
+  await page.waitForFunction(() => document.querySelector('aw-app').shadowRoot.querySelector('aw-dashboard').shadowRoot.querySelectorAll('figure svg').length >= 3);
+  const problems = await page.evaluate(() => {
+    const out = [];
+    const svgs = document.querySelector('aw-app').shadowRoot.querySelector('aw-dashboard').shadowRoot.querySelectorAll('figure svg');
+    for (const svg of svgs) {
+      const box = svg.getBoundingClientRect();
+      const texts = [...svg.querySelectorAll('g[aria-label$="label"] text')].map((t) => ({ t: t.textContent, r: t.getBoundingClientRect() }));
+      if (!texts.length) out.push(`${svg.getAttribute('aria-label')}: no labels`);
+      for (const { t, r } of texts) {
+        if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5) out.push(`${svg.getAttribute('aria-label')}: "${t}" clipped`);
+      }
+      for (let i = 0; i < texts.length; i++)
+        for (let j = i + 1; j < texts.length; j++) {
+          const a = texts[i].r;
+          const b = texts[j].r;
+          if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) out.push(`${svg.getAttribute('aria-label')}: "${texts[i].t}" overlaps "${texts[j].t}"`);
+        }
+    }
+    return out;
+  });
+  assert.deepEqual(problems, []);
+});
+
+test('the Clear-pool dialog opens centred after an export preview', async () => {
+  for (const width of [1400, 800]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.locator('aw-app #tab-data').click();
+    await page.locator('aw-export-panel button', { hasText: 'Preview' }).click();
+    await page.locator('aw-export-panel .count').waitFor();
+    await page.locator('aw-pool-summary button', { hasText: 'Clear pool…' }).click();
+    const dialog = page.locator('aw-pool-summary dialog');
+    await dialog.waitFor();
+    const r = await dialog.boundingBox();
+    const vw = await page.evaluate(() => document.documentElement.clientWidth);
+    assert.ok(Math.abs(r.x + r.width / 2 - vw / 2) <= 2, `dialog centre ${r.x + r.width / 2} vs viewport ${vw / 2} at ${width}`);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+  }
+});
