@@ -18,6 +18,9 @@ import { conversationTurns, type InspectorStep, prettyJson, type Turn, toolCalls
 /** Unknown values read the same everywhere in the inspector. */
 const UNKNOWN = '—';
 
+/** Characters of one text shown before "show all". */
+export const CLIP = 20_000;
+
 @customElement('aw-step-inspector')
 export class AwStepInspector extends LitElement {
   @consume({ context: servicesContext, subscribe: true })
@@ -35,6 +38,8 @@ export class AwStepInspector extends LitElement {
   @state() pretty = true;
   /** Steps whose earlier messages are expanded (rendered only then: long histories stay cheap). */
   @state() private expanded = new Set<number>();
+  /** Long texts the user asked to see whole (by value); the others show their first CLIP characters. */
+  @state() private whole = new Set<string>();
   private results = new Map<string, ChatMessage>();
   private calls = new Map<string, string>();
   private loadSeq = 0;
@@ -218,8 +223,8 @@ export class AwStepInspector extends LitElement {
       <div class="role"><span class="who">${role}</span>${m.name ? html` · <span class="id">${m.name}</span>` : nothing}${m.tool_call_id
         ? html` · result of <span class="id">${this.calls.get(m.tool_call_id) ?? '?'}</span> (<span class="id">${m.tool_call_id}</span>)`
         : nothing}${restated ? ' · context restated' : ''}</div>
-      ${m.reasoning ? html`<details><summary>Reasoning (${m.reasoning.length} chars)</summary><div class="content">${m.reasoning}</div></details>` : nothing}
-      ${m.content ? (role === 'tool' ? html`<pre class="result">${this.json(m.content)}</pre>` : html`<div class="content">${m.content}</div>`) : nothing}
+      ${m.reasoning ? html`<details><summary>Reasoning (${m.reasoning.length} chars)</summary><div class="content">${this.clip(m.reasoning)}</div></details>` : nothing}
+      ${m.content ? (role === 'tool' ? html`<pre class="result">${this.json(m.content)}</pre>` : html`<div class="content">${this.clip(m.content)}</div>`) : nothing}
       ${(m.tool_calls ?? []).map((c) => this.renderCall(c))}
     </div>`;
   }
@@ -232,8 +237,20 @@ export class AwStepInspector extends LitElement {
     this.expanded = next;
   }
 
-  private json(text: string | null | undefined): string {
-    return this.pretty ? prettyJson(text) : (text ?? '');
+  private json(text: string | null | undefined) {
+    const t = text ?? '';
+    // pretty-printing parses the whole text: a huge value is shown as written (and clipped) instead
+    return this.clip(this.pretty && t.length <= CLIP ? prettyJson(t) : t);
+  }
+
+  /**
+   * A text of trace content, clipped to its first CLIP characters until the user asks for all of it: laying out a
+   * 50 MB message at once froze the page for 20 s (issue 17 hole 10).
+   */
+  private clip(text: string) {
+    if (text.length <= CLIP || this.whole.has(text)) return text;
+    return html`${text.slice(0, CLIP)}<button class="show-all" aria-label=${`Show all ${text.length.toLocaleString('en-US')} characters`}
+      @click=${() => (this.whole = new Set(this.whole).add(text))}>… show all ${text.length.toLocaleString('en-US')} characters</button>`;
   }
 
   /** A tool call with its arguments and, under it, the result that answers it (same tool_call_id). */
