@@ -16,8 +16,12 @@ type Listener = (e: PoolChange) => void;
 type PoolRemote = Comlink.Remote<PoolWorkerApi>;
 export type PoolWorkerApi = PoolApi & { connect(port: MessagePort): void; simulateCrash(): void; injectFault(method: string, message: string): void };
 
-/** Errors after which a DuckDB-WASM instance is unusable (it hangs or keeps failing). */
-const FATAL = /RuntimeError|unreachable|memory access out of bounds|Aborted\(|function signature mismatch|pool worker (crashed|stopped)/i;
+/**
+ * Errors after which a DuckDB-WASM instance is unusable (it hangs or keeps failing). The last two are
+ * the wedged states a second handle on the pool's own files left behind (issue 17 hole 5): every
+ * later write failed with them until a reload; a restart on the same database file clears them.
+ */
+const FATAL = /RuntimeError|unreachable|memory access out of bounds|Aborted\(|function signature mismatch|pool worker (crashed|stopped)|Maximum call stack size exceeded|File is not opened in write mode/i;
 export interface PoolChange {
   /** Tables whose contents changed. */
   tables: string[];

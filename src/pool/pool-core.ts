@@ -10,6 +10,7 @@ import {
   createDuckDB,
   DuckDBAccessMode,
   DuckDBDataProtocol,
+  failWith,
   LogLevel,
 } from '@duckdb/duckdb-wasm/blocking';
 import * as Comlink from 'comlink';
@@ -109,6 +110,7 @@ async function open(init: PoolInit): Promise<PoolStatus> {
       db.open({ path, accessMode: DuckDBAccessMode.READ_WRITE, useDirectIO: true });
       persistent = true;
       walPath = `${path}.wal`;
+      dbPath = path;
     } catch (e) {
       message = `The pool is in memory only and will be lost on reload: ${e instanceof Error ? e.message : String(e)}`;
       db.open({});
@@ -133,6 +135,7 @@ async function open(init: PoolInit): Promise<PoolStatus> {
   // The open database file and Arrow inserts keep working; lock_configuration stops SQL undoing this.
   run('SET enable_external_access=false');
   run('SET lock_configuration=true');
+  poolFilesSealed = true;
   return { persistent, message, interrupted, version };
 }
 
@@ -236,6 +239,11 @@ interface RuntimeFiles {
 /** `opfs://<pool>.db.wal` once the pool is open on OPFS. */
 let walPath: string | null = null;
 let walHooked = false;
+/** `opfs://<pool>.db`; set with walPath. */
+let dbPath: string | null = null;
+/** Set when open() is done: from then on nothing but the WAL writer may open the pool's files. */
+let poolFilesSealed = false;
+export const POOL_FILE_DENIED = "Permission Error: SQL cannot read the pool's own database files (query the tables instead).";
 /** DuckDB's FileFlags as the runtime's openFile receives them. */
 const FILE_READ = 1;
 const FILE_WRITE = 2;
@@ -260,10 +268,21 @@ function resetWalOnWriterOpen(): void {
   const rt = BROWSER_RUNTIME as unknown as RuntimeFiles;
   const openFile = rt.openFile;
   rt.openFile = (mod: unknown, fileId: number, flags: number) => {
-    if ((flags & FILE_WRITE) && !(flags & FILE_READ) && rt.getFileInfo(mod, fileId)?.fileName === walPath) {
-      const h = walHandle();
-      h?.truncate(0);
-      h?.flush();
+    const name = rt.getFileInfo(mod, fileId)?.fileName;
+    if (name === walPath || name === dbPath) {
+      const writer = name === walPath && flags & FILE_WRITE && !(flags & FILE_READ);
+      if (poolFilesSealed && !writer) {
+        // A table function (read_blob, read_text, read_csv…) opening the pool's own database file or
+        // WAL, which enable_external_access=false still allows: a second handle on them wedged the
+        // engine (issue 17 hole 5). Once the pool is open, DuckDB's storage opens only the WAL writer.
+        failWith(mod as Parameters<typeof failWith>[0], POOL_FILE_DENIED);
+        return 0;
+      }
+      if (writer) {
+        const h = walHandle();
+        h?.truncate(0);
+        h?.flush();
+      }
     }
     return openFile.call(rt, mod, fileId, flags);
   };
