@@ -113,3 +113,13 @@ describe('hostile SQL against the pool (issue 17 hole 5)', () => {
     await page.close();
   });
 });
+
+describe('results too large (issue 17 hole 10)', () => {
+  it("a text value longer than a browser string can hold is an error that says so, not ''", async () => {
+    const page = await app.open(uniquePool('toolarge'), '&memory=1');
+    const r = await page.evaluate(() => window.workbench.query(`SELECT repeat('x', 600000000::BIGINT) AS s`).then((rows) => `length ${rows[0].s.length}`, (e) => String(e)));
+    assert.match(r, /too large: a value of column "s" holds 600,000,000 bytes/);
+    assert.deepEqual(await q(page, 'SELECT 1 AS ok'), [{ ok: 1 }]);
+    await page.close();
+  });
+});
