@@ -1,4 +1,4 @@
-import { type Table, tableFromIPC } from 'apache-arrow';
+import { DataType, type Table, tableFromIPC } from 'apache-arrow';
 import * as Comlink from 'comlink';
 import type { CommitResult, ImportCommit, ImportMeta, PoolApi, PoolStatus } from './pool-core';
 import { type Row, tableToRows } from './rows';
@@ -16,11 +16,36 @@ type Listener = (e: PoolChange) => void;
 type PoolRemote = Comlink.Remote<PoolWorkerApi>;
 export type PoolWorkerApi = PoolApi & { connect(port: MessagePort): void; simulateCrash(): void; injectFault(method: string, message: string): void };
 
-/** Errors after which a DuckDB-WASM instance is unusable (it hangs or keeps failing). */
-const FATAL = /RuntimeError|unreachable|memory access out of bounds|Aborted\(|function signature mismatch|pool worker (crashed|stopped)/i;
+/**
+ * Errors after which a DuckDB-WASM instance is unusable (it hangs or keeps failing). The last two are
+ * the wedged states a second handle on the pool's own files left behind (issue 17 hole 5): every
+ * later write failed with them until a reload; a restart on the same database file clears them.
+ */
+const FATAL = /RuntimeError|unreachable|memory access out of bounds|Aborted\(|function signature mismatch|pool worker (crashed|stopped)|Maximum call stack size exceeded|File is not opened in write mode/i;
 export interface PoolChange {
   /** Tables whose contents changed. */
   tables: string[];
+}
+
+/** V8 strings hold at most 2^29 - 24 UTF-16 units; a longer Arrow text value decodes to '' without an error. */
+export const MAX_STRING_BYTES = 2 ** 29 - 24;
+
+/** Say so when a text value of the result is too large to become a browser string (issue 17 hole 10), instead of showing ''. */
+function checkStringSizes(t: Table): void {
+  for (const f of t.schema.fields) {
+    if (!DataType.isUtf8(f.type)) continue;
+    for (const d of t.getChild(f.name)?.data ?? []) {
+      const o = d.valueOffsets;
+      for (let i = 0; i < d.length; i++) {
+        const bytes = Number(o[i + 1]) - Number(o[i]);
+        if (bytes > MAX_STRING_BYTES) {
+          throw new Error(
+            `The result is too large: a value of column "${f.name}" holds ${bytes.toLocaleString('en')} bytes of text, more than a browser string can hold (${MAX_STRING_BYTES.toLocaleString('en')} characters). Select a part of it (left(…, n)) or its length instead.`,
+          );
+        }
+      }
+    }
+  }
 }
 
 /**
@@ -102,7 +127,9 @@ export class PoolClient {
   }
 
   async query(sql: string): Promise<Table> {
-    return tableFromIPC(await this.guard(() => this.api.query(sql)));
+    const t = tableFromIPC(await this.guard(() => this.api.query(sql)));
+    checkStringSizes(t);
+    return t;
   }
 
   /** Exactly one statement in a read-only transaction: the engine refuses several, and any write. `run: false` only checks it. */

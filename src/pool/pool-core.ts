@@ -10,6 +10,7 @@ import {
   createDuckDB,
   DuckDBAccessMode,
   DuckDBDataProtocol,
+  failWith,
   LogLevel,
 } from '@duckdb/duckdb-wasm/blocking';
 import * as Comlink from 'comlink';
@@ -116,6 +117,8 @@ async function open(init: PoolInit): Promise<PoolStatus> {
       // Same as duckdb-wasm's own worker does for opfs:// paths (OPEN handler): direct I/O on the access handle.
       db.open({ path, accessMode: DuckDBAccessMode.READ_WRITE, useDirectIO: true });
       persistent = true;
+      walPath = `${path}.wal`;
+      dbPath = path;
     } catch (e) {
       message = `The pool is in memory only and will be lost on reload: ${e instanceof Error ? e.message : String(e)}`;
       db.open({});
@@ -124,7 +127,11 @@ async function open(init: PoolInit): Promise<PoolStatus> {
     db.open({});
     message = 'The pool is in memory only (requested).';
   }
+  resetWalOnWriterOpen();
   conn = db.connect();
+  // What DuckDB replayed from the WAL at open is only in memory: its next WAL starts at offset 0,
+  // over the replayed one. Write it to the database file before anything else is written.
+  if (persistent) run('CHECKPOINT');
   run('SET autoinstall_known_extensions=false');
   run('SET autoload_known_extensions=false');
   for (const stmt of DDL) run(stmt);
@@ -136,6 +143,7 @@ async function open(init: PoolInit): Promise<PoolStatus> {
   // The open database file and Arrow inserts keep working; lock_configuration stops SQL undoing this.
   run('SET enable_external_access=false');
   run('SET lock_configuration=true');
+  poolFilesSealed = true;
   return { persistent, message, interrupted, version };
 }
 
@@ -230,6 +238,78 @@ function checkStats(): void {
   checkpoint();
 }
 
+interface RuntimeFiles {
+  _files?: Map<string, unknown>;
+  getFileInfo(mod: unknown, fileId: number): { fileName?: string } | null;
+  openFile(mod: unknown, fileId: number, flags: number): unknown;
+}
+
+/** `opfs://<pool>.db.wal` once the pool is open on OPFS. */
+let walPath: string | null = null;
+let walHooked = false;
+/** `opfs://<pool>.db`; set with walPath. */
+let dbPath: string | null = null;
+/** Set when open() is done: from then on nothing but the WAL writer may open the pool's files. */
+let poolFilesSealed = false;
+export const POOL_FILE_DENIED = "Permission Error: SQL cannot read the pool's own database files (query the tables instead).";
+/** DuckDB's FileFlags as the runtime's openFile receives them. */
+const FILE_READ = 1;
+const FILE_WRITE = 2;
+
+function walHandle(): FileSystemSyncAccessHandle | null {
+  const h = walPath ? (BROWSER_RUNTIME as unknown as RuntimeFiles)._files?.get(walPath) : null;
+  return typeof FileSystemSyncAccessHandle !== 'undefined' && h instanceof FileSystemSyncAccessHandle ? h : null;
+}
+
+/**
+ * duckdb-wasm 1.32 keeps DuckDB's WAL in a state DuckDB does not expect. After a checkpoint DuckDB
+ * deletes the WAL, which duckdb-wasm cannot do in OPFS (RemoveFile is a no-op), and it ignores the
+ * append flag: a WAL opened for writing is written from offset 0. So each new WAL was written over
+ * the stale bytes of the old one, and at the next start DuckDB found it invalid and dropped it: every
+ * write after a checkpoint (after an import, a label…) was lost at reload unless another checkpoint
+ * followed (docs/decisions/010). DuckDB opens the WAL for writing (write, no read) only to start a
+ * new one from offset 0, so we empty the file at that moment, as the deletion would have.
+ */
+function resetWalOnWriterOpen(): void {
+  if (!walPath || walHooked) return;
+  walHooked = true;
+  const rt = BROWSER_RUNTIME as unknown as RuntimeFiles;
+  const openFile = rt.openFile;
+  rt.openFile = (mod: unknown, fileId: number, flags: number) => {
+    const name = rt.getFileInfo(mod, fileId)?.fileName;
+    if (name === walPath || name === dbPath) {
+      const writer = name === walPath && flags & FILE_WRITE && !(flags & FILE_READ);
+      if (poolFilesSealed && !writer) {
+        // A table function (read_blob, read_text, read_csv…) opening the pool's own database file or
+        // WAL, which enable_external_access=false still allows: a second handle on them wedged the
+        // engine (issue 17 hole 5). Once the pool is open, DuckDB's storage opens only the WAL writer.
+        failWith(mod as Parameters<typeof failWith>[0], POOL_FILE_DENIED);
+        return 0;
+      }
+      if (writer) {
+        const h = walHandle();
+        h?.truncate(0);
+        h?.flush();
+      }
+    }
+    return openFile.call(rt, mod, fileId, flags);
+  };
+}
+
+/** WAL bytes when the last write call returned: a call that grew the WAL committed something. */
+let walSynced = 0;
+
+/** Make what a call committed to the WAL durable (fsync of the OPFS file: duckdb-wasm's own sync is a no-op). */
+function syncWal(): void {
+  const h = walHandle();
+  if (!h) return;
+  const size = h.getSize();
+  if (size !== walSynced) {
+    h.flush();
+    walSynced = size;
+  }
+}
+
 /**
  * duckdb-wasm's runtime makes fsync a no-op for OPFS (its syncFile does nothing), so writes can be
  * lost when the worker is terminated by a reload. Flush the access handles ourselves after a checkpoint.
@@ -288,6 +368,7 @@ export const poolApi = {
   query(sql: string): Uint8Array {
     const bytes = ipc(run(sql));
     afterUserSql(sql);
+    syncWal();
     return Comlink.transfer(bytes, [bytes.buffer]);
   },
 
@@ -295,6 +376,7 @@ export const poolApi = {
   exec(sql: string): void {
     run(sql);
     afterUserSql(sql);
+    syncWal();
   },
 
   /** Exactly one statement in a read-only transaction (notebook query cells; read-only.ts). Null when `run` is false. */

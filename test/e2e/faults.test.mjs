@@ -69,3 +69,57 @@ describe('storage quota', () => {
     await page.close();
   });
 });
+
+describe('hostile SQL against the pool (issue 17 hole 5)', () => {
+  it("file functions on the pool's own files are refused; the pool still imports and labels", async () => {
+    const pool = uniquePool('wedge');
+    const page = await app.open(pool);
+    await page.getByLabel('Import files').setInputFiles(['test/fixtures/core/chat.jsonl']);
+    await waitForReports(page, 1);
+    const attempts = [
+      `SELECT * FROM read_blob('opfs://${pool}.db')`,
+      `SELECT * FROM read_blob('opfs://${pool}.db.wal')`,
+      `SELECT * FROM read_text('opfs://${pool}.db')`,
+      `SELECT * FROM read_blob('opfs:/' || '/${pool}.db')`,
+      `SELECT * FROM read_csv('opfs://${pool}.db', all_varchar = true)`,
+    ];
+    for (const sql of attempts) {
+      const r = await page.evaluate((s) => window.workbench.query(s).then((rows) => `rows: ${rows.length}`, (e) => String(e)), sql);
+      assert.match(r, /Permission Error|cannot read the pool/, sql);
+    }
+    const [{ step_id }] = await q(page, 'SELECT step_id FROM steps ORDER BY step_id LIMIT 1');
+    assert.deepEqual(await page.evaluate((id) => window.workbench.setCuration([id], { quality: 'good' }), step_id), { steps: 1 });
+    const [rep] = await page.evaluate(async () => {
+      const res = await fetch('notebooks/data/gsm8k-rollouts.jsonl');
+      return window.workbench.importFiles([new File([await res.blob()], 'gsm8k-rollouts.jsonl')]);
+    });
+    assert.equal(rep.status, 'done', rep.message);
+    assert.ok((await q(page, 'SELECT count(*) AS n FROM steps'))[0].n > 40);
+    assert.equal(await page.evaluate(() => window.workbench.debug.poolRestarts()), 0, 'no restart was needed');
+    await page.close();
+  });
+
+  it('a wedged engine (writes fail with "File is not opened in write mode") is restarted on the same pool by itself', async () => {
+    const page = await app.open(uniquePool('wedged'));
+    await page.getByLabel('Import files').setInputFiles(['test/fixtures/core/chat.jsonl']);
+    await waitForReports(page, 1);
+    const [{ step_id }] = await q(page, 'SELECT step_id FROM steps ORDER BY step_id LIMIT 1');
+    await page.evaluate(() => window.workbench.debug.injectPoolFault('exec', 'TransactionContext Error: Failed to commit: File is not opened in write mode'));
+    const first = await page.evaluate((id) => window.workbench.setCuration([id], { quality: 'bad' }).then(() => 'ok', (e) => String(e)), step_id);
+    assert.match(first, /not opened in write mode/);
+    await waitForQuery(page, 'SELECT count(*) AS n FROM steps', (r) => r[0].n === 40);
+    assert.equal(await page.evaluate(() => window.workbench.debug.poolRestarts()), 1);
+    assert.deepEqual(await page.evaluate((id) => window.workbench.setCuration([id], { quality: 'good' }), step_id), { steps: 1 });
+    await page.close();
+  });
+});
+
+describe('results too large (issue 17 hole 10)', () => {
+  it("a text value longer than a browser string can hold is an error that says so, not ''", async () => {
+    const page = await app.open(uniquePool('toolarge'), '&memory=1');
+    const r = await page.evaluate(() => window.workbench.query(`SELECT repeat('x', 600000000::BIGINT) AS s`).then((rows) => `length ${rows[0].s.length}`, (e) => String(e)));
+    assert.match(r, /too large: a value of column "s" holds 600,000,000 bytes/);
+    assert.deepEqual(await q(page, 'SELECT 1 AS ok'), [{ ok: 1 }]);
+    await page.close();
+  });
+});
