@@ -23,13 +23,13 @@ const one = async (sql: string) => Object.values((await pool.rows(sql))[0])[0];
 describe('pool schema', () => {
   it('creates the tables and the trajectories view', async () => {
     const tables = (await pool.rows(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY 1`)).map((r) => r.table_name);
-    for (const t of ['curation', 'import_errors', 'imports', 'near_duplicates', 'pool_meta', 'steps', 'trajectory_stats', 'trajectories', 'exact_duplicates', 'pii_scan']) assert.ok(tables.includes(t), t);
-    assert.equal(DDL.length, 8);
+    for (const t of ['curation', 'import_errors', 'imports', 'near_duplicates', 'pool_meta', 'steps', 'trajectory_stats', 'trajectories', 'exact_duplicates', 'pii_scan', 'token_counts']) assert.ok(tables.includes(t), t);
+    assert.equal(DDL.length, 10); // + the source_trajectory_id migration (decision 011) and token_counts (decision 017)
     assert.equal(SCHEMA_VERSION, 1);
     assert.match(STEPS_COLUMNS_DDL, /^\s*step_id VARCHAR NOT NULL,/);
     assert.equal(await one(`SELECT nextval('import_seq')`), '1');
     const cols = (await pool.rows(`DESCRIBE steps`)).map((r) => r.column_name);
-    assert.equal(cols.length, 35);
+    assert.equal(cols.length, 36); // 35 + source_trajectory_id
     assert.equal(await one(`SELECT typeof(response) FROM steps LIMIT 1`), MESSAGE_TYPE);
     await pool.run(`INSERT INTO steps (step_id, trajectory_uid, step_index) VALUES ('d', 'd', 0)`);
     assert.deepEqual(await pool.rows(`SELECT channel, status FROM steps WHERE step_id = 'd'`), [{ channel: 'train', status: 'ok' }]);
