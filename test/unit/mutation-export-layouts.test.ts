@@ -88,9 +88,13 @@ describe('export selection', () => {
 describe('export layouts', () => {
   it('sft per trajectory: the last step, its messages plus the response', async () => {
     const r = await rows({ layout: 'sft' });
-    assert.deepEqual(r.map((x) => [x.trajectory_uid, x.step_id]), [['t1', 't1:1'], ['t3', 't3:0'], ['t4', 't4:0'], ['t5', 't5:0']]);
+    // t3 has no assistant turn: a trainer would reject it, so the default leaves it out (decision 012)
+    assert.deepEqual(r.map((x) => [x.trajectory_uid, x.step_id]), [['t1', 't1:1'], ['t4', 't4:0'], ['t5', 't5:0']]);
     assert.deepEqual(said(r[0].messages), ['system:Be brief.', 'user:What is 2+2? Mail the answer to ann@example.com', 'assistant:Let me compute', 'tool:4', 'assistant:The answer is 4.']);
-    assert.deepEqual(said(r[1].messages), ["user:O'Brien asked: call +1 555-123-4567 about the refund"], 'no response: messages as they are');
+    const all = await rows({ layout: 'sft', validOnly: false });
+    const t3 = all.find((x) => x.trajectory_uid === 't3');
+    assert.deepEqual(said(t3?.messages), ["user:O'Brien asked: call +1 555-123-4567 about the refund"], 'no response: messages as they are');
+    assert.equal(t3?.problem, 'no assistant turn');
     assert.deepEqual(Object.keys(r[0]), ['trajectory_uid', 'step_id', 'prompt_uid', 'data_source', 'agent', 'model', 'channel', 'split', 'messages', 'tools', 'reward']);
     assert.equal(r[0].reward, 0.75);
   });
@@ -106,31 +110,38 @@ describe('export layouts', () => {
 
   it('rl_steps: one row per step ordered by prompt group', async () => {
     const r = await rows({ layout: 'rl_steps' });
-    assert.deepEqual(r.map((x) => x.step_id), ['t1:0', 't1:1', 't5:0', 't3:0', 't4:0']);
+    assert.deepEqual(r.map((x) => x.step_id), ['t1:0', 't1:1', 't5:0', 't4:0'], 't3:0 has no response: not trainable');
+    assert.deepEqual((await rows({ layout: 'rl_steps', validOnly: false })).map((x) => [x.step_id, x.problem]), [
+      ['t1:0', null], ['t1:1', null], ['t5:0', null], ['t3:0', 'no response'], ['t4:0', null],
+    ]);
     assert.deepEqual(said(r[1].prompt).length, 4);
     assert.equal((r[1].response as Row).content, 'The answer is 4.');
     assert.deepEqual([r[0].reward, r[0].prompt_tokens, r[0].completion_tokens, r[0].response_text], [0.25, 10, 5, 'Let me compute']);
   });
 
   it('verl_prompts: one row per prompt group, system and user turns, reward model from metadata', async () => {
-    const r = await rows({ layout: 'verl_prompts', trainableOnly: false });
+    const r = (await rows({ layout: 'verl_prompts', trainableOnly: false })).map((x) => ({ ...x, prompt: said(x.prompt) }));
     assert.deepEqual(r, [
       {
         data_source: 'gsm8k',
-        prompt: (await pool.rows(`SELECT messages FROM steps WHERE step_id = 't1:0'`))[0].messages,
+        prompt: ['system:Be brief.', 'user:What is 2+2? Mail the answer to ann@example.com'],
         ability: 'math',
         reward_model: { style: 'rule', ground_truth: '4' },
         extra_info: { index: 'p1', split: 'train', trajectory_uid: 't1', step_id: 't1:0' },
+        agent_name: null,
+        environment_context: null,
         prompt_uid: 'p1',
         trajectory_uid: 't1',
         step_id: 't1:0',
       },
       {
         data_source: 'chat',
-        prompt: (await pool.rows(`SELECT messages FROM steps WHERE step_id = 't3:0'`))[0].messages,
+        prompt: ["user:O'Brien asked: call +1 555-123-4567 about the refund"],
         ability: 'agent',
         reward_model: { style: 'rule', ground_truth: '' },
         extra_info: { index: 'p2', split: 'train', trajectory_uid: 't3', step_id: 't3:0' },
+        agent_name: null,
+        environment_context: null,
         prompt_uid: 'p2',
         trajectory_uid: 't3',
         step_id: 't3:0',
