@@ -3,7 +3,7 @@ import type { StepRecord } from '../../src/ingest/step';
 import type { PoolClient } from '../../src/pool/client';
 import '../../src/views/dashboard/aw-dashboard';
 import '../../src/views/inspector/aw-step-inspector';
-import type { AwStepInspector } from '../../src/views/inspector/aw-step-inspector';
+import { type AwStepInspector, CLIP } from '../../src/views/inspector/aw-step-inspector';
 import { insertSteps, testServices, trajectorySteps } from './curation-data';
 import { startPool } from './helpers';
 
@@ -105,5 +105,22 @@ describe('<aw-step-inspector> reading a trajectory', () => {
     const card = el.renderRoot.querySelector('[aria-label="tokens in / out"] b');
     expect(card?.textContent).to.equal('— / —');
     el.remove();
+  });
+
+  it('a huge message shows its first CLIP characters and a "show all" button, not megabytes of text at once', async () => {
+    const big = trajectorySteps({ uid: 'huge-1', prompt: 'p-huge', question: `${'x'.repeat(3_000_000)} END-OF-HUGE`, reward: 1 });
+    await insertSteps(pool, big, 'huge.jsonl');
+    const el = await open(pool, 'huge-1');
+    const root = el.renderRoot as ShadowRoot;
+    const user = [...root.querySelectorAll('.turn.user .content')].at(-1) as HTMLElement;
+    expect(user.textContent!.length).to.be.lessThan(CLIP + 200);
+    expect(user.textContent).to.not.include('END-OF-HUGE');
+    const more = user.querySelector('button.show-all') as HTMLButtonElement;
+    expect(more.getAttribute('aria-label')).to.equal(`Show all ${(3_000_000 + ' END-OF-HUGE'.length).toLocaleString('en-US')} characters`);
+    more.click();
+    await el.updateComplete;
+    const whole = [...root.querySelectorAll('.turn.user .content')].at(-1) as HTMLElement;
+    expect(whole.textContent).to.include('END-OF-HUGE');
+    expect(whole.querySelector('button.show-all')).to.equal(null);
   });
 });
