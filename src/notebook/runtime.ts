@@ -42,6 +42,15 @@ export interface RuntimePool {
   execOne(sql: string): Promise<void>;
   onChange(fn: (e: PoolChange) => void): () => void;
   changed(tables: string[]): void;
+  /** Stop what the pool runs now (PoolClient restarts its worker); calls in flight fail. */
+  interrupt?(reason?: string): Promise<void>;
+}
+
+/** A cell's own time limit in seconds, from its fence (`sql id=x timeout=30`), if it sets one. */
+export function cellTimeoutMs(options: { extra?: [string, string | true][] }): number | null {
+  const v = options.extra?.find(([k]) => k === 'timeout')?.[1];
+  const s = typeof v === 'string' ? Number(v) : Number.NaN;
+  return Number.isFinite(s) && s > 0 ? s * 1000 : null;
 }
 
 export const MAX_ROWS = 1_000_000;
@@ -105,6 +114,15 @@ export class NotebookRuntime {
   private schemaReady: Promise<void> | null = null;
   /** While false (a notebook from a URL before the user confirmed), nothing runs by itself. */
   autorun = true;
+  /** Why the running cell was stopped (set by stop() or its timeout), for its error message. */
+  private stopped: string | null = null;
+
+  /** Stop the running cell: the pool restarts its engine (nothing committed is lost) and the cell reports it. */
+  async stop(reason = 'Stopped by you.'): Promise<void> {
+    if (!this.pool.interrupt) throw new Error('This pool cannot be interrupted.');
+    this.stopped = reason;
+    await this.pool.interrupt(reason);
+  }
 
   constructor(
     private pool: RuntimePool,
@@ -293,6 +311,11 @@ export class NotebookRuntime {
     const sql = this.qualified(key);
     const id = c.options.id?.toLowerCase();
     const compute = c.options.run !== false || explicit;
+    this.stopped = null;
+    const limit = cellTimeoutMs(c.options);
+    const timer = limit !== null && this.pool.interrupt
+      ? setTimeout(() => void this.stop(`Stopped after ${limit / 1000} s (the cell's timeout=${limit / 1000}).`).catch(() => {}), limit)
+      : undefined;
     try {
       let table: Table | null = null;
       if (effect) {
@@ -320,8 +343,15 @@ export class NotebookRuntime {
       });
       if (effect && s.runId === runId) this.afterEffect(node.external);
     } catch (e) {
+      if (this.stopped) {
+        this.finish(key, runId, { ...base, status: 'error', error: `${this.stopped} The query was interrupted; the pool is intact and other cells keep working.`, ms: performance.now() - t0 });
+        return;
+      }
       const { message, line } = cellErrorMessage(e instanceof Error ? e.message : String(e), this.schema);
       this.finish(key, runId, { ...base, status: 'error', error: effect ? message : explainRefusal(message), errorLine: line, ms: performance.now() - t0 });
+    } finally {
+      clearTimeout(timer);
+      this.stopped = null;
     }
   }
 

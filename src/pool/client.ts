@@ -52,10 +52,20 @@ function checkStringSizes(t: Table): void {
  * Main-thread broker to the pool worker (DESIGN.md: one broker, like Mosaic's coordinator).
  * Moves Arrow IPC bytes, never row object graphs.
  */
+/** A call that was running when the pool worker was restarted (a Stop, a timeout or a crash). */
+export class PoolRestartedError extends Error {
+  constructor(reason: string) {
+    super(`The pool was restarted (${reason}); this query did not finish.`);
+    this.name = 'PoolRestartedError';
+  }
+}
+
 export class PoolClient {
   private listeners = new Set<Listener>();
   private restartListeners = new Set<(reason: string) => void>();
   private restarting: Promise<void> | null = null;
+  /** Rejecters of the calls in flight: a restart ends them (a terminated worker never answers). */
+  private inflight = new Set<(e: Error) => void>();
   /** How many times the pool worker was restarted after a crash. */
   restarts = 0;
   private constructor(
@@ -94,6 +104,8 @@ export class PoolClient {
     this.restarting ??= (async () => {
       try {
         this.worker.terminate();
+        for (const drop of this.inflight) drop(new PoolRestartedError(reason));
+        this.inflight.clear();
         const next = await PoolClient.spawn(this.opts);
         this.worker = next.worker;
         this.api = next.api;
@@ -117,13 +129,33 @@ export class PoolClient {
 
   private async guard<T>(call: () => Promise<T>): Promise<T> {
     if (this.restarting) await this.restarting;
+    let drop!: (e: Error) => void;
+    const ended = new Promise<never>((_, reject) => {
+      drop = reject;
+    });
+    this.inflight.add(drop);
     try {
-      return await call();
+      return await Promise.race([call(), ended]);
     } catch (e) {
       const msg = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-      if (FATAL.test(msg)) void this.restart(msg);
+      if (!(e instanceof PoolRestartedError) && FATAL.test(msg)) void this.restart(msg);
       throw e;
+    } finally {
+      this.inflight.delete(drop);
     }
+  }
+
+  /**
+   * Stop whatever the pool is running. The blocking engine answers no message while a query runs, so the
+   * worker is terminated and a new one opens the same database (committed data is on disk; an import in
+   * flight is rolled back and reported as interrupted). Calls in flight fail with PoolRestartedError.
+   */
+  interrupt(reason = 'stopped by the user'): Promise<void> {
+    // an in-memory pool (a second tab, no OPFS) has nothing on disk: a new engine would start empty
+    if (!this.status.persistent) {
+      return Promise.reject(new Error('This pool is in memory (not saved in this browser), so stopping its engine would empty it. Wait for the query to finish, or reload the page.'));
+    }
+    return this.restart(reason);
   }
 
   async query(sql: string): Promise<Table> {

@@ -2,7 +2,7 @@
  * <aw-cell>: one notebook cell — toolbar, source editor, and its output (result table, chart,
  * rendered Markdown or the error in place). Changes go up as events; <aw-notebook> owns the doc:
  *   aw-cell-edit   {key, source?, options?}
- *   aw-cell-action {key, action, ...}   action: run | run-next | delete | move | duplicate | add | kind | chart | export | focus
+ *   aw-cell-action {key, action, ...}   action: run | run-next | stop | delete | move | duplicate | add | kind | chart | export | focus
  */
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
@@ -21,7 +21,7 @@ import type { AwSqlEditor, SqlSchema } from './aw-sql-editor';
 
 export type CellAction =
   | { action: 'run'; advance: boolean }
-  | { action: 'delete' | 'duplicate' | 'chart' }
+  | { action: 'delete' | 'duplicate' | 'chart' | 'stop' }
   | { action: 'move'; dir: -1 | 1 }
   | { action: 'focus'; dir: -1 | 1 }
   | { action: 'add'; kind: CellKind }
@@ -124,6 +124,7 @@ export class AwCell extends LitElement {
               @change=${(e: Event) => this.setOption('run', (e.target as HTMLInputElement).checked ? false : undefined)} />run=false</label>`
         : nothing}
       ${s && c.kind !== 'md' ? html`<span class="status ${s.status}" role="status">${s.status}${s.ms !== null && s.status !== 'running' ? ` · ${formatMs(s.ms)}` : ''}</span>` : nothing}
+      ${s?.status === 'running' ? html`<button class="stop" aria-label=${`Stop ${label}`} title="Stop the running query (the pool's engine restarts; nothing saved is lost). A cell can set its own limit: timeout=30 in its fence." @click=${() => this.act({ action: 'stop' })}>■ Stop</button>` : nothing}
       <span class="spacer"></span>
       ${c.kind !== 'md' ? html`<button aria-label=${c.options.hidden ? 'Show source' : 'Hide source'} aria-pressed=${c.options.hidden ? 'true' : 'false'} ?disabled=${ro} @click=${() => this.setOption('hidden', !c.options.hidden)}>${c.options.hidden ? 'show' : 'hide'}</button>` : nothing}
       ${ro

@@ -192,6 +192,10 @@ export class AwNotebook extends LitElement {
       this.focusCell(i + d.dir, d.dir < 0 ? 'end' : 'start');
       return;
     }
+    if (d.action === 'stop') {
+      void this.runtime?.stop().catch((err) => this.services?.notify(`Could not stop the query: ${err instanceof Error ? err.message : String(err)}`, 'error'));
+      return;
+    }
     if (d.action === 'run') {
       if (this.awaitingConfirm) return;
       // A notebook from someone else runs its effect cells only through the confirmation that lists them.
