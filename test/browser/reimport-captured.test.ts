@@ -35,7 +35,9 @@ describe('re-import of gateway-captured steps', () => {
       for (const format of ['jsonl', 'parquet'] as const) {
         const blob = await exporterFor(pool).exportDataset({ layout: 'steps', format, trainableOnly: false });
         const [rep] = await importerFor(pool).importFiles([new File([blob], `steps.${format}`)]);
-        expect(rep.status, rep.message ?? '').to.equal('done');
+        // nothing new: the report says 'unchanged — already imported' (decision 011), never 'done'
+        expect(rep.status, rep.message ?? '').to.equal('unchanged');
+        expect(rep.alreadyInPool, format).to.equal(before[0].n);
         expect(rep.rows, format).to.equal(before[0].n);
         expect(rep.added, `${format}: rows added on re-import`).to.equal(0);
         const after = await pool.rows(`SELECT count(*)::INTEGER AS n, count(DISTINCT step_id)::INTEGER AS ids FROM steps`);
