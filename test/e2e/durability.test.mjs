@@ -23,9 +23,11 @@ async function reload(page) {
 
 /** Import (or re-import: it commits and checkpoints all the same) the 40-step fixture and wait for its commit. */
 async function importChat(page) {
-  const [{ n }] = await q(page, `SELECT count(*)::INTEGER AS n FROM imports WHERE status = 'done'`);
+  // a re-import adds nothing and is recorded as 'unchanged' (decision 011); it commits all the same
+  const committed = `SELECT count(*)::INTEGER AS n FROM imports WHERE status IN ('done', 'unchanged')`;
+  const [{ n }] = await q(page, committed);
   await page.getByLabel('Import files').setInputFiles(['test/fixtures/core/chat.jsonl']);
-  await waitForQuery(page, `SELECT count(*)::INTEGER AS n FROM imports WHERE status = 'done'`, (r) => r[0].n === n + 1);
+  await waitForQuery(page, committed, (r) => r[0].n === n + 1);
 }
 
 /** Five trajectories of the imported file, one per write path. */
