@@ -9,7 +9,7 @@ import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft } from '../step';
 import { int, isObject, type Obj, str, timeMs } from '../util';
-import { itemsToMessages } from './openai-responses';
+import { itemsToMessages, mergeAssistant } from './openai-responses';
 import { scoreSample } from './score';
 
 const LINE_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
@@ -71,15 +71,7 @@ function toMessages(items: Obj[]): ChatMessage[] {
 }
 
 function responseOf(items: Obj[]): ChatMessage | null {
-  const ms = toMessages(items).filter((m) => m.role === 'assistant');
-  if (ms.length <= 1) return ms[0] ?? null;
-  const out: ChatMessage = { role: 'assistant', content: null };
-  for (const m of ms) {
-    if (m.content) out.content = out.content ? `${out.content}\n${m.content}` : m.content;
-    if (m.reasoning) out.reasoning = out.reasoning ? `${out.reasoning}\n${m.reasoning}` : m.reasoning;
-    if (m.tool_calls?.length) out.tool_calls = [...(out.tool_calls ?? []), ...m.tool_calls];
-  }
-  return out;
+  return mergeAssistant(toMessages(items).filter((m) => m.role === 'assistant'));
 }
 
 function systemOf(meta: Obj): ChatMessage[] {

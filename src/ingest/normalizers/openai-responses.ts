@@ -76,7 +76,7 @@ export function itemsToMessages(input: unknown): ChatMessage[] {
 }
 
 /** Several assistant messages of one response (e.g. two message items) as the single response message. */
-function mergeAssistant(ms: readonly ChatMessage[]): ChatMessage | null {
+export function mergeAssistant(ms: readonly ChatMessage[]): ChatMessage | null {
   if (ms.length <= 1) return ms[0] ?? null;
   const out: ChatMessage = { role: 'assistant', content: null };
   for (const m of ms) {
