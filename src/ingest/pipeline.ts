@@ -664,11 +664,31 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
     const why = cancelled
       ? text
       : QUOTA.test(text)
-        ? `The browser's storage quota is exhausted, so nothing of this import was kept (${text}). Free space — clear the pool or delete old data — or allow this site more storage, then import again.`
+        ? quotaMessage(text, await storageEstimate())
         : `${e instanceof ReadError ? '' : 'Import failed: '}${text}`;
     await abortQuietly(sink, id, why, log.rejected);
     return report(cancelled ? 'cancelled' : 'failed', { records, rows: rowsMade, message: why, importId: id, shards });
   }
+}
+
+/** What the browser grants this site and uses of it (undefined where the Storage API is missing). */
+async function storageEstimate(): Promise<StorageEstimate | undefined> {
+  try {
+    return await globalThis.navigator?.storage?.estimate();
+  } catch {
+    return undefined;
+  }
+}
+
+const gb = (n: number) => (n >= 1e9 ? `${(n / 1e9).toFixed(2)} GB` : `${(n / 1e6).toFixed(1)} MB`);
+
+/** The storage-full message: names the quota and the room left when the browser tells them. */
+export function quotaMessage(text: string, est: StorageEstimate | undefined): string {
+  const room =
+    est?.quota !== undefined && est.usage !== undefined
+      ? ` The browser gives this site ${gb(est.quota)} of storage; ${gb(est.usage)} is in use, ${gb(Math.max(0, est.quota - est.usage))} left.`
+      : '';
+  return `The browser's storage quota is exhausted, so nothing of this import was kept (${text}).${room} Free space — clear the pool or delete old data — or allow this site more storage, then import again.`;
 }
 
 async function abortQuietly(sink: IngestSink, id: number, why: string, rejected: RejectedLine[]): Promise<void> {

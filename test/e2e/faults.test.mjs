@@ -63,6 +63,8 @@ describe('storage quota', () => {
     });
     assert.equal(rep.status, 'failed');
     assert.match(rep.message, /storage quota is exhausted/);
+    // the quota and the room left, as the browser reports them (navigator.storage.estimate in the ingest worker)
+    assert.match(rep.message, /gives this site [0-9.]+ [MG]B of storage; [0-9.]+ [MG]B is in use, [0-9.]+ [MG]B left./);
     assert.equal((await q(page, 'SELECT count(*) AS n FROM steps'))[0].n, 40);
     assert.deepEqual(await q(page, `SELECT count(*) AS n FROM information_schema.tables WHERE table_name LIKE '_stage_%'`), [{ n: 0 }]);
     assert.equal((await q(page, `SELECT status FROM imports WHERE import_id = ${rep.importId}`))[0].status, 'failed');

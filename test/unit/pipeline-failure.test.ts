@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RejectedLine } from '../../src/app/services';
-import { ingestFile } from '../../src/ingest/pipeline';
+import { ingestFile, quotaMessage } from '../../src/ingest/pipeline';
 
 describe('ingestFile when the pool fails mid-import', () => {
   it('still reports the format, the lines rejected so far and hands them to abortImport', async () => {
@@ -24,5 +24,14 @@ describe('ingestFile when the pool fails mid-import', () => {
     assert.equal(report.format, 'openai-chat');
     assert.deepEqual(report.rejected.map((r) => r.line), [3]);
     assert.deepEqual(aborted?.map((r) => r.line), [3]);
+  });
+});
+
+describe('the storage-full message', () => {
+  it('names the quota, the use and the room left when the browser tells them', () => {
+    const m = quotaMessage('QuotaExceededError', { quota: 2_147_483_648, usage: 2_140_000_000 });
+    assert.match(m, /storage quota is exhausted/);
+    assert.match(m, /gives this site 2\.15 GB of storage; 2\.14 GB is in use, 7\.5 MB left\./);
+    assert.doesNotMatch(quotaMessage('QuotaExceededError', undefined), /gives this site/);
   });
 });
