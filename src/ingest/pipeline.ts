@@ -564,6 +564,16 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
     };
 
     let run: RecordRun | null = null;
+    // files read whole into memory (Parquet rows, the members of a .eval archive) count records, not bytes
+    const inMemory = {
+      ...env,
+      forcedFormat: opts.format,
+      log,
+      onCount: (r: number, rows: number) => {
+        records = r;
+        rowsMade = rows;
+      },
+    };
     const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
     if (isParquet(head)) {
       if (!opts.readParquet) throw new ReadError('Parquet files cannot be read here');
@@ -571,26 +581,10 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
       const source = (async function* () {
         for await (const record of rows) yield { kind: 'record', record } as ReadEvent;
       })();
-      run = await runRecords(source, {
-        ...env,
-        forcedFormat: opts.format,
-        log,
-        onCount: (r, rows) => {
-          records = r;
-          rowsMade = rows;
-        },
-      });
+      run = await runRecords(source, inMemory);
     } else if (isZip(head)) {
       // an Inspect AI .eval archive: its JSON members are the records
-      run = await runRecords(evalZipEvents(new Uint8Array(await file.arrayBuffer())), {
-        ...env,
-        forcedFormat: opts.format,
-        log,
-        onCount: (r, rows) => {
-          records = r;
-          rowsMade = rows;
-        },
-      });
+      run = await runRecords(evalZipEvents(new Uint8Array(await file.arrayBuffer())), inMemory);
     } else {
       const plan = opts.shards ? await planShards(file, all, opts) : null;
       if (plan && opts.shards) {
