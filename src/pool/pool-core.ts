@@ -572,20 +572,11 @@ export const poolApi = {
    * step_id exists are replaced (complete_trajectory updates the last step once). One transaction.
    */
   upsertSteps(bytes: Uint8Array): { total: number } {
-    const name = `_upsert_${cursorSeq++}`;
-    c().insertArrowFromIPCStream(bytes, { name, create: true });
-    run('BEGIN TRANSACTION');
-    try {
+    withStaged(bytes, '_upsert', (name) => {
       run(`DELETE FROM steps WHERE step_id IN (SELECT step_id FROM "${name}")`);
       run(`INSERT INTO steps BY NAME SELECT * REPLACE (coalesce(is_last, false) AS is_last) FROM "${name}" QUALIFY row_number() OVER (PARTITION BY step_id ORDER BY source_line DESC) = 1`);
       refreshStats(`SELECT DISTINCT trajectory_uid FROM "${name}"`);
-      run('COMMIT');
-    } catch (e) {
-      run('ROLLBACK');
-      throw e;
-    } finally {
-      run(`DROP TABLE IF EXISTS "${name}"`);
-    }
+    });
     const total = Number(run(`SELECT count(*) AS n FROM steps`).getChild('n')?.get(0));
     checkpoint();
     return { total };
@@ -593,19 +584,10 @@ export const poolApi = {
 
   /** Replace the `token_counts` table with these rows (Arrow IPC stream), in one transaction. */
   replaceTokenCounts(bytes: Uint8Array): { rows: number } {
-    const name = `_token_counts_${cursorSeq++}`;
-    c().insertArrowFromIPCStream(bytes, { name, create: true });
-    run('BEGIN TRANSACTION');
-    try {
+    withStaged(bytes, '_token_counts', (name) => {
       run('DELETE FROM token_counts');
       run(`INSERT INTO token_counts BY NAME SELECT * FROM "${name}"`);
-      run('COMMIT');
-    } catch (e) {
-      run('ROLLBACK');
-      throw e;
-    } finally {
-      run(`DROP TABLE IF EXISTS "${name}"`);
-    }
+    });
     checkpoint();
     return { rows: Number(run('SELECT count(*) AS n FROM token_counts').getChild('n')?.get(0)) };
   },
@@ -640,6 +622,22 @@ function insertErrors(id: number, errors: { line: number; reason: string }[], on
     reason: errors.map((e) => e.reason.slice(0, 1000)),
   });
   on.insertArrowTable(t, { name: 'import_errors', create: false });
+}
+
+/** Stage Arrow IPC rows in a table of their own, run `body` over it in one transaction, and drop the stage. */
+function withStaged(bytes: Uint8Array, prefix: string, body: (name: string) => void): void {
+  const name = `${prefix}_${cursorSeq++}`;
+  c().insertArrowFromIPCStream(bytes, { name, create: true });
+  run('BEGIN TRANSACTION');
+  try {
+    body(name);
+    run('COMMIT');
+  } catch (e) {
+    run('ROLLBACK');
+    throw e;
+  } finally {
+    run(`DROP TABLE IF EXISTS "${name}"`);
+  }
 }
 
 export type PoolApi = typeof poolApi;
