@@ -5,7 +5,7 @@
  */
 import * as Comlink from 'comlink';
 import initParquet, { Compression, Table as WasmTable, transformParquetStream, WriterPropertiesBuilder, writeParquet } from 'parquet-wasm/esm';
-import type { ExportFormat, ExportProgress } from '../src/app/services';
+import type { ExportFormat, ExportProgress } from '../src/contract/reports';
 import { csvPart, jsonlPart } from '../src/export/encode';
 import type { PoolApi } from '../src/pool/pool-core';
 

@@ -2,7 +2,7 @@
 /** Ingest worker: streams a file, normalizes it and sends Arrow batches straight to the pool worker. */
 import * as Comlink from 'comlink';
 import initParquet, { readParquet } from 'parquet-wasm/esm';
-import type { ImportProgress, ImportReport } from '../src/app/services';
+import type { ImportProgress, ImportReport } from '../src/contract/reports';
 import type { Normalizer } from '../src/ingest/normalizer';
 import { parquetRecords } from '../src/ingest/parquet-records';
 import { ingestFile, type ShardPool } from '../src/ingest/pipeline';

@@ -1,6 +1,6 @@
 /** Agent and task-set configs (notebooks/agents/*, notebooks/tasks/*): JSON or YAML, validated with messages that say what to fix. */
 import { parse as parseYaml } from 'yaml';
-import { isObject, num, type Obj, str } from '../ingest/util';
+import { isObject, num, type Obj, str } from '../contract/json';
 
 export type RewardRule =
   | { type: 'exact'; caseSensitive?: boolean }

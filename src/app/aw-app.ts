@@ -1,7 +1,8 @@
 import { provide } from '@lit/context';
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { ImportReport, Services } from './services';
+import type { ImportReport } from '../contract/reports';
+import type { Services } from './services';
 import { servicesContext } from './services';
 import { base } from './styles';
 import { NAVIGATE_EVENT } from '../views/empty-state';

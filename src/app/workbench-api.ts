@@ -5,7 +5,7 @@
 import type { Row } from '../pool/rows';
 import type { ProfileInfo } from '../tokenizer/profile';
 import type { TokenCountResult, TokenizerInput } from '../tokenizer/service';
-import type { ExportDatasetOptions, ExportFormat, ImportReport } from './services';
+import type { ExportDatasetOptions, ExportFormat, ImportReport } from '../contract/reports';
 
 export interface WorkbenchApi {
   /** Resolves when the pool is open and the UI mounted. */

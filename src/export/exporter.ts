@@ -1,6 +1,6 @@
 /** Main-thread side of export: one export worker pulling chunks straight from the pool worker. */
 import * as Comlink from 'comlink';
-import type { ExportDatasetOptions, ExportQueryOptions, Exporter } from '../app/services';
+import type { ExportDatasetOptions, ExportQueryOptions, Exporter } from '../contract/reports';
 import type { PoolClient } from '../pool/client';
 import { LinkedWorker } from '../pool/linked-worker';
 import type { ExportWorkerApi } from '../../workers/export.worker';

@@ -2,7 +2,7 @@
  * Training layouts (DESIGN.md "Export formats") as SQL over `steps s LEFT JOIN curation c`.
  * Every layout keeps step_id / trajectory_uid for lineage.
  */
-import type { DatasetLayout, ExportDatasetOptions } from '../app/services';
+import type { DatasetLayout, ExportDatasetOptions } from '../contract/reports';
 import { TRAINABLE_SQL } from '../pool/schema';
 
 export const LAYOUTS: Record<DatasetLayout, string> = {

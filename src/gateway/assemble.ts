@@ -3,8 +3,9 @@
  * assistant message and its accounting, for the step record. One assembler per wire API.
  */
 import { addEvent, anthropicFinishReason, assistantMessage, newAnthropicStream, streamMessage } from '../ingest/anthropic-message';
-import type { ChatMessage, ToolCall } from '../ingest/step';
-import { contentToText, int, isObject, type Obj, openaiMessage, splitInlineThink, str } from '../ingest/util';
+import type { ChatMessage, ToolCall } from '../contract/step';
+import { int, isObject, type Obj, str } from '../contract/json';
+import { contentToText, openaiMessage, splitInlineThink } from '../contract/message';
 import type { SseEvent } from './sse';
 
 export const Api = { chat: 'chat', responses: 'responses', messages: 'messages' } as const;

@@ -4,8 +4,8 @@
  * and writes each finished call to the journal. No DOM, no page: works for hidden tabs and workers.
  */
 import { promptUid } from '../ingest/finalize';
-import type { ChatMessage } from '../ingest/step';
-import { isObject, num, type Obj, str } from '../ingest/util';
+import type { ChatMessage } from '../contract/step';
+import { isObject, num, type Obj, str } from '../contract/json';
 import { hash64 } from '../util/hash';
 import { type Api, assembleJson, errorText } from './assemble';
 import { allocateStep, completeTrajectory, getLink, type JournalDb, putLink, putStep, updateTrajectory } from './journal';

@@ -7,7 +7,7 @@
  */
 import { calculate, findExpression, formatNumber } from '../agents/calculator';
 import { hash64 } from '../util/hash';
-import { int, isObject, type Obj, str } from '../ingest/util';
+import { int, isObject, type Obj, str } from '../contract/json';
 import type { Api } from './assemble';
 import { summarizeRequest } from './request';
 

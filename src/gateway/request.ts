@@ -1,8 +1,9 @@
 /** What a captured request asked: its context as OpenAI-style messages, the tools offered, the model. */
 import { requestMessages } from '../ingest/anthropic-message';
 import { toolsText } from '../ingest/chat-steps';
-import type { ChatMessage, ToolCall } from '../ingest/step';
-import { contentToText, isObject, type Obj, openaiMessage, str } from '../ingest/util';
+import type { ChatMessage, ToolCall } from '../contract/step';
+import { isObject, type Obj, str } from '../contract/json';
+import { contentToText, openaiMessage } from '../contract/message';
 import type { Api } from './assemble';
 
 export interface RequestSummary {

@@ -1,7 +1,7 @@
 /** A finished captured call → its StepRecord (source 'capture', format 'gateway'). */
 import { redactSecrets } from '../ingest/redact';
-import type { ChatMessage, StepRecord } from '../ingest/step';
-import { messageText } from '../ingest/util';
+import type { ChatMessage, StepRecord } from '../contract/step';
+import { messageText } from '../contract/message';
 import type { Api, Assembled } from './assemble';
 import type { TrajectoryState } from './journal';
 

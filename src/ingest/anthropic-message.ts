@@ -1,5 +1,6 @@
-import type { ChatMessage, ToolCall } from './step';
-import { contentToText, isObject, normalizeArguments, type Obj, parseJsonDeep, str } from './util';
+import type { ChatMessage, ToolCall } from '../contract/step';
+import { isObject, type Obj, parseJsonDeep, str } from '../contract/json';
+import { contentToText, normalizeArguments } from '../contract/message';
 
 /**
  * Anthropic Messages content blocks ⇄ ChatMessage, stop reasons, tool definitions, and reassembly of

@@ -1,7 +1,7 @@
 import { isAnthropicTool, openaiToolShape } from './anthropic-message';
 import type { NormalizeContext, Normalizer } from './normalizer';
-import type { ChatMessage, StepDraft, TrajectoryDraft } from './step';
-import { parseJsonDeep } from './util';
+import type { ChatMessage, StepDraft, TrajectoryDraft } from '../contract/step';
+import { parseJsonDeep } from '../contract/json';
 
 /**
  * A whole conversation → one step per assistant turn (one LLM call each): step k's context is every

@@ -1,8 +1,9 @@
 import { hash64 } from '../util/hash';
 import type { NormalizeContext, SourceRecord } from './normalizer';
 import { redactedJson, redactMessage, redactString } from './redact';
-import type { ChatMessage, StepDraft, StepRecord, TrajectoryDraft } from './step';
-import { messageText, NAIVE_TIME_NOTE } from './util';
+import type { ChatMessage, StepDraft, StepRecord, TrajectoryDraft } from '../contract/step';
+import { NAIVE_TIME_NOTE } from '../contract/json';
+import { messageText } from '../contract/message';
 
 /** Identity of a message for history matching: role, content and tool calls. */
 function messageKey(m: ChatMessage): string {

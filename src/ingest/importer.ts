@@ -1,6 +1,6 @@
 /** Main-thread side of import: one ingest worker wired straight to the pool worker; files run in order. */
 import * as Comlink from 'comlink';
-import type { ImportOptions, ImportReport, Importer } from '../app/services';
+import type { ImportOptions, ImportReport, Importer } from '../contract/reports';
 import type { PoolClient } from '../pool/client';
 import { LinkedWorker } from '../pool/linked-worker';
 import type { IngestJobOptions, IngestWorkerApi } from '../../workers/ingest.worker';

@@ -1,4 +1,4 @@
-import type { TrajectoryDraft } from './step';
+import type { TrajectoryDraft } from '../contract/step';
 
 /** One parsed record of a source file (a JSONL line, a JSON array element, a whole JSON document). */
 export interface SourceRecord {

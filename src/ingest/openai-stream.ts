@@ -1,4 +1,4 @@
-import { isObject, type Obj, str } from './util';
+import { isObject, type Obj, str } from '../contract/json';
 
 /** Reassembles `chat.completion.chunk` events into one `chat.completion` object. */
 

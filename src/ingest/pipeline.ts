@@ -3,7 +3,7 @@
  * appends inside the import's transaction, atomic commit. Runs in the ingest worker; the sink is the pool API over a port.
  */
 import { createSHA256 } from 'hash-wasm';
-import type { ImportProgress, ImportReport, ImportTimings, RejectedLine } from '../app/services';
+import type { ImportProgress, ImportReport, ImportTimings, RejectedLine } from '../contract/reports';
 import { type CommitDedupe, describeDedupe } from '../pool/import-commit';
 import type { ImportCommit, ImportMeta } from '../pool/pool-core';
 import { detectFormat } from './detect';
@@ -13,7 +13,7 @@ import type { NormalizeContext, Normalizer, SourceRecord } from './normalizer';
 import { NORMALIZERS } from './normalizers';
 import { generic } from './normalizers/generic';
 import { isGzip, isParquet, type ReadEvent, ReadError, readRecords } from './reader';
-import type { StepRecord } from './step';
+import type { StepRecord } from '../contract/step';
 import { stepsToIPC } from './step-arrow';
 
 export interface IngestSink {

@@ -11,7 +11,7 @@ import {
   TimestampBuilder,
   Utf8Builder,
 } from '../util/arrow-build';
-import type { ChatMessage, StepRecord, ToolCall } from './step';
+import type { ChatMessage, StepRecord, ToolCall } from '../contract/step';
 
 function toolCallBuilder(): StructBuilder<ToolCall> {
   return new StructBuilder<ToolCall>({

@@ -3,21 +3,7 @@
  * pool, which reuse a stored step's id with other content, and what becomes of them. Runs on the
  * import's own connection inside its transaction, before is_last and the stats are derived.
  */
-
-/** A trajectory whose own id was already in the pool with other content. */
-export interface IdCollision {
-  /** The id the source gave (kept in `steps.source_trajectory_id`). */
-  trajectory: string;
-  /** The trajectory_uid its steps were stored under. */
-  keptAs: string;
-  /** Steps of this import stored under `keptAs`. */
-  steps: number;
-  /**
-   * `apart`: another trajectory that reuses the id, kept as a trajectory of its own (scoped by the file);
-   * `joined`: spans of the same trace from another export file, appended to the stored trajectory.
-   */
-  how: 'apart' | 'joined';
-}
+import type { IdCollision } from '../contract/reports';
 
 export interface CommitDedupe {
   /** Rows of this import that were already in the pool with the same content (re-imports). */

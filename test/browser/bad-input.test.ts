@@ -1,6 +1,6 @@
 /** The bad-input corpus (test/fixtures/bad/): good records kept, bad lines reported by number, the pool untouched by failures. */
 import { expect } from '@esm-bundle/chai';
-import type { ImportReport } from '../../src/app/services';
+import type { ImportReport } from '../../src/contract/reports';
 import type { PoolClient } from '../../src/pool/client';
 import { fixture, importerFor, startPool } from './helpers';
 

@@ -1,7 +1,7 @@
 /** Synthetic pools for the curation / dashboard tests: GRPO groups, errors, PII, duplicates. */
 import type { Services } from '../../src/app/services';
 import type { PoolClient } from '../../src/pool/client';
-import type { ChatMessage, StepRecord } from '../../src/ingest/step';
+import type { ChatMessage, StepRecord } from '../../src/contract/step';
 import { stepsToIPC } from '../../src/ingest/step-arrow';
 import { exporterFor } from './helpers';
 

@@ -1,7 +1,7 @@
 import { expect } from '@esm-bundle/chai';
 import { type Table, tableFromIPC } from 'apache-arrow';
 import initParquet, { readParquet } from 'parquet-wasm/esm';
-import type { DatasetLayout, ExportDatasetOptions } from '../../src/app/services';
+import type { DatasetLayout, ExportDatasetOptions } from '../../src/contract/reports';
 import { setCurationWhere } from '../../src/curation/api';
 import { filterWhere } from '../../src/curation/filter';
 import { curationStore } from '../../src/curation/store';

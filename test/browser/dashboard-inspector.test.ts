@@ -1,6 +1,6 @@
 import { expect } from '@esm-bundle/chai';
 import { setCuration } from '../../src/curation/api';
-import type { StepRecord } from '../../src/ingest/step';
+import type { StepRecord } from '../../src/contract/step';
 import type { PoolClient } from '../../src/pool/client';
 import '../../src/views/inspector/aw-step-inspector';
 import type { AwStepInspector } from '../../src/views/inspector/aw-step-inspector';

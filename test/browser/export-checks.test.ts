@@ -7,7 +7,7 @@
 import { expect } from '@esm-bundle/chai';
 import { tableFromIPC } from 'apache-arrow';
 import initParquet, { readParquet } from 'parquet-wasm/esm';
-import type { ExportDatasetOptions } from '../../src/app/services';
+import type { ExportDatasetOptions } from '../../src/contract/reports';
 import * as layouts from '../../src/export/layouts';
 import type { PoolClient } from '../../src/pool/client';
 import { type Row, tableToRows } from '../../src/pool/rows';

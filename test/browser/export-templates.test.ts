@@ -8,7 +8,7 @@ import { expect } from '@esm-bundle/chai';
 import { Template } from '@huggingface/jinja';
 import { tableFromIPC } from 'apache-arrow';
 import initParquet, { readParquet } from 'parquet-wasm/esm';
-import type { ExportDatasetOptions } from '../../src/app/services';
+import type { ExportDatasetOptions } from '../../src/contract/reports';
 import { NORMALIZERS } from '../../src/ingest/normalizers';
 import type { PoolClient } from '../../src/pool/client';
 import { tableToRows } from '../../src/pool/rows';

@@ -7,11 +7,12 @@ import { expect } from '@esm-bundle/chai';
 import { provide } from '@lit/context';
 import { html, LitElement } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
-import type { Exporter, ImportReport, Services } from '../../src/app/services';
+import type { Exporter, ImportReport } from '../../src/contract/reports';
+import type { Services } from '../../src/app/services';
 import { servicesContext } from '../../src/app/services';
 import type { PoolClient } from '../../src/pool/client';
 import { stepsToIPC } from '../../src/ingest/step-arrow';
-import type { StepRecord } from '../../src/ingest/step';
+import type { StepRecord } from '../../src/contract/step';
 import '../../src/views/data/aw-import-panel';
 import { fixture, importerFor, startPool } from './helpers';
 

@@ -1,5 +1,5 @@
 import { expect } from '@esm-bundle/chai';
-import type { ImportReport } from '../../src/app/services';
+import type { ImportReport } from '../../src/contract/reports';
 import type { PoolClient } from '../../src/pool/client';
 import { importerFor, startPool } from './helpers';
 

@@ -1,5 +1,5 @@
 import { expect } from '@esm-bundle/chai';
-import type { StepRecord } from '../../src/ingest/step';
+import type { StepRecord } from '../../src/contract/step';
 import type { PoolClient } from '../../src/pool/client';
 import '../../src/views/dashboard/aw-dashboard';
 import '../../src/views/inspector/aw-step-inspector';

@@ -1,5 +1,5 @@
 /** Demo rows for the notebook browser tests: two agents, GRPO groups, tool calls, one error step. */
-import type { ChatMessage, StepRecord } from '../../src/ingest/step';
+import type { ChatMessage, StepRecord } from '../../src/contract/step';
 import { stepsToIPC } from '../../src/ingest/step-arrow';
 import type { PoolClient } from '../../src/pool/client';
 

@@ -1,6 +1,6 @@
 import { expect } from '@esm-bundle/chai';
 import { stepsToIPC } from '../../src/ingest/step-arrow';
-import type { StepRecord } from '../../src/ingest/step';
+import type { StepRecord } from '../../src/contract/step';
 import { startPool } from './helpers';
 
 function step(i: number, traj = 't1', importId: number | null = null): StepRecord {

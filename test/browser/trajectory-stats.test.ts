@@ -1,6 +1,6 @@
 import { expect } from '@esm-bundle/chai';
 import { stepsToIPC } from '../../src/ingest/step-arrow';
-import type { StepRecord } from '../../src/ingest/step';
+import type { StepRecord } from '../../src/contract/step';
 import { PoolClient } from '../../src/pool/client';
 import type { Row } from '../../src/pool/rows';
 import { poolWorker, wasm } from './helpers';

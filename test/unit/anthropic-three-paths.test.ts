@@ -14,7 +14,7 @@ import { createFinalizeState, finalize } from '../../src/ingest/finalize';
 import type { Normalizer, SourceRecord } from '../../src/ingest/normalizer';
 import { anthropic } from '../../src/ingest/normalizers/anthropic';
 import { har } from '../../src/ingest/normalizers/har';
-import type { StepRecord } from '../../src/ingest/step';
+import type { StepRecord } from '../../src/contract/step';
 import { importBytes } from './helpers/real-read';
 
 interface Call {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ChatMessage } from '../../src/ingest/step';
+import type { ChatMessage } from '../../src/contract/step';
 import { conversationTurns, type InspectorStep, prettyJson, toolCalls, toolResults } from '../../src/views/inspector/turns';
 
 const sys: ChatMessage = { role: 'system', content: 'sys' };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createFinalizeState, finalize, promptUid } from '../../src/ingest/finalize';
-import type { ChatMessage } from '../../src/ingest/step';
+import type { ChatMessage } from '../../src/contract/step';
 import { hash64 } from '../../src/util/hash';
 
 const ctx = { sourceId: 'abcdef0123456789abcdef', file: 'log.jsonl' };

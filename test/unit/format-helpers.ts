@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createFinalizeState, finalize } from '../../src/ingest/finalize';
 import type { Normalizer, SourceRecord } from '../../src/ingest/normalizer';
-import type { StepRecord } from '../../src/ingest/step';
+import type { StepRecord } from '../../src/contract/step';
 import { readFixture } from './helpers/read';
 
 export const ctx = { sourceId: '0123456789abcdef0123456789abcdef', file: 'fixture' };

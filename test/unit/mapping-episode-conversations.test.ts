@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { compileMapping } from '../../src/ingest/mapping/compile';
 import { conversations } from '../../src/ingest/normalizers/conversations';
-import type { StepRecord } from '../../src/ingest/step';
+import type { StepRecord } from '../../src/contract/step';
 import { records, run, sample } from './format-helpers';
 
 const spec = JSON.parse(readFileSync(new URL('../../notebooks/formats/episode-conversations.json', import.meta.url), 'utf8'));

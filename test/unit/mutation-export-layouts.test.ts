@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ExportDatasetOptions } from '../../src/app/services';
+import type { ExportDatasetOptions } from '../../src/contract/reports';
 import { datasetSql, LAYOUTS, selection } from '../../src/export/layouts';
 import { assistant, openTestPool, type Row, system, type TestPool, user } from './helpers/duck';
 import { SAMPLE_CURATION, SAMPLE_STEPS } from './helpers/sample-pool';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { splitInlineThink } from '../../src/ingest/util';
+import { splitInlineThink } from '../../src/contract/message';
 import { importBytes, importFixture } from './helpers/real-read';
 
 describe('Harbor per-episode trace exports (issue 16 defect 5)', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { stepRecord } from '../../src/ingest/normalizers/step-record';
-import type { StepRecord } from '../../src/ingest/step';
+import type { StepRecord } from '../../src/contract/step';
 import { ctx, fixtureRecords, runNormalizer } from './helpers/formats';
 
 const REDERIVED = new Set(['source', 'source_id', 'import_id', 'source_trajectory_id']);

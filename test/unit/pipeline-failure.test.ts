@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { RejectedLine } from '../../src/app/services';
+import type { RejectedLine } from '../../src/contract/reports';
 import { ingestFile, quotaMessage } from '../../src/ingest/pipeline';
 
 describe('ingestFile when the pool fails mid-import', () => {

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { Table, tableToIPC } from 'apache-arrow';
 import { createFinalizeState, finalize } from '../../src/ingest/finalize';
 import { openaiChat } from '../../src/ingest/normalizers/openai-chat';
-import type { StepRecord } from '../../src/ingest/step';
+import type { StepRecord } from '../../src/contract/step';
 import { stepsToBatch, stepsToIPC } from '../../src/ingest/step-arrow';
 
 function steps(): StepRecord[] {

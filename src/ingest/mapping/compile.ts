@@ -1,7 +1,8 @@
 import { chatToSteps, toolsText } from '../chat-steps';
 import { defineNormalizer, type Normalizer, RecordError } from '../normalizer';
-import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
-import { contentToText, isObject, num, type Obj, openaiMessage, parseJsonDeep, str, timeMs } from '../util';
+import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
+import { isObject, num, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';
+import { contentToText, openaiMessage } from '../../contract/message';
 import { assertMapping, type FieldSpec, type MappingSpec, type MessageListSpec, type MessageTemplate, type PathSpec, SCALAR_FIELDS, type Transform } from './spec';
 
 /** Walk a dotted path; numeric keys index arrays, negative ones from the end; JSON strings on the way are parsed. */

@@ -2,13 +2,13 @@
  * Live preview of a mapping on the first records of a sample file, in the page: the importer's
  * reader, the compiled mapping and finalize, bounded to a few records.
  */
-import type { RejectedLine } from '../../app/services';
+import type { RejectedLine } from '../../contract/reports';
 import { detectFormat } from '../detect';
 import { createFinalizeState, finalize } from '../finalize';
 import type { Normalizer, SourceRecord } from '../normalizer';
 import { NORMALIZERS } from '../normalizers';
 import { readRecords } from '../reader';
-import type { StepRecord } from '../step';
+import type { StepRecord } from '../../contract/step';
 import { compileMapping } from './compile';
 import { parseMapping } from './store';
 

@@ -12,8 +12,8 @@ import { toolsOriginal, toolsText } from '../chat-steps';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
 import { eventPayloads, looksLikeSse } from '../sse';
-import type { StepDraft, TrajectoryDraft } from '../step';
-import { int, isObject, metadataOf, noteNaiveTimes, num, type Obj, parseJsonDeep, str } from '../util';
+import type { StepDraft, TrajectoryDraft } from '../../contract/step';
+import { int, isObject, metadataOf, noteNaiveTimes, num, type Obj, parseJsonDeep, str } from '../../contract/json';
 import { errorText, timeSources, TIMING_KEYS, timingOf } from './log-fields';
 import { scoreSample } from './score';
 

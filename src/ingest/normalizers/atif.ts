@@ -1,8 +1,9 @@
 import { withProviderFill } from '../chat-steps';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
-import type { ChatMessage, StepDraft, ToolCall } from '../step';
-import { contentToText, int, isObject, normalizeArguments, noteNaiveTimes, num, type Obj, splitInlineThink, str, timeMs } from '../util';
+import type { ChatMessage, StepDraft, ToolCall } from '../../contract/step';
+import { int, isObject, noteNaiveTimes, num, type Obj, str, timeMs } from '../../contract/json';
+import { contentToText, normalizeArguments, splitInlineThink } from '../../contract/message';
 import { safeMetaValue } from './loose-chat';
 
 function isAtif(v: unknown): v is Obj & { steps: unknown[] } {

@@ -9,8 +9,9 @@
 import { assistantMessage, STOP_REASON, userMessages } from '../anthropic-message';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
-import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
-import { contentToText, int, isObject, type Obj, str, timeMs } from '../util';
+import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
+import { int, isObject, type Obj, str, timeMs } from '../../contract/json';
+import { contentToText } from '../../contract/message';
 import { scoreSample } from './score';
 
 interface Entry {

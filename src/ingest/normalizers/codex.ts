@@ -7,8 +7,8 @@
  */
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
-import type { ChatMessage, StepDraft } from '../step';
-import { int, isObject, type Obj, str, timeMs } from '../util';
+import type { ChatMessage, StepDraft } from '../../contract/step';
+import { int, isObject, type Obj, str, timeMs } from '../../contract/json';
 import { itemsToMessages, mergeAssistant } from './openai-responses';
 import { scoreSample } from './score';
 

@@ -1,6 +1,7 @@
 import { chatToSteps, toolsText, withProviderFill } from '../chat-steps';
 import { defineNormalizer, RecordError } from '../normalizer';
-import { isObject, num, type Obj, openaiMessage, str } from '../util';
+import { isObject, num, type Obj, str } from '../../contract/json';
+import { openaiMessage } from '../../contract/message';
 import { looseMessage, safeMetaValue } from './loose-chat';
 
 const EPISODE_KEYS = ['episode_id', 'episode', 'episode_index'];

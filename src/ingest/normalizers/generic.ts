@@ -1,6 +1,7 @@
 import { defineNormalizer } from '../normalizer';
-import type { ChatMessage } from '../step';
-import { contentToText, isObject, metadataOf, num, openaiMessage, splitInlineThink, str } from '../util';
+import type { ChatMessage } from '../../contract/step';
+import { isObject, metadataOf, num, str } from '../../contract/json';
+import { contentToText, openaiMessage, splitInlineThink } from '../../contract/message';
 
 const PROMPT_KEYS = ['prompt', 'input', 'question', 'query', 'instruction', 'text', 'problem'];
 const ANSWER_KEYS = ['response', 'output', 'answer', 'completion', 'solution'];

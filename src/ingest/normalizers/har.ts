@@ -1,8 +1,8 @@
 import { gunzipSync, strFromU8, unzlibSync } from 'fflate';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { isSecretKey, REDACTED, redactSecrets, redactString } from '../redact';
-import type { TrajectoryDraft } from '../step';
-import { isObject, noteNaiveTimes, num, type Obj, parseJsonDeep, str, timeMs } from '../util';
+import type { TrajectoryDraft } from '../../contract/step';
+import { isObject, noteNaiveTimes, num, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';
 import { apiOf, wireStep } from './wire-call';
 
 /** HAR `{name, value}` list or a plain object → lower-cased header map. */

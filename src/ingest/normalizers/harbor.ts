@@ -9,8 +9,9 @@
 import { toolsText, withProviderFill } from '../chat-steps';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
-import type { StepDraft, TrajectoryDraft } from '../step';
-import { isObject, num, type Obj, openaiMessage, str } from '../util';
+import type { StepDraft, TrajectoryDraft } from '../../contract/step';
+import { isObject, num, type Obj, str } from '../../contract/json';
+import { openaiMessage } from '../../contract/message';
 import { safeMetaValue } from './loose-chat';
 
 const EPISODE = /^episode-(\d+)$/;

@@ -9,8 +9,9 @@
  */
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
-import type { ChatMessage, StepDraft, ToolCall, TrajectoryDraft } from '../step';
-import { contentToText, int, isObject, normalizeArguments, num, type Obj, str, timeMs } from '../util';
+import type { ChatMessage, StepDraft, ToolCall, TrajectoryDraft } from '../../contract/step';
+import { int, isObject, num, type Obj, str, timeMs } from '../../contract/json';
+import { contentToText, normalizeArguments } from '../../contract/message';
 import { chatToSteps } from '../chat-steps';
 
 export interface InspectState {

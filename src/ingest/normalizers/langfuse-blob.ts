@@ -11,8 +11,8 @@
 import { toolsText } from '../chat-steps';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
-import type { StepDraft, TrajectoryDraft } from '../step';
-import { int, isObject, num, type Obj, parseJsonDeep, str, timeMs } from '../util';
+import type { StepDraft, TrajectoryDraft } from '../../contract/step';
+import { int, isObject, num, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';
 import { looseMessages, looseResponse, safeMetaValue } from './loose-chat';
 import { scoreSample } from './score';
 

@@ -1,8 +1,8 @@
 import { toolsText, withProviderFill } from '../chat-steps';
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
 import { redactSecrets } from '../redact';
-import type { StepDraft, TrajectoryDraft } from '../step';
-import { int, isObject, noteNaiveTimes, num, type Obj, parseJsonDeep, str, timeMs } from '../util';
+import type { StepDraft, TrajectoryDraft } from '../../contract/step';
+import { int, isObject, noteNaiveTimes, num, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';
 import { looseMessages, looseResponse, safeMetaValue } from './loose-chat';
 
 const OBSERVATION_TYPES = new Set(['GENERATION', 'SPAN', 'EVENT', 'AGENT', 'TOOL', 'CHAIN', 'RETRIEVER', 'EMBEDDING', 'EVALUATOR', 'GUARDRAIL', 'SCORE']);

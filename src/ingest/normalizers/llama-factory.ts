@@ -10,8 +10,9 @@
 import { chatToSteps, toolsText } from '../chat-steps';
 import { promptUid } from '../finalize';
 import { defineNormalizer, RecordError } from '../normalizer';
-import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
-import { isObject, metadataOf, num, type Obj, openaiMessage, parseJsonDeep, str } from '../util';
+import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
+import { isObject, metadataOf, num, type Obj, parseJsonDeep, str } from '../../contract/json';
+import { openaiMessage } from '../../contract/message';
 import { scoreSample } from './score';
 import { shareGptMessages } from './sharegpt';
 

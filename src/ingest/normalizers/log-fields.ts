@@ -1,4 +1,4 @@
-import { isObject, num, type Obj, parseJsonDeep, str, timeMs } from '../util';
+import { isObject, num, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';
 
 /** Fields that request/response loggers name in many ways: timing, latency, error text. */
 

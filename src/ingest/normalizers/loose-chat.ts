@@ -4,8 +4,9 @@
  * `{messages: …}` wrappers, JSON strings of any of those, or plain text.
  */
 import { redactSecrets, redactString } from '../redact';
-import type { ChatMessage } from '../step';
-import { contentToText, isObject, type Obj, openaiMessage, parseJsonDeep, str } from '../util';
+import type { ChatMessage } from '../../contract/step';
+import { isObject, type Obj, parseJsonDeep, str } from '../../contract/json';
+import { contentToText, openaiMessage } from '../../contract/message';
 import { anthropicMessage } from './wire-call';
 
 export const ROLE_ALIASES: Record<string, string> = {

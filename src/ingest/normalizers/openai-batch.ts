@@ -8,8 +8,8 @@
  * prompt rows (no response).
  */
 import { defineNormalizer, type NormalizeContext, RecordError } from '../normalizer';
-import type { StepDraft, TrajectoryDraft } from '../step';
-import { isObject, type Obj, str } from '../util';
+import type { StepDraft, TrajectoryDraft } from '../../contract/step';
+import { isObject, type Obj, str } from '../../contract/json';
 import { scoreSample } from './score';
 import { type Api, Api as API, apiOf, errorText, parseRequest, wireStep } from './wire-call';
 

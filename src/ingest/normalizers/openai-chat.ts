@@ -1,6 +1,7 @@
 import { chatToSteps, toolsText, withProviderFill } from '../chat-steps';
 import { defineNormalizer, RecordError } from '../normalizer';
-import { isObject, metadataOf, num, openaiMessage, str } from '../util';
+import { isObject, metadataOf, num, str } from '../../contract/json';
+import { openaiMessage } from '../../contract/message';
 
 const OWN = ['messages', 'tools', 'functions', 'id', 'session_id', 'conversation_id', 'reward', 'score', 'model', 'data_source', 'uid', 'agent'];
 

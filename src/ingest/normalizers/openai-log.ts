@@ -3,8 +3,9 @@ import { defineNormalizer, type NormalizeContext, RecordError, type SourceRecord
 import { addChunk, type ChunkStream, isChunk, newStream, streamCompletion } from '../openai-stream';
 import { redactSecrets } from '../redact';
 import { eventPayloads, looksLikeSse } from '../sse';
-import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
-import { int, isObject, metadataOf, noteNaiveTimes, num, type Obj, openaiMessage, parseJsonDeep, splitInlineThink, str } from '../util';
+import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
+import { int, isObject, metadataOf, noteNaiveTimes, num, type Obj, parseJsonDeep, str } from '../../contract/json';
+import { openaiMessage, splitInlineThink } from '../../contract/message';
 import { errorText, timeSources, TIMING_KEYS, timingOf } from './log-fields';
 import { scoreSample } from './score';
 

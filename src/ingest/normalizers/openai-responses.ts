@@ -1,7 +1,8 @@
 import { defineNormalizer, RecordError } from '../normalizer';
 import { eventPayloads, looksLikeSse } from '../sse';
-import type { ChatMessage, ToolCall } from '../step';
-import { contentToText, int, isObject, metadataOf, normalizeArguments, noteNaiveTimes, num, type Obj, parseJsonDeep, str, timeMs } from '../util';
+import type { ChatMessage, ToolCall } from '../../contract/step';
+import { int, isObject, metadataOf, noteNaiveTimes, num, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';
+import { contentToText, normalizeArguments } from '../../contract/message';
 import { errorText, timeSources, TIMING_KEYS, timingOf } from './log-fields';
 import { scoreSample } from './score';
 

@@ -1,8 +1,9 @@
 import { toolsText, withProviderFill } from '../chat-steps';
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
 import { redactSecrets } from '../redact';
-import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
-import { int, isObject, noteNaiveTimes, num, type Obj, openaiMessage, splitInlineThink, str, timeMs } from '../util';
+import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
+import { int, isObject, noteNaiveTimes, num, type Obj, str, timeMs } from '../../contract/json';
+import { openaiMessage, splitInlineThink } from '../../contract/message';
 import { safeMetaValue } from './loose-chat';
 
 const SOURCES = new Set(['agent', 'user', 'environment']);

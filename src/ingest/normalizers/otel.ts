@@ -1,8 +1,9 @@
 import { toolsText, withProviderFill } from '../chat-steps';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
-import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
-import { contentToText, int, isObject, normalizeArguments, type Obj, openaiMessage, parseJsonDeep, str, timeMs } from '../util';
+import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
+import { int, isObject, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';
+import { contentToText, normalizeArguments, openaiMessage } from '../../contract/message';
 import { safeMetaValue } from './loose-chat';
 
 /** OTLP AnyValue → plain value. */

@@ -1,8 +1,9 @@
 import { toolsOriginal, toolsText, withProviderFill } from '../chat-steps';
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
 import { redactSecrets } from '../redact';
-import type { ChatMessage, StepDraft, ToolCall, TrajectoryDraft } from '../step';
-import { contentToText, int, isObject, normalizeArguments, noteNaiveTimes, type Obj, parseJsonDeep, splitInlineThink, str, timeMs } from '../util';
+import type { ChatMessage, StepDraft, ToolCall, TrajectoryDraft } from '../../contract/step';
+import { int, isObject, noteNaiveTimes, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';
+import { contentToText, normalizeArguments, splitInlineThink } from '../../contract/message';
 import { looseMessages, looseResponse, normalRole, safeMetaValue } from './loose-chat';
 
 /** Flat dotted attributes (`llm.input_messages.0.message.role`) and nested ones → one nested object. */

@@ -1,7 +1,8 @@
 import { chatToSteps, toolsText, withProviderFill } from '../chat-steps';
 import { defineNormalizer, RecordError } from '../normalizer';
-import type { ChatMessage, ToolCall, TrajectoryDraft } from '../step';
-import { contentToText, isObject, metadataOf, normalizeArguments, num, type Obj, parseJsonDeep, splitInlineThink, str } from '../util';
+import type { ChatMessage, ToolCall, TrajectoryDraft } from '../../contract/step';
+import { isObject, metadataOf, num, type Obj, parseJsonDeep, str } from '../../contract/json';
+import { contentToText, normalizeArguments, splitInlineThink } from '../../contract/message';
 
 const ROLE: Record<string, string> = {
   human: 'user',

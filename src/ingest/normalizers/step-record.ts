@@ -1,6 +1,6 @@
 import { defineNormalizer, RecordError } from '../normalizer';
-import type { ChatMessage, StepDraft, ToolCall } from '../step';
-import { int, isObject, num, type Obj, parseJsonDeep, str } from '../util';
+import type { ChatMessage, StepDraft, ToolCall } from '../../contract/step';
+import { int, isObject, num, type Obj, parseJsonDeep, str } from '../../contract/json';
 
 const OPTIONAL_KEYS = ['reasoning', 'name', 'tool_call_id', 'parts'] as const;
 

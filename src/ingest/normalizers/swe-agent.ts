@@ -1,8 +1,9 @@
 import { withProviderFill } from '../chat-steps';
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
 import { redactSecrets } from '../redact';
-import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
-import { isObject, num, type Obj, openaiMessage, parseJsonDeep, splitInlineThink, str } from '../util';
+import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
+import { isObject, num, type Obj, parseJsonDeep, str } from '../../contract/json';
+import { openaiMessage, splitInlineThink } from '../../contract/message';
 import { normalRole, safeMetaValue } from './loose-chat';
 
 function isSweTraj(v: unknown): v is Obj {

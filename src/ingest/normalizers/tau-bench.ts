@@ -1,7 +1,8 @@
 import { chatToSteps } from '../chat-steps';
 import { defineNormalizer, RecordError } from '../normalizer';
-import type { StepDraft } from '../step';
-import { isObject, num, type Obj, openaiMessage, str } from '../util';
+import type { StepDraft } from '../../contract/step';
+import { isObject, num, type Obj, str } from '../../contract/json';
+import { openaiMessage } from '../../contract/message';
 import { safeMetaValue } from './loose-chat';
 
 function isResult(v: unknown): v is Obj {

@@ -8,8 +8,8 @@
  */
 import { strFromU8 } from 'fflate';
 import { defineNormalizer, RecordError } from '../normalizer';
-import type { TrajectoryDraft } from '../step';
-import { isObject, num, type Obj, parseJsonDeep, str } from '../util';
+import type { TrajectoryDraft } from '../../contract/step';
+import { isObject, num, type Obj, parseJsonDeep, str } from '../../contract/json';
 import { YAML_BINARY } from '../yaml-records';
 import { base64Bytes, bytesText, type Exchange, exchangeDraft, headerMap } from './har';
 import { apiOf } from './wire-call';

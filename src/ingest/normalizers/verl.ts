@@ -1,7 +1,8 @@
 import { hash64 } from '../../util/hash';
 import { defineNormalizer, RecordError } from '../normalizer';
-import type { ChatMessage, StepDraft, TrajectoryDraft } from '../step';
-import { isObject, metadataOf, num, type Obj, openaiMessage, parseJsonDeep, str } from '../util';
+import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
+import { isObject, metadataOf, num, type Obj, parseJsonDeep, str } from '../../contract/json';
+import { openaiMessage } from '../../contract/message';
 
 /** Keys that hold the model's output. `answer` / `ground_truth` are the reward target, never the response. */
 const RESPONSE_KEYS = ['response', 'completion', 'output', 'generation'];

@@ -5,8 +5,9 @@
 import { addEvent, anthropicFinishReason, assistantMessage, newAnthropicStream, requestMessages, streamMessage, systemMessage, userMessages } from '../anthropic-message';
 import { toolsOriginal, toolsText } from '../chat-steps';
 import { addChunk, newStream, streamCompletion } from '../openai-stream';
-import type { ChatMessage, StepDraft } from '../step';
-import { contentToText, int, isObject, normalizeArguments, type Obj, openaiMessage, parseJsonDeep, str } from '../util';
+import type { ChatMessage, StepDraft } from '../../contract/step';
+import { int, isObject, type Obj, parseJsonDeep, str } from '../../contract/json';
+import { contentToText, normalizeArguments, openaiMessage } from '../../contract/message';
 
 export const Api = {
   chat: 'openai-chat',

@@ -2,7 +2,8 @@ import { consume } from '@lit/context';
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { download, formatBytes } from '../../app/download';
-import type { ImportOptions, ImportProgress, ImportReport, Services } from '../../app/services';
+import type { ImportOptions, ImportProgress, ImportReport } from '../../contract/reports';
+import type { Services } from '../../app/services';
 import { servicesContext } from '../../app/services';
 import { base } from '../../app/styles';
 

@@ -1,5 +1,5 @@
 /** The manifest downloaded beside every dataset export: what was exported, from what, when. */
-import type { DatasetLayout, ExportDatasetOptions, ExportFormat } from '../../app/services';
+import type { DatasetLayout, ExportDatasetOptions, ExportFormat } from '../../contract/reports';
 import { selection } from '../../export/layouts';
 
 export interface ExportManifest {

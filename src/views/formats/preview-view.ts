@@ -1,7 +1,7 @@
 /** Templates for the mapping preview: every step as text (trace content is untrusted, never markup). */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { MappingPreview, SampleRecords } from '../../ingest/mapping/preview';
-import type { ChatMessage, StepRecord } from '../../ingest/step';
+import type { ChatMessage, StepRecord } from '../../contract/step';
 
 const clip = (s: string | null | undefined, n = 600) => (s == null ? '' : s.length > n ? `${s.slice(0, n)}…` : s);
 

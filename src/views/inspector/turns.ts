@@ -3,7 +3,7 @@
  * earlier steps, then its response. When a step's context is not a continuation of the previous one
  * (a truncated or rewritten history) its whole context is shown again, marked as such.
  */
-import type { ChatMessage } from '../../ingest/step';
+import type { ChatMessage } from '../../contract/step';
 
 export interface InspectorStep {
   step_id: string;

@@ -10,7 +10,7 @@ import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type { Cell, CellKind, CellOptions } from '../../notebook/model';
 import { renderMarkdown } from './markdown';
 import type { CellRuntimeState } from '../../notebook/runtime';
-import type { ExportFormat } from '../../app/services';
+import type { ExportFormat } from '../../contract/reports';
 import { cellValue } from '../../pool/rows';
 import '../aw-table';
 import { formatMs } from '../aw-table';

@@ -1,6 +1,6 @@
 import { createFinalizeState, finalize } from '../../../src/ingest/finalize';
 import type { Normalizer, SourceRecord } from '../../../src/ingest/normalizer';
-import type { StepRecord } from '../../../src/ingest/step';
+import type { StepRecord } from '../../../src/contract/step';
 import { readFixture } from './read';
 
 export const ctx = { sourceId: '0123456789abcdef0123456789abcdef', file: 'fixture' };

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { tableFromIPC } from 'apache-arrow';
-import type { ImportReport } from '../../../src/app/services';
+import type { ImportReport } from '../../../src/contract/reports';
 import { ingestFile } from '../../../src/ingest/pipeline';
-import type { ChatMessage } from '../../../src/ingest/step';
+import type { ChatMessage } from '../../../src/contract/step';
 
 export type IngestedRow = Record<string, unknown> & { messages: ChatMessage[]; metadata: Record<string, string> | null };
 

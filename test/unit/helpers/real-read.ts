@@ -8,7 +8,7 @@ import { detectFormat } from '../../../src/ingest/detect';
 import { createFinalizeState, finalize } from '../../../src/ingest/finalize';
 import type { SourceRecord } from '../../../src/ingest/normalizer';
 import { readRecords } from '../../../src/ingest/reader';
-import type { StepRecord } from '../../../src/ingest/step';
+import type { StepRecord } from '../../../src/contract/step';
 
 export interface RealImport {
   format: string;

@@ -1,0 +1,135 @@
+/** What an import and an export report, and the options they take: the types every stage and view share. */
+
+/** A trajectory whose own id was already in the pool with other content. */
+export interface IdCollision {
+  /** The id the source gave (kept in `steps.source_trajectory_id`). */
+  trajectory: string;
+  /** The trajectory_uid its steps were stored under. */
+  keptAs: string;
+  /** Steps of this import stored under `keptAs`. */
+  steps: number;
+  /**
+   * `apart`: another trajectory that reuses the id, kept as a trajectory of its own (scoped by the file);
+   * `joined`: spans of the same trace from another export file, appended to the stored trajectory.
+   */
+  how: 'apart' | 'joined';
+}
+
+export type ExportFormat = 'parquet' | 'jsonl' | 'csv';
+export type DatasetLayout = 'steps' | 'sft' | 'rl_steps' | 'verl_prompts' | 'dpo';
+
+export interface ExportProgress {
+  rows: number;
+  bytes: number;
+}
+
+export interface ExportQueryOptions {
+  format: ExportFormat;
+  onProgress?: (p: ExportProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface ExportDatasetOptions {
+  layout: DatasetLayout;
+  /** SQL predicate over `steps s` joined with `curation c`. */
+  where?: string;
+  format: ExportFormat;
+  /** Default true: only steps with coalesce(c.trainable, s.status = 'ok'). */
+  trainableOnly?: boolean;
+  /**
+   * Default true: leave out rows whose conversation a trainer or chat template would reject (empty prompt, no user turn,
+   * empty assistant turn, unanswered tool call, no response…; decision 012). false: keep them, with a `problem` column.
+   */
+  validOnly?: boolean;
+  /** sft only: one row per trajectory (default) or per step (prompt + completion, plus the full messages). */
+  sftPer?: 'trajectory' | 'step';
+  /** dpo only: minimum chosen − rejected reward (default: any positive difference). */
+  dpoMinMargin?: number;
+  /** Replace e-mails, phone numbers and key-shaped strings in messages, response, error and raw (redact_pii). */
+  redact?: boolean;
+  /** Only rows of this split ('train' / 'val'); by curation.split, falling back to channel (see splitColumn). */
+  split?: string | null;
+  /** Which column `split` reads: the split helper's curation.split (default, falls back to channel) or the source's channel. */
+  splitColumn?: 'split' | 'channel';
+  onProgress?: (p: ExportProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface Exporter {
+  exportQuery(sql: string, opts: ExportQueryOptions): Promise<Blob>;
+  exportDataset(opts: ExportDatasetOptions): Promise<Blob>;
+  /** The SQL a layout runs (for previews and manifests). */
+  datasetSql(opts: Omit<ExportDatasetOptions, 'format'>): string;
+}
+
+export interface RejectedLine {
+  line: number;
+  reason: string;
+}
+
+export interface ImportReport {
+  file: string;
+  format: string;
+  /** How sure detection was, 0–1. */
+  confidence: number;
+  records: number;
+  /** Step rows made from the records. */
+  rows: number;
+  /** Rows actually added (re-imports add 0). */
+  added: number;
+  /** Steps of the file that were already in the pool with the same content (not added again). */
+  alreadyInPool?: number;
+  /** Trajectory ids of the file already in the pool with other content, and what became of them (docs/decisions/011). */
+  collisions?: IdCollision[];
+  rejected: RejectedLine[];
+  warnings: string[];
+  /**
+   * done: something was added; unchanged: every step was already in the pool (a re-import);
+   * failed: nothing was imported (the message says why); cancelled: stopped by the user.
+   */
+  status: 'done' | 'unchanged' | 'failed' | 'cancelled';
+  message: string | null;
+  importId: number | null;
+  bytes: number;
+  ms: number;
+  /** Where the time went, ms from the start: hash done, last record read, last batch appended, committed (null if not reached). */
+  timings?: ImportTimings;
+  /** How many readers read the file in parallel (1 unless a large JSON Lines file of a stateless format). */
+  shards?: number;
+}
+
+export interface ImportTimings {
+  hashed: number | null;
+  read: number | null;
+  appended: number | null;
+  committed: number | null;
+  /** Time the reader waited for the pool to take the previous batch (the pool was the bottleneck). */
+  waitedForPool: number;
+}
+
+export interface ImportProgress {
+  file: string;
+  bytesRead: number;
+  bytesTotal: number;
+  records: number;
+  rows: number;
+  phase: 'hashing' | 'reading' | 'committing' | 'done';
+}
+
+export interface ImportOptions {
+  onProgress?: (p: ImportProgress) => void;
+  signal?: AbortSignal;
+  /** Parallel readers for a large JSON Lines file: false = one; a number caps them (default: one per core but one, at most 4). */
+  shards?: number | false;
+  /** The other files dropped together with these: formats that join across files (OpenAI Batch output + input) read them. Default: the other files of the call. */
+  siblings?: File[];
+  /** Force a format id instead of detecting (a built-in normalizer's or one of `mappings`). */
+  format?: string;
+  /** Format mappings (JSON specs) to use for this import instead of the saved, enabled ones. */
+  mappings?: unknown[];
+}
+
+export interface Importer {
+  importFiles(files: File[], opts?: ImportOptions): Promise<ImportReport[]>;
+  importUrl(url: string, opts?: ImportOptions): Promise<ImportReport>;
+}
