@@ -59,8 +59,8 @@ async function boot(): Promise<void> {
   if (gw.error) banners.push({ kind: 'error', text: gw.error });
 
   const importer = new WorkerImporter({ pool, worker: assets.ingestWorker, parquetWasmUrl: assets.parquet, mappings: () => mappingStore.enabledSpecs() });
-  const exporter = new WorkerExporter({ pool, worker: assets.exportWorker, parquetWasmUrl: assets.parquet });
   const tokenizer = new TokenizerService(pool, assets.tokenizerWorker, bundledQwen3);
+  const exporter = new WorkerExporter({ pool, worker: assets.exportWorker, parquetWasmUrl: assets.parquet, tokenizer });
   setActiveTokenizer(tokenizer);
   tokenizer.restore().catch((e) => app.notify(`The saved tokenizer could not be loaded: ${e instanceof Error ? e.message : String(e)}`, 'error'));
   const services: Services = { pool, importer, exporter, notify: (m, k) => app.notify(m, k) };

@@ -3,11 +3,16 @@
  * Export worker: pulls a query's rows from the pool in chunks and writes Parquet (zstd, one row
  * group per chunk, streamed through parquet-wasm) or JSONL / CSV into a Blob, so memory stays bounded.
  */
+import { Field, Int32, List, makeData, makeVector, Table, tableFromIPC, tableToIPC } from 'apache-arrow';
 import * as Comlink from 'comlink';
 import initParquet, { Compression, Table as WasmTable, transformParquetStream, WriterPropertiesBuilder, writeParquet } from 'parquet-wasm/esm';
 import type { ExportFormat, ExportProgress } from '../src/contract/reports';
 import { csvPart, jsonlPart } from '../src/export/encode';
 import type { PoolApi } from '../src/pool/pool-core';
+import { tableToRows } from '../src/pool/rows';
+import type { ExportRowInput } from '../src/tokenizer/export-rows';
+import '../src/util/arrow-bool-fix';
+import type { TokenizerWorkerApi } from './tokenizer.worker';
 
 let pool: Comlink.Remote<PoolApi> | null = null;
 let parquetUrl = '';
@@ -32,15 +37,36 @@ function rowGroupRows(chunkBytes: number, rows: number): number {
   return Math.max(1024, Math.min(ROW_GROUP_MAX, Math.round((ROW_GROUP_BYTES * rows) / Math.max(1, chunkBytes))));
 }
 
+/** An INTEGER[] column from flat values and offsets. */
+function intLists(offsets: Int32Array, values: Int32Array) {
+  const type = new List(new Field('element', new Int32(), true));
+  const child = makeData({ type: new Int32(), length: values.length, nullCount: 0, data: values });
+  return makeVector(makeData({ type, length: offsets.length - 1, nullCount: 0, valueOffsets: offsets, child }));
+}
+
+/** Fill a chunk's placeholder input_ids / assistant_masks / n_tokens with the tokenizer worker's columns. */
+async function withTokens(chunk: Uint8Array, tok: Comlink.Remote<TokenizerWorkerApi>, maxTokens: number | null): Promise<Uint8Array> {
+  const t = tableFromIPC(chunk);
+  if (!t.numRows) return chunk;
+  const rows = tableToRows(t.select(['messages', 'tools'])) as unknown as ExportRowInput[];
+  const c = await tok.tokenColumns(rows, maxTokens);
+  const n = new Int32Array(rows.length);
+  for (let i = 0; i < n.length; i++) n[i] = (c.offsets[i + 1] as number) - (c.offsets[i] as number);
+  const extra = new Table({ input_ids: intLists(c.offsets, c.ids), assistant_masks: intLists(c.offsets, c.masks), n_tokens: makeVector(n) });
+  return tableToIPC(t.assign(extra), 'stream');
+}
+
 const api = {
   init(port: MessagePort, parquetWasmUrl: string): void {
     pool = Comlink.wrap<PoolApi>(port);
     parquetUrl = parquetWasmUrl;
   },
 
-  async exportQuery(job: number, sql: string, format: ExportFormat, onProgress?: (p: ExportProgress) => void): Promise<Blob> {
+  /** `tokens`: fill the query's input_ids / assistant_masks / n_tokens columns from the tokenizer worker on this port. */
+  async exportQuery(job: number, sql: string, format: ExportFormat, onProgress?: (p: ExportProgress) => void, tokens?: { port: MessagePort; maxTokens: number | null }): Promise<Blob> {
     if (!pool) throw new Error('export worker not initialised');
     const p = pool;
+    const tok = tokens ? Comlink.wrap<TokenizerWorkerApi>(tokens.port) : null;
     const cursor = await p.openCursor(sql);
     const parts: BlobPart[] = [];
     let rows = 0;
@@ -58,8 +84,9 @@ const api = {
         await p.closeCursor(cursor);
         throw new Error('The export was cancelled.');
       }
-      const chunk = await (ahead ?? fetchChunk());
-      ahead = chunk ? fetchChunk() : null;
+      const raw = await (ahead ?? fetchChunk());
+      ahead = raw ? fetchChunk() : null;
+      const chunk = raw && tok ? await withTokens(raw, tok, tokens?.maxTokens ?? null) : raw;
       firstBytes ||= chunk?.byteLength ?? 0;
       return chunk;
     };
@@ -134,6 +161,7 @@ const api = {
       return new Blob(parts, { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' });
     } finally {
       cancelled.delete(job);
+      tokens?.port.close();
       await p.closeCursor(cursor);
     }
   },

@@ -9,6 +9,7 @@ import type { PoolApi } from '../src/pool/pool-core';
 import { sqlString } from '../src/curation/sql';
 import { tableToRows } from '../src/pool/rows';
 import { countStep, type StepInput, type TokenCountRow } from '../src/tokenizer/counts';
+import { type ExportRowInput, type ExportTokenOptions, planRow, type TokenColumns, tokenColumns } from '../src/tokenizer/export-rows';
 import { parseTools, templateMessage } from '../src/tokenizer/messages';
 import { loadProfile, type ProfileInfo, profileInfo, type TokenizerProfile } from '../src/tokenizer/profile';
 import { type LostContent, renderChat, type TokenPiece, tokenPieces } from '../src/tokenizer/render';
@@ -41,7 +42,25 @@ export interface TokenCountProgress {
   pieces: number;
 }
 
+/** What the first pass of an export with tokens decided (exporter.ts turns it into SQL). */
+export interface ExportPlan {
+  profile: ProfileInfo;
+  /** Rows not written whole: [row id, messages kept] (0 = left out). */
+  exceptions: [string, number][];
+  rowsIn: number;
+  rows: number;
+  truncated: number;
+  excluded: Record<string, number>;
+  lost: { reasoning: number; tool_calls: number; tool_results: number; content: number };
+  tokens: number;
+  trainedTokens: number;
+  maskSource: 'generation' | 'turns' | null;
+}
+
 let pool: Comlink.Remote<PoolApi> | null = null;
+/** Token ids per text piece for the export being written (the plan's pass fills it, the writing pass reuses it). */
+let exportCache = new Map<string, number[]>();
+const cancelledExports = new Set<number>();
 let active: TokenizerProfile | null = null;
 let job = 0;
 
@@ -109,6 +128,73 @@ const api = {
 
   cancel(): void {
     job++;
+  },
+
+  /** Serve this API on another port too: the export worker asks for token columns while it writes. */
+  connect(port: MessagePort): void {
+    Comlink.expose(api, port);
+  },
+
+  /**
+   * First pass of an export with tokens: render every row of `sql` (columns messages, tools; `idSql` names a row)
+   * as written, and decide which rows are left out or cut. Throws when cancelled (cancelExport).
+   */
+  async planExport(exportJob: number, sql: string, idSql: string, opts: ExportTokenOptions): Promise<ExportPlan> {
+    if (!pool) throw new Error('tokenizer worker not initialised');
+    if (!active) throw new Error('No tokenizer is set: call workbench.setTokenizer(…) first.');
+    const p = active;
+    exportCache = new Map();
+    const plan: ExportPlan = {
+      profile: profileInfo(p), exceptions: [], rowsIn: 0, rows: 0, truncated: 0, excluded: {},
+      lost: { reasoning: 0, tool_calls: 0, tool_results: 0, content: 0 }, tokens: 0, trainedTokens: 0, maskSource: null,
+    };
+    const cursor = await pool.openCursor(`SELECT (${idSql})::VARCHAR AS _id, messages, tools FROM (${sql})`);
+    try {
+      for (;;) {
+        if (cancelledExports.has(exportJob)) throw new Error('The export was cancelled.');
+        const chunk = await pool.nextChunk(cursor, 2 << 20);
+        if (!chunk) break;
+        for (const r of tableToRows(tableFromIPC(chunk))) {
+          const row = r as unknown as ExportRowInput & { _id: string };
+          const d = planRow(p, row, opts, exportCache);
+          plan.rowsIn++;
+          if (d.keep !== null) plan.exceptions.push([row._id, d.keep]);
+          if (d.keep === 0) {
+            plan.excluded[d.cause as string] = (plan.excluded[d.cause as string] ?? 0) + 1;
+            continue;
+          }
+          plan.rows++;
+          if (d.keep !== null) plan.truncated++;
+          plan.tokens += d.nTokens;
+          plan.trainedTokens += d.nTrained;
+          plan.maskSource ??= d.maskSource;
+          if (d.lost.reasoning) plan.lost.reasoning++;
+          if (d.lost.toolCalls) plan.lost.tool_calls++;
+          if (d.lost.toolResults) plan.lost.tool_results++;
+          if (d.lost.content) plan.lost.content++;
+        }
+      }
+    } finally {
+      cancelledExports.delete(exportJob);
+      await pool.closeCursor(cursor);
+    }
+    return plan;
+  },
+
+  cancelExport(exportJob: number): void {
+    cancelledExports.add(exportJob);
+  },
+
+  /** Second pass: the written rows' input_ids / assistant_masks (typed arrays, transferred). */
+  tokenColumns(rows: ExportRowInput[], maxTokens: number | null): TokenColumns {
+    if (!active) throw new Error('The tokenizer profile went away during the export.');
+    const c = tokenColumns(active, rows, maxTokens, exportCache);
+    return Comlink.transfer(c, [c.offsets.buffer, c.ids.buffer, c.masks.buffer, c.masked.buffer]);
+  },
+
+  /** Drop the export's piece cache. */
+  endExport(): void {
+    exportCache = new Map();
   },
 
   /** Compute token_counts for every step and replace the table. Resolves with rows written, or null when cancelled. */

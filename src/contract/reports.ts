@@ -51,8 +51,46 @@ export interface ExportDatasetOptions {
   split?: string | null;
   /** Which column `split` reads: the split helper's curation.split (default, falls back to channel) or the source's channel. */
   splitColumn?: 'split' | 'channel';
+  /**
+   * sft only: add `input_ids`, `assistant_masks` and `n_tokens`, rendered and tokenized with the active tokenizer profile
+   * as transformers' apply_chat_template(row.messages, tools=json.loads(row.tools)) does. Rows whose template raises are
+   * left out, and so are rows over `maxTokens` unless `truncate: 'turn'` (issue 19, decision 026).
+   */
+  tokens?: boolean;
+  /** With `tokens`: the longest row in tokens. */
+  maxTokens?: number | null;
+  /** With `tokens` and `maxTokens`: 'drop' (default) leaves an over-long row out; 'turn' cuts it at the last turn boundary that fits (sft per trajectory). */
+  truncate?: 'drop' | 'turn';
+  /** With `tokens`: called with what the tokenizer did (for the manifest) before the file is written. */
+  onTokens?: (r: TokenExportReport) => void;
   onProgress?: (p: ExportProgress) => void;
   signal?: AbortSignal;
+}
+
+/** What an export with `tokens: true` rendered, cut and left out (the manifest's `tokens` section). */
+export interface TokenExportReport {
+  tokenizer: string;
+  vocab_size: number;
+  /** SHA-256 of the chat template text. */
+  template_hash: string;
+  /** How assistant_masks were derived: the template's {% generation %} blocks, its assistant turns, or not at all (null: all zeros). */
+  mask_source: 'generation' | 'turns' | null;
+  max_tokens: number | null;
+  truncate: 'drop' | 'turn';
+  /** Rows the layout gave (before the tokenizer). */
+  rows_in: number;
+  /** Rows written. */
+  rows: number;
+  /** Rows cut at a turn boundary to fit max_tokens. */
+  truncated: number;
+  /** Rows left out by the tokenizer, by cause ('longer than max_tokens', 'template raised: <message>'). */
+  excluded: Record<string, number>;
+  /** Written rows whose rendering lost what their messages have: earlier reasoning, tool calls, tool results, other content. */
+  lost: { reasoning: number; tool_calls: number; tool_results: number; content: number };
+  /** Tokens in the written rows, and of those, trained (assistant mask 1). */
+  tokens: number;
+  trained_tokens: number;
+  warnings: string[];
 }
 
 export interface Exporter {

@@ -1,24 +1,29 @@
 /** Main-thread side of export: one export worker pulling chunks straight from the pool worker. */
 import * as Comlink from 'comlink';
-import type { ExportDatasetOptions, ExportQueryOptions, Exporter } from '../contract/reports';
+import type { ExportDatasetOptions, ExportQueryOptions, Exporter, TokenExportReport } from '../contract/reports';
 import type { PoolClient } from '../pool/client';
 import { LinkedWorker } from '../pool/linked-worker';
+import type { TokenizerService } from '../tokenizer/service';
 import type { ExportWorkerApi } from '../../workers/export.worker';
-import { datasetSql, resolveLayoutOptions } from './layouts';
+import { datasetSql, resolveLayoutOptions, rowIdSql, tokenizedSql } from './layouts';
 
 export interface WorkerExporterOptions {
   pool: PoolClient;
   worker: () => Worker;
   parquetWasmUrl: string;
+  /** The page's tokenizer service, for exports with `tokens: true`. */
+  tokenizer?: TokenizerService;
 }
 
 export class WorkerExporter implements Exporter {
   private linked: LinkedWorker<ExportWorkerApi>;
   private pool: PoolClient;
+  private tokenizer: TokenizerService | null;
   private job = 1;
 
   constructor(opts: WorkerExporterOptions) {
     this.pool = opts.pool;
+    this.tokenizer = opts.tokenizer ?? null;
     this.linked = new LinkedWorker<ExportWorkerApi>(opts.pool, opts.worker, opts.parquetWasmUrl);
   }
 
@@ -36,7 +41,7 @@ export class WorkerExporter implements Exporter {
     return maps.length ? `SELECT * REPLACE (${maps.join(', ')}) FROM (${sql})` : sql;
   }
 
-  async exportQuery(sql: string, opts: ExportQueryOptions): Promise<Blob> {
+  async exportQuery(sql: string, opts: ExportQueryOptions, tokens?: { port: MessagePort; maxTokens: number | null }): Promise<Blob> {
     sql = sql.trim().replace(/;\s*$/, '');
     if (opts.format === 'parquet') sql = await this.withoutMaps(sql);
     const api = await this.worker();
@@ -44,7 +49,10 @@ export class WorkerExporter implements Exporter {
     const onAbort = () => void api.cancel(job);
     opts.signal?.addEventListener('abort', onAbort);
     try {
-      return await api.exportQuery(job, sql, opts.format, opts.onProgress ? Comlink.proxy(opts.onProgress) : undefined);
+      const progress = opts.onProgress ? Comlink.proxy(opts.onProgress) : undefined;
+      return await (tokens
+        ? api.exportQuery(job, sql, opts.format, progress, Comlink.transfer({ port: tokens.port, maxTokens: tokens.maxTokens }, [tokens.port]))
+        : api.exportQuery(job, sql, opts.format, progress));
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
     }
@@ -52,7 +60,38 @@ export class WorkerExporter implements Exporter {
 
   async exportDataset(opts: ExportDatasetOptions): Promise<Blob> {
     const resolved = await resolveLayoutOptions((sql) => this.pool.rows(sql), opts);
-    return this.exportQuery(datasetSql(resolved), opts);
+    if (!opts.tokens) return this.exportQuery(datasetSql(resolved), opts);
+    return this.exportWithTokens(resolved, opts);
+  }
+
+  /**
+   * An sft export with input_ids / assistant_masks / n_tokens (decision 026): the tokenizer worker renders every row
+   * as written and decides which are left out or cut; the export worker writes the rest, asking the tokenizer worker
+   * for each chunk's token columns.
+   */
+  private async exportWithTokens(resolved: Awaited<ReturnType<typeof resolveLayoutOptions>>, opts: ExportDatasetOptions): Promise<Blob> {
+    const tok = this.tokenizer;
+    if (opts.layout !== 'sft') throw new Error(`tokens: true is for the sft layout (got ${JSON.stringify(opts.layout)}).`);
+    if (!tok?.info()) throw new Error('No tokenizer is set: call workbench.setTokenizer(…) first (exportDataset with tokens: true renders rows with it).');
+    const maxTokens = opts.maxTokens == null ? null : Math.floor(Number(opts.maxTokens));
+    if (maxTokens !== null && !(maxTokens > 0)) throw new Error(`maxTokens must be a positive number (got ${JSON.stringify(opts.maxTokens)}).`);
+    // a per-step row is a prompt and its completion: cutting it would cut the completion, so over-long ones are left out
+    const truncate = opts.truncate === 'turn' && opts.sftPer !== 'step' ? 'turn' : 'drop';
+    const sql = datasetSql(resolved);
+    const plan = await tok.planExport(sql, rowIdSql(resolved), { maxTokens, truncate }, opts.signal);
+    const warnings = await tok.toolWarnings(sql);
+    if (!plan.maskSource && plan.rows) warnings.push('assistant_masks could not be derived for this tokenizer / template: they are all 0.');
+    const report: TokenExportReport = {
+      tokenizer: plan.profile.name, vocab_size: plan.profile.vocabSize, template_hash: plan.profile.templateHash, mask_source: plan.maskSource,
+      max_tokens: maxTokens, truncate, rows_in: plan.rowsIn, rows: plan.rows, truncated: plan.truncated, excluded: plan.excluded, lost: plan.lost,
+      tokens: plan.tokens, trained_tokens: plan.trainedTokens, warnings,
+    };
+    opts.onTokens?.(report);
+    try {
+      return await this.exportQuery(tokenizedSql(resolved, plan.exceptions), opts, { port: await tok.exportPort(), maxTokens });
+    } finally {
+      await tok.endExport();
+    }
   }
 
   datasetSql(opts: Omit<ExportDatasetOptions, 'format'>): string {

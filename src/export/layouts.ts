@@ -347,3 +347,24 @@ export function problemRowsSql(opts: LayoutOptions, limit = 20): string {
   const c = checked(opts);
   return `SELECT ${c.id}::VARCHAR AS id, problem FROM (${c.sql}) WHERE problem IS NOT NULL ORDER BY ${c.order} LIMIT ${Math.max(1, Math.floor(limit))}`;
 }
+
+/** The column that names a row of a layout (what an export with tokens keys its exceptions on). */
+export function rowIdSql(opts: LayoutOptions): string {
+  return checked(opts).id;
+}
+
+/**
+ * An `sft` layout with tokens (decision 026): the rows the tokenizer's first pass left out are dropped, the rows it cut
+ * keep their first `n` messages, and placeholder `input_ids` / `assistant_masks` / `n_tokens` columns are filled in by
+ * the export worker chunk by chunk. `exceptions`: [row id, messages kept (0 = left out)].
+ */
+export function tokenizedSql(opts: LayoutOptions, exceptions: [string, number][]): string {
+  const c = checked(opts);
+  const base = datasetSql(opts);
+  const cols = 'NULL::INTEGER[] AS input_ids, NULL::INTEGER[] AS assistant_masks, NULL::INTEGER AS n_tokens';
+  if (!exceptions.length) return `SELECT *, ${cols} FROM (${base}) ORDER BY ${c.order}`;
+  const values = exceptions.map(([id, n]) => `(${q(id)}, ${Math.max(0, Math.floor(n))})`).join(', ');
+  return `SELECT x.* REPLACE (CASE WHEN k._keep IS NULL THEN x.messages ELSE x.messages[1:k._keep] END AS messages), ${cols}
+    FROM (${base}) x LEFT JOIN (VALUES ${values}) k(_id, _keep) ON k._id = (x.${c.id})::VARCHAR
+    WHERE k._keep IS NULL OR k._keep > 0 ORDER BY ${c.order}`;
+}

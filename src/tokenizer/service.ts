@@ -6,7 +6,8 @@
 import * as Comlink from 'comlink';
 import { openDB } from 'idb';
 import type { PoolClient } from '../pool/client';
-import type { ProfileFiles, RenderedStep, TokenCountProgress, TokenizerWorkerApi } from '../../workers/tokenizer.worker';
+import type { ExportPlan, ProfileFiles, RenderedStep, TokenCountProgress, TokenizerWorkerApi } from '../../workers/tokenizer.worker';
+import type { ExportTokenOptions } from './export-rows';
 import type { ProfileInfo } from './profile';
 
 /** A JSON file as a parsed object, its text, or a dropped File. */
@@ -114,6 +115,51 @@ export class TokenizerService {
     if (!this.active) return null;
     return (await this.worker()).renderStep(step);
   }
+
+  /**
+   * First pass of an export with tokens (the rows of `sql`, named by `idSql`): which rows are left out or cut.
+   * `signal` cancels it.
+   */
+  async planExport(sql: string, idSql: string, opts: ExportTokenOptions, signal?: AbortSignal): Promise<ExportPlan> {
+    if (!this.active) throw new Error('No tokenizer is set: call workbench.setTokenizer(…) first (exportDataset with tokens: true renders rows with it).');
+    const w = await this.worker();
+    const job = this.exportJob++;
+    const onAbort = () => void w.cancelExport(job);
+    signal?.addEventListener('abort', onAbort);
+    try {
+      return await w.planExport(job, sql, idSql, opts);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /**
+   * What to say up front about the active profile and these rows (default: the pool's steps): a template that does
+   * not render tools, over rows that have tool definitions or tool calls.
+   */
+  async toolWarnings(sql = 'SELECT messages, tools FROM steps'): Promise<string[]> {
+    const info = this.active;
+    if (!info || info.toolSupport) return [];
+    const [r] = await this.pool.rows(`SELECT count(*)::INTEGER AS n FROM (${sql})
+      WHERE (tools IS NOT NULL AND trim(tools) NOT IN ('', '[]')) OR coalesce(list_bool_or(list_transform(messages, m -> coalesce(len(m.tool_calls), 0) > 0)), false)`);
+    const n = Number(r?.n ?? 0);
+    return n ? [`The chat template of ${info.name} does not render tools, and ${n.toLocaleString('en-US')} conversation(s) have tool definitions or tool calls: the trainer will not see them.`] : [];
+  }
+
+  /** A port to the tokenizer worker's API, for the export worker's second pass (token columns per chunk). */
+  async exportPort(): Promise<MessagePort> {
+    const w = await this.worker();
+    const ch = new MessageChannel();
+    await w.connect(Comlink.transfer(ch.port1, [ch.port1]));
+    return ch.port2;
+  }
+
+  /** Free what the last export kept (its piece cache). */
+  async endExport(): Promise<void> {
+    await (await this.worker()).endExport();
+  }
+
+  private exportJob = 1;
 
   private schedule(delay = 1000): void {
     if (this.timer) clearTimeout(this.timer);

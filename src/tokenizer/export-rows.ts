@@ -1,0 +1,132 @@
+/**
+ * Export with tokens (issue 19): which exported rows a trainer can render within `maxTokens`, where an over-long
+ * row may be cut (a turn boundary, never inside a turn or a tool call), and each kept row's `input_ids` /
+ * `assistant_masks`. Rows arrive in the exported message shape (the `sft` layout's `messages`, null fields kept),
+ * so the ids are those `apply_chat_template(row.messages, tools=json.loads(row.tools))` gives for the written row.
+ */
+import { parseTools } from './messages';
+import type { TokenizerProfile } from './profile';
+import { type ChatMessage, type LostContent, renderChat } from './render';
+
+export interface ExportRowInput {
+  messages: ChatMessage[] | null;
+  tools: string | null;
+}
+
+export interface ExportTokenOptions {
+  /** Rows rendering to more tokens than this are left out (or cut, with truncate 'turn'). */
+  maxTokens?: number | null;
+  /** 'drop' (default): leave over-long rows out; 'turn': keep the longest prefix ending at a turn boundary that fits. */
+  truncate?: 'drop' | 'turn';
+}
+
+export const TOO_LONG = 'longer than max_tokens';
+export const TEMPLATE_RAISED = 'template raised';
+
+export interface RowPlan {
+  /** Messages kept: null = all; 0 = row left out (see cause). */
+  keep: number | null;
+  /** Why the row is left out. */
+  cause: string | null;
+  nTokens: number;
+  /** Tokens of the kept rendering the assistant mask marks. */
+  nTrained: number;
+  maskSource: 'generation' | 'turns' | null;
+  lost: LostContent;
+}
+
+/**
+ * Prefix lengths that end at a turn boundary: after an assistant message without tool calls, or after the last
+ * tool result answering a call (the next message is not a tool result). Never after an assistant message whose
+ * calls are unanswered, never between the results of one call block.
+ */
+export function turnBoundaries(messages: ChatMessage[]): number[] {
+  const out: number[] = [];
+  let seenAssistant = false;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i] as ChatMessage;
+    if (m.role === 'assistant') seenAssistant = true;
+    const calls = Array.isArray(m.tool_calls) ? m.tool_calls.length : 0;
+    const endOfTurn = (m.role === 'assistant' && calls === 0) || (m.role === 'tool' && messages[i + 1]?.role !== 'tool');
+    if (endOfTurn && seenAssistant) out.push(i + 1);
+  }
+  return out;
+}
+
+function templateCause(error: string): string {
+  return `${TEMPLATE_RAISED}: ${error.length > 200 ? `${error.slice(0, 199)}…` : error}`;
+}
+
+/** Decide one exported row: keep whole, cut at a turn boundary, or leave out (with the cause). */
+export function planRow(p: TokenizerProfile, row: ExportRowInput, opts: ExportTokenOptions, cache?: Map<string, number[]>): RowPlan {
+  const messages = row.messages ?? [];
+  const tools = parseTools(row.tools);
+  const render = (m: ChatMessage[]) => renderChat(p, m, { tools, cache });
+  const whole = render(messages);
+  const plan = (keep: number | null, cause: string | null, r: typeof whole): RowPlan => ({ keep, cause, nTokens: r.nTokens, nTrained: r.nAssistantTokens, maskSource: r.maskSource, lost: r.lost });
+  if (whole.error) return plan(0, templateCause(whole.error), whole);
+  const max = opts.maxTokens;
+  if (max == null || whole.nTokens <= max) return plan(null, null, whole);
+  if (opts.truncate === 'turn') {
+    // the longest boundary prefix that fits; token counts grow with the prefix, so search, then check the neighbour
+    const cuts = turnBoundaries(messages).filter((k) => k < messages.length);
+    let lo = 0;
+    let hi = cuts.length - 1;
+    let best: { k: number; r: ReturnType<typeof render> } | null = null;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const k = cuts[mid] as number;
+      const r = render(messages.slice(0, k));
+      if (!r.error && r.nTokens <= max) {
+        best = { k, r };
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    if (best) return plan(best.k, null, best.r);
+  }
+  return plan(0, TOO_LONG, whole);
+}
+
+export interface TokenRow {
+  ids: number[];
+  mask: number[] | null;
+  error: string | null;
+}
+
+/** A written row's `input_ids` and `assistant_masks` (exactly the rendering planRow measured). */
+export function tokenRow(p: TokenizerProfile, row: ExportRowInput, cache?: Map<string, number[]>): TokenRow {
+  const r = renderChat(p, row.messages ?? [], { tools: parseTools(row.tools), cache });
+  return { ids: r.ids, mask: r.assistantMask, error: r.error };
+}
+
+/** Rows' token columns flattened for transfer: offsets (n + 1), ids, masks (0 where the mask is not derivable). */
+export interface TokenColumns {
+  offsets: Int32Array;
+  ids: Int32Array;
+  masks: Int32Array;
+  /** Per row: whether a mask was derived. */
+  masked: Uint8Array;
+}
+
+export function tokenColumns(p: TokenizerProfile, rows: ExportRowInput[], maxTokens: number | null, cache?: Map<string, number[]>): TokenColumns {
+  const per = rows.map((r) => tokenRow(p, r, cache));
+  const offsets = new Int32Array(per.length + 1);
+  for (let i = 0; i < per.length; i++) {
+    const t = per[i] as TokenRow;
+    // the plan left such rows out; meeting one means the pool changed between planning and writing
+    if (t.error) throw new Error(`A row's chat template raised while writing (${t.error}): the pool changed during the export; export again.`);
+    if (maxTokens != null && t.ids.length > maxTokens) throw new Error('A row grew past max_tokens while writing: the pool changed during the export; export again.');
+    offsets[i + 1] = (offsets[i] as number) + t.ids.length;
+  }
+  const ids = new Int32Array(offsets[per.length] as number);
+  const masks = new Int32Array(ids.length);
+  const masked = new Uint8Array(per.length);
+  per.forEach((t, i) => {
+    ids.set(t.ids, offsets[i]);
+    if (t.mask) {
+      masks.set(t.mask, offsets[i]);
+      masked[i] = 1;
+    }
+  });
+  return { offsets, ids, masks, masked };
+}
