@@ -24,6 +24,8 @@ export interface RenderedStep {
   maskSource: 'generation' | 'turns' | null;
   error: string | null;
   lost: LostContent;
+  /** Whether the step has tool definitions. */
+  hasTools: boolean;
 }
 
 export interface ProfileFiles {
@@ -79,7 +81,29 @@ function parse(t: string, file: string): unknown {
   }
 }
 
-const STEPS_SQL = 'SELECT step_id, trajectory_uid, messages, response, tools FROM steps ORDER BY trajectory_uid, step_index';
+/** token_counts rows as an Arrow IPC stream. */
+function countsIpc(out: TokenCountRow[], templateHash: string): Uint8Array {
+  const int = (k: 'n_prompt_tokens' | 'n_response_tokens' | 'n_tokens' | 'lost_reasoning' | 'lost_tool_calls' | 'lost_tool_results' | 'lost_content') =>
+    vectorFromArray(
+      out.map((r) => r[k]),
+      new Int32(),
+    );
+  const txt = (values: (string | null)[]) => vectorFromArray(values, new Utf8());
+  const t = new Table({
+    step_id: txt(out.map((r) => r.step_id)),
+    trajectory_uid: txt(out.map((r) => r.trajectory_uid)),
+    n_prompt_tokens: int('n_prompt_tokens'),
+    n_response_tokens: int('n_response_tokens'),
+    n_tokens: int('n_tokens'),
+    template_error: txt(out.map((r) => r.template_error)),
+    lost_reasoning: int('lost_reasoning'),
+    lost_tool_calls: int('lost_tool_calls'),
+    lost_tool_results: int('lost_tool_results'),
+    lost_content: int('lost_content'),
+    template_hash: txt(out.map(() => templateHash)),
+  });
+  return tableToIPC(t, 'stream');
+}
 
 const api = {
   init(port: MessagePort): void {
@@ -104,7 +128,8 @@ const api = {
   renderStep(step: { messages: Record<string, unknown>[] | null; response: Record<string, unknown> | null; tools: string | null }): RenderedStep | null {
     if (!active) return null;
     const msgs = [...(step.messages ?? []), ...(step.response ? [step.response] : [])].map(templateMessage);
-    const r = renderChat(active, msgs, { tools: parseTools(step.tools) });
+    const tools = parseTools(step.tools);
+    const r = renderChat(active, msgs, { tools });
     return {
       profile: profileInfo(active),
       pieces: tokenPieces(active, r),
@@ -114,6 +139,7 @@ const api = {
       maskSource: r.maskSource,
       error: r.error,
       lost: r.lost,
+      hasTools: tools !== null,
     };
   },
 
@@ -197,14 +223,17 @@ const api = {
     exportCache = new Map();
   },
 
-  /** Compute token_counts for every step and replace the table. Resolves with rows written, or null when cancelled. */
-  async countAll(onProgress?: (p: TokenCountProgress) => void): Promise<{ rows: number; pieces: number; tokenized: number; ms: number } | null> {
+  /**
+   * Count one shard of the steps (trajectories by hash, so a trajectory's repeated history stays in one worker's
+   * cache): the token_counts rows as Arrow IPC, or null when cancelled or the profile changed.
+   */
+  async countShard(shard: number, shards: number, onProgress?: (p: TokenCountProgress) => void): Promise<{ ipc: Uint8Array; rows: number; pieces: number; tokenized: number } | null> {
     if (!pool) throw new Error('tokenizer worker not initialised');
     if (!active) throw new Error('No tokenizer profile is set.');
     const me = ++job;
     const p = active;
-    const t0 = performance.now();
-    const total = Number(tableToRows(tableFromIPC(await pool.query('SELECT count(*) AS n FROM steps')))[0]?.n ?? 0);
+    const where = shards > 1 ? `WHERE hash(trajectory_uid) % ${shards} = ${shard}` : '';
+    const total = Number(tableToRows(tableFromIPC(await pool.query(`SELECT count(*) AS n FROM steps ${where}`)))[0]?.n ?? 0);
     const cache = new Map<string, number[]>();
     let looked = 0;
     const tracked = {
@@ -215,10 +244,10 @@ const api = {
       set: (k: string, v: number[]) => cache.set(k, v),
     } as unknown as Map<string, number[]>;
     const out: TokenCountRow[] = [];
-    const cursor = await pool.openCursor(STEPS_SQL);
+    const cursor = await pool.openCursor(`SELECT step_id, trajectory_uid, messages, response, tools FROM steps ${where} ORDER BY trajectory_uid, step_index`);
     try {
       for (;;) {
-        const chunk = await pool.nextChunk(cursor, 2 << 20);
+        const chunk = await pool.nextChunk(cursor, 1 << 20);
         if (!chunk) break;
         for (const r of tableToRows(tableFromIPC(chunk))) {
           out.push(countStep(p, r as unknown as StepInput, tracked));
@@ -230,32 +259,22 @@ const api = {
       await pool.closeCursor(cursor);
     }
     if (me !== job) return null;
-    if (!out.length) {
+    const ipc = countsIpc(out, p.templateHash);
+    return Comlink.transfer({ ipc, rows: out.length, pieces: looked, tokenized: cache.size }, [ipc.buffer]);
+  },
+
+  /** Replace token_counts with the shards' rows (Arrow IPC each). */
+  async writeCounts(parts: Uint8Array[]): Promise<number> {
+    if (!pool) throw new Error('tokenizer worker not initialised');
+    const tables = parts.map((b) => tableFromIPC(b)).filter((t) => t.numRows > 0);
+    if (!tables.length) {
       await pool.exec('DELETE FROM token_counts');
-      return { rows: 0, pieces: 0, tokenized: 0, ms: Math.round(performance.now() - t0) };
+      return 0;
     }
-    const int = (k: 'n_prompt_tokens' | 'n_response_tokens' | 'n_tokens' | 'lost_reasoning' | 'lost_tool_calls' | 'lost_tool_results' | 'lost_content') =>
-      vectorFromArray(
-        out.map((r) => r[k]),
-        new Int32(),
-      );
-    const txt = (values: (string | null)[]) => vectorFromArray(values, new Utf8());
-    const t = new Table({
-      step_id: txt(out.map((r) => r.step_id)),
-      trajectory_uid: txt(out.map((r) => r.trajectory_uid)),
-      n_prompt_tokens: int('n_prompt_tokens'),
-      n_response_tokens: int('n_response_tokens'),
-      n_tokens: int('n_tokens'),
-      template_error: txt(out.map((r) => r.template_error)),
-      lost_reasoning: int('lost_reasoning'),
-      lost_tool_calls: int('lost_tool_calls'),
-      lost_tool_results: int('lost_tool_results'),
-      lost_content: int('lost_content'),
-      template_hash: txt(out.map(() => p.templateHash)),
-    });
-    const bytes = tableToIPC(t, 'stream');
+    const all = tables.length === 1 ? (tables[0] as Table) : (tables[0] as Table).concat(...tables.slice(1));
+    const bytes = tableToIPC(all, 'stream');
     const { rows } = await pool.replaceTokenCounts(Comlink.transfer(bytes, [bytes.buffer]));
-    return { rows, pieces: looked, tokenized: cache.size, ms: Math.round(performance.now() - t0) };
+    return rows;
   },
 };
 

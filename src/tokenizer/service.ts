@@ -33,13 +33,34 @@ async function asText(v: JsonInput | null | undefined): Promise<string | null> {
 
 export interface TokenCountResult {
   rows: number;
+  /** Text pieces looked up, and how many were tokenized (the rest came from the cache). */
   pieces: number;
   tokenized: number;
   ms: number;
+  /** Workers that counted. */
+  workers: number;
+}
+
+/** Workers counting token_counts: one per core (at most 4: each holds its own copy of the tokenizer). */
+export function countWorkers(): number {
+  const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 1 : 1;
+  return Math.max(1, Math.min(4, cores));
+}
+
+/** What views show about the tokenizer: the profile, a running count's progress, the last error. */
+export interface TokenizerState {
+  profile: ProfileInfo | null;
+  progress: TokenCountProgress | null;
+  counting: boolean;
+  error: string | null;
 }
 
 export class TokenizerService {
   private remote: Comlink.Remote<TokenizerWorkerApi> | null = null;
+  /** Extra workers for counting (the first is `remote`), with the profile files they were given. */
+  private helpers: { remote: Comlink.Remote<TokenizerWorkerApi>; worker: Worker; files: ProfileFiles | null }[] = [];
+  private files: ProfileFiles | null = null;
+  private listeners = new Set<(s: TokenizerState) => void>();
   private active: ProfileInfo | null = null;
   private running: Promise<TokenCountResult | null> | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -69,12 +90,55 @@ export class TokenizerService {
     return this.remote;
   }
 
+  /** `n` workers with the active profile: the main one and n - 1 helpers (started and given the profile on demand). */
+  private async countingWorkers(n: number): Promise<Comlink.Remote<TokenizerWorkerApi>[]> {
+    const out = [await this.worker()];
+    for (let i = 0; i < n - 1; i++) {
+      let h = this.helpers[i];
+      if (!h) {
+        const worker = this.makeWorker();
+        const remote = Comlink.wrap<TokenizerWorkerApi>(worker);
+        const port = await this.pool.port();
+        await remote.init(Comlink.transfer(port, [port]));
+        h = { remote, worker, files: null };
+        this.helpers[i] = h;
+      }
+      if (h.files !== this.files && this.files) {
+        await h.remote.setProfile(this.files);
+        h.files = this.files;
+      }
+      out.push(h.remote);
+    }
+    return out;
+  }
+
+  /** Called with the state now and whenever the profile, a count's progress or its outcome changes. Returns an unsubscribe. */
+  onState(fn: (s: TokenizerState) => void): () => void {
+    this.listeners.add(fn);
+    fn(this.state());
+    return () => this.listeners.delete(fn);
+  }
+
+  state(): TokenizerState {
+    return { profile: this.active, progress: this.progress, counting: this.counting, error: this.lastError };
+  }
+
+  private emit(): void {
+    const s = this.state();
+    for (const l of this.listeners) l(s);
+  }
+
+  private counting = false;
+  private countSeq = 0;
+
   /** Restore the profile chosen before the reload, if any, and count in the background. */
   async restore(): Promise<void> {
     const s = (await (await db()).get('profile', 'active')) as Stored | undefined;
     if (!s) return;
     const files = 'bundled' in s ? await this.bundledQwen3() : s.files;
     this.active = await (await this.worker()).setProfile(files);
+    this.files = files;
+    this.emit();
     this.schedule(0);
   }
 
@@ -94,6 +158,8 @@ export class TokenizerService {
     }
     const info = await (await this.worker()).setProfile(files);
     this.active = info;
+    this.files = files;
+    this.emit();
     const stored: Stored = 'bundled' in input ? { key: 'active', bundled: 'qwen3' } : { key: 'active', files };
     await (await db()).put('profile', stored);
     this.schedule(0);
@@ -169,27 +235,57 @@ export class TokenizerService {
     }, delay);
   }
 
-  /** Compute `token_counts` now (a running count under an older state is cancelled and replaced). */
+  /** Compute `token_counts` now, in all counting workers (a running count under an older state is cancelled and replaced). */
   count(): Promise<TokenCountResult | null> {
     if (!this.active) return Promise.reject(new Error('No tokenizer is set: call workbench.setTokenizer(…) first.'));
+    const seq = ++this.countSeq;
     const run = (async () => {
-      const w = await this.worker();
+      const t0 = performance.now();
+      this.counting = true;
+      this.progress = null;
+      this.emit();
       try {
-        const r = await w.countAll(
-          Comlink.proxy((p: TokenCountProgress) => {
-            this.progress = p;
-          }),
+        const workers = await this.countingWorkers(countWorkers());
+        const shards = workers.map(() => ({ done: 0, total: 0, tokenized: 0, pieces: 0 }));
+        const parts = await Promise.all(
+          workers.map((w, i) =>
+            w.countShard(
+              i,
+              workers.length,
+              Comlink.proxy((p: TokenCountProgress) => {
+                shards[i] = p;
+                this.progress = shards.reduce((a, x) => ({ done: a.done + x.done, total: a.total + x.total, tokenized: a.tokenized + x.tokenized, pieces: a.pieces + x.pieces }));
+                this.emit();
+              }),
+            ),
+          ),
         );
+        if (parts.some((p) => p === null)) return null;
+        const done = parts as NonNullable<(typeof parts)[number]>[];
+        const rows = await workers[0]!.writeCounts(Comlink.transfer(done.map((p) => p.ipc), done.map((p) => p.ipc.buffer)));
         this.lastError = null;
-        if (r) this.pool.changed(['token_counts']);
-        return r;
+        this.pool.changed(['token_counts']);
+        return { rows, pieces: done.reduce((a, p) => a + p.pieces, 0), tokenized: done.reduce((a, p) => a + p.tokenized, 0), ms: Math.round(performance.now() - t0), workers: workers.length };
       } catch (e) {
         this.lastError = e instanceof Error ? e.message : String(e);
         throw e;
+      } finally {
+        if (this.countSeq === seq) this.counting = false;
+        this.emit();
       }
     })();
     this.running = run;
     return run;
+  }
+
+  /** Stop the running count (token_counts keeps what it had). */
+  async cancel(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (!this.counting) return;
+    await Promise.all([this.remote, ...this.helpers.map((h) => h.remote)].map((w) => w?.cancel()));
   }
 
   /** The running (or last) count; starts one when none ran. Follows a count that replaced a cancelled one. */

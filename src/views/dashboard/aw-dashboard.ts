@@ -17,6 +17,7 @@ import '../export/aw-export-dialog';
 import '../inspector/aw-step-inspector';
 import '../review/aw-bulk-label';
 import '../review/aw-review-queue';
+import '../tokenizer/aw-tokenizer-panel';
 import './aw-curation-tools';
 import './aw-dashboard-filters';
 import './aw-grpo-groups';
@@ -221,6 +222,9 @@ export class AwDashboard extends LitElement {
           return rows.length ? html`<figure><figcaption>Steps per ${d} (errors red)</figcaption>${breakdownBars(rows, d)}</figure>` : nothing;
         })}
       </div>
+      <h3>As the trainer sees it</h3>
+      <aw-tokenizer-panel .services=${this.services} .where=${this.where}
+        @aw-trajectory-select=${(e: CustomEvent<{ trajectoryUid: string }>) => (this.selected = e.detail.trajectoryUid)}></aw-tokenizer-panel>
       <h3>Trajectories (${this.listNote()}; click a header to sort)</h3>
       <div class="split">
         <aw-trajectory-list .table=${this.trajectories} .sort=${this.sort} .selected=${this.selected}

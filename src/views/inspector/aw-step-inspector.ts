@@ -12,6 +12,7 @@ import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { type Services, servicesContext } from '../../app/services';
 import type { ChatMessage, ToolCall } from '../../contract/step';
+import './aw-trainer-view';
 import { loadTrajectory } from './load';
 import { conversationTurns, type InspectorStep, prettyJson, type Turn, toolCalls, toolResults } from './turns';
 
@@ -40,6 +41,8 @@ export class AwStepInspector extends LitElement {
   @state() private expanded = new Set<number>();
   /** Long texts the user asked to see whole (by value); the others show their first CLIP characters. */
   @state() private whole = new Set<string>();
+  /** Steps whose "As the trainer sees it" view is open (rendered only then). */
+  @state() private trainerOpen = new Set<string>();
   private results = new Map<string, ChatMessage>();
   private calls = new Map<string, string>();
   private loadSeq = 0;
@@ -279,7 +282,15 @@ export class AwStepInspector extends LitElement {
       </div>
       ${s.note ? html`<div class="muted">note: ${s.note}</div>` : nothing}
       ${s.status === 'error' || s.error ? html`<div class="err" role="note">error: ${s.error ?? 'unknown error'}</div>` : nothing}
-      <details><summary>Raw source record of step ${s.step_index}</summary><pre>${this.json(s.raw)}</pre></details>`;
+      <details><summary>Raw source record of step ${s.step_index}</summary><pre>${this.json(s.raw)}</pre></details>
+      <details class="trainer" @toggle=${(e: Event) => {
+        const open = (e.target as HTMLDetailsElement).open;
+        if (open === this.trainerOpen.has(s.step_id)) return;
+        const next = new Set(this.trainerOpen);
+        if (open) next.add(s.step_id);
+        else next.delete(s.step_id);
+        this.trainerOpen = next;
+      }}><summary>As the trainer sees it (step ${s.step_index})</summary>${this.trainerOpen.has(s.step_id) ? html`<aw-trainer-view .stepId=${s.step_id}></aw-trainer-view>` : nothing}</details>`;
   }
 }
 

@@ -25,6 +25,7 @@ export class AwTrainerView extends LitElement {
     .warn { margin: 4px 0; padding: 4px 8px; border-left: 4px solid #bf8700; background: #fff8c5; }
     .err { border-left-color: #cf222e; background: #ffebe9; }
     pre { white-space: pre-wrap; word-break: break-word; font: 12px/1.5 ui-monospace, monospace; margin: 0; padding: 8px; border: 1px solid #d0d7de; border-radius: 6px; background: #fff; }
+    pre:hover .t { box-shadow: inset -1px 0 #8c959f; }
     .t:hover { outline: 1px solid #0969da; }
     .t.trained { background: #dafbe1; }
     .legend .trained { background: #dafbe1; padding: 0 4px; }
@@ -64,6 +65,7 @@ export class AwTrainerView extends LitElement {
     if (lost.toolResults) w.push(`${lost.toolResults} tool result(s) are not in the rendering.`);
     if (lost.content) w.push(`The content of ${lost.content} message(s) is not in the rendering.`);
     if (!r.maskSource) w.push('The trained tokens cannot be derived for this tokenizer / template.');
+    if (!r.profile.toolSupport && r.hasTools) w.push(`The chat template of ${r.profile.name} does not render tools: the tool definitions are not in the text.`);
     return w;
   }
 
@@ -72,7 +74,7 @@ export class AwTrainerView extends LitElement {
       case 'idle':
         return nothing;
       case 'no-profile':
-        return html`<p class="counts">No tokenizer is set: choose one with <code>workbench.setTokenizer(…)</code>.</p>`;
+        return html`<p class="counts">No tokenizer is set: choose one under "As the trainer sees it" on the dashboard (or <code>workbench.setTokenizer(…)</code>).</p>`;
       case 'loading':
         return html`<p class="counts">Rendering…</p>`;
       case 'no-step':
