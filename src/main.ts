@@ -117,6 +117,8 @@ async function boot(): Promise<void> {
       poolRestarts: () => pool.restarts,
       /** Fault injection: the next call of a pool method fails with this message. */
       injectPoolFault: (method: string, message: string) => pool.api.injectFault(method, message),
+      /** Bench: one tokenizer worker encoding `text` with the active profile (ms per run, tokens). */
+      tokenizerEncode: (text: string, runs?: number) => tokenizer.benchEncode(text, runs),
     },
     setTokenizer: (input: TokenizerInput) => tokenizer.set(input),
     tokenizer: () => tokenizer.info(),

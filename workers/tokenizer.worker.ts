@@ -218,6 +218,19 @@ const api = {
     return Comlink.transfer(c, [c.offsets.buffer, c.ids.buffer, c.masks.buffer, c.masked.buffer]);
   },
 
+  /** Bench: encode `text` (no special tokens) `runs` times with the active tokenizer; ms of each run and the token count. */
+  benchEncode(text: string, runs = 3): { ms: number[]; tokens: number } {
+    if (!active) throw new Error('No tokenizer profile is set.');
+    const ms: number[] = [];
+    let tokens = 0;
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      tokens = active.tokenizer.encode(text, { add_special_tokens: false }).ids.length;
+      ms.push(performance.now() - t0);
+    }
+    return { ms, tokens };
+  },
+
   /** Drop the export's piece cache. */
   endExport(): void {
     exportCache = new Map();

@@ -112,18 +112,18 @@ export async function loadProfile(src: ProfileSource): Promise<TokenizerProfile>
   const templateText = typeof src.template === 'string' && src.template.trim() ? src.template : configTemplate(cfg);
   if (!templateText) throw new ProfileError('tokenizer_config.json has no chat_template, and no chat_template.jinja was given');
 
-  let tokenizer: Tokenizer;
-  try {
-    tokenizer = new Tokenizer(tj, cfg);
-  } catch (e) {
-    throw new ProfileError(`tokenizer.json: ${e instanceof Error ? e.message : String(e)}`);
-  }
   const marked = markGeneration(templateText);
   let template: Template;
   try {
     template = new Template(marked.text);
   } catch (e) {
     throw new ProfileError(`chat template does not parse: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  let tokenizer: Tokenizer;
+  try {
+    tokenizer = new Tokenizer(tj, cfg);
+  } catch (e) {
+    throw new ProfileError(`tokenizer.json: ${e instanceof Error ? e.message : String(e)}`);
   }
 
   const specialTokens: Record<string, unknown> = {};

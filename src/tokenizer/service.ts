@@ -220,6 +220,11 @@ export class TokenizerService {
     return ch.port2;
   }
 
+  /** Bench: one worker encoding `text` with the active profile (ms per run, token count). */
+  async benchEncode(text: string, runs = 3): Promise<{ ms: number[]; tokens: number }> {
+    return (await this.worker()).benchEncode(text, runs);
+  }
+
   /** Free what the last export kept (its piece cache). */
   async endExport(): Promise<void> {
     await (await this.worker()).endExport();

@@ -12,7 +12,7 @@ import { consume } from '@lit/context';
 import type { Table } from 'apache-arrow';
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { DatasetLayout, ExportDatasetOptions, ExportFormat } from '../../contract/reports';
+import type { DatasetLayout, ExportDatasetOptions, ExportFormat, TokenExportReport } from '../../contract/reports';
 import { type Services, servicesContext } from '../../app/services';
 import { type CurationFilter, filterSummary } from '../../curation/filter';
 import { datasetSql, LAYOUTS, problemRowsSql, problemsSql, resolveLayoutOptions } from '../../export/layouts';
@@ -55,6 +55,10 @@ export class AwExportDialog extends LitElement {
   @state() redact = false;
   @state() split = '';
   @state() splitColumn: 'split' | 'channel' = 'split';
+  /** sft: add input_ids / assistant_masks / n_tokens with the active tokenizer profile. */
+  @state() tokens = false;
+  @state() maxTokens = 32768;
+  @state() truncate: 'drop' | 'turn' = 'drop';
 
   @state() preview: Table | null = null;
   @state() rowCount: number | null = null;
@@ -94,6 +98,7 @@ export class AwExportDialog extends LitElement {
       split: this.split || null,
       splitColumn: this.splitColumn,
       ...(this.layout === 'sft' ? { sftPer: this.sftPer } : {}),
+      ...(this.layout === 'sft' && this.tokens ? { tokens: true, maxTokens: this.maxTokens, truncate: this.truncate } : {}),
       ...(this.layout === 'dpo' && this.dpoMinMargin > 0 ? { dpoMinMargin: this.dpoMinMargin } : {}),
     };
   }
@@ -109,7 +114,7 @@ export class AwExportDialog extends LitElement {
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    const inputs = ['open', 'source', 'where', 'viewName', 'layout', 'sftPer', 'dpoMinMargin', 'trainableOnly', 'validOnly', 'redact', 'split', 'splitColumn', 'services'] as const;
+    const inputs = ['open', 'source', 'where', 'viewName', 'layout', 'sftPer', 'tokens', 'maxTokens', 'truncate', 'dpoMinMargin', 'trainableOnly', 'validOnly', 'redact', 'split', 'splitColumn', 'services'] as const;
     if (this.open && inputs.some((k) => changed.has(k))) void this.refreshPreview();
   }
 
@@ -163,18 +168,20 @@ export class AwExportDialog extends LitElement {
     this.abort = new AbortController();
     this.busy = true;
     this.progress = { rows: 0, bytes: 0 };
+    let tokens: TokenExportReport | undefined;
     try {
-      const blob = await s.exporter.exportDataset({ ...opts, format: this.format, signal: this.abort.signal, onProgress: (p) => (this.progress = p) });
+      const blob = await s.exporter.exportDataset({ ...opts, format: this.format, signal: this.abort.signal, onProgress: (p) => (this.progress = p), onTokens: (r) => (tokens = r) });
       const filter = this.source === 'filter' ? filterSummary(this.filter ?? dashboardFilter()) : undefined;
       const manifest: ExportManifest = {
         generator: 'AgentWorld Workbench', created_at: new Date().toISOString(), file, layout: this.layout, format: this.format,
-        rows: this.rowCount, steps: this.counts?.steps ?? 0, trajectories: this.counts?.trajectories ?? 0,
+        rows: tokens ? tokens.rows : this.rowCount, steps: this.counts?.steps ?? 0, trajectories: this.counts?.trajectories ?? 0,
         source: { kind: this.source, ...(this.source === 'view' ? { view: this.viewName.trim() } : {}), ...(filter ? { filter } : {}), where: opts.where ?? null },
         options: {
           trainable_only: this.trainableOnly, valid_only: this.validOnly, redact: this.redact, split: opts.split ?? null, split_column: this.splitColumn,
           ...(opts.sftPer ? { sft_per: opts.sftPer } : {}), ...(opts.dpoMinMargin ? { dpo_min_margin: opts.dpoMinMargin } : {}),
         },
         ...(this.validOnly ? { excluded } : { flagged: excluded }),
+        ...(tokens ? { tokens } : {}),
         sql: datasetSql(await resolveLayoutOptions((q) => s.pool.rows(q), opts)),
       };
       this.lastManifest = manifest;
@@ -228,6 +235,11 @@ export class AwExportDialog extends LitElement {
         <div class="desc">${LAYOUTS[this.layout]}</div>
         ${this.layout === 'sft' ? html`<label>rows <select aria-label="SFT rows per" .value=${this.sftPer} @change=${(e: Event) => (this.sftPer = (e.target as HTMLSelectElement).value as 'trajectory' | 'step')}>
             <option value="trajectory">per trajectory (messages)</option><option value="step">per step (prompt + completion)</option></select></label>` : nothing}
+        ${this.layout === 'sft' ? html`<label><input type="checkbox" .checked=${this.tokens} @change=${(e: Event) => (this.tokens = (e.target as HTMLInputElement).checked)} /> add input_ids / assistant_masks (active tokenizer)</label>
+          ${this.tokens ? html`<label>max tokens <input type="number" min="1" step="1" aria-label="Maximum tokens per row" .value=${String(this.maxTokens)}
+              @change=${(e: Event) => (this.maxTokens = Math.max(1, Math.floor(Number((e.target as HTMLInputElement).value)) || 1))} /></label>
+            <label>longer rows <select aria-label="Rows over max tokens" .value=${this.truncate} @change=${(e: Event) => (this.truncate = (e.target as HTMLSelectElement).value as 'drop' | 'turn')}>
+              <option value="drop">left out</option><option value="turn">cut at a turn boundary</option></select></label>` : nothing}` : nothing}
         ${this.layout === 'dpo' ? html`<label>minimum reward margin <input type="number" step="any" min="0" aria-label="Minimum DPO reward margin" .value=${String(this.dpoMinMargin)}
             @change=${(e: Event) => (this.dpoMinMargin = Math.max(0, Number((e.target as HTMLInputElement).value) || 0))} /></label>` : nothing}
       </fieldset>

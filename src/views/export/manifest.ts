@@ -1,5 +1,5 @@
 /** The manifest downloaded beside every dataset export: what was exported, from what, when. */
-import type { DatasetLayout, ExportDatasetOptions, ExportFormat } from '../../contract/reports';
+import type { DatasetLayout, ExportDatasetOptions, ExportFormat, TokenExportReport } from '../../contract/reports';
 import { selection } from '../../export/layouts';
 
 export interface ExportManifest {
@@ -18,6 +18,8 @@ export interface ExportManifest {
   excluded?: Record<string, number>;
   /** With valid_only off: the rows exported with a `problem`, by reason. */
   flagged?: Record<string, number>;
+  /** sft with tokens: the tokenizer and template, and the rows it left out (by cause), cut or found lossy (decision 026). */
+  tokens?: TokenExportReport;
   options: { trainable_only: boolean; valid_only: boolean; redact: boolean; split: string | null; split_column: string; sft_per?: string; dpo_min_margin?: number };
   sql: string;
 }
