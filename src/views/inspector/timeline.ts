@@ -66,7 +66,9 @@ export function buildTimeline(steps: TimelineStepInput[]): Timeline {
   const total = ends.length ? Math.max(...ends) : null;
 
   const bySpan = new Map<string, number>();
-  steps.forEach((s, i) => s.span_id && bySpan.set(s.span_id, i));
+  steps.forEach((s, i) => {
+    if (s.span_id) bySpan.set(s.span_id, i);
+  });
   const children = new Map<string, number[]>(); // parent key → step positions
   const groups: string[] = []; // parent spans that are not steps, in first-seen order
   const roots: number[] = [];
