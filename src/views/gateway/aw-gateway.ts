@@ -27,7 +27,7 @@ export class AwGateway extends LitElement {
       label { display: inline-flex; gap: 4px; align-items: center; }
       textarea { width: 100%; min-height: 120px; box-sizing: border-box; font-family: var(--aw-mono); font-size: 12.5px; }
       progress { width: 240px; }
-      .hint { background: #fff7e6; border: 1px solid #f0c36d; padding: 6px 8px; border-radius: var(--aw-radius); }
+      .hint { background: var(--aw-warn-bg); border: 1px solid var(--aw-warn-border); padding: 6px 8px; border-radius: var(--aw-radius); }
     `,
   ];
 
