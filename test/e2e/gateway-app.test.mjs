@@ -103,7 +103,7 @@ describe('captured calls in the Gateway tab', () => {
     await page.keyboard.press('Enter');
     const inspector = calls.locator('aw-step-inspector');
     await inspector.locator('header h2', { hasText: step.trajectory_uid }).waitFor();
-    assert.ok((await inspector.textContent()).includes('What is 2+3?'));
+    await inspector.getByText('What is 2+3?').first().waitFor();
     await page.close();
   });
 });
