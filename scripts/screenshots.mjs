@@ -17,7 +17,39 @@ const VIEWS = [
     if (await tour.isVisible()) await tour.click();
     await page.waitForTimeout(2500);
   }],
-  ['gateway', async () => {}],
+  // the inspector's views, scrolled into sight (a prepare that returns true keeps its scroll position)
+  ['inspector-timeline', async (page) => {
+    await page.locator('aw-dashboard .cards').waitFor();
+    // the longest answers first: a trajectory with token counts and times
+    const outTok = page.locator('aw-trajectory-list [role="columnheader"]', { hasText: 'out tok' });
+    await outTok.click();
+    if (!(await outTok.textContent()).includes('↓')) await outTok.click();
+    await page.waitForTimeout(800);
+    await page.locator('aw-trajectory-list [role="row"] [role="gridcell"]').first().click();
+    await page.locator('aw-step-inspector [role="tab"]', { hasText: 'Timeline' }).first().click();
+    await page.locator('aw-step-inspector table.timeline').first().scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, -120));
+    return true;
+  }, 'dashboard'],
+  ['inspector-compare', async (page) => {
+    await page.locator('aw-grpo-groups tbody button').first().click();
+    await page.locator('aw-rollout-compare aw-step-inspector').nth(1).waitFor();
+    await page.waitForTimeout(800);
+    await page.locator('aw-dashboard .split').scrollIntoViewIfNeeded();
+    await page.evaluate(() => document.querySelector('aw-app').shadowRoot.querySelector('aw-dashboard').shadowRoot.querySelector('.split').scrollIntoView());
+    return true;
+  }, 'dashboard'],
+  ['gateway', async (page) => {
+    // one captured call, so the live list has a row and the inspector under it opens
+    await page.evaluate(async () => {
+      const base = window.workbench.gatewayBaseUrl();
+      await fetch(`${base}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'What is 17 * 3?' }] }) });
+    });
+    await page.locator('aw-gateway-calls tbody tr td', { hasText: '200' }).first().waitFor({ timeout: 30000 });
+    await page.locator('aw-gateway-calls tbody tr').first().click();
+    await page.locator('aw-gateway-calls aw-step-inspector header').waitFor();
+  }],
   ['formats', async () => {}],
 ];
 
@@ -35,10 +67,10 @@ try {
     await page.setViewportSize({ width, height: 900 });
     for (const [name, prepare, tab = name] of VIEWS) {
       await page.locator(`aw-app #tab-${tab}`).click();
-      if (tab === 'dashboard' && name === 'dashboard') await page.locator('aw-dashboard nav button', { hasText: 'Overview' }).click();
-      await prepare(page);
+      if (tab === 'dashboard' && name !== 'review') await page.locator('aw-dashboard nav button', { hasText: 'Overview' }).click();
+      const keepScroll = await prepare(page);
       await page.waitForTimeout(600);
-      await page.evaluate(() => window.scrollTo(0, 0));
+      if (keepScroll !== true) await page.evaluate(() => window.scrollTo(0, 0));
       const path = `${OUT}/${name}-${width}.png`;
       await page.screenshot({ path });
       const o = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -28,7 +28,12 @@ export const SHORTCUTS: { area: string; keys: [string, string][] }[] = [
     keys: [
       ['j / ↓, k / ↑', 'next / previous step'],
       ['] / [', 'next / previous trajectory'],
+      ['← / → on its view tabs', 'Conversation, Timeline, Compare rollouts'],
     ],
+  },
+  {
+    area: 'Gateway: captured calls',
+    keys: [['Enter / Space', 'open the focused call in the inspector']],
   },
   {
     area: 'Review queue',

@@ -12,9 +12,16 @@ export const base = css`
   button:disabled { opacity: 0.5; cursor: default; }
   button.primary { background: var(--aw-accent); border-color: var(--aw-accent); color: #fff; }
   button.danger { color: var(--aw-error); }
-  input[type='text'], input[type='url'], input[type='search'], input[type='number'], select, textarea {
-    border: 1px solid var(--aw-border); border-radius: var(--aw-radius); padding: 4px 8px; background: #fff;
+  input:not([type]), input[type='text'], input[type='url'], input[type='search'], input[type='number'], input[type='password'], select, textarea {
+    border: 1px solid var(--aw-border); border-radius: var(--aw-radius); padding: 4px 8px; background: var(--aw-panel); color: var(--aw-text);
   }
+  input:focus-visible, select:focus-visible, textarea:focus-visible, button:focus-visible, summary:focus-visible { outline: 2px solid var(--aw-accent); outline-offset: 1px; }
+  input[type='checkbox'], input[type='radio'] { accent-color: var(--aw-accent); }
+  fieldset { border: 1px solid var(--aw-border); border-radius: var(--aw-radius); margin: 6px 0; padding: 6px 10px 8px; }
+  legend { color: var(--aw-muted); font-weight: 600; font-size: 12.5px; padding: 0 4px; }
+  .badge { display: inline-block; border-radius: 10px; padding: 0 7px; background: var(--aw-subtle); font-size: 11.5px; }
+  .badge.good, .badge.ok { background: var(--aw-ok-bg); }
+  .badge.bad, .badge.error { background: var(--aw-error-bg); }
   .card { background: var(--aw-panel); border: 1px solid var(--aw-border); border-radius: var(--aw-radius); padding: 12px 14px; }
   .muted { color: var(--aw-muted); }
   .error { color: var(--aw-error); }

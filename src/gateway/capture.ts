@@ -19,8 +19,8 @@ import { callToStep, type CallRecord } from './to-step';
 import { corsHint, type GatewaySettings, pickUpstream, type UpstreamConfig, upstreamHeaders, upstreamUrl } from './upstream';
 
 export type GatewayEvent =
-  | { type: 'call-start'; id: string; trajectory_uid: string }
-  | { type: 'call-end'; id: string; trajectory_uid: string; status: 'ok' | 'error'; error: string | null }
+  | { type: 'call-start'; id: string; trajectory_uid: string; api?: Api; model?: string | null }
+  | { type: 'call-end'; id: string; trajectory_uid: string; status: 'ok' | 'error'; error: string | null; latency_ms?: number }
   | { type: 'journal'; step_ids: string[] };
 
 export interface GatewayDeps {
@@ -210,7 +210,7 @@ export class Gateway {
     if (clientId) this.inflight.set(clientId, client);
     const upstream = pickUpstream(settings, request.headers.get('x-aw-upstream') ?? state.upstream, summary.model);
     const callId = `${trajectory_uid}:${index}`;
-    this.deps.notify({ type: 'call-start', id: callId, trajectory_uid });
+    this.deps.notify({ type: 'call-start', id: callId, trajectory_uid, api, model: summary.model });
 
     const started_at = Date.now();
     const t0 = performance.now();
@@ -226,7 +226,7 @@ export class Gateway {
       const step = scrubSecrets(callToStep(rec), secrets);
       await putStep(db, step);
       if (rec.assembled?.message && !rec.error && !rec.aborted) await this.link(db, api, scrubSecrets(rec, secrets), keys);
-      this.deps.notify({ type: 'call-end', id: callId, trajectory_uid, status: step.status, error: step.error });
+      this.deps.notify({ type: 'call-end', id: callId, trajectory_uid, status: step.status, error: step.error, latency_ms: rec.latency_ms });
       this.deps.notify({ type: 'journal', step_ids: [callId] });
     };
 

@@ -64,8 +64,11 @@ describe('<aw-step-inspector> reading a trajectory', () => {
     const root = el.renderRoot as ShadowRoot;
     const calls = [...root.querySelectorAll('.call')];
     expect(calls.length).to.equal(2);
-    expect(calls[0].querySelector('.args')?.textContent).to.equal('{\n  "city": "Oslo",\n  "units": "C"\n}');
-    expect(calls[0].querySelector('.pair .result')?.textContent).to.include('"temp": 4');
+    // pretty: a foldable tree, each object a <details> whose summary counts its keys
+    const args = calls[0].querySelector('.args') as HTMLElement;
+    expect(args.querySelector('details summary')?.textContent).to.equal('{…} 2 keys');
+    expect([...args.querySelectorAll('.kv')].map((k) => k.textContent)).to.deep.equal(['"city": "Oslo"', '"units": "C"']);
+    expect([...calls[0].querySelectorAll('.pair .result .kv')].map((k) => k.textContent)).to.include('"temp": 4');
     expect(calls[1].querySelector('.pair .result')?.textContent).to.equal('12:00');
     expect(root.querySelectorAll('img, script').length).to.equal(0);
     expect(calls[0].textContent).to.include('<img src=x onerror=');

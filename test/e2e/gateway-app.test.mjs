@@ -75,3 +75,35 @@ describe('agent configs in the app', () => {
     await page.close();
   });
 });
+
+describe('captured calls in the Gateway tab', () => {
+  it('lists each call as it arrives (method, model, status, latency, tokens) and opens it in the inspector from the keyboard', async () => {
+    const page = await app.open(uniquePool('gw-calls'));
+    await page.evaluate(() => document.querySelector('aw-app').selectTab('gateway'));
+    const calls = page.locator('aw-gateway-calls');
+    await calls.getByText('No captured calls yet').waitFor();
+    const base = await page.evaluate(() => window.workbench.gatewayBaseUrl());
+    const answer = await page.evaluate(async (b) => {
+      const r = await fetch(`${b}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'What is 2+3?' }] }) });
+      return { status: r.status, body: await r.json() };
+    }, base);
+    assert.equal(answer.status, 200);
+    const row = calls.locator('tbody tr').first();
+    await row.locator('td', { hasText: '200' }).waitFor({ timeout: 30000 });
+    const cells = await row.locator('td').allTextContents();
+    assert.equal(cells[1], 'POST /v1/chat/completions');
+    assert.equal(cells[2], 'gpt-4o-mini');
+    assert.equal(cells[3], '200');
+    assert.match(cells[4], /^\d[\d,]* ms$/);
+    const [step] = await waitForQuery(page, `SELECT trajectory_uid, prompt_tokens, completion_tokens FROM steps WHERE source = 'capture'`, (r) => r.length === 1);
+    assert.equal(cells[5], `${step.prompt_tokens ?? '—'} → ${step.completion_tokens ?? '—'}`);
+    assert.equal(cells[6], step.trajectory_uid);
+    await row.focus();
+    await page.keyboard.press('Enter');
+    const inspector = calls.locator('aw-step-inspector');
+    await inspector.locator('header h2', { hasText: step.trajectory_uid }).waitFor();
+    await inspector.getByText('What is 2+3?').first().waitFor();
+    await page.close();
+  });
+});

@@ -86,3 +86,58 @@ test('keyboard only: load the demo data, open the review queue, label a trajecto
   await waitForQuery(page, "SELECT count(*) AS n FROM curation WHERE quality = 'bad'", (r) => Number(r[0].n) > 0);
   assert.deepEqual(app.errors, []);
 });
+
+/** Controls with no accessible name, from Chromium's own accessibility tree (shadow DOM included). */
+async function unnamedControls() {
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  await cdp.detach();
+  const roles = new Set(['button', 'textbox', 'combobox', 'checkbox', 'tab', 'spinbutton', 'searchbox', 'link', 'slider', 'radio', 'listbox']);
+  return nodes
+    .filter((n) => !n.ignored && roles.has(n.role?.value) && !String(n.name?.value ?? '').trim())
+    .map((n) => `${n.role.value} (${n.properties?.map((p) => p.name).join(',') ?? ''})`);
+}
+
+test('keyboard only: a re-import says "already imported", then a trajectory opens in the inspector, its timeline, the compare view, and the price dialog closes with Esc', async () => {
+  // the demo data again: nothing new, and the report says so
+  await tabUntil((x) => x.role === 'tab', 80, 'Shift+Tab');
+  await page.keyboard.press('Home');
+  assert.equal(await selectedTab(), 'tab-data');
+  await tabUntil((x) => x.text === 'Load demo data');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /Already imported — 0 new steps/.test(document.querySelector('aw-app').shadowRoot.querySelector('aw-import-panel').shadowRoot.textContent), null, { timeout: 120000 });
+  await page.waitForFunction(() => !document.querySelector('aw-app').shadowRoot.textContent.includes('Loading demo data…'));
+  // to the dashboard's overview and its trajectory list
+  await tabUntil((x) => x.role === 'tab', 80, 'Shift+Tab');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await selectedTab(), 'tab-dashboard');
+  await tabUntil((x) => x.id === 'view-overview' || x.id === 'view-review');
+  await page.keyboard.press('Home');
+  assert.equal((await focused()).id, 'view-overview');
+  await tabUntil((x) => x.role === 'row', 120);
+  await page.keyboard.press('Enter');
+  await page.evaluate(() => {
+    window.__inspector = () => document.querySelector('aw-app').shadowRoot.querySelector('aw-dashboard').shadowRoot.querySelector('aw-step-inspector');
+  });
+  await page.waitForFunction(() => window.__inspector()?.loadedSteps.length > 0);
+  // the inspector's view tabs: Conversation → Timeline → Compare with the arrows
+  await tabUntil((x) => x.role === 'tab' && x.text === 'Conversation', 200);
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await focused()).text, 'Timeline');
+  await page.waitForFunction(() => !!window.__inspector()?.shadowRoot.querySelector('table.timeline tbody tr'));
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await focused()).text, 'Compare rollouts');
+  await page.waitForFunction(() => !!window.__inspector()?.shadowRoot.querySelector('aw-rollout-compare'));
+  // Prices… opens a modal dialog; Esc closes it and gives focus back
+  await tabUntil((x) => x.text === 'Prices…', 40, 'Shift+Tab');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.__inspector()?.shadowRoot.querySelector('aw-price-table')?.shadowRoot.querySelector('dialog')?.open === true);
+  assert.match((await focused()).tag, /input|button/);
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => window.__inspector()?.shadowRoot.querySelector('aw-price-table')?.shadowRoot.querySelector('dialog')?.open === false);
+  assert.equal((await focused()).text, 'Prices…');
+  // every control on the way has an accessible name (axe-core is not installed: Chromium's accessibility tree instead)
+  assert.deepEqual(await unnamedControls(), []);
+  assert.deepEqual(app.errors, []);
+});

@@ -8,6 +8,7 @@ import { customElement, property, state } from 'lit/decorators.js';
 import { type Services, servicesContext } from '../../app/services';
 import { findNearDuplicates } from '../../curation/near-duplicates';
 import { assignSplit } from '../../curation/split';
+import { base } from '../../app/styles';
 
 @customElement('aw-curation-tools')
 export class AwCurationTools extends LitElement {
@@ -22,11 +23,14 @@ export class AwCurationTools extends LitElement {
   @state() private busy = false;
   @state() private status = '';
 
-  static override styles = css`
-    :host { display: block; font: 12px system-ui, sans-serif; }
-    fieldset { border: 1px solid #d0d7de; margin: 6px 0; display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: center; }
+  static override styles = [
+    base,
+    css`
+    :host { display: block; font-size: 12px; }
+    fieldset { border: 1px solid var(--aw-border); margin: 6px 0; display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: center; }
     input { width: 6em; font: inherit; }
-  `;
+  `,
+  ];
 
   private async run(what: string, fn: (s: Services) => Promise<string>): Promise<void> {
     const s = this.services;

@@ -7,6 +7,7 @@
 import { css, html, LitElement } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { CurationFilter, TrajectoryStatus } from '../../curation/filter';
+import { base } from '../../app/styles';
 
 export interface FilterOptions {
   agents: string[];
@@ -27,14 +28,17 @@ export class AwDashboardFilters extends LitElement {
   @property({ attribute: false }) options: FilterOptions = NO_OPTIONS;
   private textTimer = 0;
 
-  static override styles = css`
-    :host { display: block; font: 12px system-ui, sans-serif; }
+  static override styles = [
+    base,
+    css`
+    :host { display: block; font-size: 12px; }
     form { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: end; }
-    label { display: flex; flex-direction: column; gap: 2px; color: #57606a; }
+    label { display: flex; flex-direction: column; gap: 2px; color: var(--aw-muted); }
     select, input { font: inherit; padding: 2px 4px; min-width: 7em; }
     input[type='number'] { width: 6em; min-width: 0; }
     input[type='search'] { min-width: 16em; }
-  `;
+  `,
+  ];
 
   private emit(patch: Partial<CurationFilter>): void {
     this.filter = { ...this.filter, ...patch };

@@ -26,7 +26,16 @@ import './aw-trajectory-list';
 import { NO_OPTIONS, type FilterOptions } from './aw-dashboard-filters';
 import { breakdownBars, rewardHistogram } from './charts';
 import { setDashboardFilter } from './filter-state';
+import type { TrajectoryCost } from './aw-trajectory-list';
+import { costByModelSql, trajectoryCostSql } from '../kit/cost-sql';
+import { formatUsd, onPricesChange } from '../kit/prices';
+import { loadRollouts } from '../inspector/compare-query';
+import type { InspectorView } from '../inspector/views';
+import type { AwStepInspector } from '../inspector/aw-step-inspector';
+import '../kit/aw-price-table';
+import type { AwPriceTable } from '../kit/aw-price-table';
 import { breakdownSql, DIMENSIONS, type Dimension, groupCountsSql, groupsSql, LIST_LIMIT, OPTIONS_SQL, rewardsSql, type Sort, summarySql, trajectoriesSql } from './queries';
+import { base } from '../../app/styles';
 
 type Tab = 'overview' | 'review' | 'reference';
 
@@ -54,6 +63,12 @@ export class AwDashboard extends LitElement {
   @state() private selected: string | null = null;
   @state() private error: string | null = null;
   @state() private exportOpen = false;
+  /** Cost per model of the filtered steps (the price table applied). */
+  @state() costByModel: Row[] = [];
+  @state() private costs: Map<string, TrajectoryCost> = new Map();
+  @state() private inspectorView: InspectorView = 'conversation';
+  private models: string[] = [];
+  private offPrices?: () => void;
   /** Steps in the whole pool, unfiltered (null until counted): 0 shows the empty state. */
   @state() poolSteps: number | null = null;
   private seq = 0;
@@ -65,25 +80,34 @@ export class AwDashboard extends LitElement {
   /** Settles when the latest refresh has rendered (for tests and callers that wait). */
   loaded: Promise<void> = Promise.resolve();
 
-  static override styles = css`
-    :host { display: block; font: 13px/1.4 system-ui, sans-serif; color: #1f2328; }
-    nav { display: flex; gap: 4px; border-bottom: 1px solid #d0d7de; margin-bottom: 8px; }
-    nav button { border: none; background: none; padding: 6px 10px; cursor: pointer; font: inherit; border-bottom: 2px solid transparent; }
-    nav button[aria-selected='true'] { border-bottom-color: #0969da; font-weight: 600; }
+  static override styles = [
+    base,
+    css`
+    :host { display: block; font-size: 13px; line-height: 1.4; color: var(--aw-text); }
+    nav { display: flex; gap: 4px; border-bottom: 1px solid var(--aw-border); margin-bottom: 8px; }
+    nav button { border: none; border-radius: 0; background: none; padding: 6px 10px; cursor: pointer; font: inherit; border-bottom: 2px solid transparent; }
+    nav button[aria-selected='true'] { border-bottom-color: var(--aw-accent); color: var(--aw-accent); font-weight: 600; }
     .cards { display: flex; flex-wrap: wrap; gap: 8px; margin: 8px 0; }
-    .card { border: 1px solid #d0d7de; border-radius: 6px; padding: 4px 10px; min-width: 84px; }
+    .card { border: 1px solid var(--aw-border); border-radius: var(--aw-radius); padding: 4px 10px; min-width: 84px; background: var(--aw-panel); }
     .card b { display: block; font-size: 16px; font-variant-numeric: tabular-nums; }
-    .card span { color: #57606a; font-size: 11px; }
-    .card.warn b { color: #b42318; }
+    .card span { color: var(--aw-muted); font-size: 11px; }
+    .card.warn b { color: var(--aw-error); }
     .charts { display: flex; flex-wrap: wrap; gap: 12px; }
     .charts figure { margin: 0; }
     .charts figcaption { font-weight: 600; font-size: 12px; }
     .split { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 12px; margin-top: 8px; }
-    .split > aw-step-inspector { max-height: 520px; overflow: auto; border: 1px solid #d0d7de; padding: 6px; }
+    .split > aw-step-inspector { max-height: 520px; overflow: auto; border: 1px solid var(--aw-border); border-radius: var(--aw-radius); padding: 6px 8px; background: var(--aw-panel); }
+    .split.wide { grid-template-columns: minmax(0, 1fr); }
+    .split.wide > aw-step-inspector { max-height: 640px; }
+    details.costs { margin: 4px 0 8px; }
+    details.costs > summary { cursor: pointer; color: var(--aw-muted); }
+    details.costs table { width: auto; min-width: 60%; margin: 4px 0; font-size: 12px; }
+    .num { text-align: right; font-variant-numeric: tabular-nums; }
     h3 { font-size: 13px; margin: 14px 0 4px; }
     .toolbar { display: flex; gap: 8px; align-items: center; margin: 6px 0; }
-    .err { color: #b42318; }
-  `;
+    .err { color: var(--aw-error); }
+  `,
+  ];
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -92,6 +116,7 @@ export class AwDashboard extends LitElement {
       if (this.stale && entries.some((e) => e.isIntersecting)) void this.refresh();
     });
     this.shown.observe(this);
+    this.offPrices = onPricesChange(() => void this.refreshCosts(this.seq));
   }
 
   override disconnectedCallback(): void {
@@ -99,6 +124,7 @@ export class AwDashboard extends LitElement {
     this.offChange?.();
     this.offChange = undefined;
     this.shown?.disconnect();
+    this.offPrices?.();
   }
 
   private subscribe(): void {
@@ -170,13 +196,64 @@ export class AwDashboard extends LitElement {
           channels: (o.channels as string[]) ?? [], qualities: (o.qualities as string[]) ?? NO_OPTIONS.qualities, tags: (o.tags as string[]) ?? [],
         };
         this.breakdowns = Object.fromEntries(DIMENSIONS.map((d, i) => [d, dims[i]]));
+        this.models = this.options.models;
         this.error = null;
+        await this.refreshCosts(seq);
         await this.updateComplete;
       } catch (e) {
         if (seq === this.seq) this.error = `The dashboard query failed: ${e instanceof Error ? e.message : String(e)}. Clear the filter or check the pool.`;
       }
     })();
     return this.loaded;
+  }
+
+  /** Costs under the current price table: per model over the filter, and per listed trajectory. */
+  private async refreshCosts(seq: number): Promise<void> {
+    const pool = this.services?.pool;
+    if (!pool) return;
+    const where = this.where;
+    const [byModel, perTrajectory] = await Promise.all([
+      pool.rows(costByModelSql(where, this.models)),
+      pool.rows(trajectoryCostSql(`SELECT trajectory_uid FROM (${trajectoriesSql(where, this.sort)})`, this.models)),
+    ]);
+    if (seq !== this.seq) return;
+    this.costByModel = byModel;
+    this.costs = new Map(perTrajectory.map((r) => [String(r.trajectory_uid), { usd: r.cost_usd === null ? null : Number(r.cost_usd), unpriced: Number(r.unpriced_steps) }]));
+  }
+
+  /** Open a prompt group's rollouts side by side: its best-rewarded rollout against the farthest reward. */
+  async compareGroup(promptUid: string): Promise<void> {
+    const pool = this.services?.pool;
+    if (!pool) return;
+    const rollouts = await loadRollouts(pool, promptUid);
+    if (!rollouts.length) return;
+    this.selected = rollouts[0].trajectory_uid;
+    this.inspectorView = 'compare';
+    await this.updateComplete;
+    const inspector = this.renderRoot.querySelector('aw-step-inspector') as AwStepInspector | null;
+    inspector?.scrollIntoView?.({ block: 'nearest' });
+    (inspector?.renderRoot.querySelector('[role="tab"][aria-selected="true"]') as HTMLElement | null)?.focus();
+  }
+
+  private costCard() {
+    const known = this.costByModel.filter((r) => r.cost_usd !== null);
+    const total = known.length ? known.reduce((a, r) => a + Number(r.cost_usd), 0) : null;
+    const unpriced = this.costByModel.reduce((a, r) => a + Number(r.unpriced_steps ?? 0), 0);
+    return html`<div class="card" role="group" aria-label="cost" title=${unpriced ? `${fmtInt(unpriced)} steps have no price or no token counts` : ''}>
+      <b>${formatUsd(total)}${unpriced && total !== null ? '+' : ''}</b><span>cost${unpriced ? ` (${fmtInt(unpriced)} unpriced)` : ''}</span></div>`;
+  }
+
+  private costTable() {
+    if (!this.costByModel.length) return nothing;
+    return html`<details class="costs">
+      <summary>Tokens and cost by model</summary>
+      <table class="grid" aria-label="Tokens and cost by model">
+        <thead><tr><th scope="col">model</th><th scope="col" class="num">steps</th><th scope="col" class="num">tokens in</th><th scope="col" class="num">tokens out</th><th scope="col" class="num">cost</th><th scope="col" class="num">unpriced steps</th></tr></thead>
+        <tbody>${this.costByModel.map((r) => html`<tr><td class="mono">${String(r.model)}</td><td class="num">${fmtInt(r.steps)}</td><td class="num">${fmtInt(r.prompt_tokens)}</td>
+          <td class="num">${fmtInt(r.completion_tokens)}</td><td class="num">${formatUsd(r.cost_usd === null ? null : Number(r.cost_usd))}</td><td class="num">${fmtInt(r.unpriced_steps)}</td></tr>`)}</tbody>
+      </table>
+      <button @click=${() => void (this.renderRoot.querySelector('aw-price-table') as AwPriceTable | null)?.show()}>Edit prices…</button>
+    </details>`;
   }
 
   /** "1,234", or "the first 2,000 of 627,256" when the list is cut at LIST_LIMIT. */
@@ -210,7 +287,9 @@ export class AwDashboard extends LitElement {
         ${this.card('good / bad', `${fmtInt(s.good_steps)} / ${fmtInt(s.bad_steps)}`)}
         ${this.card('tokens in / out', `${fmtInt(s.prompt_tokens)} / ${fmtInt(s.completion_tokens)}`)}
         ${this.card('latency p50 / p90 / p99', `${fmtMs(s.latency_p50)} / ${fmtMs(s.latency_p90)} / ${fmtMs(s.latency_p99)}`)}
+        ${this.costCard()}
       </div>
+      ${this.costTable()}
       <div class="toolbar">
         <aw-bulk-label .services=${this.services} .where=${this.where} .steps=${Number(s.steps ?? 0)}></aw-bulk-label>
         <button @click=${() => (this.exportOpen = true)} title="Export the filtered steps">Export filtered…</button>
@@ -226,15 +305,17 @@ export class AwDashboard extends LitElement {
       <aw-tokenizer-panel .services=${this.services} .where=${this.where}
         @aw-trajectory-select=${(e: CustomEvent<{ trajectoryUid: string }>) => (this.selected = e.detail.trajectoryUid)}></aw-tokenizer-panel>
       <h3>Trajectories (${this.listNote()}; click a header to sort)</h3>
-      <div class="split">
-        <aw-trajectory-list .table=${this.trajectories} .sort=${this.sort} .selected=${this.selected}
+      <div class=${this.inspectorView === 'conversation' ? 'split' : 'split wide'}>
+        <aw-trajectory-list .table=${this.trajectories} .costs=${this.costs} .sort=${this.sort} .selected=${this.selected} .height=${this.inspectorView === 'conversation' ? 360 : 220}
           @aw-sort-change=${(e: CustomEvent<{ sort: Sort }>) => (this.sort = e.detail.sort)}
           @aw-trajectory-select=${(e: CustomEvent<{ trajectoryUid: string }>) => (this.selected = e.detail.trajectoryUid)}></aw-trajectory-list>
-        <aw-step-inspector .services=${this.services} .trajectoryUid=${this.selected} .trajectoryUids=${this.uids}
+        <aw-step-inspector .services=${this.services} .trajectoryUid=${this.selected} .trajectoryUids=${this.uids} .view=${this.inspectorView}
+          @aw-inspector-view=${(e: CustomEvent<{ view: InspectorView }>) => (this.inspectorView = e.detail.view)}
           @aw-trajectory-change=${(e: CustomEvent<{ trajectoryUid: string }>) => (this.selected = e.detail.trajectoryUid)}></aw-step-inspector>
       </div>
       <h3>GRPO groups (trajectories sharing a prompt_uid)</h3>
-      <aw-grpo-groups .rows=${this.groups} .counts=${this.groupCounts}></aw-grpo-groups>`;
+      <aw-grpo-groups .rows=${this.groups} .counts=${this.groupCounts}
+        @aw-group-select=${(e: CustomEvent<{ promptUid: string }>) => void this.compareGroup(e.detail.promptUid)}></aw-grpo-groups>`;
   }
 
   private onTabKey(e: KeyboardEvent, ids: Tab[]): void {
@@ -259,7 +340,8 @@ export class AwDashboard extends LitElement {
       ${this.tab === 'review' && this.poolSteps !== 0 ? html`<aw-review-queue .services=${this.services} .where=${this.where}></aw-review-queue>` : nothing}
       ${this.tab === 'reference' ? html`<aw-curation-tools .services=${this.services}></aw-curation-tools><aw-sql-reference></aw-sql-reference>` : nothing}
       <aw-export-dialog .services=${this.services} .open=${this.exportOpen} source="filter" .where=${this.where} .filter=${this.filter}
-        @aw-close=${() => (this.exportOpen = false)}></aw-export-dialog>`;
+        @aw-close=${() => (this.exportOpen = false)}></aw-export-dialog>
+      <aw-price-table></aw-price-table>`;
   }
 }
 

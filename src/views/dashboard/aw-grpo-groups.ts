@@ -7,6 +7,7 @@
 import { css, html, LitElement } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { Row } from '../../pool/rows';
+import { base } from '../../app/styles';
 
 const fmt = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'number' ? String(Number(v.toFixed(4))) : String(v));
 
@@ -17,18 +18,21 @@ export class AwGrpoGroups extends LitElement {
   @property({ attribute: false }) counts: { groups: number; multi: number; no_signal: number } | null = null;
   @property({ type: Number }) limit = 200;
 
-  static override styles = css`
-    :host { display: block; font: 12px system-ui, sans-serif; }
-    .wrap { max-height: 320px; overflow: auto; border: 1px solid #d0d7de; }
+  static override styles = [
+    base,
+    css`
+    :host { display: block; font-size: 12px; }
+    .wrap { max-height: 320px; overflow: auto; border: 1px solid var(--aw-border); }
     table { border-collapse: collapse; width: 100%; }
-    th, td { padding: 2px 6px; text-align: right; border-bottom: 1px solid #eaeef2; white-space: nowrap; }
+    th, td { padding: 2px 6px; text-align: right; border-bottom: 1px solid var(--aw-border); white-space: nowrap; }
     th:first-child, td:first-child { text-align: left; }
-    thead th { position: sticky; top: 0; background: #f6f8fa; }
-    tr.flat td { background: #fff8c5; }
-    button { all: unset; cursor: pointer; color: #0b5cad; font-family: ui-monospace, monospace; }
-    button:focus-visible { outline: 2px solid #0969da; }
-    .summary { margin: 4px 0; color: #57606a; }
-  `;
+    thead th { position: sticky; top: 0; background: var(--aw-subtle); }
+    tr.flat td { background: var(--aw-warn-bg); }
+    button { all: unset; cursor: pointer; color: var(--aw-accent); font-family: var(--aw-mono); }
+    button:focus-visible { outline: 2px solid var(--aw-accent); }
+    .summary { margin: 4px 0; color: var(--aw-muted); }
+  `,
+  ];
 
   override render() {
     const flat = this.counts?.no_signal ?? this.rows.filter((r) => r.no_signal).length;
@@ -40,7 +44,7 @@ export class AwGrpoGroups extends LitElement {
         <thead><tr><th scope="col">prompt_uid</th><th scope="col">size</th><th scope="col">rewarded</th><th scope="col">mean</th><th scope="col">std</th><th scope="col">min</th><th scope="col">max</th><th scope="col">signal</th></tr></thead>
         <tbody>${this.rows.slice(0, this.limit).map(
           (r) => html`<tr class=${r.no_signal ? 'flat' : ''}>
-            <td><button aria-label=${`Show trajectories of prompt ${String(r.prompt_uid)}`} @click=${() =>
+            <td><button aria-label=${`Compare the rollouts of prompt ${String(r.prompt_uid)}`} title="Compare two rollouts of this group side by side" @click=${() =>
               this.dispatchEvent(new CustomEvent('aw-group-select', { detail: { promptUid: r.prompt_uid }, bubbles: true, composed: true }))}>${fmt(r.prompt_uid)}</button></td>
             <td>${fmt(r.group_size)}</td><td>${fmt(r.rewarded)}</td><td>${fmt(r.reward_mean)}</td><td>${fmt(r.reward_std)}</td>
             <td>${fmt(r.reward_min)}</td><td>${fmt(r.reward_max)}</td><td>${signalText(r)}</td>

@@ -2,19 +2,23 @@
 import { css, html, LitElement } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import { CURATION_HELPERS, type SqlHelper } from '../../pool/curation-sql';
+import { base } from '../../app/styles';
 
 @customElement('aw-sql-reference')
 export class AwSqlReference extends LitElement {
   @property({ attribute: false }) helpers: SqlHelper[] = CURATION_HELPERS;
 
-  static override styles = css`
-    :host { display: block; font: 13px/1.45 system-ui, sans-serif; }
+  static override styles = [
+    base,
+    css`
+    :host { display: block; font-size: 13px; line-height: 1.45; }
     dl { margin: 0; }
-    dt { font: 600 12px ui-monospace, monospace; margin-top: 10px; }
-    dt small { font-weight: 400; color: #57606a; margin-left: 6px; font-family: system-ui, sans-serif; }
+    dt { font: 600 12px var(--aw-mono); margin-top: 10px; }
+    dt small { font-weight: 400; color: var(--aw-muted); margin-left: 6px; font-family: system-ui, sans-serif; }
     dd { margin: 2px 0 0 16px; }
-    code { font: 12px ui-monospace, monospace; background: #f6f8fa; padding: 0 3px; }
-  `;
+    code { font: 12px var(--aw-mono); background: var(--aw-subtle); padding: 0 3px; }
+  `,
+  ];
 
   override render() {
     return html`<section aria-label="SQL curation helpers">

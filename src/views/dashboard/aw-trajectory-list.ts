@@ -2,7 +2,8 @@
  * <aw-trajectory-list>: a virtualized, sortable trajectory table (only visible rows are in the DOM).
  * Sorting is done by the query: clicking a header emits `aw-sort-change` {sort}.
  *
- * API: `table` (rows of trajectoriesSql), `sort`, `selected` (trajectory_uid);
+ * API: `table` (rows of trajectoriesSql), `costs` (USD by trajectory_uid: the price table applied, not a
+ * query column, so it is not sortable), `sort`, `selected` (trajectory_uid);
  * events `aw-trajectory-select` {trajectoryUid, index}, `aw-sort-change` {sort}.
  */
 import type { Table } from 'apache-arrow';
@@ -11,6 +12,15 @@ import { customElement, property, query, state } from 'lit/decorators.js';
 import { cellValue } from '../../pool/rows';
 import { cellText } from '../value-text';
 import type { Sort, TrajectoryColumn } from './queries';
+import { base } from '../../app/styles';
+import { formatUsd } from '../kit/prices';
+
+/** A trajectory's cost and how many of its steps had no price. */
+export interface TrajectoryCost {
+  usd: number | null;
+  unpriced: number;
+}
+const COST_WIDTH = '70px';
 
 const ROW_H = 24;
 const OVERSCAN = 6;
@@ -36,26 +46,31 @@ export class AwTrajectoryList extends LitElement {
   @property({ attribute: false }) table: Table | null = null;
   @property({ attribute: false }) sort: Sort = { column: 'trajectory_uid', descending: false };
   @property() selected: string | null = null;
+  @property({ attribute: false }) costs: ReadonlyMap<string, TrajectoryCost> | null = null;
   @property({ type: Number }) height = 360;
 
   @state() private first = 0;
   @query('.scroll') private scroller!: HTMLElement;
   private frame = 0;
 
-  static override styles = css`
-    :host { display: block; font: 12px/1.4 system-ui, sans-serif; }
-    .scroll { overflow: auto; border: 1px solid #d0d7de; position: relative; background: #fff; }
-    .row { display: grid; position: absolute; left: 0; right: 0; height: ${ROW_H}px; align-items: center; cursor: pointer; }
+  static override styles = [
+    base,
+    css`
+    :host { display: block; font-size: 12px; line-height: 1.4; }
+    .scroll { overflow: auto; border: 1px solid var(--aw-border); position: relative; background: var(--aw-panel); }
+    .row { display: grid; gap: 0; flex-wrap: nowrap; position: absolute; left: 0; right: 0; height: ${ROW_H}px; align-items: center; cursor: pointer; }
     .row > div { padding: 0 6px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-    .row:hover { background: #eef4ff; }
-    .row[aria-selected='true'] { background: #ddeaff; }
-    .head { position: sticky; top: 0; z-index: 1; display: grid; background: #f6f8fa; border-bottom: 1px solid #d0d7de; height: ${ROW_H}px; }
+    .row:hover { background: var(--aw-accent-bg); }
+    .row[aria-selected='true'] { background: var(--aw-selected); }
+    .head { position: sticky; top: 0; z-index: 1; display: grid; background: var(--aw-subtle); border-bottom: 1px solid var(--aw-border); height: ${ROW_H}px; }
     .head button { all: unset; cursor: pointer; padding: 0 6px; font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; line-height: ${ROW_H}px; }
-    .head button:focus-visible { outline: 2px solid #0969da; }
+    .head button:focus-visible { outline: 2px solid var(--aw-accent); }
     .num { text-align: right; font-variant-numeric: tabular-nums; }
-    .bad { color: #b42318; }
-    .empty { padding: 8px; color: #57606a; }
-  `;
+    .cost-head { padding: 0 6px; font-weight: 600; line-height: ${ROW_H}px; color: var(--aw-muted); }
+    .bad { color: var(--aw-error); }
+    .empty { padding: 8px; color: var(--aw-muted); }
+  `,
+  ];
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('table')) {
@@ -89,11 +104,17 @@ export class AwTrajectoryList extends LitElement {
     this.dispatchEvent(new CustomEvent('aw-trajectory-select', { detail: { trajectoryUid: uid, index: i }, bubbles: true, composed: true }));
   }
 
+  private costCell(uid: string) {
+    const c = this.costs?.get(uid);
+    const partial = c && c.unpriced > 0 && c.usd !== null;
+    return html`<div role="gridcell" class="num" title=${c?.unpriced ? `${c.unpriced} ${c.unpriced === 1 ? 'step has' : 'steps have'} no price or no token counts` : nothing}>${formatUsd(c?.usd ?? null)}${partial ? '+' : ''}</div>`;
+  }
+
   override render() {
     const t = this.table;
     if (!t) return html`<div class="empty">Loading trajectories…</div>`;
     const n = t.numRows;
-    const cols = SHOWN.map((c) => c.width).join(' ');
+    const cols = [...SHOWN.map((c) => c.width), COST_WIDTH].join(' ');
     const idx = SHOWN.map((c) => t.schema.fields.findIndex((f) => f.name === c.col));
     const visible = Math.ceil(this.height / ROW_H) + 2 * OVERSCAN;
     const rows = [];
@@ -112,6 +133,7 @@ export class AwTrajectoryList extends LitElement {
           const cls = typeof v === 'number' ? (c.col === 'error_steps' && v > 0 ? 'num bad' : 'num') : '';
           return html`<div role="gridcell" class=${cls} title=${typeof v === 'string' ? v : nothing}>${v === null ? '—' : typeof v === 'boolean' ? (v ? '✓' : '…') : cellText(v)}</div>`;
         })}
+        ${this.costCell(uid)}
       </div>`);
     }
     return html`<div class="scroll" role="grid" aria-label="Trajectories" aria-rowcount=${n + 1} style="height:${this.height}px" @scroll=${this.onScroll}>
@@ -122,6 +144,7 @@ export class AwTrajectoryList extends LitElement {
               return html`<button role="columnheader" aria-sort=${on ? (this.sort.descending ? 'descending' : 'ascending') : 'none'}
                 aria-label=${`Sort by ${c.label}`} @click=${() => this.toggleSort(c.col)}>${c.label}${on ? (this.sort.descending ? ' ↓' : ' ↑') : ''}</button>`;
             })}
+            <span role="columnheader" class="num cost-head" title="USD from the model price table (Prices…); not sortable">cost</span>
           </div>
           ${rows}
         </div>

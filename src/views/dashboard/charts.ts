@@ -12,6 +12,9 @@ const base = { width: 360, height: 180, marginBottom: 40, style: { fontSize: `${
 const xAxis = (label: string) => ({ label, labelAnchor: 'center' as const, labelOffset: 34, grid: true });
 
 /** A category label cut to MAX_LABEL characters (the full value is in the bar's title). */
+/** The theme's colours (theme.css) as values: Plot writes them into SVG attributes, where var() does not work. */
+const CHART = { accent: '#2457c5', ok: '#23804a', error: '#b3261e' } as const;
+
 export function shortLabel(v: unknown): string {
   const s = v === null || v === undefined ? '—' : String(v);
   return s.length > MAX_LABEL ? `${s.slice(0, MAX_LABEL - 1)}…` : s;
@@ -32,7 +35,7 @@ export function rewardHistogram(rows: Row[], ariaLabel = 'Distribution of trajec
     x: { ...xAxis('trajectory reward'), grid: false },
     y: { label: '↑ trajectories', labelAnchor: 'top', grid: true },
     // rows are bins counted in SQL (rewardsSql): {x1, x2, trajectories}
-    marks: [Plot.rectY(rows, { x1: 'x1', x2: 'x2', y: 'trajectories', fill: '#2da44e', insetLeft: 0.5, insetRight: 0.5 }), Plot.ruleY([0])],
+    marks: [Plot.rectY(rows, { x1: 'x1', x2: 'x2', y: 'trajectories', fill: CHART.ok, insetLeft: 0.5, insetRight: 0.5 }), Plot.ruleY([0])],
   });
 }
 
@@ -46,8 +49,8 @@ export function breakdownBars(rows: Row[], label: string): Element {
     x: xAxis('steps'),
     y: { label: null, tickFormat: shortLabel },
     marks: [
-      Plot.barX(rows, { x: 'steps', y: 'value', sort: { y: '-x' }, fill: '#0969da', title: (r: Row) => `${String(r.value)}: ${r.steps} steps` }),
-      Plot.barX(rows, { x: 'errors', y: 'value', fill: '#cf222e' }),
+      Plot.barX(rows, { x: 'steps', y: 'value', sort: { y: '-x' }, fill: CHART.accent, title: (r: Row) => `${String(r.value)}: ${r.steps} steps` }),
+      Plot.barX(rows, { x: 'errors', y: 'value', fill: CHART.error }),
       Plot.ruleX([0]),
     ],
   });

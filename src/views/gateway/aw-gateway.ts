@@ -16,6 +16,7 @@ import { gatewayBase } from '../../gateway/register';
 import { getSettings, type KeyProtection, keyProtection, protectKeys, setSettings, unlockKeys, unprotectKeys } from '../../gateway/settings';
 import { corsHint, type GatewaySettings, type UpstreamConfig, type UpstreamKind } from '../../gateway/upstream';
 import { type GatewayStatus, watchGatewayStatus } from './status';
+import './aw-gateway-calls';
 
 @customElement('aw-gateway')
 export class AwGateway extends LitElement {
@@ -27,7 +28,7 @@ export class AwGateway extends LitElement {
       label { display: inline-flex; gap: 4px; align-items: center; }
       textarea { width: 100%; min-height: 120px; box-sizing: border-box; font-family: var(--aw-mono); font-size: 12.5px; }
       progress { width: 240px; }
-      .hint { background: #fff7e6; border: 1px solid #f0c36d; padding: 6px 8px; border-radius: var(--aw-radius); }
+      .hint { background: var(--aw-warn-bg); border: 1px solid var(--aw-warn-border); padding: 6px 8px; border-radius: var(--aw-radius); }
     `,
   ];
 
@@ -252,6 +253,7 @@ export class AwGateway extends LitElement {
         : nothing}
       ${this.message ? html`<p class="muted" role="status">${this.message}</p>` : nothing}
       ${this.hint ? html`<p class="hint" role="alert">${this.hint}</p>` : nothing}
+      <section class="card" aria-label="Captured calls"><aw-gateway-calls .services=${this.services}></aw-gateway-calls></section>
       <section class="card" aria-label="Upstreams">
         <h2>Upstreams</h2>
         <table class="grid"><thead><tr><th>Name</th><th>Kind</th><th>Base URL</th><th>Key</th><th></th></tr></thead><tbody>

@@ -9,6 +9,7 @@ import { css, html, LitElement } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { type Services, servicesContext } from '../../app/services';
 import { type CurationPatch, curationStore } from '../../curation/store';
+import { base } from '../../app/styles';
 
 @customElement('aw-bulk-label')
 export class AwBulkLabel extends LitElement {
@@ -27,13 +28,16 @@ export class AwBulkLabel extends LitElement {
   /** The patch waiting for the user's confirmation, with the step count it would touch. */
   @state() private pending: { patch: CurationPatch; steps: number } | null = null;
 
-  static override styles = css`
-    :host { display: block; font: 12px system-ui, sans-serif; }
+  static override styles = [
+    base,
+    css`
+    :host { display: block; font-size: 12px; }
     form { display: flex; flex-wrap: wrap; gap: 6px 10px; align-items: center; }
     input, select { font: inherit; }
     .confirm { display: flex; flex-wrap: wrap; gap: 6px 10px; align-items: center; margin-top: 6px; padding: 6px 8px;
       border: 1px solid var(--aw-warn); background: var(--aw-panel); border-radius: var(--aw-radius); }
-  `;
+  `,
+  ];
 
   patch(): CurationPatch {
     const p: CurationPatch = {};

@@ -14,6 +14,7 @@ import { type CurationPatch, type CurationTarget, curationStore } from '../../cu
 import '../inspector/aw-step-inspector';
 import type { AwStepInspector } from '../inspector/aw-step-inspector';
 import { REVIEW_RULES, type ReviewRule, reviewQueue, unreviewedCount } from './queue';
+import { base } from '../../app/styles';
 
 @customElement('aw-review-queue')
 export class AwReviewQueue extends LitElement {
@@ -31,13 +32,16 @@ export class AwReviewQueue extends LitElement {
   @state() private status = '';
   @query('aw-step-inspector') private inspector?: AwStepInspector;
 
-  static override styles = css`
-    :host { display: block; font: 13px system-ui, sans-serif; }
-    .bar { display: flex; flex-wrap: wrap; gap: 8px 14px; align-items: center; padding: 6px 0; border-bottom: 1px solid #d0d7de; }
-    .keys { color: #57606a; font-size: 12px; }
-    kbd { font: 11px ui-monospace, monospace; border: 1px solid #d0d7de; border-radius: 3px; padding: 0 3px; background: #f6f8fa; }
-    [role='status'] { color: #1a7f37; min-height: 1.2em; }
-  `;
+  static override styles = [
+    base,
+    css`
+    :host { display: block; font-size: 13px; }
+    .bar { display: flex; flex-wrap: wrap; gap: 8px 14px; align-items: center; padding: 6px 0; border-bottom: 1px solid var(--aw-border); }
+    .keys { color: var(--aw-muted); font-size: 12px; }
+    kbd { font: 11px var(--aw-mono); border: 1px solid var(--aw-border); border-radius: 3px; padding: 0 3px; background: var(--aw-subtle); }
+    [role='status'] { color: var(--aw-ok); min-height: 1.2em; }
+  `,
+  ];
 
   override connectedCallback(): void {
     super.connectedCallback();

@@ -1,0 +1,82 @@
+import { expect } from '@esm-bundle/chai';
+import type { PoolClient } from '../../src/pool/client';
+import '../../src/views/dashboard/aw-dashboard';
+import type { AwDashboard } from '../../src/views/dashboard/aw-dashboard';
+import type { AwTrajectoryList } from '../../src/views/dashboard/aw-trajectory-list';
+import type { AwRolloutCompare } from '../../src/views/inspector/aw-rollout-compare';
+import type { AwStepInspector } from '../../src/views/inspector/aw-step-inspector';
+import { formatUsd, setPrices, stepCost } from '../../src/views/kit/prices';
+import { loadStandardPool, standardPool, testServices, trajectorySteps } from './curation-data';
+import { startPool } from './helpers';
+
+async function until(cond: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (cond()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('<aw-dashboard> costs and rollout compare', () => {
+  let pool: PoolClient;
+  before(async () => {
+    setPrices([{ pattern: 'm-large', input: 3, output: 15, source: 'test' }]);
+    pool = await startPool('dashboard-cost', true);
+    await loadStandardPool(pool);
+  });
+  after(() => {
+    setPrices(null);
+    return pool.terminate();
+  });
+  afterEach(() => {
+    for (const e of document.querySelectorAll('aw-dashboard')) e.remove();
+  });
+
+  async function mount(): Promise<AwDashboard> {
+    const el = document.createElement('aw-dashboard');
+    el.services = testServices(pool);
+    document.body.append(el);
+    await until(() => el.summary !== null, 'dashboard summary');
+    await el.loaded;
+    return el;
+  }
+
+  it('the cost card, the per-model rollup and the list column add up the price table over the steps', async () => {
+    const el = await mount();
+    const steps = standardPool().flatMap(trajectorySteps);
+    const priced = steps.map((s) => stepCost(s.model, s.prompt_tokens, s.completion_tokens)).filter((c): c is number => c !== null);
+    const total = priced.reduce((a, b) => a + b, 0);
+    expect(priced.length).to.equal(steps.filter((s) => s.model === 'm-large').length);
+    expect(el.renderRoot.querySelector('[aria-label="cost"] b')?.textContent).to.equal(`${formatUsd(total)}+`);
+    expect(el.renderRoot.querySelector('[aria-label="cost"] span')?.textContent).to.equal(`cost (${steps.length - priced.length} unpriced)`);
+    const large = el.costByModel.find((r) => r.model === 'm-large');
+    expect(Number(large?.cost_usd)).to.be.closeTo(total, 1e-12);
+    expect(el.costByModel.find((r) => r.model === 'm-small')?.cost_usd).to.equal(null);
+    const list = el.renderRoot.querySelector('aw-trajectory-list') as AwTrajectoryList;
+    await list.updateComplete;
+    const p3a = steps.filter((s) => s.trajectory_uid === 'p3-a').map((s) => stepCost(s.model, s.prompt_tokens, s.completion_tokens) ?? 0);
+    const row = [...list.renderRoot.querySelectorAll('[role="row"]')].find((r) => r.textContent?.includes('p3-a')) as HTMLElement;
+    expect(row.lastElementChild?.textContent).to.equal(formatUsd(p3a.reduce((a, b) => a + b, 0)));
+    // a new price reaches the open dashboard
+    setPrices([{ pattern: 'm-*', input: 1, output: 1, source: 'test' }]);
+    await until(() => !(el.renderRoot.querySelector('[aria-label="cost"] b')?.textContent ?? '').endsWith('+'), 'every step priced');
+    const all = steps.reduce((a, s) => a + ((s.prompt_tokens ?? 0) + (s.completion_tokens ?? 0)) / 1e6, 0);
+    expect(el.renderRoot.querySelector('[aria-label="cost"] b')?.textContent).to.equal(formatUsd(all));
+    setPrices([{ pattern: 'm-large', input: 3, output: 15, source: 'test' }]);
+  });
+
+  it('a GRPO group opens its rollouts side by side in the inspector, each with its reward', async () => {
+    const el = await mount();
+    const groups = el.renderRoot.querySelector('aw-grpo-groups')!;
+    await groups.updateComplete;
+    (groups.renderRoot.querySelector('button[aria-label="Compare the rollouts of prompt p0"]') as HTMLButtonElement).click();
+    await until(() => el.selectedTrajectory === 'p0-a', 'best rollout selected');
+    const inspector = el.renderRoot.querySelector('aw-step-inspector') as AwStepInspector;
+    await until(() => inspector.view === 'compare' && !!inspector.renderRoot.querySelector('aw-rollout-compare'), 'compare view');
+    const cmp = inspector.renderRoot.querySelector('aw-rollout-compare') as AwRolloutCompare;
+    await until(() => cmp.right !== null && cmp.renderRoot.querySelectorAll('[data-reward]').length === 2, 'two sides');
+    expect([cmp.left, cmp.right]).to.deep.equal(['p0-a', 'p0-b']);
+    expect([...cmp.renderRoot.querySelectorAll('[data-reward]')].map((r) => r.textContent)).to.deep.equal(['1', '0']);
+    expect(el.renderRoot.querySelector('.split')?.classList.contains('wide')).to.equal(true);
+  });
+});
