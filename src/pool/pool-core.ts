@@ -87,10 +87,6 @@ function ipc(t: Table): Uint8Array {
   return tableToIPC(t, 'stream');
 }
 
-function sqlString(s: string): string {
-  return `'${s.replaceAll("'", "''")}'`;
-}
-
 async function open(init: PoolInit): Promise<PoolStatus> {
   fileLimit = init.fileLimit ?? POOL_FILE_LIMIT;
   const bundles = {
