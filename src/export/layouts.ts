@@ -347,3 +347,12 @@ export function problemRowsSql(opts: LayoutOptions, limit = 20): string {
   const c = checked(opts);
   return `SELECT ${c.id}::VARCHAR AS id, problem FROM (${c.sql}) WHERE problem IS NOT NULL ORDER BY ${c.order} LIMIT ${Math.max(1, Math.floor(limit))}`;
 }
+
+/** The columns of a query (`name`, `type`), for withoutMapsSql. */
+export const describeSql = (sql: string) => `SELECT column_name AS name, column_type AS type FROM (DESCRIBE ${sql})`;
+
+/** A query with its top-level MAP columns as lists of {key, value} (Parquet for `datasets`; see WorkerExporter.withoutMaps). */
+export function withoutMapsSql(sql: string, cols: Record<string, unknown>[]): string {
+  const maps = cols.filter((c) => String(c.type).startsWith('MAP(')).map((c) => `map_entries("${String(c.name).replaceAll('"', '""')}") AS "${String(c.name).replaceAll('"', '""')}"`);
+  return maps.length ? `SELECT * REPLACE (${maps.join(', ')}) FROM (${sql})` : sql;
+}
