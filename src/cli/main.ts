@@ -2,7 +2,7 @@
  * `agentworld` — the workbench headless (issue 22): import, run a notebook, export layouts, on native
  * DuckDB with the page's own pipeline, pool SQL, layouts and notebook runtime. See README "CLI".
  */
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import '../util/arrow-bool-fix';
@@ -18,8 +18,8 @@ const HELP = `agentworld — AgentWorld Workbench, headless
 
   agentworld import <files|folders|globs…> --pool pool.duckdb [--shard i/n] [--format id] [--steps-out DIR] [--json]
   agentworld run <notebook.md> --pool pool.duckdb [--allow-effects] [--json]
-  agentworld export --pool pool.duckdb --layout sft|rl_steps|verl_prompts|dpo|steps --out DIR
-                    [--partition-by data_source,channel] [--max-file-size 512MB] [--where SQL] [--keep-invalid] [--sft-per step] [--json]
+  agentworld export --pool pool.duckdb --layout sft|rl_steps|verl_prompts|dpo|steps[,…] --out DIR
+                    [--include-untrainable] [--partition-by data_source,channel] [--max-file-size 512MB] [--where SQL] [--keep-invalid] [--sft-per step] [--json]
   agentworld layout-sql --out layouts.json [--pool pool.duckdb]   (the layouts' SQL for Ray / DuckDB elsewhere)
 
 Exit codes: 0 ok; 1 a file failed to import, a cell failed or an export failed; 2 bad usage or a missing input.
@@ -38,6 +38,7 @@ const OPTIONS = {
   'max-file-size': { type: 'string', default: '512MB' },
   where: { type: 'string' },
   'keep-invalid': { type: 'boolean', default: false },
+  'include-untrainable': { type: 'boolean', default: false },
   'sft-per': { type: 'string' },
   threads: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
@@ -53,15 +54,19 @@ function need(v: string | undefined, flag: string): string {
 const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
 const ident = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
-function layoutOptions(v: Values): LayoutOptions {
-  const layout = need(v.layout, '--layout') as DatasetLayout;
-  if (!(layout in LAYOUTS)) throw new UsageError(`unknown layout ${layout} (one of ${Object.keys(LAYOUTS).join(', ')})`);
-  return {
-    layout,
-    where: v.where,
-    validOnly: !v['keep-invalid'],
-    sftPer: v['sft-per'] === 'step' ? 'step' : undefined,
-  };
+/** `--layout a,b`: one set of options per layout. */
+function layoutOptions(v: Values): LayoutOptions[] {
+  return need(v.layout, '--layout').split(',').map((name) => {
+    const layout = name.trim() as DatasetLayout;
+    if (!(layout in LAYOUTS)) throw new UsageError(`unknown layout ${layout} (one of ${Object.keys(LAYOUTS).join(', ')})`);
+    return {
+      layout,
+      where: v.where,
+      trainableOnly: !v['include-untrainable'],
+      validOnly: !v['keep-invalid'],
+      sftPer: v['sft-per'] === 'step' ? ('step' as const) : undefined,
+    };
+  });
 }
 
 /** One layout written as Parquet part files under `out` (DuckDB's COPY … PARTITION_BY / FILE_SIZE_BYTES). */
@@ -69,11 +74,29 @@ export async function exportLayout(pool: NativePool, opts: LayoutOptions, out: s
   const t0 = performance.now();
   const resolved = await resolveLayoutOptions((sql) => pool.rows(sql), opts);
   const base = datasetSql(resolved);
-  const sql = withoutMapsSql(base, await pool.rows(describeSql(base)));
+  const described = await pool.rows(describeSql(base));
+  const sql = withoutMapsSql(base, described);
+  // a layout without a partition column (dpo has no data_source) is partitioned by the ones it has
+  const names = new Set(described.map((c) => String(c.name)));
+  const missing = partitionBy.filter((c) => !names.has(c));
+  partitionBy = partitionBy.filter((c) => names.has(c));
   const copyOpts = ['FORMAT parquet', 'COMPRESSION zstd', `FILE_SIZE_BYTES ${maxBytes}`, "FILENAME_PATTERN 'part-{i}'", 'OVERWRITE true'];
-  if (partitionBy.length) copyOpts.push(`PARTITION_BY (${partitionBy.map(ident).join(', ')})`, 'WRITE_PARTITION_COLUMNS true');
   const [{ n }] = await pool.rows(`SELECT count(*) AS n FROM (${sql})`);
-  await pool.exec(`COPY (${sql}) TO ${q(out)} (${copyOpts.join(', ')})`);
+  rmSync(out, { recursive: true, force: true });
+  if (!partitionBy.length) await pool.exec(`COPY (${sql}) TO ${q(out)} (${copyOpts.join(', ')})`);
+  else {
+    // DuckDB cannot combine PARTITION_BY with FILE_SIZE_BYTES: one COPY per partition, into hive-style folders
+    // (col=value; the columns stay in the files too, so a reader that ignores folder names loses nothing)
+    const cols = partitionBy.map(ident);
+    const parts = await pool.rows(`SELECT DISTINCT ${cols.map((c, i) => `${c}::VARCHAR AS p${i}`).join(', ')} FROM (${sql}) ORDER BY ALL`);
+    for (const p of parts) {
+      const vals = partitionBy.map((_, i) => (p[`p${i}`] === null ? null : String(p[`p${i}`])));
+      const dir = join(out, ...partitionBy.map((c, i) => `${c}=${vals[i] === null ? '__HIVE_DEFAULT_PARTITION__' : encodeURIComponent(vals[i] as string)}`));
+      mkdirSync(dirname(dir), { recursive: true });
+      const where = cols.map((c, i) => (vals[i] === null ? `${c} IS NULL` : `${c}::VARCHAR = ${q(vals[i] as string)}`)).join(' AND ');
+      await pool.exec(`COPY (SELECT * FROM (${sql}) WHERE ${where}) TO ${q(dir)} (${copyOpts.join(', ')})`);
+    }
+  }
   const files = await pool.rows(`SELECT file FROM glob(${q(join(out, '**', '*.parquet'))}) ORDER BY file`);
   const problems = opts.layout === 'steps' ? [] : await pool.rows(problemsSql(resolved));
   return {
@@ -82,6 +105,7 @@ export async function exportLayout(pool: NativePool, opts: LayoutOptions, out: s
     rows: Number(n),
     files: files.map((f) => String(f.file)),
     leftOut: problems.map((p) => ({ problem: String(p.problem), n: Number(p.n) })),
+    notPartitionedBy: missing,
     ms: Math.round(performance.now() - t0),
   };
 }
@@ -158,12 +182,17 @@ export async function main(argv: string[]): Promise<number> {
         pool = await NativePool.open(resolve(need(v.pool, '--pool')));
         const out = resolve(need(v.out, '--out'));
         const partitionBy = (v['partition-by'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-        const report = await exportLayout(pool, layoutOptions(v), out, partitionBy, parseSize(v['max-file-size'] ?? '512MB'));
-        if (v.json) process.stdout.write(`${JSON.stringify(report, null, 1)}\n`);
-        else {
-          say(false, `${report.layout}: ${report.rows} row(s) in ${report.files.length} file(s) under ${out}`);
-          for (const p of report.leftOut) say(false, `  left out: ${p.n} × ${p.problem}`);
+        const layouts = layoutOptions(v);
+        const reports = [];
+        // several layouts: one folder each under --out
+        for (const o of layouts) {
+          const dir = layouts.length > 1 ? join(out, o.layout) : out;
+          const report = await exportLayout(pool, o, dir, partitionBy, parseSize(v['max-file-size'] ?? '512MB'));
+          reports.push(report);
+          say(v.json, `${report.layout}: ${report.rows} row(s) in ${report.files.length} file(s) under ${dir}`);
+          for (const p of report.leftOut) say(v.json, `  left out: ${p.n} × ${p.problem}`);
         }
+        if (v.json) process.stdout.write(`${JSON.stringify(layouts.length > 1 ? reports : reports[0], null, 1)}\n`);
         return 0;
       }
       case 'layout-sql': {
@@ -195,14 +224,12 @@ async function writeShardSteps(pool: NativePool, dir: string, shard: string | un
   const name = `steps-${i.padStart(5, '0')}-of-${n.padStart(5, '0')}.parquet`;
   const final = join(dir, name);
   const tmp = join(dir, `.${name}.${process.pid}.tmp`);
-  await pool.exec(`SELECT 1`);
-  const { mkdirSync } = await import('node:fs');
   mkdirSync(dir, { recursive: true });
   const base = 'SELECT * FROM steps ORDER BY step_id';
   const sql = withoutMapsSql(base, await pool.rows(describeSql(base)));
   await pool.exec(`COPY (${sql}) TO ${q(tmp)} (FORMAT parquet, COMPRESSION zstd)`);
   renameSync(tmp, final);
-  return dirname(final) && final;
+  return final;
 }
 
 if (import.meta.url === `file://${process.argv[1]}` || process.env.AGENTWORLD_MAIN === '1') {

@@ -39,7 +39,13 @@ export class NativePool implements IngestSink {
     return this.db.exec(this.main, sql);
   }
 
+  /** Checkpoint (the WAL into the database file) and close. */
   async close(): Promise<void> {
+    try {
+      await this.exec('CHECKPOINT');
+    } catch {
+      // a read-only or failed pool: closing is what matters
+    }
     await this.db.close();
   }
 
@@ -78,7 +84,6 @@ export class NativePool implements IngestSink {
         for (const sql of errorInserts(id, errors)) this.db.querySync(c, sql);
       });
       await this.endTx(id, 'COMMIT');
-      await this.exec('CHECKPOINT');
       return result;
     } catch (e) {
       await this.endTx(id, 'ROLLBACK');
