@@ -17,6 +17,12 @@ export interface LayoutBundle {
   layouts: Record<string, string>;
 }
 
+/**
+ * The steps Parquet (MAP columns as {key, value} lists, how writeShardSteps writes them) as the pool's steps rows. A step
+ * two shards both made (the same call in two files) is kept once, the first by file, as one pool keeps it (decision 011).
+ */
+const STEPS_FROM_IN = 'SELECT * REPLACE (map_from_entries(metadata) AS metadata) FROM steps_in QUALIFY row_number() OVER (PARTITION BY step_id ORDER BY source, source_line) = 1';
+
 export async function layoutBundle(pool: NativePool | null): Promise<LayoutBundle> {
   const layouts: Record<string, string> = {};
   for (const layout of Object.keys(LAYOUTS) as DatasetLayout[]) {
@@ -29,7 +35,7 @@ export async function layoutBundle(pool: NativePool | null): Promise<LayoutBundl
   if (!curation) throw new Error('the pool schema has no curation table');
   return {
     prelude: [curation, ...CURATION_HELPERS.filter((h) => h.kind !== 'view' && h.kind !== 'table').map((h) => h.sql)],
-    load: 'CREATE TABLE steps AS SELECT * REPLACE (map_from_entries(metadata) AS metadata) FROM steps_in',
+    load: `CREATE TABLE steps AS ${STEPS_FROM_IN}`,
     layouts,
   };
 }

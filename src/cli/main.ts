@@ -20,7 +20,7 @@ const HELP = `agentworld — AgentWorld Workbench, headless
   agentworld run <notebook.md> --pool pool.duckdb [--allow-effects] [--json]
   agentworld export --pool pool.duckdb --layout sft|rl_steps|verl_prompts|dpo|steps[,…] --out DIR
                     [--include-untrainable] [--partition-by data_source,channel] [--max-file-size 512MB] [--where SQL] [--keep-invalid] [--sft-per step] [--json]
-  agentworld layout-sql --out layouts.json [--pool pool.duckdb]   (the layouts' SQL for Ray / DuckDB elsewhere)
+  agentworld layout-sql --out layouts.json [--pool pool.duckdb | --steps 'DIR/*.parquet']   (the layouts' SQL for Ray / DuckDB elsewhere)
 
 Exit codes: 0 ok; 1 a file failed to import, a cell failed or an export failed; 2 bad usage or a missing input.
 Rejected lines of an import are written next to the pool as <pool>.rejects.jsonl.`;
@@ -40,7 +40,7 @@ const OPTIONS = {
   'keep-invalid': { type: 'boolean', default: false },
   'include-untrainable': { type: 'boolean', default: false },
   'sft-per': { type: 'string' },
-  threads: { type: 'string' },
+  steps: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -83,6 +83,7 @@ export async function exportLayout(pool: NativePool, opts: LayoutOptions, out: s
   const copyOpts = ['FORMAT parquet', 'COMPRESSION zstd', `FILE_SIZE_BYTES ${maxBytes}`, "FILENAME_PATTERN 'part-{i}'", 'OVERWRITE true'];
   const [{ n }] = await pool.rows(`SELECT count(*) AS n FROM (${sql})`);
   rmSync(out, { recursive: true, force: true });
+  mkdirSync(dirname(out), { recursive: true });
   if (!partitionBy.length) await pool.exec(`COPY (${sql}) TO ${q(out)} (${copyOpts.join(', ')})`);
   else {
     // DuckDB cannot combine PARTITION_BY with FILE_SIZE_BYTES: one COPY per partition, into hive-style folders
@@ -198,6 +199,11 @@ export async function main(argv: string[]): Promise<number> {
       case 'layout-sql': {
         const out = resolve(need(v.out, '--out'));
         if (v.pool) pool = await NativePool.open(resolve(v.pool));
+        else if (v.steps) {
+          // steps Parquet files (import --steps-out) stand in for the pool's steps table: verl_prompts reads their JSON types
+          pool = await NativePool.open(':memory:');
+          await pool.exec(`INSERT INTO steps BY NAME ${stepsFromParquet(v.steps)}`);
+        }
         const bundle = await layoutBundle(pool);
         writeFileSync(out, `${JSON.stringify(bundle, null, 1)}\n`);
         say(v.json, `layout SQL written to ${out}`);
@@ -213,6 +219,11 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     await pool?.close();
   }
+}
+
+/** Rows of steps Parquet files written by writeShardSteps, as the pool's columns (metadata back to a MAP). */
+function stepsFromParquet(glob: string): string {
+  return `SELECT * REPLACE (map_from_entries(metadata) AS metadata) FROM read_parquet(${q(glob)})`;
 }
 
 /**
