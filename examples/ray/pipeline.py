@@ -61,7 +61,8 @@ def main() -> None:
     args = ap.parse_args()
     data, out = os.path.abspath(args.data), os.path.abspath(args.out)
     shutil.rmtree(out, ignore_errors=True)
-    ray.init()  # local mode here; on a cluster `ray job submit` sets RAY_ADDRESS
+    # local mode here (no dashboard: fewer processes on a small machine); under `ray job submit` this joins the cluster
+    ray.init(include_dashboard=False)
 
     shards = ray.get([import_shard.remote(data, out, i, args.shards) for i in range(args.shards)])
     print('shards:', shards)

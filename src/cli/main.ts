@@ -16,7 +16,7 @@ import { layoutBundle } from './layout-bundle';
 
 const HELP = `agentworld — AgentWorld Workbench, headless
 
-  agentworld import <files|folders|globs…> --pool pool.duckdb [--shard i/n] [--format id] [--steps-out DIR] [--json]
+  agentworld import <files|folders|globs…> --pool pool.duckdb [--shard i/n] [--format id] [--threads N] [--steps-out DIR] [--json]
   agentworld run <notebook.md> --pool pool.duckdb [--allow-effects] [--json]
   agentworld export --pool pool.duckdb --layout sft|rl_steps|verl_prompts|dpo|steps[,…] --out DIR
                     [--include-untrainable] [--partition-by data_source,channel] [--max-file-size 512MB] [--where SQL] [--keep-invalid] [--sft-per step] [--json]
@@ -41,6 +41,8 @@ const OPTIONS = {
   'include-untrainable': { type: 'boolean', default: false },
   'sft-per': { type: 'string' },
   steps: { type: 'string' },
+  threads: { type: 'string' },
+  'shard-min-bytes': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -151,7 +153,10 @@ export async function main(argv: string[]): Promise<number> {
         if (!rest.length) throw new UsageError('import: name at least one file, folder or glob');
         const poolPath = resolve(need(v.pool, '--pool'));
         pool = await NativePool.open(poolPath);
-        const result = await runImport(pool, rest, { shard: v.shard, format: v.format, onProgress: progressLine() });
+        const threads = v.threads ? Number(v.threads) : undefined;
+        if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) throw new UsageError(`--threads takes a whole number ≥ 1 (got ${v.threads})`);
+        const shardMinBytes = v['shard-min-bytes'] ? parseSize(v['shard-min-bytes']) : undefined;
+        const result = await runImport(pool, rest, { shard: v.shard, format: v.format, threads, shardMinBytes, onProgress: progressLine() });
         const rejectsPath = `${poolPath}.rejects.jsonl`;
         const rejects = result.reports.flatMap((r) => r.rejected.map((x) => JSON.stringify({ file: r.file, line: x.line, reason: x.reason })));
         if (rejects.length) writeFileSync(rejectsPath, `${rejects.join('\n')}\n`);
@@ -159,7 +164,8 @@ export async function main(argv: string[]): Promise<number> {
         let stepsOut: string | null = null;
         if (v['steps-out']) stepsOut = await writeShardSteps(pool, resolve(v['steps-out']), v.shard);
         const failed = result.reports.filter((r) => r.status === 'failed' || r.status === 'cancelled').length;
-        if (v.json) process.stdout.write(`${JSON.stringify({ ...result, rejectsFile: rejects.length ? rejectsPath : null, stepsOut, failed }, null, 1)}\n`);
+        const peakRss = process.resourceUsage().maxRSS * 1024;
+        if (v.json) process.stdout.write(`${JSON.stringify({ ...result, peakRss, rejectsFile: rejects.length ? rejectsPath : null, stepsOut, failed }, null, 1)}\n`);
         else {
           for (const r of result.reports) say(false, importLine(r));
           say(false, `${result.reports.length} file(s), ${result.added} step(s) added in ${(result.ms / 1000).toFixed(1)} s${failed ? `, ${failed} FAILED` : ''}${rejects.length ? `; rejected lines: ${rejectsPath}` : ''}`);
