@@ -5,7 +5,7 @@ import type { PoolClient } from '../pool/client';
 import { LinkedWorker } from '../pool/linked-worker';
 import type { TokenizerService } from '../tokenizer/service';
 import type { ExportWorkerApi } from '../../workers/export.worker';
-import { datasetSql, resolveLayoutOptions, rowIdSql, tokenizedSql } from './layouts';
+import { datasetSql, describeSql, resolveLayoutOptions, rowIdSql, tokenizedSql, withoutMapsSql } from './layouts';
 
 export interface WorkerExporterOptions {
   pool: PoolClient;
@@ -36,9 +36,7 @@ export class WorkerExporter implements Exporter {
    * equivalent"): a query's top-level MAP columns are written as lists of {key, value} (MAP's own physical layout).
    */
   private async withoutMaps(sql: string): Promise<string> {
-    const cols = await this.pool.rows(`SELECT column_name AS name, column_type AS type FROM (DESCRIBE ${sql})`);
-    const maps = cols.filter((c) => String(c.type).startsWith('MAP(')).map((c) => `map_entries("${String(c.name).replaceAll('"', '""')}") AS "${String(c.name).replaceAll('"', '""')}"`);
-    return maps.length ? `SELECT * REPLACE (${maps.join(', ')}) FROM (${sql})` : sql;
+    return withoutMapsSql(sql, await this.pool.rows(describeSql(sql)));
   }
 
   async exportQuery(sql: string, opts: ExportQueryOptions, tokens?: { port: MessagePort; maxTokens: number | null }): Promise<Blob> {

@@ -368,3 +368,12 @@ export function tokenizedSql(opts: LayoutOptions, exceptions: [string, number][]
     FROM (${base}) x LEFT JOIN (VALUES ${values}) k(_id, _keep) ON k._id = (x.${c.id})::VARCHAR
     WHERE k._keep IS NULL OR k._keep > 0 ORDER BY ${c.order}`;
 }
+
+/** The columns of a query (`name`, `type`), for withoutMapsSql. */
+export const describeSql = (sql: string) => `SELECT column_name AS name, column_type AS type FROM (DESCRIBE ${sql})`;
+
+/** A query with its top-level MAP columns as lists of {key, value} (Parquet for `datasets`; see WorkerExporter.withoutMaps). */
+export function withoutMapsSql(sql: string, cols: Record<string, unknown>[]): string {
+  const maps = cols.filter((c) => String(c.type).startsWith('MAP(')).map((c) => `map_entries("${String(c.name).replaceAll('"', '""')}") AS "${String(c.name).replaceAll('"', '""')}"`);
+  return maps.length ? `SELECT * REPLACE (${maps.join(', ')}) FROM (${sql})` : sql;
+}

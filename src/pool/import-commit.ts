@@ -4,6 +4,7 @@
  * import's own connection inside its transaction, before is_last and the stats are derived.
  */
 import type { IdCollision } from '../contract/reports';
+import { refreshStatsSql } from './schema';
 
 export interface CommitDedupe {
   /** Rows of this import that were already in the pool with the same content (re-imports). */
@@ -144,4 +145,58 @@ export function describeDedupe(d: CommitDedupe, added: number): string[] {
   if (joined.length) out.push(`${joined.length} trace(s) continue traces already in the pool (spans of the same trace from another export) and were joined to them: ${list(joined)}`);
   if (d.repeats.length) out.push(`${d.repeats.length} step(s) repeat a step id of an earlier line with other content (see rejected lines)`);
   return out;
+}
+
+/** What an import's commit is told about the file (ImportCommit in pool-core). */
+export interface CommitInfo {
+  format: string;
+  confidence: number;
+  records: number;
+  rowsMade: number;
+  errors: { line: number; reason: string }[];
+  message?: string | null;
+  joinFormats?: string[];
+}
+
+const sqlText = (s: string | null) => (s === null ? 'NULL' : str(s));
+
+/** The `imports` row of a new import (status running; the file hash is set once computed). */
+export function beginImportSql(id: number, meta: { file: string; sourceId: string; bytes: number }): string {
+  return `INSERT INTO imports (import_id, file, source_id, bytes, status, started_at)
+         VALUES (${id}, ${str(meta.file)}, ${str(meta.sourceId)}, ${Math.round(meta.bytes)}, 'running', now())`;
+}
+
+export function setImportSourceSql(id: number, sourceId: string): string {
+  return `UPDATE imports SET source_id = ${str(sourceId)} WHERE import_id = ${id | 0}`;
+}
+
+/** An abandoned import: nothing of it is kept, the reason is recorded. */
+export function abortImportSql(id: number, reason: string, rejected: number): string {
+  return `UPDATE imports SET status = 'failed', message = ${str(reason)}, rejected = ${rejected}, finished_at = now() WHERE import_id = ${id}`;
+}
+
+/**
+ * The body of an import's commit, on the import's connection inside its transaction (the caller commits): the dedupe of
+ * decision 011, is_last, the trajectory stats, the rejected lines (`insertErrors`) and the `imports` row. Shared by the
+ * browser's pool worker and the CLI's native pool, so both commit by the same SQL.
+ */
+export function commitImportRows(
+  q: (sql: string) => { toArray(): unknown[] },
+  id: number,
+  info: CommitInfo,
+  insertErrors: (errors: { line: number; reason: string }[]) => void,
+): CommitDedupe & { rowsAdded: number } {
+  const d = dedupeImport(q, id, info.joinFormats);
+  q(`UPDATE steps SET is_last = (steps.step_index = l.last_index)
+         FROM (SELECT trajectory_uid, max(step_index) AS last_index FROM steps WHERE import_id = ${id} GROUP BY ALL) l
+         WHERE steps.import_id = ${id} AND steps.is_last IS NULL AND steps.trajectory_uid = l.trajectory_uid`);
+  for (const sql of refreshStatsSql(`SELECT DISTINCT trajectory_uid FROM steps WHERE import_id = ${id}`)) q(sql);
+  const added = Number((q(`SELECT count(*) AS n FROM steps WHERE import_id = ${id}`).toArray()[0] as { n?: unknown } | undefined)?.n ?? 0);
+  const errors = [...info.errors, ...d.repeats];
+  insertErrors(errors);
+  const message = [info.message, ...describeDedupe(d, added)].filter(Boolean).join('; ') || null;
+  q(`UPDATE imports SET status = '${added ? 'done' : 'unchanged'}', format = ${str(info.format)}, confidence = ${Number(info.confidence) || 0},
+           records = ${info.records | 0}, rows_made = ${info.rowsMade | 0}, rows_added = ${added}, rejected = ${errors.length},
+           message = ${sqlText(message)}, finished_at = now() WHERE import_id = ${id}`);
+  return { rowsAdded: added, ...d };
 }

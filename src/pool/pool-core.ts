@@ -16,9 +16,9 @@ import {
 import * as Comlink from 'comlink';
 import { type Table, tableFromArrays, tableToIPC } from 'apache-arrow';
 import { CURATION_HELPERS } from './curation-sql';
-import { type CommitDedupe, dedupeImport, describeDedupe } from './import-commit';
+import { abortImportSql, beginImportSql, type CommitDedupe, type CommitInfo, commitImportRows, setImportSourceSql } from './import-commit';
 import { execOne, readOnlyQuery } from './read-only';
-import { DDL, trajectoryStatsSql } from './schema';
+import { DDL, refreshStatsSql } from './schema';
 
 export interface PoolInit {
   /** Name of the OPFS database file (one per test, so tests never contend). */
@@ -44,16 +44,7 @@ export interface ImportMeta {
   bytes: number;
 }
 
-export interface ImportCommit {
-  format: string;
-  confidence: number;
-  records: number;
-  rowsMade: number;
-  errors: { line: number; reason: string }[];
-  message?: string | null;
-  /** Formats whose trajectory ids are trace ids: spans of a stored trace from another file join it (decision 011). */
-  joinFormats?: string[];
-}
+export type ImportCommit = CommitInfo;
 
 export interface CommitResult extends CommitDedupe {
   rowsAdded: number;
@@ -94,10 +85,6 @@ function run(sql: string, on: DuckDBConnection = c()): Table {
 
 function ipc(t: Table): Uint8Array {
   return tableToIPC(t, 'stream');
-}
-
-function sqlString(s: string): string {
-  return `'${s.replaceAll("'", "''")}'`;
 }
 
 async function open(init: PoolInit): Promise<PoolStatus> {
@@ -201,8 +188,7 @@ function checkpoint(): void {
  * numbers never aggregate all of steps again (docs/decisions/005).
  */
 function refreshStats(uids: string | null, on: DuckDBConnection = c()): void {
-  run(uids ? `DELETE FROM trajectory_stats WHERE trajectory_uid IN (${uids})` : 'DELETE FROM trajectory_stats', on);
-  run(`INSERT INTO trajectory_stats ${trajectoryStatsSql(uids)}`, on);
+  for (const sql of refreshStatsSql(uids)) run(sql, on);
 }
 
 /** SQL (from a notebook or the API) that may change rows of steps. */
@@ -482,8 +468,7 @@ export const poolApi = {
 
   beginImport(meta: ImportMeta): number {
     const id = Number(run(`SELECT nextval('import_seq') AS id`).getChild('id')?.get(0));
-    run(`INSERT INTO imports (import_id, file, source_id, bytes, status, started_at)
-         VALUES (${id}, ${sqlString(meta.file)}, ${sqlString(meta.sourceId)}, ${Math.round(meta.bytes)}, 'running', now())`);
+    run(beginImportSql(id, meta));
     checkpoint();
     if (!db) throw new Error('The pool is not open yet.');
     const conn = db.connect();
@@ -494,7 +479,7 @@ export const poolApi = {
 
   /** Record the file's content hash once computed (imports are registered before hashing, so a reload then is reported too). */
   setImportSource(id: number, sourceId: string): void {
-    run(`UPDATE imports SET source_id = ${sqlString(sourceId)} WHERE import_id = ${id | 0}`);
+    run(setImportSourceSql(id, sourceId));
   },
 
   /** Append one Arrow IPC batch of step records (columns in `steps` order, import_id set) inside the import's transaction. */
@@ -531,29 +516,16 @@ export const poolApi = {
    */
   commitImport(id: number, info: ImportCommit): CommitResult {
     const t = tx(id);
-    const q = (sql: string) => run(sql, t.conn);
-    let added = 0;
-    let d: CommitDedupe;
+    let result: CommitResult;
     try {
-      d = dedupeImport(q, id, info.joinFormats);
-      q(`UPDATE steps SET is_last = (steps.step_index = l.last_index)
-         FROM (SELECT trajectory_uid, max(step_index) AS last_index FROM steps WHERE import_id = ${id} GROUP BY ALL) l
-         WHERE steps.import_id = ${id} AND steps.is_last IS NULL AND steps.trajectory_uid = l.trajectory_uid`);
-      refreshStats(`SELECT DISTINCT trajectory_uid FROM steps WHERE import_id = ${id}`, t.conn);
-      added = Number(q(`SELECT count(*) AS n FROM steps WHERE import_id = ${id}`).getChild('n')?.get(0));
-      const errors = [...info.errors, ...d.repeats];
-      insertErrors(id, errors, t.conn);
-      const message = [info.message, ...describeDedupe(d, added)].filter(Boolean).join('; ') || null;
-      q(`UPDATE imports SET status = '${added ? 'done' : 'unchanged'}', format = ${sqlString(info.format)}, confidence = ${Number(info.confidence) || 0},
-           records = ${info.records | 0}, rows_made = ${info.rowsMade | 0}, rows_added = ${added}, rejected = ${errors.length},
-           message = ${message ? sqlString(message) : 'NULL'}, finished_at = now() WHERE import_id = ${id}`);
+      result = commitImportRows((sql) => run(sql, t.conn), id, info, (errors) => insertErrors(id, errors, t.conn));
       endTx(id, 'COMMIT');
     } catch (e) {
       endTx(id, 'ROLLBACK');
       throw e;
     }
     checkpoint();
-    return { rowsAdded: added, ...d };
+    return result;
   },
 
   /** Abandon an import: its transaction is rolled back, so nothing of it is kept; the reason is recorded. */
@@ -562,7 +534,7 @@ export const poolApi = {
       endTx(id, 'ROLLBACK');
     } finally {
       insertErrors(id, errors);
-      run(`UPDATE imports SET status = 'failed', message = ${sqlString(reason)}, rejected = ${errors.length}, finished_at = now() WHERE import_id = ${id}`);
+      run(abortImportSql(id, reason, errors.length));
       checkpoint();
     }
   },

@@ -169,3 +169,11 @@ export function trajectoryStatsSql(uids: string | null): string {
   FROM steps s${uids ? ` WHERE s.trajectory_uid IN (${uids})` : ''}
   GROUP BY s.trajectory_uid`;
 }
+
+/** Recompute trajectory_stats for the trajectories `uids` (a subquery over steps) selects, or all of them (docs/decisions/005). */
+export function refreshStatsSql(uids: string | null): string[] {
+  return [
+    uids ? `DELETE FROM trajectory_stats WHERE trajectory_uid IN (${uids})` : 'DELETE FROM trajectory_stats',
+    `INSERT INTO trajectory_stats ${trajectoryStatsSql(uids)}`,
+  ];
+}

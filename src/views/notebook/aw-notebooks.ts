@@ -13,6 +13,7 @@ import { EXAMPLE_NOTEBOOKS, fetchExample } from '../../notebook/examples';
 import { notebookTitle, parseNotebook, serializeNotebook, withTitle } from '../../notebook/format';
 import type { NotebookDoc } from '../../notebook/model';
 import { schemaName } from '../../notebook/runtime';
+import { headlessCommands } from '../../notebook/headless';
 import { notebookToSql } from '../../notebook/sql-script';
 import { newNotebookId, NotebookStore, type StoredNotebook } from '../../notebook/storage';
 import { type AwNotebook, download } from './aw-notebook';
@@ -76,6 +77,8 @@ export class AwNotebooks extends LitElement {
     button.b { font: inherit; padding: 1px 8px; border: 1px solid #d0d7de; background: #fff; border-radius: 3px; cursor: pointer; }
     button.b:hover { background: #eaeef2; }
     main { overflow: auto; min-width: 0; }
+    details.headless { padding: 4px 16px; border-bottom: 1px solid #d0d7de; }
+    details.headless pre { margin: 4px 0; padding: 6px 8px; background: #f6f8fa; border-radius: 3px; overflow: auto; font: 12px ui-monospace, monospace; }
     header { position: sticky; top: 0; z-index: 2; display: flex; gap: 6px; align-items: center; padding: 6px 16px; background: #fff; border-bottom: 1px solid #d0d7de; }
     header input { font: 600 15px system-ui, sans-serif; border: 1px solid transparent; padding: 1px 4px; flex: 1; min-width: 120px; }
     header input:hover, header input:focus { border-color: #d0d7de; }
@@ -244,6 +247,14 @@ export class AwNotebooks extends LitElement {
     download(new Blob([notebookToSql(this.open.doc)], { type: 'application/sql' }), `${slug(notebookTitle(this.open.doc))}.sql`);
   }
 
+  /** "Run headless": the CLI commands that run this notebook over a whole corpus (README "CLI"). */
+  private renderHeadless(o: Open) {
+    const commands = headlessCommands(o.doc, { notebookFile: `${slug(notebookTitle(o.doc))}.md` });
+    return html`<details class="headless"><summary>Run headless</summary>
+      <div class="ro">Download the notebook (.md), then run it over all your data with the CLI:</div>
+      <pre aria-label="Headless commands">${commands}</pre></details>`;
+  }
+
   override render() {
     const o = this.open;
     return html`
@@ -282,6 +293,7 @@ export class AwNotebooks extends LitElement {
           ? html`<button class="b" aria-label="Confirm delete" @click=${() => this.removeOpen()}>Delete it</button><button class="b" aria-label="Cancel delete" @click=${() => (this.confirmDelete = false)}>Cancel</button>`
           : html`<button class="b" aria-label=${o.readonly ? 'Close notebook' : 'Delete notebook'} @click=${() => (o.readonly ? this.removeOpen() : (this.confirmDelete = true))}>${o.readonly ? 'Close' : 'Delete'}</button>`}
       </header>
+      ${this.renderHeadless(o)}
       <aw-notebook .doc=${o.doc} .notebookId=${o.id} ?readonly=${o.readonly} ?awaitingConfirm=${o.awaitingConfirm} .origin=${o.origin}
         @aw-doc-change=${this.onDocChange} @aw-confirmed=${() => (this.open = { ...o, awaitingConfirm: false })}></aw-notebook>
     `;

@@ -1,0 +1,116 @@
+/**
+ * The CLI's DuckDB thread: owns the native DuckDB instance (@duckdb/node-api) of a pool file and runs
+ * what the main thread asks, one request at a time. Requests answer on the normal port, or — for the
+ * pool's synchronous SQL (the import commit's dedupe, src/pool/import-commit.ts) — on a second port the
+ * main thread reads with receiveMessageOnPort while it waits on a shared flag (see native-db.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { Compression, Table as WasmTable, WriterPropertiesBuilder, writeParquet } from 'parquet-wasm/node';
+
+export type Request =
+  | { op: 'connect' }
+  | { op: 'close'; conn: number }
+  | { op: 'query'; conn: number; sql: string }
+  | { op: 'exec'; conn: number; sql: string }
+  /** Exactly one statement (a prepared statement cannot hold more); `readOnly`: inside a READ ONLY transaction. */
+  | { op: 'one'; conn: number; sql: string; readOnly: boolean; run: boolean }
+  | { op: 'appendIPC'; conn: number; table: string; bytes: Uint8Array };
+
+export interface Envelope {
+  id: number;
+  req: Request;
+  /** Answer on the sync port and raise this flag. */
+  sync?: Int32Array;
+}
+
+export type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
+
+const { path, syncPort } = workerData as { path: string; syncPort: MessagePort };
+const instance = await DuckDBInstance.create(path);
+const conns = new Map<number, DuckDBConnection>();
+let nextConn = 0;
+const stage = join(tmpdir(), `agentworld-${process.pid}-${randomUUID().slice(0, 8)}`);
+
+const props = () => new WriterPropertiesBuilder().setCompression(Compression.UNCOMPRESSED).setMaxRowGroupSize(1 << 20).build();
+
+function conn(id: number): DuckDBConnection {
+  const c = conns.get(id);
+  if (!c) throw new Error(`connection ${id} is closed`);
+  return c;
+}
+
+async function handle(req: Request): Promise<unknown> {
+  switch (req.op) {
+    case 'connect': {
+      const id = nextConn++;
+      conns.set(id, await instance.connect());
+      return id;
+    }
+    case 'close':
+      conns.get(req.conn)?.closeSync();
+      conns.delete(req.conn);
+      return null;
+    case 'query':
+      return (await conn(req.conn).runAndReadAll(req.sql)).getRowObjectsJS();
+    case 'exec':
+      await conn(req.conn).run(req.sql);
+      return null;
+    case 'one': {
+      const c = conn(req.conn);
+      if (req.readOnly) await c.run('BEGIN TRANSACTION READ ONLY');
+      try {
+        const stmt = await c.prepare(req.sql);
+        if (!req.run) return null;
+        const reader = await stmt.runAndReadAll();
+        return { rows: reader.getRowObjectsJS().slice(0, 50), count: reader.currentRowCount };
+      } finally {
+        if (req.readOnly) await c.run('ROLLBACK');
+      }
+    }
+    case 'appendIPC': {
+      // No Arrow IPC reader in native DuckDB without extensions: the batch (stepsToIPC's, as the browser
+      // inserts it) goes through an uncompressed Parquet file DuckDB reads by position into the table.
+      const file = join(stage, `${randomUUID()}.parquet`);
+      const { mkdirSync } = await import('node:fs');
+      mkdirSync(stage, { recursive: true });
+      writeFileSync(file, writeParquet(WasmTable.fromIPCStream(req.bytes), props()));
+      try {
+        await conn(req.conn).run(`INSERT INTO ${req.table} SELECT * FROM read_parquet('${file.replaceAll("'", "''")}')`);
+      } finally {
+        rmSync(file, { force: true });
+      }
+      return null;
+    }
+  }
+}
+
+let chain: Promise<void> = Promise.resolve();
+parentPort!.on('message', (m: Envelope | 'quit') => {
+  if (m === 'quit') {
+    chain = chain.then(() => {
+      for (const c of conns.values()) c.closeSync();
+      instance.closeSync();
+      rmSync(stage, { recursive: true, force: true });
+      parentPort!.close();
+    });
+    return;
+  }
+  chain = chain.then(async () => {
+    let reply: Reply;
+    try {
+      reply = { id: m.id, ok: true, value: await handle(m.req) };
+    } catch (e) {
+      reply = { id: m.id, ok: false, error: e instanceof Error ? e.message : String(e) };
+    }
+    if (m.sync) {
+      syncPort.postMessage(reply);
+      Atomics.store(m.sync, 0, 1);
+      Atomics.notify(m.sync, 0);
+    } else parentPort!.postMessage(reply);
+  });
+});

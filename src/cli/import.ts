@@ -1,0 +1,50 @@
+/** `agentworld import`: the page's import pipeline (src/ingest/pipeline.ts) over files on disk, into a native pool. */
+import { readParquet } from 'parquet-wasm/node';
+import type { ImportProgress, ImportReport } from '../contract/reports';
+import { parquetRecords } from '../ingest/parquet-records';
+import { ingestFile } from '../ingest/pipeline';
+import { fileOf, listInputs, shardOf } from './files';
+import type { NativePool } from './native-pool';
+import { threadShardPool } from './shard-pool';
+
+export interface CliImportOptions {
+  shard?: string;
+  format?: string;
+  /** Parallel readers for a large JSON Lines file (default: one per core, at most 8; 1 = none). */
+  threads?: number;
+  /** Below this size a file is read by one reader (the pipeline's default otherwise). */
+  shardMinBytes?: number;
+  onProgress?: (p: ImportProgress) => void;
+}
+
+export interface CliImportResult {
+  files: string[];
+  reports: ImportReport[];
+  added: number;
+  ms: number;
+}
+
+export async function runImport(pool: NativePool, inputs: readonly string[], opts: CliImportOptions = {}): Promise<CliImportResult> {
+  const t0 = performance.now();
+  const paths = shardOf(listInputs(inputs), opts.shard);
+  const files = await Promise.all(paths.map(fileOf));
+  const shards = opts.threads === 1 ? undefined : threadShardPool(new Map(files.map((f, i) => [f, paths[i]])), opts.threads);
+  const reports: ImportReport[] = [];
+  try {
+  for (const file of files) {
+    // as in the page: the other files of the same import are the siblings a joining format reads
+    const report = await ingestFile(file, pool, {
+      format: opts.format,
+      onProgress: opts.onProgress,
+      siblings: files.filter((f) => f !== file),
+      readParquet: async (bytes) => parquetRecords(bytes, readParquet),
+      shards,
+      shardMinBytes: opts.shardMinBytes,
+    });
+    reports.push(report);
+  }
+  } finally {
+    await shards?.close();
+  }
+  return { files: paths, reports, added: reports.reduce((n, r) => n + r.added, 0), ms: Math.round(performance.now() - t0) };
+}

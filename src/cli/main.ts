@@ -1,0 +1,254 @@
+/**
+ * `agentworld` — the workbench headless (issue 22): import, run a notebook, export layouts, on native
+ * DuckDB with the page's own pipeline, pool SQL, layouts and notebook runtime. See README "CLI".
+ */
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import '../util/arrow-bool-fix';
+import type { DatasetLayout, ImportProgress, ImportReport } from '../contract/reports';
+import { datasetSql, describeSql, LAYOUTS, type LayoutOptions, problemsSql, resolveLayoutOptions, withoutMapsSql } from '../export/layouts';
+import { runImport } from './import';
+import { NativePool } from './native-pool';
+import { runNotebook } from './notebook';
+import { UsageError, parseSize } from './files';
+import { layoutBundle } from './layout-bundle';
+
+const HELP = `agentworld — AgentWorld Workbench, headless
+
+  agentworld import <files|folders|globs…> --pool pool.duckdb [--shard i/n] [--format id] [--threads N] [--steps-out DIR] [--json]
+  agentworld run <notebook.md> --pool pool.duckdb [--allow-effects] [--json]
+  agentworld export --pool pool.duckdb --layout sft|rl_steps|verl_prompts|dpo|steps[,…] --out DIR
+                    [--include-untrainable] [--partition-by data_source,channel] [--max-file-size 512MB] [--where SQL] [--keep-invalid] [--sft-per step] [--json]
+  agentworld layout-sql --out layouts.json [--pool pool.duckdb | --steps 'DIR/*.parquet']   (the layouts' SQL for Ray / DuckDB elsewhere)
+
+Exit codes: 0 ok; 1 a file failed to import, a cell failed or an export failed; 2 bad usage or a missing input.
+Rejected lines of an import are written next to the pool as <pool>.rejects.jsonl.`;
+
+const OPTIONS = {
+  pool: { type: 'string' },
+  shard: { type: 'string' },
+  format: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  'steps-out': { type: 'string' },
+  'allow-effects': { type: 'boolean', default: false },
+  layout: { type: 'string' },
+  out: { type: 'string' },
+  'partition-by': { type: 'string' },
+  'max-file-size': { type: 'string', default: '512MB' },
+  where: { type: 'string' },
+  'keep-invalid': { type: 'boolean', default: false },
+  'include-untrainable': { type: 'boolean', default: false },
+  'sft-per': { type: 'string' },
+  steps: { type: 'string' },
+  threads: { type: 'string' },
+  'shard-min-bytes': { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+function need(v: string | undefined, flag: string): string {
+  if (!v) throw new UsageError(`${flag} is required`);
+  return v;
+}
+
+const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
+const ident = (s: string) => `"${s.replaceAll('"', '""')}"`;
+
+/** `--layout a,b`: one set of options per layout. */
+function layoutOptions(v: Values): LayoutOptions[] {
+  return need(v.layout, '--layout').split(',').map((name) => {
+    const layout = name.trim() as DatasetLayout;
+    if (!(layout in LAYOUTS)) throw new UsageError(`unknown layout ${layout} (one of ${Object.keys(LAYOUTS).join(', ')})`);
+    return {
+      layout,
+      where: v.where,
+      trainableOnly: !v['include-untrainable'],
+      validOnly: !v['keep-invalid'],
+      sftPer: v['sft-per'] === 'step' ? ('step' as const) : undefined,
+    };
+  });
+}
+
+/** One layout written as Parquet part files under `out` (DuckDB's COPY … PARTITION_BY / FILE_SIZE_BYTES). */
+export async function exportLayout(pool: NativePool, opts: LayoutOptions, out: string, partitionBy: string[], maxBytes: number) {
+  const t0 = performance.now();
+  const resolved = await resolveLayoutOptions((sql) => pool.rows(sql), opts);
+  const base = datasetSql(resolved);
+  const described = await pool.rows(describeSql(base));
+  const sql = withoutMapsSql(base, described);
+  // a layout without a partition column (dpo has no data_source) is partitioned by the ones it has
+  const names = new Set(described.map((c) => String(c.name)));
+  const missing = partitionBy.filter((c) => !names.has(c));
+  partitionBy = partitionBy.filter((c) => names.has(c));
+  const copyOpts = ['FORMAT parquet', 'COMPRESSION zstd', `FILE_SIZE_BYTES ${maxBytes}`, "FILENAME_PATTERN 'part-{i}'", 'OVERWRITE true'];
+  const [{ n }] = await pool.rows(`SELECT count(*) AS n FROM (${sql})`);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(dirname(out), { recursive: true });
+  if (!partitionBy.length) await pool.exec(`COPY (${sql}) TO ${q(out)} (${copyOpts.join(', ')})`);
+  else {
+    // DuckDB cannot combine PARTITION_BY with FILE_SIZE_BYTES: one COPY per partition, into hive-style folders
+    // (col=value; the columns stay in the files too, so a reader that ignores folder names loses nothing)
+    const cols = partitionBy.map(ident);
+    const parts = await pool.rows(`SELECT DISTINCT ${cols.map((c, i) => `${c}::VARCHAR AS p${i}`).join(', ')} FROM (${sql}) ORDER BY ALL`);
+    for (const p of parts) {
+      const vals = partitionBy.map((_, i) => (p[`p${i}`] === null ? null : String(p[`p${i}`])));
+      const dir = join(out, ...partitionBy.map((c, i) => `${c}=${vals[i] === null ? '__HIVE_DEFAULT_PARTITION__' : encodeURIComponent(vals[i] as string)}`));
+      mkdirSync(dirname(dir), { recursive: true });
+      const where = cols.map((c, i) => (vals[i] === null ? `${c} IS NULL` : `${c}::VARCHAR = ${q(vals[i] as string)}`)).join(' AND ');
+      await pool.exec(`COPY (SELECT * FROM (${sql}) WHERE ${where}) TO ${q(dir)} (${copyOpts.join(', ')})`);
+    }
+  }
+  const files = await pool.rows(`SELECT file FROM glob(${q(join(out, '**', '*.parquet'))}) ORDER BY file`);
+  const problems = opts.layout === 'steps' ? [] : await pool.rows(problemsSql(resolved));
+  return {
+    layout: opts.layout,
+    out,
+    rows: Number(n),
+    files: files.map((f) => String(f.file)),
+    leftOut: problems.map((p) => ({ problem: String(p.problem), n: Number(p.n) })),
+    notPartitionedBy: missing,
+    ms: Math.round(performance.now() - t0),
+  };
+}
+
+function progressLine(): (p: ImportProgress) => void {
+  if (!process.stderr.isTTY) return () => {};
+  return (p) => {
+    const pct = p.bytesTotal ? Math.floor((100 * p.bytesRead) / p.bytesTotal) : 0;
+    process.stderr.write(`\r\x1b[K${p.file}  ${p.phase} ${pct}%  ${p.records} records, ${p.rows} steps`);
+    if (p.phase === 'done') process.stderr.write('\r\x1b[K');
+  };
+}
+
+function say(json: boolean, text: string): void {
+  if (!json) process.stdout.write(`${text}\n`);
+}
+
+function importLine(r: ImportReport): string {
+  const bad = r.rejected.length ? `, ${r.rejected.length} rejected` : '';
+  const head = `${r.status.padEnd(9)} ${r.file}: ${r.format}, ${r.records} records → ${r.rows} steps, ${r.added} added${bad}`;
+  return r.status === 'failed' || r.status === 'cancelled' ? `${head}\n          ${r.message ?? ''}` : head;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  } catch (e) {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n\n${HELP}\n`);
+    return 2;
+  }
+  const { values: v, positionals } = parsed;
+  const [cmd, ...rest] = positionals;
+  if (v.help || !cmd) {
+    process.stdout.write(`${HELP}\n`);
+    return cmd || v.help ? 0 : 2;
+  }
+  let pool: NativePool | null = null;
+  try {
+    switch (cmd) {
+      case 'import': {
+        if (!rest.length) throw new UsageError('import: name at least one file, folder or glob');
+        const poolPath = resolve(need(v.pool, '--pool'));
+        pool = await NativePool.open(poolPath);
+        const threads = v.threads ? Number(v.threads) : undefined;
+        if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) throw new UsageError(`--threads takes a whole number ≥ 1 (got ${v.threads})`);
+        const shardMinBytes = v['shard-min-bytes'] ? parseSize(v['shard-min-bytes']) : undefined;
+        const result = await runImport(pool, rest, { shard: v.shard, format: v.format, threads, shardMinBytes, onProgress: progressLine() });
+        const rejectsPath = `${poolPath}.rejects.jsonl`;
+        const rejects = result.reports.flatMap((r) => r.rejected.map((x) => JSON.stringify({ file: r.file, line: x.line, reason: x.reason })));
+        if (rejects.length) writeFileSync(rejectsPath, `${rejects.join('\n')}\n`);
+        else rmSync(rejectsPath, { force: true });
+        let stepsOut: string | null = null;
+        if (v['steps-out']) stepsOut = await writeShardSteps(pool, resolve(v['steps-out']), v.shard);
+        const failed = result.reports.filter((r) => r.status === 'failed' || r.status === 'cancelled').length;
+        const peakRss = process.resourceUsage().maxRSS * 1024;
+        if (v.json) process.stdout.write(`${JSON.stringify({ ...result, peakRss, rejectsFile: rejects.length ? rejectsPath : null, stepsOut, failed }, null, 1)}\n`);
+        else {
+          for (const r of result.reports) say(false, importLine(r));
+          say(false, `${result.reports.length} file(s), ${result.added} step(s) added in ${(result.ms / 1000).toFixed(1)} s${failed ? `, ${failed} FAILED` : ''}${rejects.length ? `; rejected lines: ${rejectsPath}` : ''}`);
+        }
+        return failed ? 1 : 0;
+      }
+      case 'run': {
+        const nb = rest[0];
+        if (!nb) throw new UsageError('run: name a notebook file');
+        pool = await NativePool.open(resolve(need(v.pool, '--pool')));
+        const report = await runNotebook(pool, nb, { allowEffects: v['allow-effects'] });
+        if (v.json) process.stdout.write(`${JSON.stringify(report, null, 1)}\n`);
+        else {
+          for (const c of report.cells) say(false, `${c.status.padEnd(8)} ${c.name}${c.rows !== null ? `: ${c.rows} row(s)` : ''}${c.note ? ` — ${c.note}` : ''}${c.error ? `\n         ${c.error}` : ''}`);
+        }
+        const bad = report.cells.find((c) => c.status === 'error');
+        if (bad) process.stderr.write(`cell ${bad.name} failed: ${bad.error}\n`);
+        return bad ? 1 : 0;
+      }
+      case 'export': {
+        pool = await NativePool.open(resolve(need(v.pool, '--pool')));
+        const out = resolve(need(v.out, '--out'));
+        const partitionBy = (v['partition-by'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+        const layouts = layoutOptions(v);
+        const reports = [];
+        // several layouts: one folder each under --out
+        for (const o of layouts) {
+          const dir = layouts.length > 1 ? join(out, o.layout) : out;
+          const report = await exportLayout(pool, o, dir, partitionBy, parseSize(v['max-file-size'] ?? '512MB'));
+          reports.push(report);
+          say(v.json, `${report.layout}: ${report.rows} row(s) in ${report.files.length} file(s) under ${dir}`);
+          for (const p of report.leftOut) say(v.json, `  left out: ${p.n} × ${p.problem}`);
+        }
+        if (v.json) process.stdout.write(`${JSON.stringify(layouts.length > 1 ? reports : reports[0], null, 1)}\n`);
+        return 0;
+      }
+      case 'layout-sql': {
+        const out = resolve(need(v.out, '--out'));
+        if (v.pool) pool = await NativePool.open(resolve(v.pool));
+        else if (v.steps) {
+          // steps Parquet files (import --steps-out) stand in for the pool's steps table: verl_prompts reads their JSON types
+          pool = await NativePool.open(':memory:');
+          await pool.exec(`INSERT INTO steps BY NAME ${stepsFromParquet(v.steps)}`);
+        }
+        const bundle = await layoutBundle(pool);
+        writeFileSync(out, `${JSON.stringify(bundle, null, 1)}\n`);
+        say(v.json, `layout SQL written to ${out}`);
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown command ${cmd}`);
+    }
+  } catch (e) {
+    const usage = e instanceof UsageError;
+    process.stderr.write(`agentworld ${cmd}: ${e instanceof Error ? e.message : String(e)}\n${usage ? `\n${HELP}\n` : ''}`);
+    return usage ? 2 : 1;
+  } finally {
+    await pool?.close();
+  }
+}
+
+/** Rows of steps Parquet files written by writeShardSteps, as the pool's columns (metadata back to a MAP). */
+function stepsFromParquet(glob: string): string {
+  return `SELECT * REPLACE (map_from_entries(metadata) AS metadata) FROM read_parquet(${q(glob)})`;
+}
+
+/**
+ * The pool's steps as one Parquet file per shard (`steps-<i>-of-<n>.parquet`, MAP columns as {key, value} lists),
+ * written under a temporary name and renamed: a retried shard replaces its file, so it never adds rows twice.
+ */
+async function writeShardSteps(pool: NativePool, dir: string, shard: string | undefined): Promise<string> {
+  const [i, n] = (shard ?? '0/1').split('/');
+  const name = `steps-${i.padStart(5, '0')}-of-${n.padStart(5, '0')}.parquet`;
+  const final = join(dir, name);
+  const tmp = join(dir, `.${name}.${process.pid}.tmp`);
+  mkdirSync(dir, { recursive: true });
+  const base = 'SELECT * FROM steps ORDER BY step_id';
+  const sql = withoutMapsSql(base, await pool.rows(describeSql(base)));
+  await pool.exec(`COPY (${sql}) TO ${q(tmp)} (FORMAT parquet, COMPRESSION zstd)`);
+  renameSync(tmp, final);
+  return final;
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.env.AGENTWORLD_MAIN === '1') {
+  main(process.argv.slice(2)).then((code) => process.exit(code));
+}

@@ -1,0 +1,78 @@
+/**
+ * Main-thread handle on the CLI's DuckDB thread (duck-thread.ts): async calls, and synchronous ones for
+ * the pool SQL written against duckdb-wasm's blocking API (the import commit), which waits on a shared
+ * flag and reads the answer with receiveMessageOnPort.
+ */
+import { MessageChannel, receiveMessageOnPort, type Worker } from 'node:worker_threads';
+import type { Envelope, Reply, Request } from './duck-thread';
+import { tsWorker } from './loader';
+
+export type Row = Record<string, unknown>;
+
+export class NativeDb {
+  private worker: Worker;
+  private syncPort: MessageChannel['port1'];
+  private seq = 1;
+  private pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private flag = new Int32Array(new SharedArrayBuffer(4));
+
+  constructor(path: string) {
+    const ch = new MessageChannel();
+    this.syncPort = ch.port1;
+    this.worker = tsWorker(new URL('./duck-thread.ts', import.meta.url), { workerData: { path, syncPort: ch.port2 }, transferList: [ch.port2] });
+    this.worker.on('message', (r: Reply) => {
+      const p = this.pending.get(r.id);
+      if (!p) return;
+      this.pending.delete(r.id);
+      if (r.ok) p.resolve(r.value);
+      else p.reject(new Error(r.error));
+    });
+    this.worker.on('error', (e) => {
+      for (const p of this.pending.values()) p.reject(e);
+      this.pending.clear();
+    });
+  }
+
+  call<T>(req: Request, transfer: ArrayBuffer[] = []): Promise<T> {
+    const id = this.seq++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker.postMessage({ id, req } satisfies Envelope, transfer);
+    });
+  }
+
+  /** Blocks this thread until the DuckDB thread answers (it runs everything queued before first). */
+  callSync<T>(req: Request): T {
+    const id = this.seq++;
+    Atomics.store(this.flag, 0, 0);
+    this.worker.postMessage({ id, req, sync: this.flag } satisfies Envelope);
+    Atomics.wait(this.flag, 0, 0);
+    const m = receiveMessageOnPort(this.syncPort)?.message as Reply | undefined;
+    if (!m || m.id !== id) throw new Error('the DuckDB thread answered out of turn');
+    if (!m.ok) throw new Error(m.error);
+    return m.value as T;
+  }
+
+  connect(): Promise<number> {
+    return this.call({ op: 'connect' });
+  }
+
+  query(conn: number, sql: string): Promise<Row[]> {
+    return this.call({ op: 'query', conn, sql });
+  }
+
+  exec(conn: number, sql: string): Promise<void> {
+    return this.call({ op: 'exec', conn, sql });
+  }
+
+  querySync(conn: number, sql: string): Row[] {
+    return this.callSync({ op: 'query', conn, sql });
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.worker.once('exit', () => resolve());
+      this.worker.postMessage('quit');
+    });
+  }
+}

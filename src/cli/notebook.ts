@@ -1,0 +1,91 @@
+/**
+ * `agentworld run notebook.md`: the page's notebook runtime (src/notebook/runtime.ts — the same dependency
+ * order, query/effect classification and engine checks) on the native pool. Effect cells run only with
+ * --allow-effects, as they run in the page only when the user asks.
+ */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { type Table, tableFromJSON } from 'apache-arrow';
+import { parseNotebook } from '../notebook/format';
+import { NotebookRuntime, type RuntimePool } from '../notebook/runtime';
+import { TIME_MACROS } from '../pool/read-only';
+import type { NativePool } from './native-pool';
+
+export interface CellRun {
+  /** The cell's id, or `cell N` (1-based among the notebook's cells) with its kind. */
+  name: string;
+  kind: string;
+  effect: boolean;
+  status: string;
+  rows: number | null;
+  ms: number | null;
+  error: string | null;
+  note: string | null;
+}
+
+export interface NotebookRun {
+  notebook: string;
+  cells: CellRun[];
+}
+
+/** JSON-safe rows → an Arrow table (the runtime keeps a cell's result; the CLI reports its row count). */
+function toTable(rows: Record<string, unknown>[]): Table {
+  const safe = rows.map((r) =>
+    Object.fromEntries(
+      Object.entries(r).map(([k, x]) => [
+        k,
+        typeof x === 'bigint' ? Number(x) : x instanceof Date ? x.toISOString() : x !== null && typeof x === 'object' ? JSON.stringify(x, (_k, y) => (typeof y === 'bigint' ? Number(y) : y)) : x,
+      ]),
+    ),
+  );
+  return tableFromJSON(safe);
+}
+
+async function runtimePool(pool: NativePool, counts: Map<string, number>): Promise<RuntimePool> {
+  const db = pool.db;
+  const main = await db.connect();
+  const ro = await db.connect();
+  const views = await db.connect();
+  for (const c of [ro, views]) for (const m of TIME_MACROS) await db.exec(c, m);
+  return {
+    async query(sql) {
+      const rows = await db.query(main, sql);
+      counts.set(sql, rows.length);
+      return toTable(rows.slice(0, 1000));
+    },
+    exec: (sql) => db.exec(main, sql),
+    async queryReadOnly(sql, run = true) {
+      const r = await db.call<{ rows: Record<string, unknown>[]; count: number } | null>({ op: 'one', conn: ro, sql, readOnly: true, run });
+      if (!r) return null;
+      counts.set(sql, r.count);
+      return toTable(r.rows);
+    },
+    async execOne(sql) {
+      await db.call({ op: 'one', conn: views, sql, readOnly: false, run: true });
+    },
+    onChange: () => () => {},
+    changed: () => {},
+  };
+}
+
+export async function runNotebook(pool: NativePool, path: string, opts: { allowEffects?: boolean } = {}): Promise<NotebookRun> {
+  const doc = parseNotebook(readFileSync(path, 'utf8'));
+  const counts = new Map<string, number>();
+  const rt = new NotebookRuntime(await runtimePool(pool, counts), basename(path).replace(/\.md$/i, ''));
+  rt.setCells(doc.cells);
+  await rt.runAll({ effects: !!opts.allowEffects });
+  await rt.idle();
+  const cells: CellRun[] = [];
+  doc.cells.forEach((c, i) => {
+    if (c.kind === 'md') return;
+    const s = rt.state(c.key);
+    const effect = !!c.options.effect;
+    const sql = c.kind === 'sql' ? rt.qualified(c.key) : '';
+    const rows = s.status === 'done' && c.kind === 'sql' ? (counts.get(effect ? sql : `SELECT * FROM (\n${sql}\n) LIMIT 1000001`) ?? s.table?.numRows ?? null) : null;
+    let note = s.note;
+    if (effect && !opts.allowEffects) note = 'effect cell: not run (pass --allow-effects to run it)';
+    cells.push({ name: c.options.id ?? `cell ${i + 1} (${c.kind})`, kind: c.kind, effect, status: s.status, rows, ms: s.ms === null ? null : Math.round(s.ms), error: s.error, note });
+  });
+  rt.dispose();
+  return { notebook: path, cells };
+}

@@ -1,0 +1,52 @@
+// The CLI's import on native DuckDB (issue 22): parallel reader threads give the same steps as one reader,
+// a re-run adds nothing, shards partition the sorted listing, a missing input is an error naming it.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { listInputs, shardOf, UsageError } from '../../src/cli/files';
+import { runImport } from '../../src/cli/import';
+import { NativePool } from '../../src/cli/native-pool';
+
+const tmp = mkdtempSync(join(tmpdir(), 'aw-cli-unit-'));
+const FILE = 'test/fixtures/formats/sharegpt-llamafactory.jsonl';
+const stepsSql = 'SELECT * EXCLUDE (import_id) REPLACE (map_entries(metadata) AS metadata) FROM steps ORDER BY step_id';
+const json = (rows: unknown) => JSON.stringify(rows, (_k, v) => (typeof v === 'bigint' ? Number(v) : v));
+
+describe('CLI import', () => {
+  let one: NativePool;
+  let par: NativePool;
+  before(async () => {
+    one = await NativePool.open(join(tmp, 'one.duckdb'));
+    par = await NativePool.open(join(tmp, 'par.duckdb'));
+  });
+  after(async () => {
+    await one.close();
+    await par.close();
+  });
+
+  it('reads a JSON Lines file in parallel threads into the same steps as one reader, and a re-run adds nothing', async () => {
+    const a = await runImport(one, [FILE], { threads: 1 });
+    const b = await runImport(par, [FILE], { threads: 2, shardMinBytes: 256 });
+    assert.equal(a.reports[0].shards, 1);
+    assert.equal(b.reports[0].shards, 2, 'the file was read by two threads');
+    assert.ok(a.added > 0);
+    assert.equal(json(await par.rows(stepsSql)), json(await one.rows(stepsSql)));
+    const again = await runImport(one, [FILE], { threads: 1 });
+    assert.equal(again.reports[0].status, 'unchanged');
+    assert.equal(again.added, 0);
+    const [{ n }] = await one.rows('SELECT count(*) AS n FROM steps');
+    assert.equal(Number(n), a.added);
+  });
+
+  it('shards partition the sorted listing; a missing input is named', () => {
+    const all = listInputs(['test/fixtures/formats']);
+    assert.deepEqual([...all].sort(), all);
+    const parts = [0, 1, 2].map((i) => shardOf(all, `${i}/3`));
+    assert.deepEqual(parts.flat().sort(), all);
+    assert.equal(new Set(parts.flat()).size, all.length);
+    assert.throws(() => listInputs(['test/fixtures/nope.jsonl']), (e) => e instanceof UsageError && /nope\.jsonl/.test(e.message));
+    assert.throws(() => shardOf(all, '3/3'), UsageError);
+  });
+});
