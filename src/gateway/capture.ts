@@ -7,10 +7,9 @@ import { promptUid } from '../ingest/finalize';
 import type { ChatMessage } from '../contract/step';
 import { isObject, num, type Obj, str } from '../contract/json';
 import { hash64 } from '../util/hash';
-import { type Api, assembleJson, errorText } from './assemble';
+import { type Api, httpErrorText, wireRequest, wireResponse } from '../wire';
 import { allocateStep, completeTrajectory, getLink, type JournalDb, putLink, putStep, updateTrajectory } from './journal';
 import { mockRespond } from './mock-upstream';
-import { summarizeRequest } from './request';
 import { CALL_ID_HEADER } from './protocol';
 import { parseRoute } from './routes';
 import { scrubSecrets, secretsOf } from './scrub';
@@ -172,7 +171,7 @@ export class Gateway {
     } catch {
       /* forwarded as is; recorded as text */
     }
-    const summary = summarizeRequest(api, body);
+    const summary = wireRequest(api, body);
     const db = await this.deps.db();
     let messages = summary.messages;
     let trajectory_uid = scopedTraj;
@@ -257,8 +256,11 @@ export class Gateway {
         return rec.aborted ? gatewayError(499, 'gateway_cancelled', 'cancelled by client') : gatewayError(502, 'gateway_upstream_broken', rec.error ?? '');
       }
       rec.responseBody = parseOr(errBody);
-      if (!upstreamRes.ok) rec.error = errorText(upstreamRes.status, errBody);
-      else rec.assembled = assembleJson(api, rec.responseBody);
+      if (!upstreamRes.ok) rec.error = httpErrorText(upstreamRes.status, errBody);
+      else {
+        rec.assembled = wireResponse(api, rec.responseBody);
+        if (rec.assembled.error) rec.error = `upstream error: ${rec.assembled.error}`;
+      }
       track(finish());
       // a configured key echoed in an error body is not handed to the agent either (the agent never had it)
       const configured = secretsOf(settings, []);

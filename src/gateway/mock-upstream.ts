@@ -8,8 +8,7 @@
 import { calculate, findExpression, formatNumber } from '../agents/calculator';
 import { hash64 } from '../util/hash';
 import { int, isObject, type Obj, str } from '../contract/json';
-import type { Api } from './assemble';
-import { summarizeRequest } from './request';
+import { type Api, wireRequest } from '../wire';
 
 interface Plan {
   text: string | null;
@@ -23,7 +22,7 @@ function toolNames(api: Api, body: Obj): string[] {
 }
 
 function plan(api: Api, body: Obj): Plan {
-  const { messages } = summarizeRequest(api, body);
+  const { messages } = wireRequest(api, body);
   const last = messages.at(-1);
   const seed = int(body.seed) ?? 0;
   const thinking = api === 'messages' && isObject(body.thinking) && body.thinking.type === 'enabled' ? 'Let me work this out step by step.' : null;

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { calculate, findExpression } from '../../src/agents/calculator';
 import { reward } from '../../src/agents/reward';
-import { assembleJson, streamAssembler } from '../../src/gateway/assemble';
+import { streamAccumulator as streamAssembler, wireResponse as assembleJson } from '../../src/wire';
 import { mockRespond } from '../../src/gateway/mock-upstream';
 import { parseRoute } from '../../src/gateway/routes';
-import { SseParser } from '../../src/gateway/sse';
+import { SseParser } from '../../src/wire/sse';
 
 async function events(res: Response) {
   const p = new SseParser();

@@ -7,11 +7,11 @@ import {
   newAnthropicStream,
   requestMessages,
   streamMessage,
-} from '../anthropic-message';
-import { toolsOriginal, toolsText } from '../chat-steps';
+} from '../../wire/anthropic';
+import { toolsOriginal, toolsText } from '../../wire/tools';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
-import { eventPayloads, looksLikeSse } from '../sse';
+import { eventPayloads, looksLikeSse } from '../../wire/sse';
 import type { StepDraft, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, metadataOf, noteNaiveTimes, num, type Obj, parseJsonDeep, str } from '../../contract/json';
 import { errorText, timeSources, TIMING_KEYS, timingOf } from './log-fields';

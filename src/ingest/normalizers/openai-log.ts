@@ -1,11 +1,11 @@
-import { toolsText } from '../chat-steps';
+import { toolsText } from '../../wire/tools';
 import { defineNormalizer, type NormalizeContext, RecordError, type SourceRecord } from '../normalizer';
-import { addChunk, type ChunkStream, isChunk, newStream, streamCompletion } from '../openai-stream';
+import { addChunk, type ChunkStream, choiceMessage, isChunk, newStream, streamCompletion } from '../../wire/openai-chat';
 import { redactSecrets } from '../redact';
-import { eventPayloads, looksLikeSse } from '../sse';
+import { eventPayloads, looksLikeSse } from '../../wire/sse';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, metadataOf, noteNaiveTimes, num, type Obj, parseJsonDeep, str } from '../../contract/json';
-import { openaiMessage, splitInlineThink } from '../../contract/message';
+import { openaiMessage } from '../../contract/message';
 import { errorText, timeSources, TIMING_KEYS, timingOf } from './log-fields';
 import { scoreSample } from './score';
 
@@ -132,7 +132,7 @@ function callDrafts(outer: Obj, req: Obj | null, resIn: unknown, line: number, r
   const choices = Array.isArray(r.choices) ? r.choices.filter(isObject) : [];
   if (!choices.length) return [{ link: true, steps: [{ ...common, response: null, finish_reason: failed ? 'error' : null }] }];
   return choices.map((c) => {
-    const message = isObject(c.message) ? openaiMessage({ role: 'assistant', ...c.message }) : splitInlineThink({ role: 'assistant', content: str(c.text) });
+    const message = choiceMessage(c);
     return { link: true, steps: [{ ...common, response: message, finish_reason: failed ? 'error' : str(c.finish_reason) }] };
   });
 }
