@@ -59,3 +59,28 @@ test('calculator and reward rules', () => {
   assert.equal(reward({ type: 'exact' }, ' Paris. ', 'paris'), 1);
   assert.equal(reward({ type: 'regex', pattern: 'answer is (\\w+)' }, 'the answer is 42', '42'), 1);
 });
+
+test('recorded provider SSE (usage chunk, [DONE], ping, heartbeats, CRLF, split multi-byte characters) assembles the same in any chunking', async () => {
+  const { Tee } = await import('../../src/gateway/tee');
+  const { readFileSync } = await import('node:fs');
+  const { calls } = JSON.parse(readFileSync(new URL('../fixtures/formats/wire-same-call.json', import.meta.url), 'utf8')) as { calls: { api: 'chat' | 'responses' | 'messages'; response: unknown }[] };
+  const streams = calls.filter((c) => typeof c.response === 'string') as { api: 'chat' | 'responses' | 'messages'; response: string }[];
+  assert.equal(streams.length, 3);
+  for (const c of streams) {
+    const whole = new Tee(c.api, true);
+    whole.push(new TextEncoder().encode(c.response));
+    const expected = whole.result();
+    assert.ok(expected.message?.tool_calls?.length, `${c.api}: tool call assembled`);
+    assert.equal(expected.error, null, `${c.api}: no error`);
+    // the same stream as proxies deliver it: CRLF line ends and `: keep-alive` heartbeats between events
+    const variants = [c.response, c.response.replace(/\n/g, '\r\n'), c.response.replace(/\n\n/g, '\n\n: keep-alive\n\n'), `: OPENROUTER PROCESSING\n\n${c.response}`];
+    for (const [v, text] of variants.entries()) {
+      for (const size of [1, 2, 3, 5]) {
+        const tee = new Tee(c.api, true);
+        const bytes = new TextEncoder().encode(text);
+        for (let i = 0; i < bytes.length; i += size) tee.push(bytes.slice(i, i + size));
+        assert.deepEqual(tee.result(), expected, `${c.api} variant ${v}, ${size}-byte chunks`);
+      }
+    }
+  }
+});
