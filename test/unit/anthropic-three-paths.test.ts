@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { streamAccumulator as streamAssembler, wireResponse as assembleJson } from '../../src/wire';
 import { wireRequest as summarizeRequest } from '../../src/wire';
 import { SseParser } from '../../src/wire/sse';
-import { callToStep } from '../../src/gateway/to-step';
+import { callToStep } from '../../src/gateway/core/to-step';
 import { STOP_REASON, anthropicFinishReason } from '../../src/wire/anthropic';
 import { createFinalizeState, finalize } from '../../src/ingest/finalize';
 import type { Normalizer, SourceRecord } from '../../src/ingest/normalizer';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { calculate, findExpression } from '../../src/agents/calculator';
+import { calculate, findExpression } from '../../src/util/calculator';
 import { reward } from '../../src/agents/reward';
 import { streamAccumulator as streamAssembler, wireResponse as assembleJson } from '../../src/wire';
-import { mockRespond } from '../../src/gateway/mock-upstream';
-import { parseRoute } from '../../src/gateway/routes';
+import { mockRespond } from '../../src/gateway/core/mock-upstream';
+import { parseRoute } from '../../src/gateway/core/routes';
 import { SseParser } from '../../src/wire/sse';
 
 async function events(res: Response) {
@@ -61,7 +61,7 @@ test('calculator and reward rules', () => {
 });
 
 test('recorded provider SSE (usage chunk, [DONE], ping, heartbeats, CRLF, split multi-byte characters) assembles the same in any chunking', async () => {
-  const { Tee } = await import('../../src/gateway/tee');
+  const { Tee } = await import('../../src/gateway/core/tee');
   const { readFileSync } = await import('node:fs');
   const { calls } = JSON.parse(readFileSync(new URL('../fixtures/formats/wire-same-call.json', import.meta.url), 'utf8')) as { calls: { api: 'chat' | 'responses' | 'messages'; response: unknown }[] };
   const streams = calls.filter((c) => typeof c.response === 'string') as { api: 'chat' | 'responses' | 'messages'; response: string }[];

@@ -11,10 +11,11 @@ import { agentSource, runBlackBox } from '../../agents/black-box-host';
 import { type ConfigKind, listConfigs, type StoredConfig, saveConfig } from '../../agents/store';
 import type { AgentProgress } from '../../agents/white-box';
 import { base as baseStyles } from '../../app/styles';
-import { gatewayBaseUrl, runAgent } from '../../gateway/api';
-import { gatewayBase } from '../../gateway/register';
-import { getSettings, type KeyProtection, keyProtection, protectKeys, setSettings, unlockKeys, unprotectKeys } from '../../gateway/settings';
-import { corsHint, type GatewaySettings, type UpstreamConfig, type UpstreamKind } from '../../gateway/upstream';
+import { gatewayBaseUrl } from '../../gateway/page/api';
+import { runAgent } from '../../agents/run';
+import { gatewayBase } from '../../gateway/page/register';
+import { getSettings, type KeyProtection, keyProtection, protectKeys, setSettings, unlockKeys, unprotectKeys } from '../../gateway/page/settings';
+import { corsHint, type GatewaySettings, type UpstreamConfig, type UpstreamKind } from '../../gateway/core/upstream';
 import { type GatewayStatus, watchGatewayStatus } from './status';
 
 @customElement('aw-gateway')

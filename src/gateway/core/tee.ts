@@ -3,7 +3,7 @@
  * (decoded with `stream: true`, so a multi-byte character split across network chunks is kept
  * whole) → SSE events → the assembled final message. A plain module so unit tests reach it.
  */
-import { type Api, SseParser, streamAccumulator, type WireResponse, wireResponse } from '../wire';
+import { type Api, SseParser, streamAccumulator, type WireResponse, wireResponse } from '../../wire';
 
 export class Tee {
   private dec = new TextDecoder();

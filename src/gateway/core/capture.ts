@@ -3,11 +3,11 @@
  * the chosen upstream (or the mock), streams the answer back untouched while a tee reassembles it,
  * and writes each finished call to the journal. No DOM, no page: works for hidden tabs and workers.
  */
-import { promptUid } from '../ingest/finalize';
-import type { ChatMessage } from '../contract/step';
-import { isObject, num, type Obj, str } from '../contract/json';
-import { hash64 } from '../util/hash';
-import { type Api, httpErrorText, wireRequest, wireResponse } from '../wire';
+import { promptUid } from '../../ingest/finalize';
+import type { ChatMessage } from '../../contract/step';
+import { isObject, num, type Obj, str } from '../../contract/json';
+import { hash64 } from '../../util/hash';
+import { type Api, httpErrorText, wireRequest, wireResponse } from '../../wire';
 import { allocateStep, completeTrajectory, getLink, type JournalDb, putLink, putStep, updateTrajectory } from './journal';
 import { mockRespond } from './mock-upstream';
 import { CALL_ID_HEADER } from './protocol';

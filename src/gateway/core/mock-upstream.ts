@@ -5,10 +5,10 @@
  * makes it skip the tool and answer off by one, so GRPO groups get reward variance.
  * Models: `mock` (fast), `mock-slow` (120 ms between chunks), `mock-500` (an HTTP 500).
  */
-import { calculate, findExpression, formatNumber } from '../agents/calculator';
-import { hash64 } from '../util/hash';
-import { int, isObject, type Obj, str } from '../contract/json';
-import { type Api, wireRequest } from '../wire';
+import { calculate, findExpression, formatNumber } from '../../util/calculator';
+import { hash64 } from '../../util/hash';
+import { int, isObject, type Obj, str } from '../../contract/json';
+import { type Api, wireRequest } from '../../wire';
 
 interface Plan {
   text: string | null;

@@ -1,14 +1,14 @@
 /**
- * Build-time only (imported by vite.config.ts): bundles the gateway service worker and the agent
+ * Build-time only, so outside src/ (imported by vite.config.ts): bundles the gateway service worker and the agent
  * sandbox bootstrap into single classic scripts at the base path root (`gateway-sw.js`,
  * `agent-sandbox.js`, `agent-sandbox.html`), in `vite build` and on the dev server.
  */
 import { resolve } from 'node:path';
 import type { Plugin } from 'vite';
 
-const root = resolve(import.meta.dirname, '../..');
+const root = resolve(import.meta.dirname, '..');
 const SCRIPTS: Record<string, string> = {
-  'gateway-sw.js': resolve(root, 'src/gateway/sw.ts'),
+  'gateway-sw.js': resolve(root, 'src/gateway/sw/sw.ts'),
   'agent-sandbox.js': resolve(root, 'src/agents/sandbox-boot.ts'),
 };
 

@@ -4,9 +4,9 @@
  * Remembered keys are stored in clear unless the user sets a passphrase: then they are stored
  * sealed (vault.ts) and, after a reload, stay locked until `unlockKeys(passphrase)`.
  */
-import { loadSettings, openJournal, saveSettings } from './journal';
-import type { PageToWorker } from './protocol';
-import { defaultSettings, type GatewaySettings, MOCK_UPSTREAM } from './upstream';
+import { loadSettings, openJournal, saveSettings } from '../core/journal';
+import type { PageToWorker } from '../core/protocol';
+import { defaultSettings, type GatewaySettings, MOCK_UPSTREAM } from '../core/upstream';
 import { createVault, seal, unlockVault, unseal, VaultError } from './vault';
 
 let current: GatewaySettings | null = null;

@@ -1,8 +1,8 @@
 /** A finished captured call → its StepRecord (source 'capture', format 'gateway'). */
-import { redactSecrets } from '../ingest/redact';
-import type { ChatMessage, StepRecord } from '../contract/step';
-import { messageText } from '../contract/message';
-import type { Api, WireResponse } from '../wire';
+import { redactSecrets } from '../../ingest/redact';
+import type { ChatMessage, StepRecord } from '../../contract/step';
+import { messageText } from '../../contract/message';
+import type { Api, WireResponse } from '../../wire';
 import type { TrajectoryState } from './journal';
 
 export interface CallRecord {
