@@ -3,7 +3,7 @@ import type { AwApp, DemoFile } from './app/aw-app';
 import { foreignFramer, refuseFramed } from './app/frame-guard';
 import './app/aw-app';
 import { assets } from './assets';
-import type { Services } from './app/services';
+import type { Services } from './views/kit/services';
 import type { WorkbenchApi } from './app/workbench-api';
 import { WorkerExporter } from './export/exporter';
 import { WorkerImporter } from './ingest/importer';

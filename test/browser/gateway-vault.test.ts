@@ -3,7 +3,7 @@ import { expect } from '@esm-bundle/chai';
 import { openJournal } from '../../src/gateway/core/journal';
 import { getSettings, keyProtection, protectKeys, reloadSettings, setSettings, unlockKeys, unprotectKeys } from '../../src/gateway/page/settings';
 import { defaultSettings, type GatewaySettings } from '../../src/gateway/core/upstream';
-import { deriveKey, VaultError } from '../../src/gateway/page/vault';
+import { deriveKey, VaultError } from '../../src/gateway/core/vault';
 import '../../src/views/gateway/aw-gateway';
 
 const KEY = 'vault-test-Key-0123456789-abcdef';

@@ -1,5 +1,5 @@
 /** Upstream settings and how a captured call is forwarded to one. */
-import type { Sealed, VaultMeta } from '../page/vault';
+import type { Sealed, VaultMeta } from './vault';
 
 export const UpstreamKind = { openai: 'openai', anthropic: 'anthropic', mock: 'mock' } as const;
 export type UpstreamKind = (typeof UpstreamKind)[keyof typeof UpstreamKind];

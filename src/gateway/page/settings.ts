@@ -7,7 +7,7 @@
 import { loadSettings, openJournal, saveSettings } from '../core/journal';
 import type { PageToWorker } from '../core/protocol';
 import { defaultSettings, type GatewaySettings, MOCK_UPSTREAM } from '../core/upstream';
-import { createVault, seal, unlockVault, unseal, VaultError } from './vault';
+import { createVault, seal, unlockVault, unseal, VaultError } from '../core/vault';
 
 let current: GatewaySettings | null = null;
 /** The passphrase-derived key (non-extractable), in this page's memory only. */

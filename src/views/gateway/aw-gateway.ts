@@ -5,12 +5,12 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { consume } from '@lit/context';
 import { customElement, property, state } from 'lit/decorators.js';
-import { type Services, servicesContext } from '../../app/services';
+import { type Services, servicesContext } from '../kit/services';
 import { emptyState } from '../empty-state';
 import { agentSource, runBlackBox } from '../../agents/black-box-host';
 import { type ConfigKind, listConfigs, type StoredConfig, saveConfig } from '../../agents/store';
 import type { AgentProgress } from '../../agents/white-box';
-import { base as baseStyles } from '../../app/styles';
+import { base as baseStyles } from '../kit/styles';
 import { gatewayBaseUrl } from '../../gateway/page/api';
 import { runAgent } from '../../agents/run';
 import { gatewayBase } from '../../gateway/page/register';

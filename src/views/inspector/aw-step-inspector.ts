@@ -10,7 +10,7 @@
 import { consume } from '@lit/context';
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { type Services, servicesContext } from '../../app/services';
+import { type Services, servicesContext } from '../kit/services';
 import type { ChatMessage, ToolCall } from '../../contract/step';
 import { loadTrajectory } from './load';
 import { conversationTurns, type InspectorStep, prettyJson, type Turn, toolCalls, toolResults } from './turns';
