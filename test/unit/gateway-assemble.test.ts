@@ -84,3 +84,36 @@ test('recorded provider SSE (usage chunk, [DONE], ping, heartbeats, CRLF, split 
     }
   }
 });
+
+test('the mock upstream is MSW handlers: served by setupServer to plain fetch, and resolved by getResponse (as in the service worker) with the same answer', async () => {
+  const { setupServer } = await import('msw/node');
+  const { MOCK_ORIGIN, mockFetch, mockUpstreamHandlers } = await import('../../src/gateway/core/mock-upstream');
+  const server = setupServer(...mockUpstreamHandlers);
+  server.listen({ onUnhandledRequest: 'error' });
+  try {
+    const body = JSON.stringify({ model: 'mock', messages: [{ role: 'user', content: 'What is 6 * 7?' }] });
+    const viaServer = await (await fetch(`${MOCK_ORIGIN}/v1/chat/completions`, { method: 'POST', body })).json();
+    const viaGetResponse = await (await mockFetch('chat', body)).json();
+    assert.equal(viaServer.choices[0].message.content, 'The answer is 42.');
+    assert.deepEqual(viaGetResponse, viaServer);
+    const failing = await mockFetch('messages', JSON.stringify({ model: 'mock-500', messages: [] }));
+    assert.equal(failing.status, 500);
+    assert.equal((await failing.json()).error.type, 'api_error');
+  } finally {
+    server.close();
+  }
+});
+
+test("the mock's slow stream stops when the caller aborts (the signal reaches the MSW handler)", async () => {
+  const { mockFetch } = await import('../../src/gateway/core/mock-upstream');
+  const ctl = new AbortController();
+  const res = await mockFetch('chat', JSON.stringify({ model: 'mock-slow', stream: true, messages: [{ role: 'user', content: 'tell me a long story about numbers' }] }), ctl.signal);
+  const reader = res.body!.getReader();
+  await reader.read();
+  ctl.abort();
+  const t0 = Date.now();
+  await assert.rejects(async () => {
+    for (;;) if ((await reader.read()).done) throw new Error('the stream ran to its end after the abort');
+  }, /abort/i);
+  assert.ok(Date.now() - t0 < 1000);
+});

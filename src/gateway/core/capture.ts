@@ -9,7 +9,7 @@ import { isObject, num, type Obj, str } from '../../contract/json';
 import { hash64 } from '../../util/hash';
 import { type Api, httpErrorText, wireRequest, wireResponse } from '../../wire';
 import { allocateStep, completeTrajectory, getLink, type JournalDb, putLink, putStep, updateTrajectory } from './journal';
-import { mockRespond } from './mock-upstream';
+import { mockFetch } from './mock-upstream';
 import { CALL_ID_HEADER } from './protocol';
 import { parseRoute } from './routes';
 import { scrubSecrets, secretsOf } from './scrub';
@@ -231,7 +231,7 @@ export class Gateway {
 
     let upstreamRes: Response;
     try {
-      upstreamRes = await this.forward(upstream, api, path, request, text, body, client.signal);
+      upstreamRes = await this.forward(upstream, api, path, request, text, client.signal);
     } catch (e) {
       const aborted = client.signal.aborted;
       rec.aborted = aborted;
@@ -326,8 +326,8 @@ export class Gateway {
     return new Response(out, { status: upstreamRes.status, statusText: upstreamRes.statusText, headers });
   }
 
-  private forward(u: UpstreamConfig, api: Api, path: string, request: Request, text: string, body: unknown, cancel: AbortSignal): Promise<Response> {
-    if (u.kind === 'mock') return mockRespond(api, body, cancel);
+  private forward(u: UpstreamConfig, api: Api, path: string, request: Request, text: string, cancel: AbortSignal): Promise<Response> {
+    if (u.kind === 'mock') return mockFetch(api, text, cancel);
     if (u.kind === 'anthropic' && api !== 'messages') {
       return Promise.resolve(gatewayError(400, 'gateway_upstream_mismatch', `Upstream "${u.name}" speaks Anthropic messages; call …/v1/messages, or pick an OpenAI-compatible upstream for ${path}.`));
     }

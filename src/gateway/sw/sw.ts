@@ -3,6 +3,7 @@
  * and lets every other request pass untouched. Its scope is the base path, so the app page, its
  * workers, and same-origin agent pages under it are all routed here, visible or not.
  */
+import './msw-env';
 import { refusal } from '../core/admit';
 import { Gateway, type GatewayEvent } from '../core/capture';
 import { type JournalDb, loadSettings, openJournal } from '../core/journal';
