@@ -4,6 +4,7 @@
  * neither, and the real jar brings the public-suffix list (~300 KB minified) into a script the browser
  * parses on every service-worker start. This jar holds no cookies: reads give none, writes are dropped.
  */
+// biome-ignore lint/complexity/noStaticOnlyClass: the shape of tough-cookie's Cookie that MSW calls
 export class Cookie {
   static fromJSON(): null {
     return null;
