@@ -4,7 +4,7 @@
  * object a non-streaming call returns. The gateway, HAR / recorded-exchange import and the OpenAI log
  * normalizer all call it (decision 019).
  */
-import { int, isObject, type Obj, str } from '../contract/json';
+import { int, isObject, type Obj, parseJsonDeep, str } from '../contract/json';
 import { openaiMessage, splitInlineThink } from '../contract/message';
 import type { ChatMessage } from '../contract/step';
 import { sseObject } from './sse';
@@ -156,11 +156,14 @@ function ints(v: unknown): number[] | null {
 /** A Chat Completions request body (or a legacy completions one, `prompt`) → what it asked. */
 export function chatRequest(body: unknown): WireRequest {
   const b = isObject(body) ? body : {};
-  let messages: ChatMessage[] = Array.isArray(b.messages) ? b.messages.map(openaiMessage) : [];
+  // logs often hold the lists as JSON text
+  const list = parseJsonDeep(b.messages);
+  let messages: ChatMessage[] = Array.isArray(list) ? list.map(openaiMessage) : [];
   if (!messages.length && b.prompt !== undefined && b.prompt !== null) {
     messages = [{ role: 'user', content: Array.isArray(b.prompt) ? b.prompt.map((x) => str(x) ?? '').join('\n') : str(b.prompt) }];
   }
-  return { model: str(b.model), stream: b.stream === true, messages, tools: toolsText(b.tools, b.functions), tools_original: toolsOriginal(b.tools), previous_response_id: null };
+  const tools = parseJsonDeep(b.tools);
+  return { model: str(b.model), stream: b.stream === true, messages, tools: toolsText(tools, parseJsonDeep(b.functions)), tools_original: toolsOriginal(tools), previous_response_id: null };
 }
 
 /** One choice of a completion → the assistant message (`message`, or a legacy completion's `text`); null when it says nothing. */
