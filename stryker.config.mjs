@@ -20,7 +20,7 @@ export default {
   //   so only the browser tests (test/browser/curation-*.test.ts) reach them; their SQL pieces are in scope.
   // - src/ingest/**, src/notebook/{format,graph,sql-tokens}.ts, src/gateway/{assemble,request,to-step,routes}.ts:
   //   wanted, but ~1 800 more mutants at ~8 a minute on this shared 2-core machine (measured, docs/testing.md) is
-  //   hours. Run a module on demand: `npm run mutation -- --mutate src/gateway/request.ts`.
+  //   hours. Run a module on demand: `npm run mutation -- --mutate src/wire/anthropic.ts`.
   mutate: [
     'src/curation/filter.ts',
     'src/curation/minhash.ts',

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
-import { gatewayAssets } from './src/gateway/vite-plugin';
+import { gatewayAssets } from './scripts/vite-gateway-assets';
 
 /** Serve notebooks/ (example notebooks, demo data, agent and task configs) in dev and copy it into dist/. */
 function notebooksDir(): Plugin {

@@ -3,7 +3,7 @@ import type { AwApp, DemoFile } from './app/aw-app';
 import { foreignFramer, refuseFramed } from './app/frame-guard';
 import './app/aw-app';
 import { assets } from './assets';
-import type { Services } from './app/services';
+import type { Services } from './views/kit/services';
 import type { WorkbenchApi } from './app/workbench-api';
 import { WorkerExporter } from './export/exporter';
 import { WorkerImporter } from './ingest/importer';
@@ -12,7 +12,8 @@ import { PoolClient } from './pool/client';
 import { EXAMPLE_NOTEBOOKS, openNotebook, runAll } from './notebook/api';
 import { fetchExample } from './notebook/examples';
 import './views/notebook/aw-notebooks';
-import { startGatewayServices } from './gateway/boot';
+import { startGatewayServices } from './gateway/page/boot';
+import { agentServices } from './agents/services';
 import './views/gateway/aw-gateway';
 import { setCuration, setCurationWhere } from './curation/api';
 import type { CurationPatch } from './curation/store';
@@ -95,7 +96,7 @@ async function boot(): Promise<void> {
     }}>${e.title}</a></li>`)}</ul>`;
   await app.updateComplete;
 
-  Object.assign(window.workbench, gw.api);
+  Object.assign(window.workbench, gw.api, agentServices(new URL('./', document.baseURI).href));
   Object.assign(window.workbench, {
     importFiles: (files: File[], opts?: { shards?: number | false }) => app.importPanel.importFiles(files, opts),
     importUrl: (url: string) => app.importPanel.importUrl(url),

@@ -4,7 +4,7 @@
  * way out is the postMessage fetch bridge, which forwards only the gateway's API routes with their
  * methods (`checkBridgeRequest`: no dot segments or encoded separators, checked before resolving).
  */
-import { abortRelayFetch } from '../gateway/abort';
+import { abortRelayFetch } from '../gateway/page/abort';
 import { checkBridgeRequest } from './bridge-url';
 import type { HostToSandbox, SandboxToHost } from './sandbox-protocol';
 

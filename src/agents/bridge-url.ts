@@ -5,7 +5,7 @@
  * encoded separators (`%2f`, `%5c`), backslashes, credentials or another origin are refused before
  * the URL is resolved; the resolved URL must then still lie under the prefix.
  */
-import { parseRoute } from '../gateway/routes';
+import { parseRoute } from '../gateway/core/routes';
 
 export type BridgeCheck = { ok: true; url: string } | { ok: false; reason: string };
 

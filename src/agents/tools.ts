@@ -1,5 +1,5 @@
 /** Tools the built-in agent can offer: an OpenAI function definition plus a pure implementation. */
-import { calculate, formatNumber } from './calculator';
+import { calculate, formatNumber } from '../util/calculator';
 
 export interface AgentTool {
   definition: { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } };

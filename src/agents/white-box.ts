@@ -6,7 +6,7 @@
 import type { AgentConfig, Task, TaskSet } from './config';
 import { reward as score } from './reward';
 import { TOOLS } from './tools';
-import { abortRelayFetch } from '../gateway/abort';
+import { abortRelayFetch } from '../gateway/page/abort';
 
 export interface RunAgentOptions {
   agent: AgentConfig;

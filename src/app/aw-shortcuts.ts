@@ -1,6 +1,6 @@
 import { css, html, LitElement } from 'lit';
 import { customElement } from 'lit/decorators.js';
-import { base } from './styles';
+import { base } from '../views/kit/styles';
 
 /** Every keyboard shortcut of the workbench, by where it works. Keep in step with the key handlers. */
 export const SHORTCUTS: { area: string; keys: [string, string][] }[] = [

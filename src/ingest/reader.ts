@@ -5,6 +5,7 @@
  */
 import type { SourceRecord } from './normalizer';
 import { looksLikeYaml, yamlRecords } from './yaml-records';
+import { type SseEvent, SseParser } from '../wire/sse';
 
 export type ReadEvent =
   | { kind: 'record'; record: SourceRecord }
@@ -303,40 +304,6 @@ function isSpace(ch: number): boolean {
   return ch === 32 || ch === 10 || ch === 13 || ch === 9 || ch === 0xfeff;
 }
 
-/** Split SSE text (`event:` / `data:` lines, blank-line separated) into events. */
-class SseSplitter {
-  private data: string[] = [];
-  private event: string | null = null;
-  private startLine = 0;
-  *line(text: string, lineNo: number): Generator<ReadEvent | { kind: 'value'; text: string; line: number; event: string | null }> {
-    if (text === '') {
-      yield* this.flush();
-      return;
-    }
-    if (text.startsWith(':')) return;
-    const colon = text.indexOf(':');
-    const field = colon < 0 ? text : text.slice(0, colon);
-    let value = colon < 0 ? '' : text.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    if (!this.data.length && this.event === null) this.startLine = lineNo;
-    if (field === 'data') this.data.push(value);
-    else if (field === 'event') this.event = value;
-    else if (field !== 'id' && field !== 'retry') {
-      // a bare JSON line between events (SSE saved without prefixes)
-      yield* this.flush();
-      yield { kind: 'value', text, line: lineNo, event: null };
-    }
-  }
-  *flush(): Generator<ReadEvent | { kind: 'value'; text: string; line: number; event: string | null }> {
-    if (this.data.length) {
-      const text = this.data.join('\n');
-      if (text.trim() !== '[DONE]') yield { kind: 'value', text, line: this.startLine, event: this.event };
-    }
-    this.data = [];
-    this.event = null;
-  }
-}
-
 /** Read records from a byte stream; yields records, rejected lines and warnings in file order. */
 export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: ReadOptions = {}): AsyncGenerator<ReadEvent> {
   const maxChars = opts.maxRecordChars ?? MAX_RECORD;
@@ -455,7 +422,15 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
       else if (ev.kind !== 'warning' || !splitter.isClosed) yield ev;
     }
   } else {
-    const sse = container === 'sse' ? new SseSplitter() : null;
+    const sse = container === 'sse' ? new SseParser() : null;
+    const sseRecords = function* (evs: SseEvent[]): Generator<ReadEvent> {
+      for (const ev of evs) {
+        if (ev.data.trim() === '[DONE]') continue;
+        const r = parseOne(ev.data, ev.line ?? lineNo, index);
+        if (r.kind === 'record') index++;
+        yield r;
+      }
+    };
     let lineNo = opts.shard?.lines ?? 0;
     let carry: string[] = [];
     let carrySize = 0;
@@ -464,13 +439,7 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
       lineNo++;
       if (line.endsWith('\r')) line = line.slice(0, -1);
       if (sse) {
-        for (const ev of sse.line(line, lineNo)) {
-          if (ev.kind === 'value') {
-            const r = parseOne(ev.text, ev.line, index);
-            if (r.kind === 'record') index++;
-            yield r;
-          } else yield ev;
-        }
+        yield* sseRecords(sse.line(line, lineNo));
         return;
       }
       if (!line.trim()) return;
@@ -520,11 +489,7 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
       }
     }
     lastLine = lineNo + 1;
-    if (sse) {
-      for (const ev of sse.flush()) {
-        if (ev.kind === 'value') yield parseOne(ev.text, ev.line, index++);
-      }
-    }
+    if (sse) yield* sseRecords(sse.end());
   }
   if (replaced) yield { kind: 'warning', message: 'the file has bytes that are not valid text in its encoding; they were replaced with U+FFFD' };
   if (gzipError) yield { kind: 'reject', line: lastLine, reason: `the gzip stream is truncated or corrupt from here on (${gzipError}); the records before were kept` };

@@ -1,5 +1,5 @@
 /** Synthetic pools for the curation / dashboard tests: GRPO groups, errors, PII, duplicates. */
-import type { Services } from '../../src/app/services';
+import type { Services } from '../../src/views/kit/services';
 import type { PoolClient } from '../../src/pool/client';
 import type { ChatMessage, StepRecord } from '../../src/contract/step';
 import { stepsToIPC } from '../../src/ingest/step-arrow';

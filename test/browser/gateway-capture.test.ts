@@ -1,7 +1,7 @@
 import { expect } from '@esm-bundle/chai';
-import { openJournal, putStep } from '../../src/gateway/journal';
-import { startCaptureSink } from '../../src/gateway/sink';
-import { callToStep } from '../../src/gateway/to-step';
+import { openJournal, putStep } from '../../src/gateway/core/journal';
+import { startCaptureSink } from '../../src/gateway/page/sink';
+import { callToStep } from '../../src/gateway/core/to-step';
 import { allJournal, journalOf, startGateway, type TestGateway } from './gateway-harness';
 import { startPool } from './helpers';
 

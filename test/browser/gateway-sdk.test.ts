@@ -136,7 +136,7 @@ describe('gateway through the real SDKs (mock upstream)', () => {
   });
 });
 
-async function waitFor(pred: (e: import('../../src/gateway/journal').JournalEntry) => boolean, timeoutMs = 5000) {
+async function waitFor(pred: (e: import('../../src/gateway/core/journal').JournalEntry) => boolean, timeoutMs = 5000) {
   const { allJournal } = await import('./gateway-harness');
   const t0 = Date.now();
   for (;;) {

@@ -1,9 +1,9 @@
 // Remembered keys encrypted with a passphrase: what IndexedDB holds, a wrong passphrase, unlock after a reload, the UI.
 import { expect } from '@esm-bundle/chai';
-import { openJournal } from '../../src/gateway/journal';
-import { getSettings, keyProtection, protectKeys, reloadSettings, setSettings, unlockKeys, unprotectKeys } from '../../src/gateway/settings';
-import { defaultSettings, type GatewaySettings } from '../../src/gateway/upstream';
-import { deriveKey, VaultError } from '../../src/gateway/vault';
+import { openJournal } from '../../src/gateway/core/journal';
+import { getSettings, keyProtection, protectKeys, reloadSettings, setSettings, unlockKeys, unprotectKeys } from '../../src/gateway/page/settings';
+import { defaultSettings, type GatewaySettings } from '../../src/gateway/core/upstream';
+import { deriveKey, VaultError } from '../../src/gateway/core/vault';
 import '../../src/views/gateway/aw-gateway';
 
 const KEY = 'vault-test-Key-0123456789-abcdef';

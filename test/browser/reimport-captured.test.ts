@@ -3,7 +3,7 @@
 // in the pool" (`import_id IS DISTINCT FROM x`; `import_id <> x` drops them and duplicates every one).
 import { expect } from '@esm-bundle/chai';
 import * as Comlink from 'comlink';
-import { callToStep } from '../../src/gateway/to-step';
+import { callToStep } from '../../src/gateway/core/to-step';
 import { stepsToIPC } from '../../src/ingest/step-arrow';
 import { exporterFor, fixture, importerFor, startPool } from './helpers';
 

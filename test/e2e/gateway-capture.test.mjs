@@ -1,44 +1,51 @@
-// The gateway end to end on a built page: the agent worker through the service worker, hidden tabs,
-// reload mid-run, a real OpenAI-compatible upstream on 127.0.0.1, and the gateway's overhead.
+// The gateway end to end on the built app (dist/, as a user gets it): the agent worker through the
+// service worker, hidden tabs, reload mid-run, a real OpenAI-compatible upstream on 127.0.0.1, and the
+// gateway's overhead.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { build } from 'vite';
-import { launch } from '../../scripts/browser.mjs';
-import { serve } from '../../scripts/serve.mjs';
 import { startLocalUpstream } from '../fixtures/gateway/local-upstream.mjs';
+import { startApp, uniquePool } from './harness.mjs';
 
-let out;
+let app;
 let srv;
 let browser;
 let upstream;
-const PAGE = 'test/e2e/pages/gateway.html';
 
 before(async () => {
-  out = mkdtempSync(join(tmpdir(), 'aw-gw-e2e-'));
-  await build({ configFile: 'vite.config.ts', logLevel: 'error', build: { outDir: out, emptyOutDir: true, rollupOptions: { input: PAGE } } });
-  srv = await serve(out, { base: '/workbench/' });
-  browser = await launch();
+  app = await startApp();
+  srv = { url: app.url };
+  browser = { context: app.context };
   upstream = await startLocalUpstream();
 });
 
 after(async () => {
-  await browser?.close();
-  await srv?.close();
+  await app?.close();
   await upstream?.close();
-  rmSync(out, { recursive: true, force: true });
 });
 
-async function open(pool) {
-  const page = await browser.context.newPage();
-  page.on('pageerror', (e) => console.error('page error:', e.message));
+async function open(pool, extra = '') {
+  const page = await app.open(pool, extra);
   page.on('console', (m) => m.type() === 'error' && console.error('console:', m.text()));
-  await page.goto(`${srv.url}${PAGE}?pool=${pool}`);
-  await page.waitForFunction(() => window.workbench?.ready !== undefined);
-  await page.evaluate(() => window.workbench.ready);
   return page;
+}
+
+/** The capture journal (IndexedDB `aw-gateway`, store `journal`) as the page sees it. */
+function journal(page) {
+  return page.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const req = indexedDB.open('aw-gateway');
+        req.onerror = () => reject(req.error);
+        req.onsuccess = () => {
+          const all = req.result.transaction('journal').objectStore('journal').getAll();
+          all.onsuccess = () => {
+            resolve(all.result);
+            req.result.close();
+          };
+          all.onerror = () => reject(all.error);
+        };
+      }),
+  );
 }
 
 async function waitFor(page, sql, ok, timeout = 30000) {
@@ -58,7 +65,7 @@ const TASKS = {
 };
 
 test('the white-box agent in a worker, from a background tab: 4 rollouts per task → GRPO groups in the pool', async () => {
-  const page = await open('gw-agent');
+  const page = await open(uniquePool('gw-agent'));
   const front = await browser.context.newPage();
   await front.goto('about:blank');
   await front.bringToFront();
@@ -85,11 +92,11 @@ test('the white-box agent in a worker, from a background tab: 4 rollouts per tas
 });
 
 test('a reload mid-run loses no finished call', async () => {
-  const page = await open('gw-reload');
+  const page = await open(uniquePool('gw-reload'));
   const slow = { ...AGENT, name: 'slow-agent', model: 'mock-slow' };
   await page.evaluate(({ agent, tasks }) => { void window.workbench.runAgent({ agent, tasks, rollouts: 4 }).catch(() => {}); }, { agent: slow, tasks: TASKS });
   const t0 = Date.now();
-  while ((await page.evaluate(async () => (await window.workbench.journal()).filter((e) => e.step.agent === 'slow-agent' && e.step.status === 'ok').length)) < 4) {
+  while ((await journal(page)).filter((e) => e.step.agent === 'slow-agent' && e.step.status === 'ok').length < 4) {
     assert.ok(Date.now() - t0 < 30000, 'the slow agent made no progress');
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -97,9 +104,9 @@ test('a reload mid-run loses no finished call', async () => {
   await page.waitForFunction(() => window.workbench?.ready !== undefined);
   await page.evaluate(() => window.workbench.ready);
   await new Promise((r) => setTimeout(r, 1500));
-  const journaled = await page.evaluate(async () => (await window.workbench.journal()).filter((e) => e.step.agent === 'slow-agent').map((e) => e.step_id).sort());
+  const journaled = (await journal(page)).filter((e) => e.step.agent === 'slow-agent').map((e) => e.step_id).sort();
   assert.ok(journaled.length >= 4);
-  const aborted = await page.evaluate(async () => (await window.workbench.journal()).filter((e) => e.step.agent === 'slow-agent' && e.step.metadata?.aborted).length);
+  const aborted = (await journal(page)).filter((e) => e.step.agent === 'slow-agent' && e.step.metadata?.aborted).length;
   console.log(`# reload mid-run: ${journaled.length} calls journaled, ${aborted} of them cut off by the reload (recorded as aborted)`);
   const pooled = await waitFor(page, `SELECT step_id FROM steps WHERE agent = 'slow-agent' ORDER BY step_id`, (r) => r.length >= journaled.length);
   assert.deepEqual(pooled.map((r) => r.step_id).sort(), journaled);
@@ -107,7 +114,7 @@ test('a reload mid-run loses no finished call', async () => {
 });
 
 test('a real OpenAI-compatible server on 127.0.0.1: key from settings, never stored; and the gateway overhead', async () => {
-  const page = await open('gw-local');
+  const page = await open(uniquePool('gw-local'));
   const KEY = 'sk-local-SECRETSECRETSECRET9876';
   await page.evaluate(async ({ url, key }) => {
     const s = await window.workbench.gatewaySettings();
@@ -122,8 +129,8 @@ test('a real OpenAI-compatible server on 127.0.0.1: key from settings, never sto
   assert.equal(upstream.seen.at(-1).authorization, `Bearer ${KEY}`);
   const stored = await waitFor(page, `SELECT provider, model, response_text, raw, metadata['upstream'] AS up FROM steps WHERE metadata['upstream'] = 'local'`, (x) => x.length >= 1);
   assert.equal(stored[0].response_text, 'Hello from the local upstream.');
-  const journal = JSON.stringify(await page.evaluate(() => window.workbench.journal()));
-  assert.ok(!journal.includes('SECRETSECRET') && !journal.includes('agent-key-not-used'));
+  const journaled = JSON.stringify(await journal(page));
+  assert.ok(!journaled.includes('SECRETSECRET') && !journaled.includes('agent-key-not-used'));
   assert.ok(!JSON.stringify(stored).includes('SECRETSECRET'));
 
   // Overhead: the same calls direct (page → upstream) and through the gateway (page → service worker → upstream).
@@ -161,8 +168,9 @@ test('a real OpenAI-compatible server on 127.0.0.1: key from settings, never sto
 });
 
 test('capture needs no app page: a bare same-origin page under the base is captured, and the app replays it on start', async () => {
-  const app = await open('gw-nopage');
-  await app.close();
+  const pool = uniquePool('gw-nopage');
+  const first = await open(pool);
+  await first.close();
   const bare = await browser.context.newPage();
   await bare.goto(`${srv.url}some/agent/page.html`);
   assert.equal(await bare.evaluate(() => !!navigator.serviceWorker.controller), true);
@@ -173,14 +181,14 @@ test('capture needs no app page: a bare same-origin page under the base is captu
   }, { base: srv.url, tag });
   assert.equal(r, 200);
   await bare.close();
-  const again = await open('gw-nopage');
+  const again = await open(pool);
   const rows = await waitFor(again, `SELECT status FROM steps WHERE messages[-1].content = '${tag}'`, (x) => x.length === 1);
   assert.equal(rows[0].status, 'ok');
   await again.close();
 });
 
 test('a black-box agent in the sandbox reaches the gateway (streaming too) and nothing else', async () => {
-  const page = await open('gw-blackbox');
+  const page = await open(uniquePool('gw-blackbox'));
   const tag = `black box ${Date.now()}`;
   const code = `
     export default async function ({ baseUrl, input }) {
@@ -207,7 +215,8 @@ test('a black-box agent in the sandbox reaches the gateway (streaming too) and n
 });
 
 test('the <aw-gateway> panel: live status strip, and the CORS hint when an upstream cannot be reached', async () => {
-  const page = await open('gw-panel');
+  const page = await open(uniquePool('gw-panel'), '#gateway');
+  await page.evaluate(() => document.querySelector('aw-app').selectTab('gateway'));
   const panel = page.locator('aw-gateway');
   await panel.getByRole('button', { name: 'Add upstream' }).click();
   await panel.getByLabel('Upstream base URL').fill('http://127.0.0.1:9/v1');
@@ -217,6 +226,6 @@ test('the <aw-gateway> panel: live status strip, and the CORS hint when an upstr
   await page.evaluate(async () => {
     for (let i = 0; i < 3; i++) await fetch(window.workbench.gatewayBaseUrl() + '/chat/completions', { method: 'POST', body: JSON.stringify({ model: 'mock', messages: [{ role: 'user', content: `panel ${i}` }] }) });
   });
-  await page.waitForFunction(() => /([3-9]|\d\d+) calls\/min/.test(document.querySelector('aw-gateway').shadowRoot.textContent), null, { timeout: 5000 });
+  await page.waitForFunction(() => /([3-9]|\d\d+) calls\/min/.test(document.querySelector('aw-app').shadowRoot.querySelector('aw-gateway').shadowRoot.textContent), null, { timeout: 5000 });
   await page.close();
 });

@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { assembleJson, streamAssembler } from '../../src/gateway/assemble';
-import { summarizeRequest } from '../../src/gateway/request';
-import { SseParser } from '../../src/gateway/sse';
-import { callToStep } from '../../src/gateway/to-step';
-import { STOP_REASON, anthropicFinishReason } from '../../src/ingest/anthropic-message';
+import { streamAccumulator as streamAssembler, wireResponse as assembleJson } from '../../src/wire';
+import { wireRequest as summarizeRequest } from '../../src/wire';
+import { SseParser } from '../../src/wire/sse';
+import { callToStep } from '../../src/gateway/core/to-step';
+import { STOP_REASON, anthropicFinishReason } from '../../src/wire/anthropic';
 import { createFinalizeState, finalize } from '../../src/ingest/finalize';
 import type { Normalizer, SourceRecord } from '../../src/ingest/normalizer';
 import { anthropic } from '../../src/ingest/normalizers/anthropic';

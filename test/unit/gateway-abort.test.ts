@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { abortRelayFetch } from '../../src/gateway/abort';
-import { ABORT_CHANNEL, CALL_ID_HEADER } from '../../src/gateway/protocol';
+import { abortRelayFetch } from '../../src/gateway/page/abort';
+import { ABORT_CHANNEL, CALL_ID_HEADER } from '../../src/gateway/core/protocol';
 
 test('abortRelayFetch tags a call and announces its abort on the gateway abort channel', async () => {
   const seen: { url: string; headers: Headers }[] = [];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type RequestFacts, refusal } from '../../src/gateway/admit';
+import { type RequestFacts, refusal } from '../../src/gateway/core/admit';
 
 const SELF = 'http://127.0.0.1:5173';
 // what Chromium shows the gateway worker for a fetch() from its own page (measured: Origin and Sec-Fetch-Site are not exposed)

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { scrubSecrets, secretsOf } from '../../src/gateway/scrub';
-import { callToStep } from '../../src/gateway/to-step';
-import { defaultSettings, type GatewaySettings } from '../../src/gateway/upstream';
+import { scrubSecrets, secretsOf } from '../../src/gateway/core/scrub';
+import { callToStep } from '../../src/gateway/core/to-step';
+import { defaultSettings, type GatewaySettings } from '../../src/gateway/core/upstream';
 
 // not key-shaped: only exact-value scrubbing removes them
 const KEY = 'vllm-local-Key-0123456789';

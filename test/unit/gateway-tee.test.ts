@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Tee } from '../../src/gateway/tee';
+import { Tee } from '../../src/gateway/core/tee';
 
 const TEXT = '数据工厂 ok';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { generic } from '../../src/ingest/normalizers/generic';
-import { eventPayloads, looksLikeSse, parseSseText } from '../../src/ingest/sse';
+import { eventPayloads, looksLikeSse, parseSse as parseSseText } from '../../src/wire/sse';
 import { runNormalizer } from './helpers/formats';
 
 describe('generic normalizer', () => {

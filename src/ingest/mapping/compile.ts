@@ -1,4 +1,5 @@
-import { chatToSteps, toolsText } from '../chat-steps';
+import { chatToSteps } from '../chat-steps';
+import { toolsText } from '../../wire/tools';
 import { defineNormalizer, type Normalizer, RecordError } from '../normalizer';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
 import { isObject, num, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';

@@ -5,13 +5,12 @@ import {
   assistantMessage,
   isStreamEvent,
   newAnthropicStream,
-  requestMessages,
+  anthropicRequest,
   streamMessage,
-} from '../anthropic-message';
-import { toolsOriginal, toolsText } from '../chat-steps';
+} from '../../wire/anthropic';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
-import { eventPayloads, looksLikeSse } from '../sse';
+import { eventPayloads, looksLikeSse } from '../../wire/sse';
 import type { StepDraft, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, metadataOf, noteNaiveTimes, num, type Obj, parseJsonDeep, str } from '../../contract/json';
 import { errorText, timeSources, TIMING_KEYS, timingOf } from './log-fields';
@@ -113,18 +112,18 @@ function callDraft(outer: Obj, req: Obj | null, resIn: unknown, line: number, ra
   if (typeof r.id === 'string') meta.response_id = r.id;
   if (typeof r.stop_reason === 'string') meta.stop_reason = r.stop_reason;
   if (typeof r.stop_sequence === 'string') meta.stop_sequence = r.stop_sequence;
-  const toolErrors = requestMessages(rq).filter((m) => m.role === 'tool' && m.content?.startsWith('[error]')).length;
+  const request = anthropicRequest(rq);
+  const toolErrors = request.messages.filter((m) => m.role === 'tool' && m.content?.startsWith('[error]')).length;
   if (toolErrors) meta.tool_result_errors = String(toolErrors);
-  const original = toolsOriginal(rq.tools);
-  if (original) meta.tools_original = original;
+  if (request.tools_original) meta.tools_original = request.tools_original;
   const step: StepDraft = {
-    messages: requestMessages(rq),
+    messages: request.messages,
     response: isMessage(r) || Array.isArray(r.content) ? assistantMessage(r.content) : null,
     model: str(r.model ?? rq.model ?? outer.model),
     provider: 'anthropic',
     agent: str(outer.agent),
     data_source: str(outer.data_source),
-    tools: toolsText(rq.tools),
+    tools: request.tools,
     finish_reason: failed ? 'error' : anthropicFinishReason(r.stop_reason),
     prompt_tokens: prompt,
     completion_tokens: int(usage.output_tokens),

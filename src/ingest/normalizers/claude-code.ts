@@ -6,7 +6,7 @@
  * chain up to its first line. Sidechains (Task subagents) become trajectories of their own, linked to
  * the session in `metadata`. Neither the system prompt nor the tool definitions are in the file.
  */
-import { assistantMessage, STOP_REASON, userMessages } from '../anthropic-message';
+import { assistantMessage, STOP_REASON, userMessages } from '../../wire/anthropic';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';

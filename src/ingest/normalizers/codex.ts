@@ -9,7 +9,7 @@ import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft } from '../../contract/step';
 import { int, isObject, type Obj, str, timeMs } from '../../contract/json';
-import { itemsToMessages, mergeAssistant } from './openai-responses';
+import { itemsToMessages, mergeAssistant } from '../../wire/openai-responses';
 import { scoreSample } from './score';
 
 const LINE_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);

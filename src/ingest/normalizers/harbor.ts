@@ -6,7 +6,8 @@
  * before it the context. The episodes of a trial are the steps of one trajectory; `result` (a reward
  * bucket such as "1.0", or an exception name) is the trial's outcome, so it lands on the last episode.
  */
-import { toolsText, withProviderFill } from '../chat-steps';
+import { withProviderFill } from '../chat-steps';
+import { toolsText } from '../../wire/tools';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { StepDraft, TrajectoryDraft } from '../../contract/step';

@@ -8,7 +8,7 @@
  * a score on a generation is that step's reward, a trace-level score the last step's. ClickHouse
  * writes its times without a zone; Langfuse stores UTC, so they are read as UTC.
  */
-import { toolsText } from '../chat-steps';
+import { toolsText } from '../../wire/tools';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { StepDraft, TrajectoryDraft } from '../../contract/step';

@@ -7,7 +7,8 @@
  * reward 0. A KTO row's tag is its last step's reward (1 desirable, 0 not). Plain ShareGPT rows are
  * the `sharegpt` format's.
  */
-import { chatToSteps, toolsText } from '../chat-steps';
+import { chatToSteps } from '../chat-steps';
+import { toolsText } from '../../wire/tools';
 import { promptUid } from '../finalize';
 import { defineNormalizer, RecordError } from '../normalizer';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';

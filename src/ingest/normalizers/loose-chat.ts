@@ -7,7 +7,7 @@ import { redactSecrets, redactString } from '../redact';
 import type { ChatMessage } from '../../contract/step';
 import { isObject, type Obj, parseJsonDeep, str } from '../../contract/json';
 import { contentToText, openaiMessage } from '../../contract/message';
-import { anthropicMessage } from './wire-call';
+import { anthropicMessage } from '../../wire/anthropic';
 
 export const ROLE_ALIASES: Record<string, string> = {
   human: 'user',

@@ -1,4 +1,5 @@
-import { chatToSteps, toolsText, withProviderFill } from '../chat-steps';
+import { chatToSteps, withProviderFill } from '../chat-steps';
+import { toolsText } from '../../wire/tools';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { isObject, metadataOf, num, str } from '../../contract/json';
 import { openaiMessage } from '../../contract/message';

@@ -1,11 +1,9 @@
-import { toolsText } from '../chat-steps';
 import { defineNormalizer, type NormalizeContext, RecordError, type SourceRecord } from '../normalizer';
-import { addChunk, type ChunkStream, isChunk, newStream, streamCompletion } from '../openai-stream';
+import { addChunk, type ChunkStream, chatRequest, choiceMessage, isChunk, newStream, streamCompletion } from '../../wire/openai-chat';
 import { redactSecrets } from '../redact';
-import { eventPayloads, looksLikeSse } from '../sse';
-import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
+import { eventPayloads, looksLikeSse } from '../../wire/sse';
+import type { StepDraft, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, metadataOf, noteNaiveTimes, num, type Obj, parseJsonDeep, str } from '../../contract/json';
-import { openaiMessage, splitInlineThink } from '../../contract/message';
 import { errorText, timeSources, TIMING_KEYS, timingOf } from './log-fields';
 import { scoreSample } from './score';
 
@@ -100,9 +98,7 @@ function callDrafts(outer: Obj, req: Obj | null, resIn: unknown, line: number, r
   let res = resIn;
   if (typeof res === 'string' && looksLikeSse(res)) res = assembleSse(res, line);
   const rq = req ?? {};
-  const msgsIn = parseJsonDeep(rq.messages);
-  const messages: ChatMessage[] = Array.isArray(msgsIn) ? msgsIn.map(openaiMessage) : [];
-  if (!messages.length && typeof rq.prompt === 'string') messages.push({ role: 'user', content: rq.prompt });
+  const { messages, tools } = chatRequest(rq);
   const r = isObject(res) ? res : {};
   const errObj = r.error ?? (r.type === 'error' ? r : undefined) ?? outer.error;
   const statusCode = int(outer.status_code ?? r.status_code);
@@ -118,7 +114,7 @@ function callDrafts(outer: Obj, req: Obj | null, resIn: unknown, line: number, r
     provider: 'openai',
     agent: str(outer.agent),
     data_source: str(outer.data_source),
-    tools: toolsText(parseJsonDeep(rq.tools), parseJsonDeep(rq.functions)),
+    tools,
     prompt_tokens: int(usage.prompt_tokens ?? usage.input_tokens),
     completion_tokens: int(usage.completion_tokens ?? usage.output_tokens),
     ...timing,
@@ -132,7 +128,7 @@ function callDrafts(outer: Obj, req: Obj | null, resIn: unknown, line: number, r
   const choices = Array.isArray(r.choices) ? r.choices.filter(isObject) : [];
   if (!choices.length) return [{ link: true, steps: [{ ...common, response: null, finish_reason: failed ? 'error' : null }] }];
   return choices.map((c) => {
-    const message = isObject(c.message) ? openaiMessage({ role: 'assistant', ...c.message }) : splitInlineThink({ role: 'assistant', content: str(c.text) });
+    const message = choiceMessage(c);
     return { link: true, steps: [{ ...common, response: message, finish_reason: failed ? 'error' : str(c.finish_reason) }] };
   });
 }

@@ -1,91 +1,18 @@
 import { defineNormalizer, RecordError } from '../normalizer';
-import { eventPayloads, looksLikeSse } from '../sse';
-import type { ChatMessage, ToolCall } from '../../contract/step';
+import { DONE_EVENTS, itemsToMessages, mergeAssistant, responsesFinishReason } from '../../wire/openai-responses';
+import { eventPayloads, looksLikeSse } from '../../wire/sse';
+import { toolsText } from '../../wire/tools';
+import type { ChatMessage } from '../../contract/step';
 import { int, isObject, metadataOf, noteNaiveTimes, num, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';
-import { contentToText, normalizeArguments } from '../../contract/message';
 import { errorText, timeSources, TIMING_KEYS, timingOf } from './log-fields';
 import { scoreSample } from './score';
 
 const OUTER_OWN = ['request', 'response', 'model', 'agent', 'data_source', 'reward', 'headers', 'status_code', ...TIMING_KEYS];
 const REQUEST_OWN = ['input', 'instructions', 'tools', 'model', 'previous_response_id', 'stream', 'headers', 'body'];
-const DONE_EVENTS = new Set(['response.completed', 'response.failed', 'response.incomplete']);
 
 export interface ResponsesState {
   /** response id → the chain's first response id and the conversation up to and including that response. */
   chains: Map<string, { root: string; history: ChatMessage[] }>;
-}
-
-function reasoningText(item: Obj): string {
-  const parts = [item.summary, item.content].flatMap((p) => (Array.isArray(p) ? p : []));
-  const texts = parts.map((p) => (isObject(p) ? str(p.text) : str(p))).filter((t): t is string => !!t);
-  return texts.length ? texts.join('\n') : item.encrypted_content ? '[encrypted reasoning]' : '';
-}
-
-/** Responses API items → chat messages: an assistant turn's reasoning, text and calls merge into one message. */
-export function itemsToMessages(input: unknown): ChatMessage[] {
-  const v = parseJsonDeep(input);
-  if (typeof v === 'string') return [{ role: 'user', content: v }];
-  if (!Array.isArray(v)) return [];
-  const out: ChatMessage[] = [];
-  // held in an object: TS does not track assignments made inside the closures below
-  const st: { cur: ChatMessage | null } = { cur: null };
-  const flush = () => {
-    if (st.cur) out.push(st.cur);
-    st.cur = null;
-  };
-  const assistant = (): ChatMessage => (st.cur ??= { role: 'assistant', content: null });
-  for (const item of v) {
-    if (typeof item === 'string') {
-      flush();
-      out.push({ role: 'user', content: item });
-      continue;
-    }
-    if (!isObject(item)) continue;
-    const type = str(item.type) ?? (item.role ? 'message' : '');
-    if (type === 'message' && item.role === 'assistant') {
-      const a = assistant();
-      const { content } = contentToText(item.content);
-      if (content !== null) a.content = a.content ? `${a.content}\n${content}` : content;
-    } else if (type === 'message') {
-      flush();
-      const { content, parts } = contentToText(item.content);
-      const m: ChatMessage = { role: str(item.role) ?? 'user', content };
-      if (parts !== null) m.parts = parts;
-      out.push(m);
-    } else if (type === 'reasoning') {
-      if (st.cur && (st.cur.content || st.cur.tool_calls?.length)) flush();
-      const a = assistant();
-      const text = reasoningText(item);
-      if (text) a.reasoning = a.reasoning ? `${a.reasoning}\n${text}` : text;
-    } else if (type === 'function_call' || type === 'custom_tool_call') {
-      const a = assistant();
-      const call: ToolCall = {
-        id: str(item.call_id ?? item.id),
-        type: 'function',
-        function: { name: str(item.name) ?? '', arguments: type === 'custom_tool_call' ? (str(item.input) ?? '') : normalizeArguments(item.arguments) },
-      };
-      a.tool_calls = [...(a.tool_calls ?? []), call];
-    } else if (type === 'function_call_output' || type === 'custom_tool_call_output') {
-      flush();
-      const output = parseJsonDeep(item.output);
-      const content = typeof item.output === 'string' ? item.output : Array.isArray(output) ? contentToText(output).content : str(output);
-      out.push({ role: 'tool', content, tool_call_id: str(item.call_id) });
-    }
-  }
-  flush();
-  return out;
-}
-
-/** Several assistant messages of one response (e.g. two message items) as the single response message. */
-export function mergeAssistant(ms: readonly ChatMessage[]): ChatMessage | null {
-  if (ms.length <= 1) return ms[0] ?? null;
-  const out: ChatMessage = { role: 'assistant', content: null };
-  for (const m of ms) {
-    if (m.content) out.content = out.content ? `${out.content}\n${m.content}` : m.content;
-    if (m.reasoning) out.reasoning = out.reasoning ? `${out.reasoning}\n${m.reasoning}` : m.reasoning;
-    if (m.tool_calls?.length) out.tool_calls = [...(out.tool_calls ?? []), ...m.tool_calls];
-  }
-  return out;
 }
 
 function isResponse(v: unknown): boolean {
@@ -120,17 +47,6 @@ function recordScore(v: unknown): number | null {
   const sp = split(v);
   if (!sp) return 0;
   return sp.res ? 0.95 : 0.6;
-}
-
-function finishOf(res: Obj, response: ChatMessage | null): string | null {
-  const status = str(res.status);
-  if (status === 'failed' || res.error) return 'error';
-  if (status === 'incomplete') {
-    const reason = str(isObject(res.incomplete_details) ? res.incomplete_details.reason : null);
-    return reason === 'max_output_tokens' ? 'length' : (reason ?? 'length');
-  }
-  if (status === 'completed' || status === null) return response?.tool_calls?.length ? 'tool_calls' : response ? 'stop' : null;
-  return status;
 }
 
 /** OpenAI Responses API objects and request/response logs; `previous_response_id` chains become one trajectory. */
@@ -168,7 +84,7 @@ export const openaiResponses = defineNormalizer<ResponsesState>({
     if (cached !== null) meta.cached_tokens = String(cached);
     if (reasoningTokens !== null) meta.reasoning_tokens = String(reasoningTokens);
     const tools = parseJsonDeep(req.tools ?? res.tools);
-    const finish = finishOf(res, response);
+    const finish = responsesFinishReason(res, response);
     const failed = finish === 'error' || (int(outer.status_code) ?? 0) >= 400;
     const timing = timingOf(outer, res.created_at);
     timing.ended_at ??= timeMs(res.completed_at);
@@ -185,7 +101,7 @@ export const openaiResponses = defineNormalizer<ResponsesState>({
             provider: 'openai',
             agent: str(outer.agent),
             data_source: str(outer.data_source),
-            tools: Array.isArray(tools) && tools.length ? JSON.stringify(tools) : null,
+            tools: toolsText(tools),
             finish_reason: failed ? 'error' : finish,
             prompt_tokens: int(usage.input_tokens ?? usage.prompt_tokens),
             completion_tokens: int(usage.output_tokens ?? usage.completion_tokens),

@@ -1,4 +1,5 @@
-import { toolsText, withProviderFill } from '../chat-steps';
+import { withProviderFill } from '../chat-steps';
+import { toolsText } from '../../wire/tools';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';

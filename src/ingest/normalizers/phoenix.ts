@@ -1,4 +1,5 @@
-import { toolsOriginal, toolsText, withProviderFill } from '../chat-steps';
+import { withProviderFill } from '../chat-steps';
+import { toolsOriginal, toolsText } from '../../wire/tools';
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, ToolCall, TrajectoryDraft } from '../../contract/step';

@@ -1,4 +1,5 @@
-import { chatToSteps, toolsText, withProviderFill } from '../chat-steps';
+import { chatToSteps, withProviderFill } from '../chat-steps';
+import { toolsText } from '../../wire/tools';
 import { defineNormalizer, RecordError } from '../normalizer';
 import type { ChatMessage, ToolCall, TrajectoryDraft } from '../../contract/step';
 import { isObject, metadataOf, num, type Obj, parseJsonDeep, str } from '../../contract/json';

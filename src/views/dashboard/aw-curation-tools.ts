@@ -5,10 +5,10 @@
 import { consume } from '@lit/context';
 import { css, html, LitElement } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { type Services, servicesContext } from '../../app/services';
+import { type Services, servicesContext } from '../kit/services';
 import { findNearDuplicates } from '../../curation/near-duplicates';
 import { assignSplit } from '../../curation/split';
-import { base } from '../../app/styles';
+import { base } from '../kit/styles';
 
 @customElement('aw-curation-tools')
 export class AwCurationTools extends LitElement {

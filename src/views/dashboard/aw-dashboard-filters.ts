@@ -7,7 +7,7 @@
 import { css, html, LitElement } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { CurationFilter, TrajectoryStatus } from '../../curation/filter';
-import { base } from '../../app/styles';
+import { base } from '../kit/styles';
 
 export interface FilterOptions {
   agents: string[];

@@ -8,9 +8,9 @@ import { consume } from '@lit/context';
 import type { Table } from 'apache-arrow';
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { rovingIndex } from '../../app/roving';
+import { rovingIndex } from '../kit/roving';
 import { emptyState } from '../empty-state';
-import { type Services, servicesContext } from '../../app/services';
+import { type Services, servicesContext } from '../kit/services';
 import { type CurationFilter, filterWhere } from '../../curation/filter';
 import type { Row } from '../../pool/rows';
 import '../export/aw-export-dialog';
@@ -35,7 +35,7 @@ import type { AwStepInspector } from '../inspector/aw-step-inspector';
 import '../kit/aw-price-table';
 import type { AwPriceTable } from '../kit/aw-price-table';
 import { breakdownSql, DIMENSIONS, type Dimension, groupCountsSql, groupsSql, LIST_LIMIT, OPTIONS_SQL, rewardsSql, type Sort, summarySql, trajectoriesSql } from './queries';
-import { base } from '../../app/styles';
+import { base } from '../kit/styles';
 
 type Tab = 'overview' | 'review' | 'reference';
 

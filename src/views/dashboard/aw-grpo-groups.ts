@@ -7,7 +7,7 @@
 import { css, html, LitElement } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { Row } from '../../pool/rows';
-import { base } from '../../app/styles';
+import { base } from '../kit/styles';
 
 const fmt = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'number' ? String(Number(v.toFixed(4))) : String(v));
 

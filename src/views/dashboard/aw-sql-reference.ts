@@ -2,7 +2,7 @@
 import { css, html, LitElement } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import { CURATION_HELPERS, type SqlHelper } from '../../pool/curation-sql';
-import { base } from '../../app/styles';
+import { base } from '../kit/styles';
 
 @customElement('aw-sql-reference')
 export class AwSqlReference extends LitElement {

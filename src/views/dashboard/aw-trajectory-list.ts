@@ -12,7 +12,7 @@ import { customElement, property, query, state } from 'lit/decorators.js';
 import { cellValue } from '../../pool/rows';
 import { cellText } from '../value-text';
 import type { Sort, TrajectoryColumn } from './queries';
-import { base } from '../../app/styles';
+import { base } from '../kit/styles';
 import { formatUsd } from '../kit/prices';
 
 /** A trajectory's cost and how many of its steps had no price. */

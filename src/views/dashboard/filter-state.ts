@@ -4,9 +4,7 @@
  */
 import { type CurationFilter, filterWhere } from '../../curation/filter';
 
-type Listener = (f: CurationFilter) => void;
 let current: CurationFilter = {};
-const listeners = new Set<Listener>();
 
 export function dashboardFilter(): CurationFilter {
   return current;
@@ -18,10 +16,4 @@ export function dashboardWhere(): string {
 
 export function setDashboardFilter(f: CurationFilter): void {
   current = f;
-  for (const l of listeners) l(f);
-}
-
-export function onDashboardFilter(fn: Listener): () => void {
-  listeners.add(fn);
-  return () => listeners.delete(fn);
 }

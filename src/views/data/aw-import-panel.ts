@@ -1,11 +1,11 @@
 import { consume } from '@lit/context';
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { download, formatBytes } from '../../app/download';
+import { download, formatBytes } from '../kit/download';
 import type { ImportOptions, ImportProgress, ImportReport } from '../../contract/reports';
-import type { Services } from '../../app/services';
-import { servicesContext } from '../../app/services';
-import { base } from '../../app/styles';
+import type { Services } from '../kit/services';
+import { servicesContext } from '../kit/services';
+import { base } from '../kit/styles';
 
 interface Job {
   key: number;

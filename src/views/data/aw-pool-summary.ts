@@ -1,10 +1,10 @@
 import { consume } from '@lit/context';
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { formatBytes } from '../../app/download';
-import type { Services } from '../../app/services';
-import { servicesContext } from '../../app/services';
-import { base } from '../../app/styles';
+import { formatBytes } from '../kit/download';
+import type { Services } from '../kit/services';
+import { servicesContext } from '../kit/services';
+import { base } from '../kit/styles';
 import type { Row } from '../../pool/rows';
 
 /** What is in the pool: totals, per-format counts, the import log, and "Clear pool". */

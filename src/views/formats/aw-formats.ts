@@ -6,11 +6,11 @@
 import { consume } from '@lit/context';
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { download, stamp } from '../../app/download';
+import { download, stamp } from '../kit/download';
 import type { ImportReport } from '../../contract/reports';
-import type { Services } from '../../app/services';
-import { servicesContext } from '../../app/services';
-import { base } from '../../app/styles';
+import type { Services } from '../kit/services';
+import { servicesContext } from '../kit/services';
+import { base } from '../kit/styles';
 import { type MappingPreview, previewMapping, readSample, type SampleRecords } from '../../ingest/mapping/preview';
 import { keyPaths, skeletonMapping } from '../../ingest/mapping/skeleton';
 import { MappingError, type MappingSpec } from '../../ingest/mapping/spec';

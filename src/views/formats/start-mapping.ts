@@ -25,12 +25,6 @@ export function requestMapping(file: File, from: EventTarget = window): void {
   from.dispatchEvent(new CustomEvent<StartMappingDetail>(START_MAPPING_EVENT, { bubbles: true, composed: true, detail: { file } }));
 }
 
-/** The file of a 'aw-start-mapping' event, or null for any other event. */
-export function startMappingFile(e: Event): File | null {
-  const file = e.type === START_MAPPING_EVENT ? (e as CustomEvent<Partial<StartMappingDetail>>).detail?.file : null;
-  return file instanceof File ? file : null;
-}
-
 export function watchStartMapping(fn: (file: File) => void): () => void {
   watchers.add(fn);
   return () => watchers.delete(fn);

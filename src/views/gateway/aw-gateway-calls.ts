@@ -6,8 +6,8 @@
 import { consume } from '@lit/context';
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { type Services, servicesContext } from '../../app/services';
-import { base } from '../../app/styles';
+import { type Services, servicesContext } from '../kit/services';
+import { base } from '../kit/styles';
 import '../inspector/aw-step-inspector';
 import type { AwStepInspector } from '../inspector/aw-step-inspector';
 import { type CallRow, capturedCalls, LiveCalls } from './calls';

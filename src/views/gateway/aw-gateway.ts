@@ -5,16 +5,17 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { consume } from '@lit/context';
 import { customElement, property, state } from 'lit/decorators.js';
-import { type Services, servicesContext } from '../../app/services';
+import { type Services, servicesContext } from '../kit/services';
 import { emptyState } from '../empty-state';
 import { agentSource, runBlackBox } from '../../agents/black-box-host';
 import { type ConfigKind, listConfigs, type StoredConfig, saveConfig } from '../../agents/store';
 import type { AgentProgress } from '../../agents/white-box';
-import { base as baseStyles } from '../../app/styles';
-import { gatewayBaseUrl, runAgent } from '../../gateway/api';
-import { gatewayBase } from '../../gateway/register';
-import { getSettings, type KeyProtection, keyProtection, protectKeys, setSettings, unlockKeys, unprotectKeys } from '../../gateway/settings';
-import { corsHint, type GatewaySettings, type UpstreamConfig, type UpstreamKind } from '../../gateway/upstream';
+import { base as baseStyles } from '../kit/styles';
+import { gatewayBaseUrl } from '../../gateway/page/api';
+import { runAgent } from '../../agents/run';
+import { gatewayBase } from '../../gateway/page/register';
+import { getSettings, type KeyProtection, keyProtection, protectKeys, setSettings, unlockKeys, unprotectKeys } from '../../gateway/page/settings';
+import { corsHint, type GatewaySettings, type UpstreamConfig, type UpstreamKind } from '../../gateway/core/upstream';
 import { type GatewayStatus, watchGatewayStatus } from './status';
 import './aw-gateway-calls';
 

@@ -3,8 +3,8 @@
  * in flight — announced by the service worker before the pool has them — on top. Merged by step id (the
  * gateway's call id is the step id it records).
  */
-import type { GatewayEvent } from '../../gateway/capture';
-import { CHANNEL } from '../../gateway/protocol';
+import type { GatewayEvent } from '../../gateway/core/capture';
+import { CHANNEL } from '../../gateway/core/protocol';
 import type { PoolClient } from '../../pool/client';
 
 export interface CallRow {

@@ -1,6 +1,6 @@
 /** Live gateway status from the service worker's broadcasts: calls in flight, calls per minute, errors. */
-import type { GatewayEvent } from '../../gateway/capture';
-import { CHANNEL } from '../../gateway/protocol';
+import type { GatewayEvent } from '../../gateway/core/capture';
+import { CHANNEL } from '../../gateway/core/protocol';
 
 export interface GatewayStatus {
   inFlight: number;

@@ -8,8 +8,8 @@
 import { consume } from '@lit/context';
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { type Services, servicesContext } from '../../app/services';
-import { base } from '../../app/styles';
+import { type Services, servicesContext } from '../kit/services';
+import { base } from '../kit/styles';
 import { loadRollouts, pairFor, type Rollout, ROLLOUT_LIMIT } from './compare-query';
 
 const fmtReward = (r: number | null) => (r === null ? '—' : String(Number(r.toFixed(4))));

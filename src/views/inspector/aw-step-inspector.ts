@@ -15,9 +15,9 @@
 import { consume } from '@lit/context';
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { rovingIndex } from '../../app/roving';
-import { type Services, servicesContext } from '../../app/services';
-import { base } from '../../app/styles';
+import { rovingIndex } from '../kit/roving';
+import { type Services, servicesContext } from '../kit/services';
+import { base } from '../kit/styles';
 import type { ChatMessage, ToolCall } from '../../contract/step';
 import './aw-trainer-view';
 import '../kit/aw-price-table';

@@ -4,7 +4,7 @@
  */
 import { css, html, LitElement } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
-import { base } from '../../app/styles';
+import { base } from './styles';
 import { DEFAULT_PRICES, getPrices, type ModelPrice, setPrices, validPrice } from './prices';
 
 type Draft = { pattern: string; input: string; output: string; source: string };

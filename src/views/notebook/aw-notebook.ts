@@ -5,7 +5,7 @@
 import { consume } from '@lit/context';
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { type Services, servicesContext } from '../../app/services';
+import { type Services, servicesContext } from '../kit/services';
 import type { CellReport } from '../../notebook/api';
 import { notebookTitle } from '../../notebook/format';
 import { type Cell, type CellKind, makeCell, type NotebookDoc } from '../../notebook/model';

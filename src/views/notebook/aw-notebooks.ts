@@ -7,7 +7,7 @@
 import { consume } from '@lit/context';
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
-import { type Services, servicesContext } from '../../app/services';
+import { type Services, servicesContext } from '../kit/services';
 import { type CellReport, registerNotebookPanel } from '../../notebook/api';
 import { EXAMPLE_NOTEBOOKS, fetchExample } from '../../notebook/examples';
 import { notebookTitle, parseNotebook, serializeNotebook, withTitle } from '../../notebook/format';

@@ -7,9 +7,9 @@
 import { consume } from '@lit/context';
 import { css, html, LitElement } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { type Services, servicesContext } from '../../app/services';
+import { type Services, servicesContext } from '../kit/services';
 import { type CurationPatch, curationStore } from '../../curation/store';
-import { base } from '../../app/styles';
+import { base } from '../kit/styles';
 
 @customElement('aw-bulk-label')
 export class AwBulkLabel extends LitElement {

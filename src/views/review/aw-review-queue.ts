@@ -9,12 +9,12 @@
 import { consume } from '@lit/context';
 import { css, html, LitElement, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
-import { type Services, servicesContext } from '../../app/services';
+import { type Services, servicesContext } from '../kit/services';
 import { type CurationPatch, type CurationTarget, curationStore } from '../../curation/store';
 import '../inspector/aw-step-inspector';
 import type { AwStepInspector } from '../inspector/aw-step-inspector';
 import { REVIEW_RULES, type ReviewRule, reviewQueue, unreviewedCount } from './queue';
-import { base } from '../../app/styles';
+import { base } from '../kit/styles';
 
 @customElement('aw-review-queue')
 export class AwReviewQueue extends LitElement {

@@ -11,7 +11,7 @@ import { consume } from '@lit/context';
 import * as Plot from '@observablehq/plot';
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { type Services, servicesContext } from '../../app/services';
+import { type Services, servicesContext } from '../kit/services';
 import type { Row } from '../../pool/rows';
 import { type AuditCause, auditRowsSql, auditSql, lengthHistogramSql } from '../../tokenizer/audit-sql';
 import { activeTokenizer, type TokenizerInput, type TokenizerService, type TokenizerState } from '../../tokenizer/service';

@@ -1,17 +1,15 @@
-/** What the app and `window.workbench` use: the gateway's base URL and runs of the built-in agent. */
+/**
+ * Page side of a run of the built-in (white-box) agent: a worker that calls the gateway's base URL.
+ * Agents depend on the gateway (its base URL, settings for the upstream's id); the gateway never on agents.
+ */
 import * as Comlink from 'comlink';
-import type { AgentConfig, TaskSet } from '../agents/config';
-import { loadAgent, loadTaskSet } from '../agents/store';
-import type { AgentProgress, RolloutResult } from '../agents/white-box';
 import type { AgentWorkerApi } from '../../workers/agent.worker';
-import { gatewayBase } from './register';
-import { getSettings } from './settings';
-import { pickUpstream } from './upstream';
-
-/** OpenAI-style base URL for agents (`…/gateway/v1`); Anthropic clients take it without `/v1`. */
-export function gatewayBaseUrl(): string {
-  return `${gatewayBase()}gateway/v1`;
-}
+import { pickUpstream } from '../gateway/core/upstream';
+import { gatewayBase } from '../gateway/page/register';
+import { getSettings } from '../gateway/page/settings';
+import type { AgentConfig, TaskSet } from './config';
+import { loadAgent, loadTaskSet } from './store';
+import type { AgentProgress, RolloutResult } from './white-box';
 
 export interface RunAgentRequest {
   /** An agent config or the name of a stored one (built-in: `calculator-agent`). */

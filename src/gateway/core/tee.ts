@@ -3,8 +3,7 @@
  * (decoded with `stream: true`, so a multi-byte character split across network chunks is kept
  * whole) → SSE events → the assembled final message. A plain module so unit tests reach it.
  */
-import { type Api, type Assembled, assembleJson, streamAssembler } from './assemble';
-import { SseParser } from './sse';
+import { type Api, SseParser, streamAccumulator, type WireResponse, wireResponse } from '../../wire';
 
 export class Tee {
   private dec = new TextDecoder();
@@ -15,7 +14,7 @@ export class Tee {
     private api: Api,
     private isSse: boolean,
   ) {
-    this.asm = streamAssembler(api);
+    this.asm = streamAccumulator(api);
   }
 
   push(bytes: Uint8Array): void {
@@ -25,9 +24,9 @@ export class Tee {
   }
 
   /** Flush the decoder (a truncated trailing character becomes U+FFFD) and the SSE parser, then assemble. */
-  result(): Assembled {
+  result(): WireResponse {
     const rest = this.dec.decode();
-    if (!this.isSse) return assembleJson(this.api, parseOr((this.text += rest)));
+    if (!this.isSse) return wireResponse(this.api, parseOr((this.text += rest)));
     for (const e of [...this.sse.push(rest), ...this.sse.end()]) this.asm.push(e);
     return this.asm.result();
   }

@@ -4,12 +4,15 @@
  * tool is offered, then states the tool's result; otherwise it answers in text. `seed % 4 === 3`
  * makes it skip the tool and answer off by one, so GRPO groups get reward variance.
  * Models: `mock` (fast), `mock-slow` (120 ms between chunks), `mock-500` (an HTTP 500).
+ * It is a set of MSW request handlers (decision 020) on a virtual origin: the gateway service worker
+ * resolves a call with `getResponse(mockUpstreamHandlers, request)`, tests can serve the same
+ * handlers with `setupServer`.
  */
-import { calculate, findExpression, formatNumber } from '../agents/calculator';
-import { hash64 } from '../util/hash';
-import { int, isObject, type Obj, str } from '../contract/json';
-import type { Api } from './assemble';
-import { summarizeRequest } from './request';
+import { getResponse, http } from 'msw';
+import { calculate, findExpression, formatNumber } from '../../util/calculator';
+import { hash64 } from '../../util/hash';
+import { int, isObject, type Obj, str } from '../../contract/json';
+import { type Api, wireRequest } from '../../wire';
 
 interface Plan {
   text: string | null;
@@ -23,7 +26,7 @@ function toolNames(api: Api, body: Obj): string[] {
 }
 
 function plan(api: Api, body: Obj): Plan {
-  const { messages } = summarizeRequest(api, body);
+  const { messages } = wireRequest(api, body);
   const last = messages.at(-1);
   const seed = int(body.seed) ?? 0;
   const thinking = api === 'messages' && isObject(body.thinking) && body.thinking.type === 'enabled' ? 'Let me work this out step by step.' : null;
@@ -176,4 +179,29 @@ export async function mockRespond(api: Api, body: unknown, signal?: AbortSignal)
     return new Response(sse(out.events, delay, signal), { status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' } });
   }
   return new Response(JSON.stringify(out.json), { status: 200, headers: { 'content-type': 'application/json' } });
+}
+
+/** The mock's virtual origin: never on the network, only matched by the handlers below. */
+export const MOCK_ORIGIN = 'https://mock-upstream.invalid';
+const MOCK_PATHS: Record<Api, string> = { chat: '/v1/chat/completions', responses: '/v1/responses', messages: '/v1/messages' };
+
+async function bodyOf(request: Request): Promise<unknown> {
+  const text = await request.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The mock upstream as MSW handlers: one per API path on MOCK_ORIGIN. */
+export const mockUpstreamHandlers = (Object.entries(MOCK_PATHS) as [Api, string][]).map(([api, path]) =>
+  http.post(`${MOCK_ORIGIN}${path}`, async ({ request }) => mockRespond(api, await bodyOf(request), request.signal)),
+);
+
+/** A call to the mock, resolved by its handlers in this context (the gateway service worker, a page, a test). */
+export async function mockFetch(api: Api, body: string, signal?: AbortSignal): Promise<Response> {
+  const request = new Request(`${MOCK_ORIGIN}${MOCK_PATHS[api]}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal });
+  const res = await getResponse(mockUpstreamHandlers, request);
+  return res ?? new Response(JSON.stringify({ error: { message: `mock upstream: no handler for ${MOCK_PATHS[api]}` } }), { status: 404, headers: { 'content-type': 'application/json' } });
 }

@@ -3,7 +3,7 @@
  * caller's signal aborts, tells the gateway service worker to abort the upstream request too (see
  * ABORT_CHANNEL). Works in pages and workers (BroadcastChannel); harmless for other URLs.
  */
-import { ABORT_CHANNEL, type AbortMessage, CALL_ID_HEADER } from './protocol';
+import { ABORT_CHANNEL, type AbortMessage, CALL_ID_HEADER } from '../core/protocol';
 
 let channel: BroadcastChannel | null = null;
 

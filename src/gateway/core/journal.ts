@@ -4,7 +4,7 @@
  * upserted it into the pool. Also holds per-trajectory state, history links and upstream settings.
  */
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
-import type { ChatMessage, StepRecord } from '../contract/step';
+import type { ChatMessage, StepRecord } from '../../contract/step';
 import type { GatewaySettings } from './upstream';
 
 export const JOURNAL_DB = 'aw-gateway';

@@ -1,8 +1,7 @@
-/** One call for the app boot: register the gateway service worker, start the capture sink, return the window.workbench additions. */
-import { agentSource, runBlackBox } from '../agents/black-box-host';
-import type { PoolClient } from '../pool/client';
+/** One call for the app boot: register the gateway service worker, start the capture sink, return the window.workbench additions (agents add theirs: agents/services.ts). */
+import type { PoolClient } from '../../pool/client';
 import { abortRelayFetch } from './abort';
-import { gatewayBaseUrl, runAgent } from './api';
+import { gatewayBaseUrl } from './api';
 import { type GatewayHandle, registerGateway } from './register';
 import { getSettings, setSettings } from './settings';
 import { type CaptureSink, startCaptureSink } from './sink';
@@ -14,12 +13,9 @@ export interface GatewayServices {
   sink: CaptureSink;
   api: {
     gatewayBaseUrl: typeof gatewayBaseUrl;
-    runAgent: typeof runAgent;
     gatewaySettings: typeof getSettings;
     setGatewaySettings: typeof setSettings;
     captureStats: CaptureSink['stats'];
-    /** Run a foreign agent module (pasted code or a URL) in the sandbox; resolves with what it returned. */
-    runBlackBox(source: { url: string } | { code: string }, input?: unknown): Promise<unknown>;
     /** `fetch` for gateway calls whose abort (init.signal) also aborts the upstream request. */
     gatewayFetch: typeof fetch;
   };
@@ -42,8 +38,7 @@ export async function startGatewayServices(pool: PoolClient, base: string = new 
     gateway,
     error,
     sink,
-    api: { gatewayBaseUrl, runAgent, gatewaySettings: getSettings, setGatewaySettings: setSettings, captureStats: () => sink.stats(),
-      runBlackBox: async (source, input) => runBlackBox(base, await agentSource(source), { input }),
+    api: { gatewayBaseUrl, gatewaySettings: getSettings, setGatewaySettings: setSettings, captureStats: () => sink.stats(),
       gatewayFetch: abortRelayFetch(),
     },
   };

@@ -3,11 +3,12 @@
  * and lets every other request pass untouched. Its scope is the base path, so the app page, its
  * workers, and same-origin agent pages under it are all routed here, visible or not.
  */
-import { refusal } from './admit';
-import { Gateway, type GatewayEvent } from './capture';
-import { type JournalDb, loadSettings, openJournal } from './journal';
-import { ABORT_CHANNEL, type AbortMessage, CHANNEL, type PageToWorker, SETTINGS_REQUEST } from './protocol';
-import { defaultSettings, type GatewaySettings } from './upstream';
+import './msw-env';
+import { refusal } from '../core/admit';
+import { Gateway, type GatewayEvent } from '../core/capture';
+import { type JournalDb, loadSettings, openJournal } from '../core/journal';
+import { ABORT_CHANNEL, type AbortMessage, CHANNEL, type PageToWorker, SETTINGS_REQUEST } from '../core/protocol';
+import { defaultSettings, type GatewaySettings } from '../core/upstream';
 
 interface ExtendableEvent extends Event {
   waitUntil(p: Promise<unknown>): void;

@@ -1,5 +1,5 @@
 /** Page side: install the gateway service worker at the base path and keep it supplied with settings. */
-import { type PageToWorker, SETTINGS_REQUEST } from './protocol';
+import { type PageToWorker, SETTINGS_REQUEST } from '../core/protocol';
 import { getSettings, pushSettings } from './settings';
 
 export interface GatewayHandle {

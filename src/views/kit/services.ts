@@ -3,8 +3,8 @@
  * importer and the exporter. Views never talk to DuckDB directly (DESIGN.md).
  */
 import { createContext } from '@lit/context';
-import type { PoolClient } from '../pool/client';
-import type { Exporter, Importer } from '../contract/reports';
+import type { PoolClient } from '../../pool/client';
+import type { Exporter, Importer } from '../../contract/reports';
 
 export interface Services {
   pool: PoolClient;

@@ -1,14 +1,14 @@
 /**
- * Build-time only (imported by vite.config.ts): bundles the gateway service worker and the agent
+ * Build-time only, so outside src/ (imported by vite.config.ts): bundles the gateway service worker and the agent
  * sandbox bootstrap into single classic scripts at the base path root (`gateway-sw.js`,
  * `agent-sandbox.js`, `agent-sandbox.html`), in `vite build` and on the dev server.
  */
 import { resolve } from 'node:path';
 import type { Plugin } from 'vite';
 
-const root = resolve(import.meta.dirname, '../..');
+const root = resolve(import.meta.dirname, '..');
 const SCRIPTS: Record<string, string> = {
-  'gateway-sw.js': resolve(root, 'src/gateway/sw.ts'),
+  'gateway-sw.js': resolve(root, 'src/gateway/sw/sw.ts'),
   'agent-sandbox.js': resolve(root, 'src/agents/sandbox-boot.ts'),
 };
 
@@ -19,11 +19,15 @@ export const SANDBOX_HTML = `<!doctype html>
 <title>Agent sandbox</title></head><body><script src="./agent-sandbox.js"></script></body></html>
 `;
 
+/** MSW's cookie jar is not needed by the mock upstream's handlers: a cookie-less stand-in keeps the worker small (decision 020). */
+const ALIAS = { 'tough-cookie': resolve(root, 'scripts/sw-cookie-stub.ts') };
+
 async function bundle(entry: string): Promise<string> {
   const { build } = await import('vite');
   const out = await build({
     configFile: false,
     logLevel: 'warn',
+    resolve: { alias: ALIAS },
     build: { write: false, minify: true, target: 'es2022', lib: { entry, formats: ['iife'], name: 'awBundle', fileName: () => 'bundle.js' }, emptyOutDir: false },
   });
   const outputs = Array.isArray(out) ? out : [out];

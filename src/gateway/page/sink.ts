@@ -4,10 +4,10 @@
  * anything a closed tab left behind), on every journal event from the gateway, and on a timer.
  */
 import * as Comlink from 'comlink';
-import { stepsToIPC } from '../ingest/step-arrow';
-import type { PoolClient } from '../pool/client';
-import { type JournalDb, markPooled, openJournal, pendingEntries } from './journal';
-import { CHANNEL } from './protocol';
+import { stepsToIPC } from '../../ingest/step-arrow';
+import type { PoolClient } from '../../pool/client';
+import { type JournalDb, markPooled, openJournal, pendingEntries } from '../core/journal';
+import { CHANNEL } from '../core/protocol';
 
 export interface CaptureSinkStats {
   pooled: number;

@@ -4,10 +4,10 @@
  * Remembered keys are stored in clear unless the user sets a passphrase: then they are stored
  * sealed (vault.ts) and, after a reload, stay locked until `unlockKeys(passphrase)`.
  */
-import { loadSettings, openJournal, saveSettings } from './journal';
-import type { PageToWorker } from './protocol';
-import { defaultSettings, type GatewaySettings, MOCK_UPSTREAM } from './upstream';
-import { createVault, seal, unlockVault, unseal, VaultError } from './vault';
+import { loadSettings, openJournal, saveSettings } from '../core/journal';
+import type { PageToWorker } from '../core/protocol';
+import { defaultSettings, type GatewaySettings, MOCK_UPSTREAM } from '../core/upstream';
+import { createVault, seal, unlockVault, unseal, VaultError } from '../core/vault';
 
 let current: GatewaySettings | null = null;
 /** The passphrase-derived key (non-extractable), in this page's memory only. */
@@ -34,7 +34,6 @@ async function storable(s: GatewaySettings): Promise<GatewaySettings> {
   );
   return { ...s, upstreams };
 }
-const listeners = new Set<(s: GatewaySettings) => void>();
 
 export async function getSettings(): Promise<GatewaySettings> {
   if (current) return current;
@@ -51,7 +50,6 @@ export async function setSettings(s: GatewaySettings): Promise<void> {
   current = next;
   await saveSettings(await openJournal(), stored);
   pushSettings();
-  for (const fn of listeners) fn(current);
 }
 
 /** Encrypt remembered keys from now on with a key derived from `passphrase` (at least 8 characters). */
@@ -72,7 +70,6 @@ export async function unlockKeys(passphrase: string): Promise<void> {
   vaultKey = key;
   current = { ...s, upstreams: s.upstreams.map((u, i) => ({ ...u, key: keys[i] })) };
   pushSettings();
-  for (const fn of listeners) fn(current);
 }
 
 /** Store remembered keys in clear again (unlocked), or, when locked (passphrase lost), forget the sealed keys. */
@@ -88,11 +85,6 @@ export async function reloadSettings(): Promise<GatewaySettings> {
   current = null;
   vaultKey = null;
   return getSettings();
-}
-
-export function onSettings(fn: (s: GatewaySettings) => void): () => void {
-  listeners.add(fn);
-  return () => listeners.delete(fn);
 }
 
 /** Send the in-memory settings (with keys) to the service worker, which keeps them in memory only. */

@@ -1,5 +1,5 @@
 /** The gateway's route table: a path relative to the page's base (`gateway/...`) → what to do. */
-import type { Api } from './assemble';
+import type { Api } from '../../wire';
 
 export type Route =
   | { type: 'init' }

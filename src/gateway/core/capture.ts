@@ -3,14 +3,13 @@
  * the chosen upstream (or the mock), streams the answer back untouched while a tee reassembles it,
  * and writes each finished call to the journal. No DOM, no page: works for hidden tabs and workers.
  */
-import { promptUid } from '../ingest/finalize';
-import type { ChatMessage } from '../contract/step';
-import { isObject, num, type Obj, str } from '../contract/json';
-import { hash64 } from '../util/hash';
-import { type Api, assembleJson, errorText } from './assemble';
+import { promptUid } from '../../ingest/finalize';
+import type { ChatMessage } from '../../contract/step';
+import { isObject, num, type Obj, str } from '../../contract/json';
+import { hash64 } from '../../util/hash';
+import { type Api, httpErrorText, wireRequest, wireResponse } from '../../wire';
 import { allocateStep, completeTrajectory, getLink, type JournalDb, putLink, putStep, updateTrajectory } from './journal';
-import { mockRespond } from './mock-upstream';
-import { summarizeRequest } from './request';
+import { mockFetch } from './mock-upstream';
 import { CALL_ID_HEADER } from './protocol';
 import { parseRoute } from './routes';
 import { scrubSecrets, secretsOf } from './scrub';
@@ -172,7 +171,7 @@ export class Gateway {
     } catch {
       /* forwarded as is; recorded as text */
     }
-    const summary = summarizeRequest(api, body);
+    const summary = wireRequest(api, body);
     const db = await this.deps.db();
     let messages = summary.messages;
     let trajectory_uid = scopedTraj;
@@ -232,7 +231,7 @@ export class Gateway {
 
     let upstreamRes: Response;
     try {
-      upstreamRes = await this.forward(upstream, api, path, request, text, body, client.signal);
+      upstreamRes = await this.forward(upstream, api, path, request, text, client.signal);
     } catch (e) {
       const aborted = client.signal.aborted;
       rec.aborted = aborted;
@@ -257,8 +256,11 @@ export class Gateway {
         return rec.aborted ? gatewayError(499, 'gateway_cancelled', 'cancelled by client') : gatewayError(502, 'gateway_upstream_broken', rec.error ?? '');
       }
       rec.responseBody = parseOr(errBody);
-      if (!upstreamRes.ok) rec.error = errorText(upstreamRes.status, errBody);
-      else rec.assembled = assembleJson(api, rec.responseBody);
+      if (!upstreamRes.ok) rec.error = httpErrorText(upstreamRes.status, errBody);
+      else {
+        rec.assembled = wireResponse(api, rec.responseBody);
+        if (rec.assembled.error) rec.error = `upstream error: ${rec.assembled.error}`;
+      }
       track(finish());
       // a configured key echoed in an error body is not handed to the agent either (the agent never had it)
       const configured = secretsOf(settings, []);
@@ -324,8 +326,8 @@ export class Gateway {
     return new Response(out, { status: upstreamRes.status, statusText: upstreamRes.statusText, headers });
   }
 
-  private forward(u: UpstreamConfig, api: Api, path: string, request: Request, text: string, body: unknown, cancel: AbortSignal): Promise<Response> {
-    if (u.kind === 'mock') return mockRespond(api, body, cancel);
+  private forward(u: UpstreamConfig, api: Api, path: string, request: Request, text: string, cancel: AbortSignal): Promise<Response> {
+    if (u.kind === 'mock') return mockFetch(api, text, cancel);
     if (u.kind === 'anthropic' && api !== 'messages') {
       return Promise.resolve(gatewayError(400, 'gateway_upstream_mismatch', `Upstream "${u.name}" speaks Anthropic messages; call …/v1/messages, or pick an OpenAI-compatible upstream for ${path}.`));
     }

@@ -1,12 +1,15 @@
-import type { ChatMessage, ToolCall } from '../contract/step';
-import { isObject, type Obj, parseJsonDeep, str } from '../contract/json';
-import { contentToText, normalizeArguments } from '../contract/message';
-
 /**
- * Anthropic Messages content blocks ⇄ ChatMessage, stop reasons, tool definitions, and reassembly of
- * its SSE event stream: the one place these are written; the gateway, HAR / recorded-exchange import
- * and the Anthropic log normalizer all call it (issue 14 item 1).
+ * Anthropic Messages on the wire: request blocks → ChatMessages, response → message, `stop_reason` →
+ * finish reason, tool definitions, usage, and reassembly of its SSE event stream. The one place these
+ * are written; the gateway, HAR / recorded-exchange import and the Anthropic log normalizer all call it
+ * (decisions 014, 019).
  */
+import { int, isObject, type Obj, parseJsonDeep, str } from '../contract/json';
+import { contentToText, normalizeArguments } from '../contract/message';
+import type { ChatMessage, ToolCall } from '../contract/step';
+import { sseObject } from './sse';
+import { toolsOriginal, toolsText } from './tools';
+import { emptyResponse, errorText, malformed, type StreamAccumulator, type WireRequest, type WireResponse } from './types';
 
 /**
  * `stop_reason` → OpenAI-style `finish_reason`. `pause_turn` (a long server-tool turn the API paused;
@@ -27,24 +30,6 @@ export const STOP_REASON: Readonly<Record<string, string>> = {
 export function anthropicFinishReason(stop: unknown): string | null {
   const s = str(stop);
   return s === null || s === '' ? null : (STOP_REASON[s] ?? s);
-}
-
-/** An Anthropic tool definition (`name` + `input_schema`), as opposed to OpenAI's `{type: 'function', function}`. */
-export function isAnthropicTool(t: unknown): t is Obj {
-  return isObject(t) && typeof t.name === 'string' && 'input_schema' in t && !isObject(t.function);
-}
-
-/**
- * Anthropic tool definitions in the OpenAI shape every export expects (`{type: 'function', function:
- * {name, description, parameters}}`); server tools without a schema (`web_search_20250305`, …) stay as
- * they are. Callers keep the original list in `metadata.tools_original`.
- */
-export function openaiToolShape(t: unknown): unknown {
-  if (!isAnthropicTool(t)) return t;
-  const fn: Obj = { name: t.name };
-  if (t.description !== undefined) fn.description = t.description;
-  fn.parameters = parseJsonDeep(t.input_schema);
-  return { type: 'function', function: fn };
 }
 
 function blocks(content: unknown): unknown[] | null {
@@ -107,6 +92,13 @@ export function systemMessage(system: unknown): ChatMessage | null {
   if (typeof s === 'string') return { role: 'system', content: s };
   const { content, parts } = contentToText(s);
   return { role: 'system', content, parts };
+}
+
+/** One Anthropic message (role + content blocks) → chat messages. */
+export function anthropicMessage(role: string, content: unknown): ChatMessage[] {
+  if (role === 'assistant') return [assistantMessage(content)];
+  if (role === 'system') return [systemMessage(content) ?? { role: 'system', content: null }];
+  return userMessages(content).map((m) => (m.role === 'user' && role !== 'user' ? { ...m, role } : m));
 }
 
 /** A Messages API request's context (`system` + `messages`) as ChatMessages. */
@@ -213,4 +205,64 @@ export function streamMessage(s: AnthropicStream): Obj {
   const out: Obj = { ...s.message, content };
   if (s.error !== null) out.error = s.error;
   return out;
+}
+
+/** A Messages API request body → what it asked. */
+export function anthropicRequest(body: unknown): WireRequest {
+  const b = isObject(body) ? body : {};
+  return {
+    model: str(b.model),
+    stream: b.stream === true,
+    messages: requestMessages(b),
+    tools: toolsText(b.tools),
+    tools_original: toolsOriginal(b.tools),
+    previous_response_id: null,
+  };
+}
+
+/** Prompt tokens: `input_tokens` plus the cache reads and writes Anthropic counts apart (all were prompt). */
+export function anthropicPromptTokens(u: unknown): number | null {
+  if (!isObject(u)) return null;
+  const input = int(u.input_tokens);
+  if (input === null) return null;
+  return input + (int(u.cache_read_input_tokens) ?? 0) + (int(u.cache_creation_input_tokens) ?? 0);
+}
+
+/** A Messages API response body (`type: 'message'`, or `type: 'error'`) → the step's reading. */
+export function anthropicResponse(body: Obj): WireResponse {
+  const a = emptyResponse();
+  if (body.type === 'error' || (isObject(body.error) && !Array.isArray(body.content))) {
+    a.error = errorText(body) ?? 'error';
+    return a;
+  }
+  a.id = str(body.id);
+  a.model = str(body.model);
+  a.message = Array.isArray(parseJsonDeep(body.content)) || typeof body.content === 'string' ? assistantMessage(body.content) : null;
+  a.finish_reason = anthropicFinishReason(body.stop_reason);
+  a.prompt_tokens = anthropicPromptTokens(body.usage);
+  a.completion_tokens = isObject(body.usage) ? int(body.usage.output_tokens) : null;
+  if (body.error !== undefined && body.error !== null) a.error = errorText({ error: body.error }) ?? 'stream error';
+  return a;
+}
+
+/** Reassembles a Messages stream from its SSE events (the event name fills in a payload without `type`). */
+export function anthropicAccumulator(): StreamAccumulator & { stream: AnthropicStream } {
+  const s = newAnthropicStream(null);
+  let bad: string | null = null;
+  return {
+    stream: s,
+    push(ev) {
+      const e = sseObject(ev);
+      if (!e) {
+        if (ev.data.trim() !== '[DONE]') bad ??= malformed(ev.data);
+        return;
+      }
+      addEvent(s, typeof e.type === 'string' ? e : { ...e, type: ev.event });
+    },
+    result() {
+      const a = anthropicResponse(streamMessage(s));
+      a.error ??= bad;
+      return a;
+    },
+  };
 }

@@ -1,8 +1,8 @@
 /** A finished captured call → its StepRecord (source 'capture', format 'gateway'). */
-import { redactSecrets } from '../ingest/redact';
-import type { ChatMessage, StepRecord } from '../contract/step';
-import { messageText } from '../contract/message';
-import type { Api, Assembled } from './assemble';
+import { redactSecrets } from '../../ingest/redact';
+import type { ChatMessage, StepRecord } from '../../contract/step';
+import { messageText } from '../../contract/message';
+import type { Api, WireResponse } from '../../wire';
 import type { TrajectoryState } from './journal';
 
 export interface CallRecord {
@@ -20,7 +20,7 @@ export interface CallRecord {
   request: unknown;
   /** Non-stream bodies as parsed JSON or text; streams are represented by the assembled message. */
   responseBody: unknown;
-  assembled: Assembled | null;
+  assembled: WireResponse | null;
   http_status: number | null;
   error: string | null;
   aborted: boolean;

@@ -1,0 +1,164 @@
+/**
+ * The one server-sent-events parser: live streams (the gateway's tee, fed network text as it
+ * arrives), recorded bodies (HAR, VCR, logs) and `.sse` files (the reader, fed line by line) all use it.
+ *
+ * WHATWG rules (blank line dispatches, `:` comments, one leading space stripped, multi-line `data`
+ * joined by `\n`, `id`/`retry` ignored), plus what recorded logs need, harmless on a live stream:
+ * a new `event:` line after data, or a `data:` line after a data buffer that already holds complete
+ * JSON, dispatches too (logs that dropped the blank lines); a bare JSON line between events (SSE
+ * saved without prefixes) is an event of its own. Events with no data are skipped.
+ */
+
+export interface SseEvent {
+  event: string | null;
+  data: string;
+  /** 1-based line the event started on, when the caller feeds lines with their numbers (`line()`). */
+  line?: number;
+}
+
+function completeJson(s: string): boolean {
+  const t = s.trim();
+  if (!(t.startsWith('{') || t.startsWith('['))) return false;
+  try {
+    JSON.parse(t);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export class SseParser {
+  private buf = '';
+  private event: string | null = null;
+  private data: string[] = [];
+  private start = 0;
+  private lineNo = 0;
+  private numbered = false;
+
+  /** Feed text as it arrives (any chunking, `\n`, `\r\n` or `\r` line ends); get the events completed by it. */
+  push(text: string): SseEvent[] {
+    const out: SseEvent[] = [];
+    let s = this.buf + text;
+    // a trailing `\r` may be the first half of `\r\n`: keep it until the next chunk tells
+    let hold = '';
+    if (s.endsWith('\r')) {
+      hold = '\r';
+      s = s.slice(0, -1);
+    }
+    let from = 0;
+    const re = /\r\n|\r|\n/g;
+    for (let m = re.exec(s); m; m = re.exec(s)) {
+      this.take(s.slice(from, m.index), ++this.lineNo, out);
+      from = m.index + m[0].length;
+    }
+    this.buf = s.slice(from) + hold;
+    return out;
+  }
+
+  /** The end of the stream: the last line and the last event, also when no blank line closed them. */
+  end(): SseEvent[] {
+    const out: SseEvent[] = [];
+    const rest = this.buf.replace(/\r$/, '');
+    this.buf = '';
+    if (rest) this.take(rest, ++this.lineNo, out);
+    this.dispatch(out);
+    return out;
+  }
+
+  /** Feed one line (without its line end), e.g. from a reader that splits lines itself. */
+  line(text: string, lineNo: number): SseEvent[] {
+    const out: SseEvent[] = [];
+    this.numbered = true;
+    this.take(text, lineNo, out);
+    return out;
+  }
+
+  private dispatch(out: SseEvent[]): void {
+    if (this.data.length) out.push(this.ev(this.event, this.data.join('\n'), this.start));
+    this.event = null;
+    this.data = [];
+  }
+
+  private ev(event: string | null, data: string, line: number): SseEvent {
+    return this.numbered ? { event, data, line } : { event, data };
+  }
+
+  private take(line: string, lineNo: number, out: SseEvent[]): void {
+    if (line === '') {
+      this.dispatch(out);
+      return;
+    }
+    if (line.startsWith(':')) return;
+    const colon = line.indexOf(':');
+    const field = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'event') {
+      if (this.data.length) this.dispatch(out);
+      if (!this.data.length) this.start = lineNo;
+      this.event = value;
+    } else if (field === 'data') {
+      if (this.data.length && completeJson(this.data.join('\n'))) {
+        const keep = this.event;
+        this.dispatch(out);
+        this.event = keep;
+      }
+      if (!this.data.length && this.event === null) this.start = lineNo;
+      this.data.push(value);
+    } else if (field !== 'id' && field !== 'retry' && /^\s*[{[]/.test(line)) {
+      this.dispatch(out);
+      out.push(this.ev(null, line, lineNo));
+    }
+  }
+}
+
+/** All events of a whole SSE text. */
+export function parseSse(text: string): SseEvent[] {
+  const p = new SseParser();
+  return [...p.push(text), ...p.end()];
+}
+
+const SSE_START = /^\uFEFF?(?:[ \t]*(?::[^\n]*|id:[^\n]*|retry:[^\n]*)?\r?\n)*(?:event|data):/;
+
+/** True when the text starts like an SSE stream (`event:` / `data:` lines; blank, comment, `id:` and `retry:` lines allowed before). */
+export function looksLikeSse(text: string): boolean {
+  return SSE_START.test(text.slice(0, 2048));
+}
+
+/** The data of an event as JSON when it parses, else the text itself (e.g. `[DONE]`). */
+export function sseData(e: SseEvent): unknown {
+  const t = e.data.trim();
+  if (t.startsWith('{') || t.startsWith('[')) {
+    try {
+      return JSON.parse(t);
+    } catch {
+      return e.data;
+    }
+  }
+  return t;
+}
+
+/** An event's data as a JSON object, or null (`[DONE]`, broken JSON, a non-object). */
+export function sseObject(e: SseEvent): Record<string, unknown> | null {
+  const v = sseData(e);
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+/**
+ * The event payloads one log record holds: raw SSE text (one record for a whole stream, or one
+ * `data: …` line), a `{event, data}` wrapper whose data may be JSON text, or the payload itself.
+ */
+export function eventPayloads(value: unknown): unknown[] {
+  if (typeof value === 'string') {
+    if (looksLikeSse(value)) return parseSse(value).map(sseData);
+    return [value.trim()];
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const v = value as Record<string, unknown>;
+    if ('data' in v && ('event' in v || Object.keys(v).length === 1) && !('type' in v) && !('object' in v)) {
+      const d = v.data;
+      return [typeof d === 'string' ? sseData({ event: null, data: d }) : d];
+    }
+  }
+  return [value];
+}

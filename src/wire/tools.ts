@@ -1,0 +1,40 @@
+/** Tool definitions on the wire: every path stores them in the OpenAI chat shape (decision 014). */
+import { isObject, type Obj, parseJsonDeep } from '../contract/json';
+
+/** An Anthropic tool definition (`name` + `input_schema`), as opposed to OpenAI's `{type: 'function', function}`. */
+export function isAnthropicTool(t: unknown): t is Obj {
+  return isObject(t) && typeof t.name === 'string' && 'input_schema' in t && !isObject(t.function);
+}
+
+/**
+ * Anthropic tool definitions in the OpenAI shape every export expects (`{type: 'function', function:
+ * {name, description, parameters}}`); server tools without a schema (`web_search_20250305`, …) stay as
+ * they are. Callers keep the original list in `metadata.tools_original`.
+ */
+export function openaiToolShape(t: unknown): unknown {
+  if (!isAnthropicTool(t)) return t;
+  const fn: Obj = { name: t.name };
+  if (t.description !== undefined) fn.description = t.description;
+  fn.parameters = parseJsonDeep(t.input_schema);
+  return { type: 'function', function: fn };
+}
+
+/**
+ * Tool definitions as JSON text in the OpenAI shape (OpenAI `tools`, legacy `functions`, Anthropic
+ * `{name, input_schema}` converted), null when absent. `toolsOriginal` gives the list as the source had
+ * it when a conversion changed it.
+ */
+export function toolsText(tools: unknown, functions?: unknown): string | null {
+  const list = typeof tools === 'string' ? parseJsonDeep(tools) : tools;
+  if (Array.isArray(list) && list.length) return list.some(isAnthropicTool) ? JSON.stringify(list.map(openaiToolShape)) : typeof tools === 'string' ? tools : JSON.stringify(list);
+  if (typeof tools === 'string' && tools.trim().startsWith('[')) return tools;
+  if (Array.isArray(functions) && functions.length) return JSON.stringify(functions.map((f) => ({ type: 'function', function: f })));
+  return null;
+}
+
+/** The source's tool list as JSON text when `toolsText` converted it (Anthropic-shaped entries), else null. */
+export function toolsOriginal(tools: unknown): string | null {
+  const list = typeof tools === 'string' ? parseJsonDeep(tools) : tools;
+  return Array.isArray(list) && list.some(isAnthropicTool) ? JSON.stringify(list) : null;
+}
+

@@ -1,0 +1,75 @@
+/** What every provider module of the wire layer returns: a request's context and a response's reading. */
+import { isObject, type Obj, str } from '../contract/json';
+import type { ChatMessage } from '../contract/step';
+import type { SseEvent } from './sse';
+
+/** The three provider APIs, named by the gateway route that serves them. */
+export const Api = { chat: 'chat', responses: 'responses', messages: 'messages' } as const;
+export type Api = (typeof Api)[keyof typeof Api];
+
+/** What a request asked: its context as OpenAI-style messages, the tools offered, the model. */
+export interface WireRequest {
+  model: string | null;
+  stream: boolean;
+  messages: ChatMessage[];
+  /** Tool definitions as JSON text in the OpenAI chat shape. */
+  tools: string | null;
+  /** The tool list as sent, when `tools` is a conversion of it (Anthropic shape). */
+  tools_original: string | null;
+  /** Responses API: the response this call continues. */
+  previous_response_id: string | null;
+}
+
+/** A response (a JSON body, or a reassembled stream) read into the step's fields. */
+export interface WireResponse {
+  id: string | null;
+  model: string | null;
+  message: ChatMessage | null;
+  finish_reason: string | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  prompt_ids: number[] | null;
+  response_ids: number[] | null;
+  log_probs: number[] | null;
+  /** An error the upstream reported in the body or inside a 200 stream. */
+  error: string | null;
+}
+
+/** Reassembles one streamed response from its SSE events. */
+export interface StreamAccumulator {
+  push(ev: SseEvent): void;
+  result(): WireResponse;
+}
+
+export function emptyResponse(): WireResponse {
+  return {
+    id: null, model: null, message: null, finish_reason: null, prompt_tokens: null, completion_tokens: null,
+    prompt_ids: null, response_ids: null, log_probs: null, error: null,
+  };
+}
+
+/** The human-readable text of an error value (`{error: {message}}`, `{type:'error', error}`, `{message}`, `{detail}`, text). */
+export function errorText(v: unknown): string | null {
+  if (typeof v === 'string') return v || null;
+  if (Array.isArray(v)) return v.length ? errorText(v[0]) : null;
+  if (!isObject(v)) return null;
+  if (isObject(v.error)) return str(v.error.message) ?? JSON.stringify(v.error);
+  if (typeof v.error === 'string') return v.error;
+  if (typeof v.message === 'string') return v.message;
+  if (typeof v.detail === 'string') return v.detail;
+  return null;
+}
+
+/** What a stream event that is not JSON is recorded as (the agent still gets the bytes unchanged). */
+export function malformed(data: string): string | null {
+  return data.trim() ? `malformed SSE event from the upstream: ${data.slice(0, 120)}` : null;
+}
+
+export function parseObject(data: string): Obj | null {
+  try {
+    const v: unknown = JSON.parse(data);
+    return isObject(v) ? v : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * The import direction of docs/architecture.md, checked: every import under src/ and workers/
+ * (`import type`, re-exports and dynamic `import()` included) may only point at a folder its own
+ * folder is allowed to use, and no two folders may depend on each other, directly or round a loop.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/**
+ * Which folders each folder may import (its own always). Read top-down it is the flow:
+ * contract ← wire ← capture / import ← pool ← notebook / curation / export ← views ← app.
+ */
+export const ALLOWED: Record<string, readonly string[]> = {
+  contract: [],
+  util: ['contract'],
+  wire: ['contract'],
+  pool: ['contract', 'util'],
+  ingest: ['contract', 'util', 'wire', 'pool'],
+  export: ['contract', 'util', 'pool', 'tokenizer'],
+  curation: ['contract', 'util', 'pool'],
+  tokenizer: ['contract', 'util', 'pool'],
+  notebook: ['contract', 'util', 'pool'],
+  'gateway/core': ['contract', 'util', 'wire', 'ingest'],
+  'gateway/sw': ['contract', 'util', 'wire', 'gateway/core'],
+  'gateway/page': ['contract', 'util', 'wire', 'ingest', 'pool', 'gateway/core'],
+  agents: ['contract', 'util', 'wire', 'gateway/core', 'gateway/page'],
+  views: ['contract', 'util', 'wire', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'gateway/core', 'gateway/page', 'agents'],
+  app: ['contract', 'util', 'wire', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'gateway/core', 'gateway/page', 'agents', 'views'],
+  /** The headless CLI (`npx agentworld`): the page's stages on native DuckDB, never the UI. */
+  cli: ['contract', 'util', 'wire', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook'],
+  /** src/main.ts and src/assets.ts: the boot, which wires everything. */
+  main: ['contract', 'util', 'wire', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'gateway/core', 'gateway/page', 'agents', 'views', 'app'],
+  /** Worker entry points: the engine side of a folder (a worker never imports the UI). */
+  workers: ['contract', 'util', 'wire', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'gateway/core', 'gateway/page', 'agents', 'main'],
+};
+
+export interface Edge {
+  file: string;
+  spec: string;
+  from: string;
+  to: string;
+  typeOnly: boolean;
+}
+
+/** The folder a file belongs to (`gateway` is split by runtime: core, sw, page). */
+export function folderOf(file: string): string | null {
+  const parts = relative(ROOT, file).split('/');
+  if (parts[0] === 'workers') return 'workers';
+  if (parts[0] !== 'src') return null;
+  if (parts.length === 2) return 'main';
+  if (parts[1] === 'gateway') return parts.length > 3 ? `gateway/${parts[2]}` : 'gateway';
+  return parts[1];
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? walk(p) : /\.(ts|mts|js|mjs)$/.test(f) ? [p] : [];
+  });
+}
+
+function resolveSpec(from: string, spec: string): string | null {
+  const base = resolve(dirname(from), spec.replace(/\?.*$/, ''));
+  for (const cand of [base, `${base}.ts`, `${base}.mjs`, `${base}.js`, join(base, 'index.ts')]) if (existsSync(cand) && statSync(cand).isFile()) return cand;
+  return null;
+}
+
+// `import x from`, `import type {…} from`, `export {…} from`, `export * from`, side-effect `import '…'`, and `import('…')`
+const STATIC = /^\s*(import|export)(\s+type)?[\w\s{},*$]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm;
+const DYNAMIC = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+const TYPE_NAMES = /^\s*import\s*\{([^}]*)\}/;
+
+/** Every relative import of a source text, with whether it is erased at run time (`import type`, or only `type` names). */
+export function importsOf(text: string): { spec: string; typeOnly: boolean }[] {
+  const out: { spec: string; typeOnly: boolean }[] = [];
+  for (const m of text.matchAll(STATIC)) {
+    const spec = m[3] ?? m[4];
+    const names = TYPE_NAMES.exec(m[0])?.[1];
+    const allTypes = !!names && names.split(',').every((n) => !n.trim() || /^type\s/.test(n.trim()));
+    out.push({ spec, typeOnly: !!m[2] || allTypes });
+  }
+  for (const m of text.matchAll(DYNAMIC)) out.push({ spec: m[1], typeOnly: /typeof\s*$|[:<,|]\s*$/.test(text.slice(Math.max(0, m.index - 12), m.index)) });
+  return out.filter((i) => i.spec.startsWith('.'));
+}
+
+export function edgesOf(files: readonly string[]): Edge[] {
+  const edges: Edge[] = [];
+  for (const file of files) {
+    const from = folderOf(file);
+    if (!from) continue;
+    for (const { spec, typeOnly } of importsOf(readFileSync(file, 'utf8'))) {
+      const target = resolveSpec(file, spec);
+      assert.ok(target, `${relative(ROOT, file)}: cannot resolve '${spec}'`);
+      const to = folderOf(target);
+      if (to && to !== from) edges.push({ file: relative(ROOT, file), spec, from, to, typeOnly });
+    }
+  }
+  return edges;
+}
+
+/**
+ * The one exception: a folder names its worker's API type (`import type { XWorkerApi } from
+ * '…/workers/x.worker'`, the comlink pattern: the worker implements, the client names the type).
+ * Erased at build time, so it is no dependency at run time and no part of a cycle.
+ */
+function exempt(e: Edge): boolean {
+  return e.to === 'workers' && e.typeOnly && /\.worker$/.test(e.spec);
+}
+
+export function violations(edges: readonly Edge[]): string[] {
+  const out: string[] = [];
+  for (const e of edges) {
+    if (exempt(e)) continue;
+    const allowed = ALLOWED[e.from];
+    if (!allowed) out.push(`${e.file}: folder '${e.from}' is not in the architecture table (docs/architecture.md)`);
+    else if (!allowed.includes(e.to)) out.push(`${e.file}: ${e.from} → ${e.to} ('${e.spec}'${e.typeOnly ? ', type only' : ''}) goes against the import direction`);
+  }
+  return out;
+}
+
+/** Folder cycles (each as `a → b → … → a`), by depth-first search over the folder graph. */
+export function cycles(edges: readonly Edge[]): string[] {
+  const graph = new Map<string, Set<string>>();
+  for (const e of edges) if (!exempt(e)) graph.set(e.from, (graph.get(e.from) ?? new Set()).add(e.to));
+  const out: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (n: string) => {
+    state.set(n, 'open');
+    stack.push(n);
+    for (const m of graph.get(n) ?? []) {
+      if (state.get(m) === 'open') out.push([...stack.slice(stack.indexOf(m)), m].join(' → '));
+      else if (!state.has(m)) visit(m);
+    }
+    stack.pop();
+    state.set(n, 'done');
+  };
+  for (const n of [...graph.keys()].sort()) if (!state.has(n)) visit(n);
+  return out;
+}
+
+const FILES = [...walk(join(ROOT, 'src')), ...walk(join(ROOT, 'workers'))];
+
+describe('architecture: the import direction of docs/architecture.md', () => {
+  const edges = edgesOf(FILES);
+
+  it('reads every kind of import (a parser that saw nothing would pass everything)', () => {
+    assert.ok(FILES.length > 150, `${FILES.length} source files`);
+    const seen = (from: string, to: string, typeOnly?: boolean) => edges.some((e) => e.from === from && e.to === to && (typeOnly === undefined || e.typeOnly === typeOnly));
+    assert.ok(seen('main', 'app'), 'side-effect and value imports');
+    assert.ok(seen('ingest', 'contract', true), '`import type`');
+    assert.deepEqual(importsOf("import {\n  a,\n  type B,\n} from './x';\nexport * from '../y';\nimport './z';\nconst m = await import('../w');\nlet t: import('../v').T;"), [
+      { spec: './x', typeOnly: false },
+      { spec: '../y', typeOnly: false },
+      { spec: './z', typeOnly: false },
+      { spec: '../w', typeOnly: false },
+      { spec: '../v', typeOnly: true },
+    ]);
+    assert.deepEqual(importsOf("import { type A, type B } from './x';"), [{ spec: './x', typeOnly: true }]);
+  });
+
+  it('every folder is in the table', () => {
+    const folders = new Set(FILES.map(folderOf));
+    for (const f of folders) assert.ok(f && ALLOWED[f], `folder '${f}' has no entry in ALLOWED (and docs/architecture.md)`);
+  });
+
+  it('no import goes against the direction', () => {
+    assert.deepEqual(violations(edges), []);
+  });
+
+  it('no two folders depend on each other, directly or round a loop (type imports counted)', () => {
+    assert.deepEqual(cycles(edges), []);
+  });
+
+  it('the checks catch what they are for', () => {
+    const bad: Edge[] = [
+      { file: 'src/ingest/x.ts', spec: '../../app/aw-app', from: 'ingest', to: 'app', typeOnly: true },
+      { file: 'src/app/y.ts', spec: '../ingest/z', from: 'app', to: 'ingest', typeOnly: false },
+    ];
+    assert.equal(violations(bad).length, 1);
+    assert.deepEqual(cycles(bad), ['app → ingest → app']);
+  });
+});
