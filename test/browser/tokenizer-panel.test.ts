@@ -93,7 +93,7 @@ describe('<aw-tokenizer-panel> and the trainer view in the inspector', function 
     expect(panel.causeRows.length).to.equal(Math.min(50, over as number));
     let opened = '';
     panel.addEventListener('aw-trajectory-select', (e) => (opened = (e as CustomEvent<{ trajectoryUid: string }>).detail.trajectoryUid), { once: true });
-    (panel.shadowRoot?.querySelector('li li button') as HTMLButtonElement).click();
+    ((panel.shadowRoot as ShadowRoot).querySelector('li li button') as HTMLButtonElement).click();
     expect(opened).to.equal(String(panel.causeRows[0].trajectory_uid));
   });
 
