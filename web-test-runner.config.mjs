@@ -6,6 +6,8 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { CHROME_ARGS, CHROME_PATH } from './scripts/browser.mjs';
 
+let swBundle;
+
 export default {
   files: ['test/browser/**/*.test.ts'],
   nodeResolve: { exportConditions: ['browser', 'import', 'default'] },
@@ -29,6 +31,16 @@ export default {
         if (!context.path.endsWith('/interval-tree-1d/interval-tree.js')) return;
         const r = await build({ entryPoints: ['node_modules/interval-tree-1d/interval-tree.js'], bundle: true, format: 'esm', write: false, logLevel: 'silent' });
         return { body: r.outputFiles[0].text, type: 'js' };
+      },
+    },
+    {
+      // The gateway service worker as the build ships it (scripts/vite-gateway-assets.ts): one bundled
+      // script, MSW's cookie jar stubbed (decision 020), instead of ~200 modules the worker would fetch one by one.
+      name: 'gateway-sw-bundle',
+      async serve(context) {
+        if (context.path !== '/test/browser/gateway-sw-entry.ts') return;
+        swBundle ??= build({ entryPoints: ['test/browser/gateway-sw-entry.ts'], bundle: true, format: 'esm', platform: 'browser', conditions: ['browser'], target: 'es2022', alias: { 'tough-cookie': './scripts/sw-cookie-stub.ts' }, write: false, logLevel: 'silent' }).then((r) => r.outputFiles[0].text);
+        return { body: await swBundle, type: 'js' };
       },
     },
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),

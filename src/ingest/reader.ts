@@ -5,7 +5,7 @@
  */
 import type { SourceRecord } from './normalizer';
 import { looksLikeYaml, yamlRecords } from './yaml-records';
-import { type SseEvent, SseParser } from '../wire/sse';
+import { looksLikeSse, type SseEvent, SseParser } from '../wire/sse';
 
 export type ReadEvent =
   | { kind: 'record'; record: SourceRecord }
@@ -390,7 +390,7 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
   };
   let container: Container;
   if (trimmed.startsWith('[')) container = 'json';
-  else if (/^(event|data|id|retry):/.test(trimmed) || /^:[^\n]*\n(\s*\n)*(event|data|id|retry):/.test(trimmed)) container = 'sse';
+  else if (looksLikeSse(trimmed)) container = 'sse';
   else if (trimmed.startsWith('{')) {
     container = looksLikeJsonLines(trimmed) ? 'jsonl' : 'json';
   } else if (looksLikeYaml(trimmed)) container = 'yaml'; // VCR cassettes: read whole by yaml-records.ts
