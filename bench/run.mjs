@@ -1,4 +1,4 @@
-// `npm run bench [-- --sizes 10,100 --runs 3 --no-build --rollup-rows 1000000 --skip cold,rollups,floor,responsive --single-step --out f.json]`
+// `npm run bench [-- --sizes 10,100 --runs 3 --no-build --rollup-rows 1000000 --skip cold,rollups,floor,responsive,cli --single-step --out f.json]`
 // Builds the app, serves dist/, drives headless Chromium and native DuckDB over the same files, prints
 // workbench / native ratios (median of the runs, min–max) and writes bench/results.json.
 import { execFileSync, execSync } from 'node:child_process';
@@ -7,6 +7,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { launch } from '../scripts/browser.mjs';
 import { dataPath, generate } from './gen.mjs';
+import { cliBench } from './cli.mjs';
 import { nativeImportExport, nativeRollups, nativeStepsExport } from './native.mjs';
 import { exportSteps, fetchLastExport, importStaged, importWithPings, pageHooks, parseFloor, sampler, serveCached, stageFile, timeQuery } from './probe.mjs';
 import { growStepsSql, ROLLUPS } from './rollups.mjs';
@@ -146,6 +147,13 @@ try {
       const n = await nativeImportExport(file, join(DATA, `native-${mb}mb.parquet`));
       r.native.push(n);
       log(`${mb} MB native run ${i + 1}: import ${n.importMs.toFixed(0)} ms (${n.rows} rows), export ${n.exportMs.toFixed(0)} ms`);
+    }
+    if (!SKIP.has('cli')) {
+      // the headless CLI on native DuckDB (issue 22): import vs read_json_auto, peak RSS, 8 shards in 1 vs 2 processes
+      r.cli = await cliBench(file, DATA, RUNS, log);
+      const wall = stats(r.cli.imports.map((x) => x.ms));
+      r.cli.ratio = ratio(wall, stats(r.native.map((x) => x.importMs)));
+      log(`${mb} MB CLI import ${(wall.median / 1000).toFixed(1)} s = ${r.cli.ratio?.toFixed(1)}x native read_json_auto; 8 shards, 2 processes vs 1: ${r.cli.shards.speedup.toFixed(2)}x`);
     }
     if (r.failure) continue;
     const same = await nativeStepsExport(r.workbenchParquet, join(DATA, `native-steps-${mb}mb.parquet`), RUNS);

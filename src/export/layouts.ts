@@ -186,7 +186,8 @@ export async function resolveLayoutOptions(rows: (sql: string) => Promise<Record
   const jsonTypes: Record<string, string> = {};
   const extraKeys: string[] = [];
   for (const key of VERL_JSON) {
-    const values = await rows(`SELECT DISTINCT metadata[${q(key)}] AS v FROM (${selection(opts)}) WHERE metadata[${q(key)}] IS NOT NULL LIMIT 20000`);
+    // in a fixed order: the struct fields of extra_info follow the order values are seen (DISTINCT alone differed between engines)
+    const values = await rows(`SELECT DISTINCT metadata[${q(key)}] AS v FROM (${selection(opts)}) WHERE metadata[${q(key)}] IS NOT NULL ORDER BY v LIMIT 20000`);
     if (!values.length) continue;
     let shape: Shape = { kind: 'null' };
     for (const r of values) {
