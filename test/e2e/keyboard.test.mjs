@@ -106,7 +106,7 @@ test('keyboard only: a re-import says "already imported", then a trajectory open
   await tabUntil((x) => x.text === 'Load demo data');
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => /Already imported — 0 new steps/.test(document.querySelector('aw-app').shadowRoot.querySelector('aw-import-panel').shadowRoot.textContent), null, { timeout: 120000 });
-  await page.waitForFunction(() => !document.querySelector('aw-app').shadowRoot.textContent.includes('Loading demo data…'));
+  await page.waitForFunction(() => !document.querySelector('aw-app').shadowRoot.textContent.includes('Loading demo data…'), null, { timeout: 120000 });
   // to the dashboard's overview and its trajectory list
   await tabUntil((x) => x.role === 'tab' && x.id.startsWith('tab-'), 200, 'Shift+Tab');
   await page.keyboard.press('Home');
@@ -139,5 +139,9 @@ test('keyboard only: a re-import says "already imported", then a trajectory open
   assert.equal((await focused()).text, 'Prices…');
   // every control on the way has an accessible name (axe-core is not installed: Chromium's accessibility tree instead)
   assert.deepEqual(await unnamedControls(), []);
+  // and the check sees one when there is one
+  await page.evaluate(() => document.body.append(Object.assign(document.createElement('button'), { id: 'unnamed-probe' })));
+  assert.equal((await unnamedControls()).length, 1);
+  await page.evaluate(() => document.getElementById('unnamed-probe').remove());
   assert.deepEqual(app.errors, []);
 });
