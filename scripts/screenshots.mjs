@@ -27,16 +27,16 @@ const VIEWS = [
     await page.waitForTimeout(800);
     await page.locator('aw-trajectory-list [role="row"] [role="gridcell"]').first().click();
     await page.locator('aw-step-inspector [role="tab"]', { hasText: 'Timeline' }).first().click();
-    await page.locator('aw-step-inspector table.timeline').first().scrollIntoViewIfNeeded();
-    await page.evaluate(() => window.scrollBy(0, -120));
+    await page.locator('aw-step-inspector table.timeline').first().waitFor();
+    await page.waitForTimeout(600);
+    await scrollToInspector(page);
     return true;
   }, 'dashboard'],
   ['inspector-compare', async (page) => {
-    await page.locator('aw-grpo-groups tbody button').first().click();
+    await page.locator('aw-grpo-groups tbody tr', { hasText: 'yes' }).first().locator('button').click();
     await page.locator('aw-rollout-compare aw-step-inspector').nth(1).waitFor();
     await page.waitForTimeout(800);
-    await page.locator('aw-dashboard .split').scrollIntoViewIfNeeded();
-    await page.evaluate(() => document.querySelector('aw-app').shadowRoot.querySelector('aw-dashboard').shadowRoot.querySelector('.split').scrollIntoView());
+    await scrollToInspector(page);
     return true;
   }, 'dashboard'],
   ['gateway', async (page) => {
@@ -52,6 +52,16 @@ const VIEWS = [
   }],
   ['formats', async () => {}],
 ];
+
+/** Scroll so that the dashboard's inspector sits just under the sticky header. */
+async function scrollToInspector(page) {
+  await page.evaluate(() => {
+    const app = document.querySelector('aw-app').shadowRoot;
+    const el = app.querySelector('aw-dashboard').shadowRoot.querySelector('aw-step-inspector');
+    const top = el.getBoundingClientRect().top + window.scrollY - app.querySelector('header.top').getBoundingClientRect().height - 8;
+    window.scrollTo(0, top);
+  });
+}
 
 mkdirSync(OUT, { recursive: true });
 const srv = await serve('dist', { base: '/workbench/' });

@@ -31,6 +31,7 @@ function xssSteps(): StepRecord[] {
 
 async function settle(el: AwStepInspector): Promise<void> {
   for (let i = 0; i < 50 && !el.loadedSteps.length; i++) await new Promise((r) => setTimeout(r, 50));
+  await el.loaded;
   await el.updateComplete;
   await new Promise((r) => setTimeout(r, 100));
 }

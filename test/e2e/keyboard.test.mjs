@@ -70,7 +70,7 @@ test('keyboard only: load the demo data, open the review queue, label a trajecto
   await tabUntil((x) => x.text === 'Load demo data');
   await page.keyboard.press('Enter');
   await waitForQuery(page, 'SELECT count(*) AS n FROM steps', (r) => Number(r[0].n) > 0);
-  await page.waitForFunction(() => !document.querySelector('aw-app').shadowRoot.textContent.includes('Loading demo data…'));
+  await page.waitForFunction(() => !document.querySelector('aw-app').shadowRoot.textContent.includes('Loading demo data…'), null, { timeout: 120000 });
   await tabUntil((x) => x.role === 'tab', 80, 'Shift+Tab');
   await page.keyboard.press('Home');
   await page.keyboard.press('ArrowRight');
@@ -100,15 +100,15 @@ async function unnamedControls() {
 
 test('keyboard only: a re-import says "already imported", then a trajectory opens in the inspector, its timeline, the compare view, and the price dialog closes with Esc', async () => {
   // the demo data again: nothing new, and the report says so
-  await tabUntil((x) => x.role === 'tab', 80, 'Shift+Tab');
+  await tabUntil((x) => x.role === 'tab' && x.id.startsWith('tab-'), 200, 'Shift+Tab');
   await page.keyboard.press('Home');
   assert.equal(await selectedTab(), 'tab-data');
   await tabUntil((x) => x.text === 'Load demo data');
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => /Already imported — 0 new steps/.test(document.querySelector('aw-app').shadowRoot.querySelector('aw-import-panel').shadowRoot.textContent), null, { timeout: 120000 });
-  await page.waitForFunction(() => !document.querySelector('aw-app').shadowRoot.textContent.includes('Loading demo data…'));
+  await page.waitForFunction(() => !document.querySelector('aw-app').shadowRoot.textContent.includes('Loading demo data…'), null, { timeout: 120000 });
   // to the dashboard's overview and its trajectory list
-  await tabUntil((x) => x.role === 'tab', 80, 'Shift+Tab');
+  await tabUntil((x) => x.role === 'tab' && x.id.startsWith('tab-'), 200, 'Shift+Tab');
   await page.keyboard.press('Home');
   await page.keyboard.press('ArrowRight');
   assert.equal(await selectedTab(), 'tab-dashboard');
@@ -139,5 +139,9 @@ test('keyboard only: a re-import says "already imported", then a trajectory open
   assert.equal((await focused()).text, 'Prices…');
   // every control on the way has an accessible name (axe-core is not installed: Chromium's accessibility tree instead)
   assert.deepEqual(await unnamedControls(), []);
+  // and the check sees one when there is one
+  await page.evaluate(() => document.body.append(Object.assign(document.createElement('button'), { id: 'unnamed-probe' })));
+  assert.equal((await unnamedControls()).length, 1);
+  await page.evaluate(() => document.getElementById('unnamed-probe').remove());
   assert.deepEqual(app.errors, []);
 });

@@ -25,6 +25,9 @@ export class AwGatewayCalls extends LitElement {
   private live = new LiveCalls(() => (this.rows = this.live.merge(this.pooled)));
   private offPool?: () => void;
   private seq = 0;
+  /** The pool changed while the list was hidden: re-read it when shown (no queries for a hidden tab during imports). */
+  private stale = false;
+  private shown?: IntersectionObserver;
 
   static override styles = [
     base,
@@ -47,8 +50,14 @@ export class AwGatewayCalls extends LitElement {
     super.connectedCallback();
     this.live.start();
     this.offPool = this.services?.pool.onChange((e) => {
-      if (e.tables.includes('steps')) void this.refresh();
+      if (!e.tables.includes('steps')) return;
+      if (this.checkVisibility()) void this.refresh();
+      else this.stale = true;
     });
+    this.shown = new IntersectionObserver((entries) => {
+      if (this.stale && entries.some((x) => x.isIntersecting)) void this.refresh();
+    });
+    this.shown.observe(this);
     void this.refresh();
   }
 
@@ -56,6 +65,7 @@ export class AwGatewayCalls extends LitElement {
     super.disconnectedCallback();
     this.live.stop();
     this.offPool?.();
+    this.shown?.disconnect();
   }
 
   /** Re-read the captured calls from the pool. */
@@ -63,6 +73,7 @@ export class AwGatewayCalls extends LitElement {
     const pool = this.services?.pool;
     if (!pool) return;
     const seq = ++this.seq;
+    this.stale = false;
     try {
       const rows = await capturedCalls(pool);
       if (seq !== this.seq) return;

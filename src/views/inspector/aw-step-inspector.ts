@@ -159,30 +159,36 @@ export class AwStepInspector extends LitElement {
     if (changed.has('trajectoryUid') || changed.has('services')) void this.reload(changed.has('trajectoryUid'));
   }
 
+  /** Settles when the latest load has finished (for tests and callers that wait). */
+  loaded: Promise<void> = Promise.resolve();
+
   /** Reload the current trajectory (after a label changed). */
-  async reload(resetStep = true): Promise<void> {
+  reload(resetStep = true): Promise<void> {
     const pool = this.services?.pool;
     const uid = this.trajectoryUid;
     const seq = ++this.loadSeq;
     if (!pool || !uid) {
       this.steps = [];
-      return;
+      return this.loaded;
     }
     this.loading = true;
-    try {
-      const [steps, timings] = await Promise.all([loadTrajectory(pool, uid), loadTimings(pool, uid)]);
-      if (seq !== this.loadSeq) return;
-      this.steps = steps;
-      this.timings = timings;
-      this.error = null;
-      if (resetStep) this.step = 0;
-      this.step = Math.min(this.step, Math.max(0, steps.length - 1));
-      this.emitStep();
-    } catch (e) {
-      if (seq === this.loadSeq) this.error = `Could not load trajectory ${uid}: ${e instanceof Error ? e.message : String(e)}`;
-    } finally {
-      if (seq === this.loadSeq) this.loading = false;
-    }
+    this.loaded = (async () => {
+      try {
+        const [steps, timings] = await Promise.all([loadTrajectory(pool, uid), loadTimings(pool, uid)]);
+        if (seq !== this.loadSeq) return;
+        this.steps = steps;
+        this.timings = timings;
+        this.error = null;
+        if (resetStep) this.step = 0;
+        this.step = Math.min(this.step, Math.max(0, steps.length - 1));
+        this.emitStep();
+      } catch (e) {
+        if (seq === this.loadSeq) this.error = `Could not load trajectory ${uid}: ${e instanceof Error ? e.message : String(e)}`;
+      } finally {
+        if (seq === this.loadSeq) this.loading = false;
+      }
+    })();
+    return this.loaded;
   }
 
   get selectedStep(): InspectorStep | null {
