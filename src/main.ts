@@ -113,10 +113,10 @@ async function boot(): Promise<void> {
     setCurationWhere: (where: string, patch: CurationPatch) => setCurationWhere(pool, where, patch),
     debug: {
       /** Fault injection: make the pool engine fail as a wasm abort does; the page restarts it. */
-      crashPool: () => pool.api.simulateCrash().catch(() => undefined),
+      crashPool: () => pool.simulateCrash(),
       poolRestarts: () => pool.restarts,
       /** Fault injection: the next call of a pool method fails with this message. */
-      injectPoolFault: (method: string, message: string) => pool.api.injectFault(method, message),
+      injectPoolFault: (method: string, message: string) => pool.injectFault(method, message),
     },
     setTokenizer: (input: TokenizerInput) => tokenizer.set(input),
     tokenizer: () => tokenizer.info(),

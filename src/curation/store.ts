@@ -124,8 +124,7 @@ export class CurationStore {
   }
 
   private async persisted(): Promise<void> {
-    await this.pool.api.checkpoint();
-    this.pool.changed(['curation', 'trajectories']);
+    await this.pool.checkpoint();
   }
 
   private async targetSql(t: CurationTarget): Promise<{ sql: string; temp: string | null }> {

@@ -58,7 +58,6 @@ export class WorkerImporter implements Importer {
       } finally {
         opts.signal?.removeEventListener('abort', onAbort);
       }
-      this.opts.pool.changed(['steps', 'trajectories', 'imports', 'import_errors']);
     }
     return out;
   }

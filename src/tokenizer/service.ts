@@ -135,7 +135,6 @@ export class TokenizerService {
           }),
         );
         this.lastError = null;
-        if (r) this.pool.changed(['token_counts']);
         return r;
       } catch (e) {
         this.lastError = e instanceof Error ? e.message : String(e);

@@ -50,7 +50,7 @@ export function trajectorySteps(t: TrajSpec): StepRecord[] {
 
 export async function insertSteps(pool: PoolClient, steps: StepRecord[], file = 'synthetic.jsonl'): Promise<void> {
   const id = await pool.beginImport({ file, sourceId: `${file}-${steps.length}`, bytes: 1 });
-  await pool.api.appendBatch(id, stepsToIPC(steps.map((s) => ({ ...s, import_id: id }))));
+  await pool.appendBatch(id, stepsToIPC(steps.map((s) => ({ ...s, import_id: id }))));
   await pool.commitImport(id, { format: 'test', confidence: 1, records: steps.length, rowsMade: steps.length, errors: [] });
 }
 
