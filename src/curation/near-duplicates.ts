@@ -3,7 +3,7 @@ import * as Comlink from 'comlink';
 import type { PoolClient } from '../pool/client';
 import type { MinHashWorkerApi } from '../../workers/minhash.worker';
 import type { MinHashOptions } from './minhash';
-import { sqlNumber, sqlString } from './sql';
+import { sqlNumber, sqlString } from '../pool/sql';
 
 export interface NearDuplicateOptions extends MinHashOptions {
   /** Creates the MinHash worker (default: workers/minhash.worker.ts, bundled by vite). */

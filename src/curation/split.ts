@@ -1,6 +1,6 @@
 /** Deterministic train/val split by trajectory (or by prompt group), written to curation.split. */
 import type { PoolClient } from '../pool/client';
-import { sqlNumber, sqlString } from './sql';
+import { sqlNumber, sqlString } from '../pool/sql';
 
 export interface SplitOptions {
   /** Fraction of keys sent to 'val', 0–1. */

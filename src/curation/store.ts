@@ -5,7 +5,7 @@
  */
 import type { PoolClient } from '../pool/client';
 import { filteredSteps } from './filter';
-import { sqlString, sqlStringList, valuesChunks } from './sql';
+import { sqlString, sqlStringList, valuesChunks } from '../pool/sql';
 
 export interface CurationPatch {
   /** 'good' | 'bad' | 'unreviewed' | a custom label. */

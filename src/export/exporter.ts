@@ -3,6 +3,7 @@ import * as Comlink from 'comlink';
 import type { ExportDatasetOptions, ExportQueryOptions, Exporter } from '../contract/reports';
 import type { PoolClient } from '../pool/client';
 import { LinkedWorker } from '../pool/linked-worker';
+import { sqlIdent } from '../pool/sql';
 import type { ExportWorkerApi } from '../../workers/export.worker';
 import { datasetSql, resolveLayoutOptions } from './layouts';
 
@@ -32,7 +33,7 @@ export class WorkerExporter implements Exporter {
    */
   private async withoutMaps(sql: string): Promise<string> {
     const cols = await this.pool.rows(`SELECT column_name AS name, column_type AS type FROM (DESCRIBE ${sql})`);
-    const maps = cols.filter((c) => String(c.type).startsWith('MAP(')).map((c) => `map_entries("${String(c.name).replaceAll('"', '""')}") AS "${String(c.name).replaceAll('"', '""')}"`);
+    const maps = cols.filter((c) => String(c.type).startsWith('MAP(')).map((c) => `map_entries(${sqlIdent(String(c.name))}) AS ${sqlIdent(String(c.name))}`);
     return maps.length ? `SELECT * REPLACE (${maps.join(', ')}) FROM (${sql})` : sql;
   }
 

@@ -4,6 +4,7 @@
  */
 import type { DatasetLayout, ExportDatasetOptions } from '../contract/reports';
 import { TRAINABLE_SQL } from '../pool/schema';
+import { sqlIdent, sqlString } from '../pool/sql';
 
 export const LAYOUTS: Record<DatasetLayout, string> = {
   steps: 'Step records as they are, plus curation columns',
@@ -15,7 +16,7 @@ export const LAYOUTS: Record<DatasetLayout, string> = {
 
 export type SelectionOptions = Pick<ExportDatasetOptions, 'where' | 'trainableOnly' | 'redact' | 'split' | 'splitColumn'>;
 
-const q = (v: string) => `'${v.replaceAll("'", "''")}'`;
+const q = sqlString;
 
 /**
  * The selected steps: trainable ones (by default) that match the user's predicate and split, redacted on request.
@@ -158,7 +159,7 @@ function merge(a: Shape, b: Shape): Shape {
   return { kind: 'scalar', type: 'VARCHAR' };
 }
 
-const ident = (k: string) => `"${k.replaceAll('"', '""')}"`;
+const ident = sqlIdent;
 
 /** A DuckDB type for a shape; null when it has no fields, keys that differ only in case, or too many fields to be a schema. */
 function duckType(s: Shape, budget: { fields: number }): string | null {

@@ -4,6 +4,7 @@
  * import's own connection inside its transaction, before is_last and the stats are derived.
  */
 import type { IdCollision } from '../contract/reports';
+import { sqlString } from './sql';
 
 export interface CommitDedupe {
   /** Rows of this import that were already in the pool with the same content (re-imports). */
@@ -24,7 +25,7 @@ const CONTENT = [
 ];
 const content = (alias: string) => `hash(${CONTENT.map((k) => `${alias}.${k}`).join(', ')})`;
 
-const str = (s: string) => `'${s.replaceAll("'", "''")}'`;
+const str = sqlString;
 const inList = (ts: readonly string[]) => ts.map(str).join(', ');
 const MAX_REPEATS = 10_000;
 

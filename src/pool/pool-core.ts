@@ -20,6 +20,7 @@ import { changes, statementEffect } from './changes';
 import { type CommitDedupe, dedupeImport, describeDedupe } from './import-commit';
 import { execOne, readOnlyQuery } from './read-only';
 import { DDL, trajectoryStatsSql } from './schema';
+import { sqlString } from './sql';
 
 export interface PoolInit {
   /** Name of the OPFS database file (one per test, so tests never contend). */
@@ -97,10 +98,6 @@ function run(sql: string, on: DuckDBConnection = c()): Table {
 
 function ipc(t: Table): Uint8Array {
   return tableToIPC(t, 'stream');
-}
-
-function sqlString(s: string): string {
-  return `'${s.replaceAll("'", "''")}'`;
 }
 
 async function open(init: PoolInit): Promise<PoolStatus> {

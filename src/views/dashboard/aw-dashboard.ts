@@ -26,6 +26,7 @@ import { NO_OPTIONS, type FilterOptions } from './aw-dashboard-filters';
 import { breakdownBars, rewardHistogram } from './charts';
 import { setDashboardFilter } from './filter-state';
 import { breakdownSql, DIMENSIONS, type Dimension, groupCountsSql, groupsSql, LIST_LIMIT, OPTIONS_SQL, rewardsSql, type Sort, summarySql, trajectoriesSql } from './queries';
+import { STEP_COUNT } from '../../pool/queries/pool';
 
 type Tab = 'overview' | 'review' | 'reference';
 
@@ -143,7 +144,7 @@ export class AwDashboard extends LitElement {
     this.loaded = (async () => {
       try {
         const [total, summary, rewards, groups, groupCounts, trajectories, options, ...dims] = await Promise.all([
-          pool.rows('SELECT count(*) AS n FROM steps'),
+          pool.rows(STEP_COUNT),
           pool.rows(summarySql(where)),
           pool.rows(rewardsSql(where)),
           pool.rows(groupsSql(where)),

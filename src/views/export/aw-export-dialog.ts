@@ -13,24 +13,17 @@ import type { Table } from 'apache-arrow';
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { DatasetLayout, ExportDatasetOptions, ExportFormat } from '../../contract/reports';
+import { download } from '../../app/download';
 import { type Services, servicesContext } from '../../app/services';
 import { type CurationFilter, filterSummary } from '../../curation/filter';
-import { datasetSql, LAYOUTS, problemRowsSql, problemsSql, resolveLayoutOptions } from '../../export/layouts';
+import { datasetSql, LAYOUTS, resolveLayoutOptions } from '../../export/layouts';
+import { datasetPreview } from '../../export/preview';
 import '../aw-table';
 import { dashboardFilter, dashboardWhere } from '../dashboard/filter-state';
-import { type ExportManifest, fileStem, selectionCountsSql } from './manifest';
+import { type ExportManifest, fileStem } from './manifest';
 
 export type ExportSource = 'pool' | 'filter' | 'view';
 const VIEW_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
-
-function download(name: string, blob: Blob): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 @customElement('aw-export-dialog')
 export class AwExportDialog extends LitElement {
@@ -43,7 +36,7 @@ export class AwExportDialog extends LitElement {
   @property() where: string | null = null;
   @property({ attribute: false }) filter: CurationFilter | null = null;
   @property({ attribute: 'view-name' }) viewName = '';
-  @property({ attribute: false }) saveFile: (name: string, blob: Blob) => void = download;
+  @property({ attribute: false }) saveFile: (name: string, blob: Blob) => void = (name, blob) => download(blob, name);
 
   @property() layout: DatasetLayout = 'sft';
   @property() format: ExportFormat = 'parquet';
@@ -119,23 +112,12 @@ export class AwExportDialog extends LitElement {
     if (!pool) return;
     const seq = ++this.previewSeq;
     try {
-      const opts = await resolveLayoutOptions((q) => pool.rows(q), this.options());
-      const sql = datasetSql(opts);
-      const [n, counts, head, byReason, first] = await Promise.all([
-        pool.rows(`SELECT count(*)::INTEGER AS n FROM (${sql})`),
-        pool.rows(selectionCountsSql(opts)),
-        pool.query(`SELECT * FROM (${sql}) LIMIT 5`),
-        pool.rows(problemsSql(opts)),
-        pool.rows(problemRowsSql(opts, 10)),
-      ]);
+      const p = await datasetPreview(pool, this.options());
       if (seq !== this.previewSeq) return;
-      this.problems = {
-        byReason: byReason.map((r) => ({ problem: String(r.problem), n: Number(r.n) })),
-        first: first.map((r) => ({ id: String(r.id), problem: String(r.problem) })),
-      };
-      this.rowCount = Number(n[0].n);
-      this.counts = { steps: Number(counts[0].steps), trajectories: Number(counts[0].trajectories) };
-      this.preview = head;
+      this.problems = { byReason: p.byReason, first: p.first };
+      this.rowCount = p.rows;
+      this.counts = { steps: p.steps, trajectories: p.trajectories };
+      this.preview = p.head;
       this.error = null;
     } catch (e) {
       if (seq !== this.previewSeq) return;

@@ -1,6 +1,5 @@
 /** The manifest downloaded beside every dataset export: what was exported, from what, when. */
-import type { DatasetLayout, ExportDatasetOptions, ExportFormat } from '../../contract/reports';
-import { selection } from '../../export/layouts';
+import type { DatasetLayout, ExportFormat } from '../../contract/reports';
 
 export interface ExportManifest {
   generator: 'AgentWorld Workbench';
@@ -20,10 +19,6 @@ export interface ExportManifest {
   flagged?: Record<string, number>;
   options: { trainable_only: boolean; valid_only: boolean; redact: boolean; split: string | null; split_column: string; sft_per?: string; dpo_min_margin?: number };
   sql: string;
-}
-
-export function selectionCountsSql(opts: Omit<ExportDatasetOptions, 'format' | 'layout'>): string {
-  return `SELECT count(*)::INTEGER AS steps, count(DISTINCT trajectory_uid)::INTEGER AS trajectories FROM (${selection(opts)})`;
 }
 
 export function fileStem(layout: DatasetLayout, when = new Date()): string {

@@ -16,6 +16,7 @@ import { gatewayBase } from '../../gateway/register';
 import { getSettings, type KeyProtection, keyProtection, protectKeys, setSettings, unlockKeys, unprotectKeys } from '../../gateway/settings';
 import { corsHint, type GatewaySettings, type UpstreamConfig, type UpstreamKind } from '../../gateway/upstream';
 import { type GatewayStatus, watchGatewayStatus } from './status';
+import { STEP_COUNT } from '../../pool/queries/pool';
 
 @customElement('aw-gateway')
 export class AwGateway extends LitElement {
@@ -61,7 +62,7 @@ export class AwGateway extends LitElement {
   }
 
   private async countSteps(): Promise<void> {
-    const rows = await this.services?.pool.rows('SELECT count(*) AS n FROM steps').catch(() => null);
+    const rows = await this.services?.pool.rows(STEP_COUNT).catch(() => null);
     if (rows) this.poolSteps = Number(rows[0]?.n ?? 0);
   }
 
