@@ -8,11 +8,12 @@ import initParquet, { Compression, Table as WasmTable, transformParquetStream, W
 import type { ExportFormat, ExportProgress } from '../src/contract/reports';
 import { csvPart, jsonlPart } from '../src/export/encode';
 import type { PoolApi } from '../src/pool/pool-core';
+import { CancelledJobs } from '../src/util/jobs';
 
 let pool: Comlink.Remote<PoolApi> | null = null;
 let parquetUrl = '';
 let ready: Promise<unknown> | null = null;
-const cancelled = new Set<number>();
+const cancelled = new CancelledJobs();
 /** Chunks of about this many IPC bytes: small enough that encoding one overlaps making the next. */
 const CHUNK_BYTES = 8 << 20;
 /**
@@ -133,13 +134,13 @@ const api = {
       }
       return new Blob(parts, { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' });
     } finally {
-      cancelled.delete(job);
+      cancelled.end(job);
       await p.closeCursor(cursor);
     }
   },
 
   cancel(job: number): void {
-    cancelled.add(job);
+    cancelled.cancel(job);
   },
 };
 

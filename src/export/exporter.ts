@@ -6,6 +6,7 @@ import { LinkedWorker } from '../pool/linked-worker';
 import { sqlIdent } from '../pool/sql';
 import type { ExportWorkerApi } from '../../workers/export.worker';
 import { datasetSql, resolveLayoutOptions } from './layouts';
+import { asJob } from '../util/jobs';
 
 export interface WorkerExporterOptions {
   pool: PoolClient;
@@ -16,7 +17,6 @@ export interface WorkerExporterOptions {
 export class WorkerExporter implements Exporter {
   private linked: LinkedWorker<ExportWorkerApi>;
   private pool: PoolClient;
-  private job = 1;
 
   constructor(opts: WorkerExporterOptions) {
     this.pool = opts.pool;
@@ -41,14 +41,8 @@ export class WorkerExporter implements Exporter {
     sql = sql.trim().replace(/;\s*$/, '');
     if (opts.format === 'parquet') sql = await this.withoutMaps(sql);
     const api = await this.worker();
-    const job = this.job++;
-    const onAbort = () => void api.cancel(job);
-    opts.signal?.addEventListener('abort', onAbort);
-    try {
-      return await api.exportQuery(job, sql, opts.format, opts.onProgress ? Comlink.proxy(opts.onProgress) : undefined);
-    } finally {
-      opts.signal?.removeEventListener('abort', onAbort);
-    }
+    const progress = opts.onProgress ? Comlink.proxy(opts.onProgress) : undefined;
+    return asJob(opts.signal, (job) => api.cancel(job), (job) => api.exportQuery(job, sql, opts.format, progress));
   }
 
   async exportDataset(opts: ExportDatasetOptions): Promise<Blob> {

@@ -1,6 +1,6 @@
 import { DataType, type Table, tableFromIPC } from 'apache-arrow';
 import * as Comlink from 'comlink';
-import { isPoolChangeMessage, withViews } from './changes';
+import { ALL_TABLES, isPoolChangeMessage, withViews } from './changes';
 import type { CommitResult, ImportCommit, ImportMeta, PoolApi, PoolStatus } from './pool-core';
 import { type Row, tableToRows } from './rows';
 
@@ -256,7 +256,8 @@ export class PoolClient {
     return () => this.listeners.delete(fn);
   }
 
-  private tell(tables: string[]): void {
+  private tell(reported: string[]): void {
+    const tables = reported.includes(ALL_TABLES) ? withViews(ALL) : reported;
     for (const fn of this.listeners) fn({ tables });
   }
 

@@ -3,7 +3,7 @@ import type { Services } from '../../src/app/services';
 import type { PoolClient } from '../../src/pool/client';
 import type { ChatMessage, StepRecord } from '../../src/contract/step';
 import { stepsToIPC } from '../../src/ingest/step-arrow';
-import { exporterFor } from './helpers';
+import { exporterFor, withImports } from './helpers';
 
 export interface TrajSpec {
   uid: string;
@@ -77,10 +77,10 @@ export async function loadStandardPool(pool: PoolClient): Promise<void> {
 }
 
 export function testServices(pool: PoolClient): Services {
-  return {
+  return withImports({
     pool,
     exporter: exporterFor(pool),
     importer: { importFiles: async () => [], importUrl: async () => Promise.reject(new Error('no imports in this test')) },
     notify: () => {},
-  };
+  });
 }

@@ -14,7 +14,7 @@ import type { PoolClient } from '../../src/pool/client';
 import { stepsToIPC } from '../../src/ingest/step-arrow';
 import type { StepRecord } from '../../src/contract/step';
 import '../../src/views/data/aw-import-panel';
-import { fixture, importerFor, startPool } from './helpers';
+import { fixture, importerFor, startPool, withImports } from './helpers';
 
 @customElement('test-collisions-host')
 class TestCollisionsHost extends LitElement {
@@ -158,7 +158,7 @@ describe('import panel: what was kept', function () {
   it('says nothing was imported for a failed file, names collisions, and "already imported" on a re-import', async () => {
     const pool = await startPool('collisions-panel', true);
     const host = document.createElement('test-collisions-host') as TestCollisionsHost;
-    host.services = { pool, importer: importerFor(pool), exporter: {} as Exporter, notify: () => {} };
+    host.services = withImports({ pool, importer: importerFor(pool), exporter: {} as Exporter, notify: () => {} });
     const panel = document.createElement('aw-import-panel');
     host.append(panel);
     document.body.append(host);
