@@ -9,6 +9,7 @@ import { base } from '../../app/styles';
 import { LAYOUTS } from '../../export/layouts';
 import { datasetPreview } from '../../export/preview';
 import { type Row, tableToRows } from '../../pool/rows';
+import { Cancellable } from '../../util/jobs';
 
 const EXT: Record<ExportFormat, string> = { parquet: 'parquet', jsonl: 'jsonl', csv: 'csv' };
 
@@ -38,12 +39,11 @@ export class AwExportPanel extends LitElement {
   @state() private busy: string | null = null;
   @state() private error: string | null = null;
   @state() private preview: { rows: Row[]; count: number; problems: { problem: string; n: number }[]; rejected: { id: string; problem: string }[] } | null = null;
-  private controller: AbortController | null = null;
+  private job = new Cancellable();
 
   private async run(what: 'dataset' | 'query') {
     this.error = null;
-    this.controller = new AbortController();
-    const signal = this.controller.signal;
+    const signal = this.job.start();
     const onProgress = (p: { rows: number; bytes: number }) => (this.busy = `${p.rows.toLocaleString()} rows · ${formatBytes(p.bytes)}`);
     this.busy = 'starting…';
     try {
@@ -57,7 +57,7 @@ export class AwExportPanel extends LitElement {
       this.error = e instanceof Error ? e.message : String(e);
     } finally {
       this.busy = null;
-      this.controller = null;
+      this.job.end();
     }
   }
 
@@ -128,7 +128,7 @@ export class AwExportPanel extends LitElement {
           </div>
         </section>
       </div>
-      ${this.busy ? html`<p role="status">Exporting… ${this.busy} <button @click=${() => this.controller?.abort()}>Cancel export</button></p>` : nothing}
+      ${this.busy ? html`<p role="status">Exporting… ${this.busy} <button @click=${() => this.job.cancel()}>Cancel export</button></p>` : nothing}
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
     `;
   }

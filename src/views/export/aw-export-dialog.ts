@@ -21,6 +21,7 @@ import { datasetPreview } from '../../export/preview';
 import '../aw-table';
 import { dashboardFilter, dashboardWhere } from '../dashboard/filter-state';
 import { type ExportManifest, fileStem } from './manifest';
+import { Cancellable } from '../../util/jobs';
 
 export type ExportSource = 'pool' | 'filter' | 'view';
 const VIEW_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
@@ -59,7 +60,7 @@ export class AwExportDialog extends LitElement {
   @state() private busy = false;
   /** The last export's manifest (also downloaded as JSON). */
   lastManifest: ExportManifest | null = null;
-  private abort: AbortController | null = null;
+  private job = new Cancellable();
   private previewSeq = 0;
 
   static override styles = css`
@@ -142,11 +143,11 @@ export class AwExportDialog extends LitElement {
     const excluded = Object.fromEntries((this.problems?.byReason ?? []).map((p) => [p.problem, p.n]));
     const stem = fileStem(this.layout);
     const file = `${stem}.${this.format === 'parquet' ? 'parquet' : 'jsonl'}`;
-    this.abort = new AbortController();
+    const signal = this.job.start();
     this.busy = true;
     this.progress = { rows: 0, bytes: 0 };
     try {
-      const blob = await s.exporter.exportDataset({ ...opts, format: this.format, signal: this.abort.signal, onProgress: (p) => (this.progress = p) });
+      const blob = await s.exporter.exportDataset({ ...opts, format: this.format, signal, onProgress: (p) => (this.progress = p) });
       const filter = this.source === 'filter' ? filterSummary(this.filter ?? dashboardFilter()) : undefined;
       const manifest: ExportManifest = {
         generator: 'AgentWorld Workbench', created_at: new Date().toISOString(), file, layout: this.layout, format: this.format,
@@ -165,16 +166,16 @@ export class AwExportDialog extends LitElement {
       s.notify(`Exported ${manifest.rows.toLocaleString('en-US')} ${this.layout} rows to ${file}`);
       return manifest;
     } catch (e) {
-      this.error = this.abort.signal.aborted ? 'The export was cancelled; nothing was saved.' : `The export failed: ${e instanceof Error ? e.message : String(e)}`;
+      this.error = signal.aborted ? 'The export was cancelled; nothing was saved.' : `The export failed: ${e instanceof Error ? e.message : String(e)}`;
       return null;
     } finally {
       this.busy = false;
-      this.abort = null;
+      this.job.end();
     }
   }
 
   cancel(): void {
-    this.abort?.abort();
+    this.job.cancel();
   }
 
   private close(): void {
