@@ -41,8 +41,8 @@ for (const mb of SIZES) {
   log(`data ${r.path} ${(r.bytes / 1e6).toFixed(0)} MB${r.cached ? ' (cached)' : ' (generated)'}`);
 }
 if (!flag('no-build')) {
-  log('building the app (vite build)');
-  execSync('npx vite build', { stdio: ['ignore', 'ignore', 'inherit'] });
+  log('building the app (vite build --mode test: the bench reads workbench.debug)');
+  execSync('npx vite build --mode test', { stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 const server = await serveCached('dist');

@@ -11,7 +11,7 @@ const stages = [
   { name: 'typecheck', cmd: 'npx', args: ['tsc', '--noEmit', '-p', 'tsconfig.json'], kind: 'check' },
   { name: 'lint', cmd: 'npx', args: ['biome', 'check', '--error-on-warnings', '.'], kind: 'check' },
   { name: 'unit', cmd: 'node', args: ['--import', 'tsx', '--test', '--test-reporter=spec', ...files('test/unit', '.test.ts')], kind: 'node' },
-  { name: 'build', cmd: 'npx', args: ['vite', 'build', '--logLevel', 'warn'], kind: 'check' },
+  { name: 'build', cmd: 'npx', args: ['vite', 'build', '--mode', 'test', '--logLevel', 'warn'], kind: 'check' },
   { name: 'browser', cmd: 'npx', args: ['web-test-runner'], kind: 'wtr' },
   { name: 'e2e', cmd: 'node', args: ['--test', '--test-concurrency=1', '--test-reporter=spec', ...files('test/e2e', '.test.mjs')], kind: 'node' },
 ].filter((s) => only.length === 0 || only.includes(s.name));

@@ -1,10 +1,11 @@
 /** Boot: take the pool lock, start the pool worker, wire importer / exporter, mount <aw-app>, expose window.workbench. */
-import type { AwApp, DemoFile } from './app/aw-app';
+import type { AwApp } from './app/aw-app';
 import { foreignFramer, refuseFramed } from './app/frame-guard';
 import './app/aw-app';
 import { assets } from './assets';
-import type { Services } from './views/kit/services';
 import type { WorkbenchApi } from './app/workbench-api';
+import { loadDemoManifest, Workbench } from './app/workbench';
+import { TEST_BUILD } from './util/test-build';
 import { WorkerExporter } from './export/exporter';
 import { WorkerImporter } from './ingest/importer';
 import { html } from 'lit';
@@ -38,15 +39,6 @@ function acquirePoolLock(name: string): Promise<boolean> {
   });
 }
 
-async function loadDemoManifest(): Promise<DemoFile[]> {
-  try {
-    const res = await fetch(new URL('notebooks/data/manifest.json', document.baseURI));
-    return res.ok ? ((await res.json()) as DemoFile[]) : [];
-  } catch {
-    return [];
-  }
-}
-
 async function boot(): Promise<void> {
   const app = document.querySelector('aw-app') as AwApp;
   const banners: AwApp['banners'] = [];
@@ -64,8 +56,9 @@ async function boot(): Promise<void> {
   const exporter = new WorkerExporter({ pool, worker: assets.exportWorker, parquetWasmUrl: assets.parquet, tokenizer });
   setActiveTokenizer(tokenizer);
   tokenizer.restore().catch((e) => app.notify(`The saved tokenizer could not be loaded: ${e instanceof Error ? e.message : String(e)}`, 'error'));
-  const services: Services = { pool, importer, exporter, notify: (m, k) => app.notify(m, k) };
-  app.services = services;
+  const wb = new Workbench(pool, importer, exporter, (m, k) => app.notify(m, k));
+  app.workbench = wb;
+  app.services = wb.services;
   app.banners = banners;
   pool.onRestart((reason) => {
     app.banners = [
@@ -74,7 +67,8 @@ async function boot(): Promise<void> {
     ];
     app.requestUpdate();
   });
-  app.demo = await loadDemoManifest();
+  wb.demo = await loadDemoManifest();
+  app.requestUpdate();
   app.tabs = [
     { id: 'dashboard', label: 'Dashboard', render: () => html`<aw-dashboard></aw-dashboard>` },
     { id: 'notebook', label: 'Notebook', render: () => html`<aw-notebooks></aw-notebooks>` },
@@ -98,13 +92,13 @@ async function boot(): Promise<void> {
 
   Object.assign(window.workbench, gw.api, agentServices(new URL('./', document.baseURI).href));
   Object.assign(window.workbench, {
-    importFiles: (files: File[], opts?: { shards?: number | false }) => app.importPanel.importFiles(files, opts),
-    importUrl: (url: string) => app.importPanel.importUrl(url),
-    query: (sql: string) => pool.rows(sql),
-    exportQuery: (sql: string, opts: { format: 'parquet' | 'jsonl' | 'csv' }) => exporter.exportQuery(sql, opts),
-    exportDataset: (opts: Parameters<WorkbenchApi['exportDataset']>[0]) => exporter.exportDataset(opts),
-    loadDemoData: () => app.loadDemo(),
-    clearPool: () => pool.clear(),
+    importFiles: (files: File[], opts?: { shards?: number | false }) => wb.importFiles(files, opts),
+    importUrl: (url: string) => wb.importUrl(url),
+    query: (sql: string) => wb.query(sql),
+    exportQuery: (sql: string, opts: { format: 'parquet' | 'jsonl' | 'csv' }) => wb.exportQuery(sql, opts),
+    exportDataset: (opts: Parameters<WorkbenchApi['exportDataset']>[0]) => wb.exportDataset(opts),
+    loadDemoData: () => wb.loadDemoData(),
+    clearPool: () => wb.clearPool(),
     openNotebook: (markdown: string) => {
       app.selectTab('notebook');
       openNotebook(markdown);
@@ -112,15 +106,20 @@ async function boot(): Promise<void> {
     runAll: () => runAll(),
     setCuration: (stepIds: string[], patch: CurationPatch) => setCuration(pool, stepIds, patch),
     setCurationWhere: (where: string, patch: CurationPatch) => setCurationWhere(pool, where, patch),
-    debug: {
-      /** Fault injection: make the pool engine fail as a wasm abort does; the page restarts it. */
-      crashPool: () => pool.api.simulateCrash().catch(() => undefined),
-      poolRestarts: () => pool.restarts,
-      /** Fault injection: the next call of a pool method fails with this message. */
-      injectPoolFault: (method: string, message: string) => pool.api.injectFault(method, message),
-      /** Bench: one tokenizer worker encoding `text` with the active profile (ms per run, tokens). */
-      tokenizerEncode: (text: string, runs?: number) => tokenizer.benchEncode(text, runs),
-    },
+    // fault injection for the e2e tests: only in test builds (`vite build --mode test`)
+    ...(TEST_BUILD
+      ? {
+          debug: {
+            /** Make the pool engine fail as a wasm abort does; the page restarts it. */
+            crashPool: () => pool.simulateCrash(),
+            poolRestarts: () => pool.restarts,
+            /** The next call of a pool method fails with this message. */
+            injectPoolFault: (method: string, message: string) => pool.injectFault(method, message),
+            /** Bench: one tokenizer worker encoding `text` with the active profile (ms per run, tokens). */
+            tokenizerEncode: (text: string, runs?: number) => tokenizer.benchEncode(text, runs),
+          },
+        }
+      : {}),
     setTokenizer: (input: TokenizerInput) => tokenizer.set(input),
     tokenizer: () => tokenizer.info(),
     tokenCounts: () => tokenizer.whenCounted(),

@@ -13,11 +13,12 @@ import { tableToRows } from '../src/pool/rows';
 import type { ExportRowInput } from '../src/tokenizer/export-rows';
 import '../src/util/arrow-bool-fix';
 import type { TokenizerWorkerApi } from './tokenizer.worker';
+import { CancelledJobs } from '../src/util/jobs';
 
 let pool: Comlink.Remote<PoolApi> | null = null;
 let parquetUrl = '';
 let ready: Promise<unknown> | null = null;
-const cancelled = new Set<number>();
+const cancelled = new CancelledJobs();
 /** Chunks of about this many IPC bytes: small enough that encoding one overlaps making the next. */
 const CHUNK_BYTES = 8 << 20;
 /**
@@ -160,14 +161,14 @@ const api = {
       }
       return new Blob(parts, { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' });
     } finally {
-      cancelled.delete(job);
+      cancelled.end(job);
       tokens?.port.close();
       await p.closeCursor(cursor);
     }
   },
 
   cancel(job: number): void {
-    cancelled.add(job);
+    cancelled.cancel(job);
   },
 };
 

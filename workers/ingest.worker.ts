@@ -8,11 +8,12 @@ import { parquetRecords } from '../src/ingest/parquet-records';
 import { ingestFile, type ShardPool } from '../src/ingest/pipeline';
 import type { PoolApi } from '../src/pool/pool-core';
 import type { ShardWorkerApi } from './ingest-shard.worker';
+import { CancelledJobs } from '../src/util/jobs';
 
 let pool: Comlink.Remote<PoolApi> | null = null;
 let parquetUrl = '';
 let parquetReady: Promise<unknown> | null = null;
-const cancelled = new Set<number>();
+const cancelled = new CancelledJobs();
 
 export interface IngestJobOptions {
   format?: string;
@@ -81,12 +82,12 @@ const api = {
         },
       });
     } finally {
-      cancelled.delete(job);
+      cancelled.end(job);
     }
   },
 
   cancel(job: number): void {
-    cancelled.add(job);
+    cancelled.cancel(job);
   },
 };
 

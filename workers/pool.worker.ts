@@ -5,7 +5,16 @@
  */
 import * as Comlink from 'comlink';
 import '../src/util/arrow-bool-fix';
+import { changes, type PoolChangeMessage } from '../src/pool/changes';
+import type { PoolWorkerApi } from '../src/pool/client';
 import { type PoolApi, poolApi } from '../src/pool/pool-core';
+import { TEST_BUILD } from '../src/util/test-build';
+
+/** Tell the main thread's broker which tables the call wrote (posted before the call's own answer, so it arrives first). */
+function report(): void {
+  const tables = changes.take();
+  if (tables.length) (self as unknown as Worker).postMessage({ awPoolChange: tables } satisfies PoolChangeMessage);
+}
 
 let broken: Error | null = null;
 const faults = new Map<string, string>();
@@ -21,25 +30,36 @@ const guarded = Object.fromEntries(
         faults.delete(k);
         throw new Error(fault);
       }
-      return (fn as (...a: unknown[]) => unknown)(...args);
+      let r: unknown;
+      try {
+        r = (fn as (...a: unknown[]) => unknown)(...args);
+      } finally {
+        if (!(r instanceof Promise)) report();
+      }
+      return r instanceof Promise ? r.finally(report) : r;
     },
   ]),
 ) as PoolApi;
 
-const api: PoolApi & { connect(port: MessagePort): void; simulateCrash(): void; injectFault(method: string, message: string): void } = {
-  ...guarded,
-  connect(port: MessagePort) {
-    Comlink.expose(api, port);
-  },
-  /** Fault injection for tests: the next call of `method` fails with `message` (e.g. a storage quota error). */
+/** Fault injection for tests; only test builds (`vite build --mode test`, which `npm test` runs) carry it. */
+const faultHooks = {
+  /** The next call of `method` fails with `message` (e.g. a storage quota error). */
   injectFault(method: string, message: string) {
     faults.set(method, message);
   },
-  /** Fault injection for tests (window.workbench.debug.crashPool): behave like a wasm abort. */
+  /** Behave like a wasm abort (window.workbench.debug.crashPool). */
   simulateCrash() {
     broken = new WebAssembly.RuntimeError('unreachable (simulated engine crash)');
     throw broken;
   },
+};
+
+const api: PoolWorkerApi = {
+  ...guarded,
+  connect(port: MessagePort) {
+    Comlink.expose(api, port);
+  },
+  ...(TEST_BUILD ? faultHooks : {}),
 };
 
 Comlink.expose(api);

@@ -6,7 +6,7 @@
 import { Int32, Table, tableFromIPC, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
 import * as Comlink from 'comlink';
 import type { PoolApi } from '../src/pool/pool-core';
-import { sqlString } from '../src/curation/sql';
+import { sqlString } from '../src/pool/sql';
 import { tableToRows } from '../src/pool/rows';
 import { countStep, type StepInput, type TokenCountRow } from '../src/tokenizer/counts';
 import { type ExportRowInput, type ExportTokenOptions, planRow, type TokenColumns, tokenColumns } from '../src/tokenizer/export-rows';

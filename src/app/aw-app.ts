@@ -1,10 +1,10 @@
 import { provide } from '@lit/context';
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { ImportReport } from '../contract/reports';
 import type { Services } from '../views/kit/services';
 import { servicesContext } from '../views/kit/services';
 import { base } from '../views/kit/styles';
+import type { Workbench } from './workbench';
 import { NAVIGATE_EVENT } from '../views/empty-state';
 import { rovingIndex } from '../views/kit/roving';
 import './aw-shortcuts';
@@ -20,10 +20,6 @@ export interface TabDef {
   render: () => unknown;
 }
 
-export interface DemoFile {
-  file: string;
-  description: string;
-}
 
 /** The shell: header, tabs, banners, and the Data tab (import, pool, export). Other tabs are registered. */
 @customElement('aw-app')
@@ -54,7 +50,8 @@ export class AwApp extends LitElement {
 
   @provide({ context: servicesContext }) @property({ attribute: false }) services!: Services;
   @property({ attribute: false }) banners: { text: string; kind: 'info' | 'error' }[] = [];
-  @property({ attribute: false }) demo: DemoFile[] = [];
+  /** The Workbench service (importing, demo data…); its `services` are provided to the views. */
+  @property({ attribute: false }) workbench: Workbench | null = null;
   @property({ attribute: false }) tabs: TabDef[] = [];
   /** Renders the welcome card's "Open an example notebook" list, when the notebook is registered. */
   @property({ attribute: false }) examples: (() => unknown) | null = null;
@@ -96,15 +93,13 @@ export class AwApp extends LitElement {
     this.toastTimer = window.setTimeout(() => (this.toast = null), 5000);
   }
 
-  async loadDemo(): Promise<ImportReport[]> {
+  private async loadDemo(): Promise<void> {
+    if (!this.workbench) return;
     this.demoBusy = true;
     try {
-      await this.updateComplete;
-      const out: ImportReport[] = [];
-      for (const d of this.demo) out.push(await this.importPanel.importUrl(new URL(`notebooks/data/${d.file}`, document.baseURI).href));
-      const added = out.reduce((a, r) => a + r.added, 0);
-      this.notify(`Demo data loaded: ${added} new steps from ${out.length} files.`);
-      return out;
+      await this.workbench.loadDemoData();
+    } catch (e) {
+      this.notify(`The demo data could not be loaded: ${e instanceof Error ? e.message : String(e)}`, 'error');
     } finally {
       this.demoBusy = false;
     }
@@ -167,9 +162,9 @@ export class AwApp extends LitElement {
             <div class="card">
               <h2>Start here</h2>
               <p class="muted" style="margin-top:0">Everything runs in this tab: files never leave your browser. Drop traces from any agent runtime (OpenAI / Anthropic logs, SSE, OpenTelemetry, Langfuse, Phoenix, ShareGPT, ATIF, SWE-agent, OpenHands, tau-bench, veRL rows…), curate them, and download training-ready Parquet.</p>
-              ${this.demo.length
+              ${this.workbench?.demo.length
                 ? html`<button class="primary" ?disabled=${this.demoBusy} @click=${() => this.loadDemo()}>${this.demoBusy ? 'Loading demo data…' : 'Load demo data'}</button>
-                    <span class="muted">${this.demo.length} small files in several formats</span>`
+                    <span class="muted">${this.workbench.demo.length} small files in several formats</span>`
                 : nothing}
               ${this.examples ? this.examples() : nothing}
             </div>

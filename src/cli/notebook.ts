@@ -64,7 +64,6 @@ async function runtimePool(pool: NativePool, counts: Map<string, number>): Promi
       await db.call({ op: 'one', conn: views, sql, readOnly: false, run: true });
     },
     onChange: () => () => {},
-    changed: () => {},
   };
 }
 

@@ -4,7 +4,7 @@
  * selects (ExportDatasetOptions.where), so their numbers agree.
  */
 import { TRAINABLE_SQL } from '../pool/schema';
-import { sqlNumber, sqlString, sqlStringList } from './sql';
+import { sqlNumber, sqlString, sqlStringList } from '../pool/sql';
 
 export const TrajectoryStatus = { any: 'any', complete: 'complete', open: 'open', error: 'error', ok: 'ok' } as const;
 export type TrajectoryStatus = (typeof TrajectoryStatus)[keyof typeof TrajectoryStatus];

@@ -3,7 +3,7 @@ import * as Comlink from 'comlink';
 import type { PoolClient } from '../pool/client';
 import type { MinHashWorkerApi } from '../../workers/minhash.worker';
 import type { MinHashOptions } from './minhash';
-import { sqlNumber, sqlString } from './sql';
+import { sqlNumber, sqlString } from '../pool/sql';
 
 export interface NearDuplicateOptions extends MinHashOptions {
   /** Creates the MinHash worker (default: workers/minhash.worker.ts, bundled by vite). */
@@ -22,7 +22,7 @@ export async function findNearDuplicates(pool: PoolClient, opts: NearDuplicateOp
   const w = make ? make() : new Worker(new URL('../../workers/minhash.worker.ts', import.meta.url), { type: 'module', name: 'minhash' });
   try {
     const api = Comlink.wrap<MinHashWorkerApi>(w);
-    const ipc = await pool.api.query(`SELECT step_id, conversation_text(messages, response) AS text FROM steps`);
+    const ipc = await pool.queryIPC(`SELECT step_id, conversation_text(messages, response) AS text FROM steps`);
     const rows = await api.run(Comlink.transfer(ipc, [ipc.buffer]), minhash);
     const stmts: string[] = [];
     let cur = '';
@@ -43,8 +43,7 @@ export async function findNearDuplicates(pool: PoolClient, opts: NearDuplicateOp
       await pool.exec('ROLLBACK').catch(() => {});
       throw new Error(`Storing near-duplicates failed, the previous results are kept: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
-    await pool.api.checkpoint();
-    pool.changed(['near_duplicates']);
+    await pool.checkpoint();
     return { steps: rows.length, clusters: new Set(rows.map((r) => r.cluster_id)).size };
   } finally {
     w.terminate();

@@ -1,6 +1,6 @@
 /** Deterministic train/val split by trajectory (or by prompt group), written to curation.split. */
 import type { PoolClient } from '../pool/client';
-import { sqlNumber, sqlString } from './sql';
+import { sqlNumber, sqlString } from '../pool/sql';
 
 export interface SplitOptions {
   /** Fraction of keys sent to 'val', 0–1. */
@@ -17,8 +17,7 @@ export async function assignSplit(pool: PoolClient, opts: SplitOptions): Promise
   await pool.exec(`INSERT INTO curation (step_id, split)
       SELECT step_id, split_of(${key}, ${sqlNumber(valFraction)}, ${sqlString(seed)}) FROM steps
       ON CONFLICT (step_id) DO UPDATE SET split = excluded.split`);
-  await pool.api.checkpoint();
-  pool.changed(['curation', 'trajectories']);
+  await pool.checkpoint();
   const rows = await pool.rows(`SELECT count(*) FILTER (WHERE c.split = 'train')::INTEGER AS train, count(*) FILTER (WHERE c.split = 'val')::INTEGER AS val
     FROM steps s JOIN curation c USING (step_id)`);
   return { train: Number(rows[0].train), val: Number(rows[0].val) };

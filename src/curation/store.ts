@@ -5,7 +5,7 @@
  */
 import type { PoolClient } from '../pool/client';
 import { filteredSteps } from './filter';
-import { sqlString, sqlStringList, valuesChunks } from './sql';
+import { sqlString, sqlStringList, valuesChunks } from '../pool/sql';
 
 export interface CurationPatch {
   /** 'good' | 'bad' | 'unreviewed' | a custom label. */
@@ -124,8 +124,7 @@ export class CurationStore {
   }
 
   private async persisted(): Promise<void> {
-    await this.pool.api.checkpoint();
-    this.pool.changed(['curation', 'trajectories']);
+    await this.pool.checkpoint();
   }
 
   private async targetSql(t: CurationTarget): Promise<{ sql: string; temp: string | null }> {

@@ -6,6 +6,7 @@ import { LinkedWorker } from '../pool/linked-worker';
 import type { TokenizerService } from '../tokenizer/service';
 import type { ExportWorkerApi } from '../../workers/export.worker';
 import { datasetSql, describeSql, resolveLayoutOptions, rowIdSql, tokenizedSql, withoutMapsSql } from './layouts';
+import { asJob } from '../util/jobs';
 
 export interface WorkerExporterOptions {
   pool: PoolClient;
@@ -19,7 +20,6 @@ export class WorkerExporter implements Exporter {
   private linked: LinkedWorker<ExportWorkerApi>;
   private pool: PoolClient;
   private tokenizer: TokenizerService | null;
-  private job = 1;
 
   constructor(opts: WorkerExporterOptions) {
     this.pool = opts.pool;
@@ -43,17 +43,15 @@ export class WorkerExporter implements Exporter {
     sql = sql.trim().replace(/;\s*$/, '');
     if (opts.format === 'parquet') sql = await this.withoutMaps(sql);
     const api = await this.worker();
-    const job = this.job++;
-    const onAbort = () => void api.cancel(job);
-    opts.signal?.addEventListener('abort', onAbort);
-    try {
-      const progress = opts.onProgress ? Comlink.proxy(opts.onProgress) : undefined;
-      return await (tokens
-        ? api.exportQuery(job, sql, opts.format, progress, Comlink.transfer({ port: tokens.port, maxTokens: tokens.maxTokens }, [tokens.port]))
-        : api.exportQuery(job, sql, opts.format, progress));
-    } finally {
-      opts.signal?.removeEventListener('abort', onAbort);
-    }
+    const progress = opts.onProgress ? Comlink.proxy(opts.onProgress) : undefined;
+    return asJob(
+      opts.signal,
+      (job) => api.cancel(job),
+      (job) =>
+        tokens
+          ? api.exportQuery(job, sql, opts.format, progress, Comlink.transfer({ port: tokens.port, maxTokens: tokens.maxTokens }, [tokens.port]))
+          : api.exportQuery(job, sql, opts.format, progress),
+    );
   }
 
   async exportDataset(opts: ExportDatasetOptions): Promise<Blob> {

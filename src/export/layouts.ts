@@ -4,6 +4,7 @@
  */
 import type { DatasetLayout, ExportDatasetOptions } from '../contract/reports';
 import { TRAINABLE_SQL } from '../pool/schema';
+import { sqlIdent, sqlString } from '../pool/sql';
 
 export const LAYOUTS: Record<DatasetLayout, string> = {
   steps: 'Step records as they are, plus curation columns',
@@ -15,7 +16,7 @@ export const LAYOUTS: Record<DatasetLayout, string> = {
 
 export type SelectionOptions = Pick<ExportDatasetOptions, 'where' | 'trainableOnly' | 'redact' | 'split' | 'splitColumn'>;
 
-const q = (v: string) => `'${v.replaceAll("'", "''")}'`;
+const q = sqlString;
 
 /**
  * The selected steps: trainable ones (by default) that match the user's predicate and split, redacted on request.
@@ -158,7 +159,7 @@ function merge(a: Shape, b: Shape): Shape {
   return { kind: 'scalar', type: 'VARCHAR' };
 }
 
-const ident = (k: string) => `"${k.replaceAll('"', '""')}"`;
+const ident = sqlIdent;
 
 /** A DuckDB type for a shape; null when it has no fields, keys that differ only in case, or too many fields to be a schema. */
 function duckType(s: Shape, budget: { fields: number }): string | null {
@@ -375,6 +376,6 @@ export const describeSql = (sql: string) => `SELECT column_name AS name, column_
 
 /** A query with its top-level MAP columns as lists of {key, value} (Parquet for `datasets`; see WorkerExporter.withoutMaps). */
 export function withoutMapsSql(sql: string, cols: Record<string, unknown>[]): string {
-  const maps = cols.filter((c) => String(c.type).startsWith('MAP(')).map((c) => `map_entries("${String(c.name).replaceAll('"', '""')}") AS "${String(c.name).replaceAll('"', '""')}"`);
+  const maps = cols.filter((c) => String(c.type).startsWith('MAP(')).map((c) => `map_entries(${sqlIdent(String(c.name))}) AS ${sqlIdent(String(c.name))}`);
   return maps.length ? `SELECT * REPLACE (${maps.join(', ')}) FROM (${sql})` : sql;
 }

@@ -4,6 +4,7 @@ import type { ImportOptions, ImportReport, Importer } from '../contract/reports'
 import type { PoolClient } from '../pool/client';
 import { LinkedWorker } from '../pool/linked-worker';
 import type { IngestJobOptions, IngestWorkerApi } from '../../workers/ingest.worker';
+import { asJob } from '../util/jobs';
 
 export interface WorkerImporterOptions {
   pool: PoolClient;
@@ -19,7 +20,6 @@ function failed(file: string, message: string, bytes = 0): ImportReport {
 
 export class WorkerImporter implements Importer {
   private linked: LinkedWorker<IngestWorkerApi>;
-  private job = 1;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private opts: WorkerImporterOptions) {
@@ -46,19 +46,13 @@ export class WorkerImporter implements Importer {
         out.push({ ...failed(file.name, 'The import was cancelled; nothing of it was kept.', file.size), status: 'cancelled' });
         continue;
       }
-      const job = this.job++;
-      const onAbort = () => void api.cancel(job);
-      opts.signal?.addEventListener('abort', onAbort);
       try {
         const progress = opts.onProgress ? Comlink.proxy(opts.onProgress) : undefined;
-        const report = await api.importFile(job, file, progress, { format: opts.format, mappings, shards: opts.shards, shardMinBytes: opts.shardMinBytes, siblings: (opts.siblings ?? files).filter((f) => f !== file) });
-        out.push(report);
+        const job = { format: opts.format, mappings, shards: opts.shards, shardMinBytes: opts.shardMinBytes, siblings: (opts.siblings ?? files).filter((f) => f !== file) };
+        out.push(await asJob(opts.signal, (id) => api.cancel(id), (id) => api.importFile(id, file, progress, job)));
       } catch (e) {
         out.push(failed(file.name, `Import failed: ${e instanceof Error ? e.message : String(e)}`, file.size));
-      } finally {
-        opts.signal?.removeEventListener('abort', onAbort);
       }
-      this.opts.pool.changed(['steps', 'trajectories', 'imports', 'import_errors']);
     }
     return out;
   }

@@ -40,8 +40,8 @@ export interface RuntimePool {
   queryReadOnly(sql: string, run?: boolean): Promise<Table | null>;
   /** Exactly one statement. */
   execOne(sql: string): Promise<void>;
+  /** The pool's change feed: which tables any statement wrote. */
   onChange(fn: (e: PoolChange) => void): () => void;
-  changed(tables: string[]): void;
   /** Stop what the pool runs now (PoolClient restarts its worker); calls in flight fail. */
   interrupt?(reason?: string): Promise<void>;
 }
@@ -341,7 +341,8 @@ export class NotebookRuntime {
         ms: performance.now() - t0,
         note: compute ? null : 'run=false: the view is defined; run the cell to see its rows.',
       });
-      if (effect && s.runId === runId) this.afterEffect(node.external);
+      // the pool's change feed tells other views (and this runtime) what the effect wrote
+      if (effect && s.runId === runId) this.tables = null;
     } catch (e) {
       if (this.stopped) {
         this.finish(key, runId, { ...base, status: 'error', error: `${this.stopped} The query was interrupted; the pool is intact and other cells keep working.`, ms: performance.now() - t0 });
@@ -353,12 +354,6 @@ export class NotebookRuntime {
       clearTimeout(timer);
       this.stopped = null;
     }
-  }
-
-  private afterEffect(touched: string[]): void {
-    this.tables = null;
-    // Other views and the dashboard see the change through the pool's change feed.
-    this.pool.changed(touched.length ? touched : ['curation']);
   }
 
   private async runPlot(key: string, runId: number): Promise<void> {

@@ -1,5 +1,6 @@
 import { DataType, type Table, tableFromIPC } from 'apache-arrow';
 import * as Comlink from 'comlink';
+import { ALL_TABLES, isPoolChangeMessage, withViews } from './changes';
 import type { CommitResult, ImportCommit, ImportMeta, PoolApi, PoolStatus } from './pool-core';
 import { type Row, tableToRows } from './rows';
 
@@ -14,7 +15,12 @@ export interface PoolClientOptions {
 
 type Listener = (e: PoolChange) => void;
 type PoolRemote = Comlink.Remote<PoolWorkerApi>;
-export type PoolWorkerApi = PoolApi & { connect(port: MessagePort): void; simulateCrash(): void; injectFault(method: string, message: string): void };
+export type PoolWorkerApi = PoolApi & {
+  connect(port: MessagePort): void;
+  /** Fault injection, present only in test builds (workers/pool.worker.ts). */
+  simulateCrash?(): void;
+  injectFault?(method: string, message: string): void;
+};
 
 /**
  * Errors after which a DuckDB-WASM instance is unusable (it hangs or keeps failing). The last two are
@@ -23,9 +29,12 @@ export type PoolWorkerApi = PoolApi & { connect(port: MessagePort): void; simula
  */
 const FATAL = /RuntimeError|unreachable|memory access out of bounds|Aborted\(|function signature mismatch|pool worker (crashed|stopped)|Maximum call stack size exceeded|File is not opened in write mode/i;
 export interface PoolChange {
-  /** Tables whose contents changed. */
+  /** Tables (and the pool's views over them) whose contents changed, as the pool engine reported them. */
   tables: string[];
 }
+
+/** Every table of the pool, for a change nobody could place (a restart). */
+const ALL = ['steps', 'trajectory_stats', 'curation', 'imports', 'import_errors', 'near_duplicates', 'token_counts'];
 
 /** V8 strings hold at most 2^29 - 24 UTF-16 units; a longer Arrow text value decodes to '' without an error. */
 export const MAX_STRING_BYTES = 2 ** 29 - 24;
@@ -48,10 +57,6 @@ function checkStringSizes(t: Table): void {
   }
 }
 
-/**
- * Main-thread broker to the pool worker (DESIGN.md: one broker, like Mosaic's coordinator).
- * Moves Arrow IPC bytes, never row object graphs.
- */
 /** A call that was running when the pool worker was restarted (a Stop, a timeout or a crash). */
 export class PoolRestartedError extends Error {
   constructor(reason: string) {
@@ -60,6 +65,11 @@ export class PoolRestartedError extends Error {
   }
 }
 
+/**
+ * Main-thread broker to the pool worker (DESIGN.md: one broker, like Mosaic's coordinator). Every
+ * call goes through the crash guard; the worker reports which tables each call wrote and the broker
+ * tells subscribers (writers announce nothing). Moves Arrow IPC bytes, never row object graphs.
+ */
 export class PoolClient {
   private listeners = new Set<Listener>();
   private restartListeners = new Set<(reason: string) => void>();
@@ -70,7 +80,7 @@ export class PoolClient {
   restarts = 0;
   private constructor(
     private worker: Worker,
-    public api: PoolRemote,
+    private api: PoolRemote,
     public status: PoolStatus,
     private opts: PoolClientOptions,
   ) {
@@ -90,6 +100,10 @@ export class PoolClient {
   }
 
   private watch(worker: Worker): void {
+    // the engine's change reports (Comlink's own messages carry an id and are not these)
+    worker.addEventListener('message', (e) => {
+      if (isPoolChangeMessage(e.data)) this.tell(e.data.awPoolChange);
+    });
     worker.addEventListener('error', (e) => {
       e.preventDefault();
       void this.restart(`pool worker crashed: ${e.message || 'unknown error'}`);
@@ -113,7 +127,7 @@ export class PoolClient {
         this.watch(next.worker);
         this.restarts++;
         for (const fn of this.restartListeners) fn(reason);
-        this.changed(['steps', 'trajectories', 'curation', 'imports', 'import_errors']);
+        this.tell(withViews(ALL));
       } finally {
         this.restarting = null;
       }
@@ -194,24 +208,56 @@ export class PoolClient {
     return this.guard(() => this.api.beginImport(meta));
   }
 
-  async commitImport(id: number, info: ImportCommit): Promise<CommitResult> {
-    const r = await this.guard(() => this.api.commitImport(id, info));
-    this.changed(['steps', 'trajectories', 'imports', 'import_errors']);
-    return r;
+  commitImport(id: number, info: ImportCommit): Promise<CommitResult> {
+    return this.guard(() => this.api.commitImport(id, info));
   }
 
-  async clear(): Promise<void> {
-    await this.guard(() => this.api.clear());
-    this.changed(['steps', 'trajectories', 'curation', 'imports', 'import_errors']);
+  /** Append one Arrow IPC batch of step rows to an open import (transferred). */
+  appendBatch(id: number, bytes: Uint8Array): Promise<void> {
+    return this.guard(() => this.api.appendBatch(id, Comlink.transfer(bytes, [bytes.buffer])));
   }
 
+  abortImport(id: number, reason: string, errors?: { line: number; reason: string }[]): Promise<void> {
+    return this.guard(() => this.api.abortImport(id, reason, errors));
+  }
+
+  /** Insert or replace step rows outside an import (captured calls), as Arrow IPC (transferred). */
+  upsertSteps(bytes: Uint8Array): Promise<{ total: number }> {
+    return this.guard(() => this.api.upsertSteps(Comlink.transfer(bytes, [bytes.buffer])));
+  }
+
+  /** A query's result as Arrow IPC bytes, for another worker to read (no decoding on this thread). */
+  queryIPC(sql: string): Promise<Uint8Array> {
+    return this.guard(() => this.api.query(sql));
+  }
+
+  /** Make what was written durable now (the pool also checkpoints after its own writes). */
+  checkpoint(): Promise<void> {
+    return this.guard(() => this.api.checkpoint());
+  }
+
+  clear(): Promise<void> {
+    return this.guard(() => this.api.clear());
+  }
+
+  /** Fault injection (test builds only): the engine fails as a wasm abort does; the broker restarts it. */
+  simulateCrash(): Promise<void> {
+    return this.guard(() => (this.api as Comlink.Remote<Required<PoolWorkerApi>>).simulateCrash()).catch(() => undefined);
+  }
+
+  /** Fault injection (test builds only): the next call of a pool method fails with this message. */
+  injectFault(method: string, message: string): Promise<void> {
+    return this.guard(() => (this.api as Comlink.Remote<Required<PoolWorkerApi>>).injectFault(method, message));
+  }
+
+  /** Be told which tables changed, whoever wrote them (an import, a label, an effect cell, SQL from the console). */
   onChange(fn: Listener): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
   }
 
-  /** Tell subscribers (notebook, dashboard) that tables changed. */
-  changed(tables: string[]): void {
+  private tell(reported: string[]): void {
+    const tables = reported.includes(ALL_TABLES) ? withViews(ALL) : reported;
     for (const fn of this.listeners) fn({ tables });
   }
 

@@ -2,6 +2,8 @@
  * Curation helpers available in every SQL cell, created when the pool opens (macros, views and the
  * near-duplicate table; documented in the built-in reference panel, <aw-sql-reference>).
  */
+import { sqlString } from './sql';
+
 export interface SqlHelper {
   name: string;
   signature: string;
@@ -21,7 +23,7 @@ export const PII_PATTERNS = {
 export const PII_MARKS = { email: '[email]', secret: '[secret]', phone: '[phone]' } as const;
 
 // Stryker disable next-line StringLiteral: the patterns and marks quoted with it contain no quote
-const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
+const q = sqlString;
 
 const REDACT_MESSAGE_BODY = `CASE WHEN m IS NULL THEN NULL ELSE struct_pack(
     "role" := m."role", "content" := redact_pii(m."content"), reasoning := redact_pii(m.reasoning), "name" := m."name",

@@ -5,6 +5,7 @@
  */
 import type { IdCollision } from '../contract/reports';
 import { refreshStatsSql } from './schema';
+import { sqlString } from './sql';
 
 export interface CommitDedupe {
   /** Rows of this import that were already in the pool with the same content (re-imports). */
@@ -25,7 +26,7 @@ const CONTENT = [
 ];
 const content = (alias: string) => `hash(${CONTENT.map((k) => `${alias}.${k}`).join(', ')})`;
 
-const str = (s: string) => `'${s.replaceAll("'", "''")}'`;
+const str = sqlString;
 const inList = (ts: readonly string[]) => ts.map(str).join(', ');
 const MAX_REPEATS = 10_000;
 

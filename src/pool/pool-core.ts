@@ -19,6 +19,7 @@ import { CURATION_HELPERS } from './curation-sql';
 import { abortImportSql, beginImportSql, type CommitDedupe, type CommitInfo, commitImportRows, setImportSourceSql } from './import-commit';
 import { execOne, readOnlyQuery } from './read-only';
 import { DDL, refreshStatsSql } from './schema';
+import { changes, statementEffect } from './changes';
 
 export interface PoolInit {
   /** Name of the OPFS database file (one per test, so tests never contend). */
@@ -80,6 +81,8 @@ function run(sql: string, on: DuckDBConnection = c()): Table {
     return on.query(sql);
   } catch (e) {
     throw new QueryError(e instanceof Error ? e.message : String(e), sql, { cause: e });
+  } finally {
+    changes.note(sql, on);
   }
 }
 
@@ -191,12 +194,9 @@ function refreshStats(uids: string | null, on: DuckDBConnection = c()): void {
   for (const sql of refreshStatsSql(uids)) run(sql, on);
 }
 
-/** SQL (from a notebook or the API) that may change rows of steps. */
-const WRITES_STEPS = /\b(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from|truncate(?:\s+table)?|alter\s+table|drop\s+table(?:\s+if\s+exists)?|copy)\s+(?:(?:main|memory)\.)?"?steps"?(?![\w"])/i;
-
 /** After SQL that wrote steps directly (the contract says steps are immutable, but SQL can), rebuild the stats. */
 function afterUserSql(sql: string): void {
-  if (WRITES_STEPS.test(sql)) rebuildStats();
+  if (statementEffect(sql).tables.includes('steps')) rebuildStats();
 }
 
 /** All of trajectory_stats from steps, in a transaction of its own unless one is open. */
@@ -344,6 +344,7 @@ function endTx(id: number, how: 'COMMIT' | 'ROLLBACK'): void {
     run(how, t.conn);
   } finally {
     t.conn.close();
+    changes.closed(t.conn);
   }
 }
 
@@ -594,6 +595,7 @@ function insertErrors(id: number, errors: { line: number; reason: string }[], on
     reason: errors.map((e) => e.reason.slice(0, 1000)),
   });
   on.insertArrowTable(t, { name: 'import_errors', create: false });
+  changes.noteTables(['import_errors'], on);
 }
 
 /** Stage Arrow IPC rows in a table of their own, run `body` over it in one transaction, and drop the stage. */

@@ -269,7 +269,6 @@ export class TokenizerService {
         const done = parts as NonNullable<(typeof parts)[number]>[];
         const rows = await workers[0]!.writeCounts(Comlink.transfer(done.map((p) => p.ipc), done.map((p) => p.ipc.buffer)));
         this.lastError = null;
-        this.pool.changed(['token_counts']);
         return { rows, pieces: done.reduce((a, p) => a + p.pieces, 0), tokenized: done.reduce((a, p) => a + p.tokenized, 0), ms: Math.round(performance.now() - t0), workers: workers.length };
       } catch (e) {
         this.lastError = e instanceof Error ? e.message : String(e);

@@ -3,7 +3,7 @@ import type { Services } from '../../src/views/kit/services';
 import type { PoolClient } from '../../src/pool/client';
 import type { ChatMessage, StepRecord } from '../../src/contract/step';
 import { stepsToIPC } from '../../src/ingest/step-arrow';
-import { exporterFor } from './helpers';
+import { exporterFor, withImports } from './helpers';
 
 export interface TrajSpec {
   uid: string;
@@ -50,7 +50,7 @@ export function trajectorySteps(t: TrajSpec): StepRecord[] {
 
 export async function insertSteps(pool: PoolClient, steps: StepRecord[], file = 'synthetic.jsonl'): Promise<void> {
   const id = await pool.beginImport({ file, sourceId: `${file}-${steps.length}`, bytes: 1 });
-  await pool.api.appendBatch(id, stepsToIPC(steps.map((s) => ({ ...s, import_id: id }))));
+  await pool.appendBatch(id, stepsToIPC(steps.map((s) => ({ ...s, import_id: id }))));
   await pool.commitImport(id, { format: 'test', confidence: 1, records: steps.length, rowsMade: steps.length, errors: [] });
 }
 
@@ -77,10 +77,10 @@ export async function loadStandardPool(pool: PoolClient): Promise<void> {
 }
 
 export function testServices(pool: PoolClient): Services {
-  return {
+  return withImports({
     pool,
     exporter: exporterFor(pool),
     importer: { importFiles: async () => [], importUrl: async () => Promise.reject(new Error('no imports in this test')) },
     notify: () => {},
-  };
+  });
 }

@@ -13,7 +13,7 @@ import '../../src/views/data/aw-import-panel';
 import '../../src/views/formats/aw-formats';
 import type { AwFormats } from '../../src/views/formats/aw-formats';
 import { takePendingMapping } from '../../src/views/formats/start-mapping';
-import { fixture, importerFor, parquetWasmUrl, startPool } from './helpers';
+import { fixture, importerFor, parquetWasmUrl, startPool, withImports } from './helpers';
 
 @customElement('test-formats-host')
 class TestFormatsHost extends LitElement {
@@ -174,7 +174,7 @@ describe('import report of an unrecognized file', () => {
   it('offers "Write a mapping for this file", which hands the File over in aw-start-mapping', async () => {
     const pool = await startPool('formats-report', true);
     const host = document.createElement('test-formats-host') as TestFormatsHost;
-    host.services = { pool, importer: importerFor(pool), exporter: {} as Exporter, notify: () => {} };
+    host.services = withImports({ pool, importer: importerFor(pool), exporter: {} as Exporter, notify: () => {} });
     const panel = document.createElement('aw-import-panel');
     host.append(panel);
     document.body.append(host);
@@ -208,12 +208,12 @@ describe('<aw-formats> editor', () => {
   it('takes a file from aw-start-mapping, guesses a mapping, previews steps as text, flags problems, saves and imports', async () => {
     const store = storeFor('editor');
     const notes: string[] = [];
-    const services: Services = {
+    const services: Services = withImports({
       pool,
       importer: new WorkerImporter({ pool, parquetWasmUrl, worker: ingestWorker, mappings: () => store.enabledSpecs() }),
       exporter: {} as Exporter,
       notify: (m) => void notes.push(m),
-    };
+    });
     const host = document.createElement('test-formats-host') as TestFormatsHost;
     host.services = services;
     const el = document.createElement('aw-formats') as AwFormats;

@@ -1,4 +1,6 @@
 /** Shared setup for browser tests: a pool per test file with its own OPFS name, asset URLs by plain path. */
+import { ImportQueue } from '../../src/ingest/import-queue';
+import type { Services } from '../../src/views/kit/services';
 import { WorkerExporter } from '../../src/export/exporter';
 import { WorkerImporter } from '../../src/ingest/importer';
 import { PoolClient } from '../../src/pool/client';
@@ -30,4 +32,9 @@ export function importerFor(pool: PoolClient): WorkerImporter {
 
 export function exporterFor(pool: PoolClient): WorkerExporter {
   return new WorkerExporter({ pool, parquetWasmUrl, worker: () => new Worker(new URL('/workers/export.worker.ts', location.origin), { type: 'module' }) });
+}
+
+/** Services for a test host: the given ones plus an import list over their importer. */
+export function withImports(s: Omit<Services, 'imports'>): Services {
+  return { ...s, imports: new ImportQueue(s.importer) };
 }

@@ -14,7 +14,7 @@ import type { PoolClient } from '../../src/pool/client';
 import { stepsToIPC } from '../../src/ingest/step-arrow';
 import type { StepRecord } from '../../src/contract/step';
 import '../../src/views/data/aw-import-panel';
-import { fixture, importerFor, startPool } from './helpers';
+import { fixture, importerFor, startPool, withImports } from './helpers';
 
 @customElement('test-collisions-host')
 class TestCollisionsHost extends LitElement {
@@ -158,7 +158,7 @@ describe('import panel: what was kept', function () {
   it('says nothing was imported for a failed file, names collisions, and "already imported" on a re-import', async () => {
     const pool = await startPool('collisions-panel', true);
     const host = document.createElement('test-collisions-host') as TestCollisionsHost;
-    host.services = { pool, importer: importerFor(pool), exporter: {} as Exporter, notify: () => {} };
+    host.services = withImports({ pool, importer: importerFor(pool), exporter: {} as Exporter, notify: () => {} });
     const panel = document.createElement('aw-import-panel');
     host.append(panel);
     document.body.append(host);
@@ -195,14 +195,14 @@ describe('import commit: rows captured outside any import', function () {
 
   it('gateway rows (import_id NULL) re-imported from a steps export are already in the pool; changed ones are kept apart', async () => {
     const pool = await startPool('collisions-captured', true);
-    await pool.api.upsertSteps(stepsToIPC([step(0, null), step(1, null)]));
+    await pool.upsertSteps(stepsToIPC([step(0, null), step(1, null)]));
     const id = await pool.beginImport({ file: 'steps.jsonl', sourceId: 'abcdef0123456789', bytes: 1 });
-    await pool.api.appendBatch(id, stepsToIPC([step(0, id, 'a0', 'abcdef0123456789'), step(1, id, 'a1', 'abcdef0123456789')]));
+    await pool.appendBatch(id, stepsToIPC([step(0, id, 'a0', 'abcdef0123456789'), step(1, id, 'a1', 'abcdef0123456789')]));
     const r = await pool.commitImport(id, { format: 'step-record', confidence: 1, records: 2, rowsMade: 2, errors: [] });
     expect(r.rowsAdded).to.equal(0);
     expect(r.alreadyInPool).to.equal(2);
     const id2 = await pool.beginImport({ file: 'steps-edited.jsonl', sourceId: 'fedcba9876543210', bytes: 1 });
-    await pool.api.appendBatch(id2, stepsToIPC([step(0, id2, 'a0', 'fedcba9876543210'), step(1, id2, 'edited', 'fedcba9876543210')]));
+    await pool.appendBatch(id2, stepsToIPC([step(0, id2, 'a0', 'fedcba9876543210'), step(1, id2, 'edited', 'fedcba9876543210')]));
     const r2 = await pool.commitImport(id2, { format: 'step-record', confidence: 1, records: 2, rowsMade: 2, errors: [] });
     expect(r2.rowsAdded).to.equal(2);
     expect(r2.collisions).to.deep.equal([{ trajectory: 'gw-1', keptAs: 'gw-1@fedcba987654', steps: 2, how: 'apart' }]);

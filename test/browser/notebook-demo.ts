@@ -40,6 +40,6 @@ export function demoPoolSteps(): StepRecord[] {
 
 export async function insertDemo(pool: PoolClient, steps: StepRecord[] = demoPoolSteps(), file = 'demo.jsonl'): Promise<void> {
   const id = await pool.beginImport({ file, sourceId: `${file}-${steps[0]?.step_id}`, bytes: 1 });
-  await pool.api.appendBatch(id, stepsToIPC(steps.map((s) => ({ ...s, import_id: id }))));
+  await pool.appendBatch(id, stepsToIPC(steps.map((s) => ({ ...s, import_id: id }))));
   await pool.commitImport(id, { format: 'test', confidence: 1, records: steps.length, rowsMade: steps.length, errors: [] });
 }

@@ -14,7 +14,7 @@ import type { AwNotebook } from '../../src/views/notebook/aw-notebook';
 import '../../src/views/notebook/aw-notebooks';
 import type { AwNotebooks } from '../../src/views/notebook/aw-notebooks';
 import type { AwSqlEditor } from '../../src/views/notebook/aw-sql-editor';
-import { startPool } from './helpers';
+import { startPool, withImports } from './helpers';
 import { insertDemo } from './notebook-demo';
 
 @customElement('test-services-host')
@@ -98,7 +98,7 @@ describe('notebook UI', () => {
 
   async function mount(): Promise<void> {
     host = document.createElement('test-services-host') as TestServicesHost;
-    host.services = {
+    host.services = withImports({
       pool,
       importer: { importFiles: async () => [], importUrl: async () => { throw new Error('unused'); } },
       exporter: {
@@ -110,7 +110,7 @@ describe('notebook UI', () => {
         datasetSql: () => '',
       },
       notify: () => {},
-    };
+    });
     const p = document.createElement('aw-notebooks') as AwNotebooks;
     p.store = store;
     p.fromUrl = false;

@@ -19,7 +19,7 @@ describe('pool', () => {
   it('stages, commits atomically and derives is_last; re-import adds nothing', async () => {
     const pool = await startPool('pool-basic', true);
     const id = await pool.beginImport({ file: 'f.jsonl', sourceId: 'sid', bytes: 1 });
-    await pool.api.appendBatch(id, stepsToIPC([step(0, 't1', id), step(1, 't1', id), step(2, 't1', id)]));
+    await pool.appendBatch(id, stepsToIPC([step(0, 't1', id), step(1, 't1', id), step(2, 't1', id)]));
     expect((await pool.rows('SELECT count(*) AS n FROM steps'))[0].n).to.equal(0);
     const r = await pool.commitImport(id, { format: 'test', confidence: 1, records: 3, rowsMade: 3, errors: [{ line: 9, reason: 'bad json' }] });
     expect(r.rowsAdded).to.equal(3);
@@ -28,7 +28,7 @@ describe('pool', () => {
     expect(rows[0].fn).to.equal('calc');
     expect(rows[0].k).to.equal('v');
     const id2 = await pool.beginImport({ file: 'f.jsonl', sourceId: 'sid', bytes: 1 });
-    await pool.api.appendBatch(id2, stepsToIPC([step(0, 't1', id2), step(1, 't1', id2), step(2, 't1', id2)]));
+    await pool.appendBatch(id2, stepsToIPC([step(0, 't1', id2), step(1, 't1', id2), step(2, 't1', id2)]));
     expect((await pool.commitImport(id2, { format: 'test', confidence: 1, records: 3, rowsMade: 3, errors: [] })).rowsAdded).to.equal(0);
     const errs = await pool.rows('SELECT line, reason FROM import_errors');
     expect(errs).to.deep.equal([{ line: 9, reason: 'bad json' }]);
@@ -40,8 +40,8 @@ describe('pool', () => {
   it('an aborted import keeps nothing of it', async () => {
     const pool = await startPool('pool-abort', true);
     const id = await pool.beginImport({ file: 'g.jsonl', sourceId: 'g', bytes: 1 });
-    await pool.api.appendBatch(id, stepsToIPC([step(0, 'g', id)]));
-    await pool.api.abortImport(id, 'cancelled by the user');
+    await pool.appendBatch(id, stepsToIPC([step(0, 'g', id)]));
+    await pool.abortImport(id, 'cancelled by the user');
     expect((await pool.rows('SELECT count(*) AS n FROM steps'))[0].n).to.equal(0);
     expect((await pool.rows('SELECT status FROM imports'))[0].status).to.equal('failed');
     pool.terminate();
@@ -58,12 +58,12 @@ describe('pool file limit', () => {
     const many = Array.from({ length: 3000 }, (_, i) => ({ ...step(i, 'big', id), raw: 'x'.repeat(2000) + i }));
     let err = '';
     try {
-      await pool.api.appendBatch(id, stepsToIPC(many));
+      await pool.appendBatch(id, stepsToIPC(many));
     } catch (e) {
       err = String(e);
     }
     expect(err).to.match(/would pass .* GiB/);
-    await pool.api.abortImport(id, err);
+    await pool.abortImport(id, err);
     expect((await pool.rows('SELECT count(*) AS n FROM steps'))[0].n).to.equal(0);
     expect((await pool.rows(`SELECT status FROM imports WHERE import_id = ${id}`))[0].status).to.equal('failed');
     pool.terminate();

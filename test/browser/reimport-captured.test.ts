@@ -2,7 +2,6 @@
 // `steps` export must add nothing: the commit's anti-join has to see NULL import_id rows as "already
 // in the pool" (`import_id IS DISTINCT FROM x`; `import_id <> x` drops them and duplicates every one).
 import { expect } from '@esm-bundle/chai';
-import * as Comlink from 'comlink';
 import { callToStep } from '../../src/gateway/core/to-step';
 import { stepsToIPC } from '../../src/ingest/step-arrow';
 import { exporterFor, fixture, importerFor, startPool } from './helpers';
@@ -28,7 +27,7 @@ describe('re-import of gateway-captured steps', () => {
       expect(first.status, first.message ?? '').to.equal('done');
       const steps = [captured('cap-a', 0), captured('cap-a', 1), captured('cap-b', 0)];
       const bytes = stepsToIPC(steps);
-      await pool.api.upsertSteps(Comlink.transfer(bytes, [bytes.buffer]));
+      await pool.upsertSteps(bytes);
       const before = await pool.rows(`SELECT count(*)::INTEGER AS n, count(*) FILTER (WHERE import_id IS NULL)::INTEGER AS nulls FROM steps`);
       expect(before[0].nulls).to.equal(3);
 

@@ -44,7 +44,7 @@ async function expectSame(pool: PoolClient, what: string): Promise<void> {
 
 async function importSteps(pool: PoolClient, steps: StepRecord[]): Promise<void> {
   const id = await pool.beginImport({ file: 'f.jsonl', sourceId: `sid-${Math.random()}`, bytes: 1 });
-  await pool.api.appendBatch(id, stepsToIPC(steps.map((s) => ({ ...s, import_id: id }))));
+  await pool.appendBatch(id, stepsToIPC(steps.map((s) => ({ ...s, import_id: id }))));
   await pool.commitImport(id, { format: 'test', confidence: 1, records: steps.length, rowsMade: steps.length, errors: [] });
 }
 
@@ -61,7 +61,7 @@ describe('trajectory_stats', () => {
       await pool.exec(`INSERT INTO curation (step_id, quality, trainable) VALUES ('t1:0', 'good', NULL), ('t1:1', 'bad', false), ('t2:1', 'unreviewed', true), ('t3:0', 'good', true), ('gone:0', 'bad', false)`);
       await expectSame(pool, 'after labels (one on a step that does not exist)');
 
-      await pool.api.upsertSteps(stepsToIPC([step('t1', 2, { reward: 10, is_last: true }), step('t4', 0)]));
+      await pool.upsertSteps(stepsToIPC([step('t1', 2, { reward: 10, is_last: true }), step('t4', 0)]));
       await expectSame(pool, 'after the gateway upserts steps');
 
       await pool.exec(`UPDATE steps SET reward = 7 WHERE step_id = 't2:0'`);

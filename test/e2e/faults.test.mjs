@@ -17,6 +17,7 @@ describe('faults', () => {
     const page = await app.open(uniquePool('crash'));
     await page.getByLabel('Import files').setInputFiles(['test/fixtures/core/chat.jsonl']);
     await waitForReports(page, 1);
+    assert.ok(await page.evaluate(() => !!window.workbench.debug), 'window.workbench.debug is missing: build the app with `npx vite build --mode test` (npm test does)');
     await page.evaluate(() => window.workbench.debug.crashPool());
     // the first call to hit the broken engine (ours, or the UI's own refresh) fails and triggers the restart
     const first = await page.evaluate(() => window.workbench.query('SELECT 1 AS x').then(() => 'ok', (e) => String(e)));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { filterSummary, filterWhere } from '../../src/curation/filter';
-import { sqlString, valuesChunks } from '../../src/curation/sql';
+import { sqlString, valuesChunks } from '../../src/pool/sql';
 import { PII_MARKS, PII_PATTERNS } from '../../src/pool/curation-sql';
 
 describe('curation filter and SQL literals', () => {

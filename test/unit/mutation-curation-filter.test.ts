@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type CurationFilter, filteredSteps, filterSummary, filterWhere } from '../../src/curation/filter';
-import { sqlNumber, sqlString, sqlStringList, valuesChunks } from '../../src/curation/sql';
+import { sqlNumber, sqlString, sqlStringList, valuesChunks } from '../../src/pool/sql';
 import { openTestPool, type TestPool } from './helpers/duck';
 import { SAMPLE_CURATION, SAMPLE_STEPS } from './helpers/sample-pool';
 

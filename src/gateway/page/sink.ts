@@ -1,9 +1,4 @@
-/**
- * The page side of "no loss": moves journal entries into the pool in batches (StepRecord → Arrow
- * IPC → upsertSteps, idempotent by step_id), then marks them pooled. Runs at start (replaying
- * anything a closed tab left behind), on every journal event from the gateway, and on a timer.
- */
-import * as Comlink from 'comlink';
+
 import { stepsToIPC } from '../../ingest/step-arrow';
 import type { PoolClient } from '../../pool/client';
 import { type JournalDb, markPooled, openJournal, pendingEntries } from '../core/journal';
@@ -43,15 +38,12 @@ export function startCaptureSink(pool: PoolClient, opts: CaptureSinkOptions = {}
       const entries = await pendingEntries(j, opts.batch ?? 500);
       if (!entries.length || stopped) break;
       const bytes = stepsToIPC(entries.map((e) => e.step));
-      await pool.api.upsertSteps(Comlink.transfer(bytes, [bytes.buffer]));
+      await pool.upsertSteps(bytes);
       await markPooled(j, entries.map((e) => ({ step_id: e.step_id, rev: e.rev })));
       total += entries.length;
       if (entries.length < (opts.batch ?? 500)) break;
     }
-    if (total) {
-      stats.pooled += total;
-      pool.changed(['steps', 'trajectories']);
-    }
+    stats.pooled += total;
     stats.flushes += 1;
     stats.lastFlushAt = Date.now();
     return total;

@@ -36,6 +36,7 @@ import '../kit/aw-price-table';
 import type { AwPriceTable } from '../kit/aw-price-table';
 import { breakdownSql, DIMENSIONS, type Dimension, groupCountsSql, groupsSql, LIST_LIMIT, OPTIONS_SQL, rewardsSql, type Sort, summarySql, trajectoriesSql } from './queries';
 import { base } from '../kit/styles';
+import { STEP_COUNT } from '../../pool/queries/pool';
 
 type Tab = 'overview' | 'review' | 'reference';
 
@@ -170,7 +171,7 @@ export class AwDashboard extends LitElement {
     this.loaded = (async () => {
       try {
         const [total, summary, rewards, groups, groupCounts, trajectories, options, ...dims] = await Promise.all([
-          pool.rows('SELECT count(*) AS n FROM steps'),
+          pool.rows(STEP_COUNT),
           pool.rows(summarySql(where)),
           pool.rows(rewardsSql(where)),
           pool.rows(groupsSql(where)),

@@ -6,8 +6,10 @@ import type { DatasetLayout, ExportFormat } from '../../contract/reports';
 import type { Services } from '../kit/services';
 import { servicesContext } from '../kit/services';
 import { base } from '../kit/styles';
-import { LAYOUTS, problemRowsSql, problemsSql } from '../../export/layouts';
-import type { Row } from '../../pool/rows';
+import { LAYOUTS } from '../../export/layouts';
+import { datasetPreview } from '../../export/preview';
+import { type Row, tableToRows } from '../../pool/rows';
+import { Cancellable } from '../../util/jobs';
 
 const EXT: Record<ExportFormat, string> = { parquet: 'parquet', jsonl: 'jsonl', csv: 'csv' };
 
@@ -36,13 +38,12 @@ export class AwExportPanel extends LitElement {
   @state() private sql = 'SELECT * FROM trajectories ORDER BY reward_sum DESC NULLS LAST';
   @state() private busy: string | null = null;
   @state() private error: string | null = null;
-  @state() private preview: { rows: Row[]; count: number; problems: Row[]; rejected: Row[] } | null = null;
-  private controller: AbortController | null = null;
+  @state() private preview: { rows: Row[]; count: number; problems: { problem: string; n: number }[]; rejected: { id: string; problem: string }[] } | null = null;
+  private job = new Cancellable();
 
   private async run(what: 'dataset' | 'query') {
     this.error = null;
-    this.controller = new AbortController();
-    const signal = this.controller.signal;
+    const signal = this.job.start();
     const onProgress = (p: { rows: number; bytes: number }) => (this.busy = `${p.rows.toLocaleString()} rows · ${formatBytes(p.bytes)}`);
     this.busy = 'starting…';
     try {
@@ -56,7 +57,7 @@ export class AwExportPanel extends LitElement {
       this.error = e instanceof Error ? e.message : String(e);
     } finally {
       this.busy = null;
-      this.controller = null;
+      this.job.end();
     }
   }
 
@@ -73,16 +74,8 @@ export class AwExportPanel extends LitElement {
   private async previewDataset() {
     this.error = null;
     try {
-      const opts = { layout: this.layout, where: this.where, trainableOnly: this.trainableOnly };
-      const sql = this.services.exporter.datasetSql(opts);
-      const pool = this.services.pool;
-      const [[c], rows, problems, rejected] = await Promise.all([
-        pool.rows(`SELECT count(*) AS n FROM (${sql})`),
-        pool.rows(`SELECT * FROM (${sql}) LIMIT 5`),
-        pool.rows(problemsSql(opts)),
-        pool.rows(problemRowsSql(opts, 10)),
-      ]);
-      this.preview = { rows, count: Number(c.n), problems, rejected };
+      const p = await datasetPreview(this.services.pool, { layout: this.layout, where: this.where, trainableOnly: this.trainableOnly });
+      this.preview = { rows: tableToRows(p.head), count: p.rows, problems: p.byReason, rejected: p.first };
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
     }
@@ -135,7 +128,7 @@ export class AwExportPanel extends LitElement {
           </div>
         </section>
       </div>
-      ${this.busy ? html`<p role="status">Exporting… ${this.busy} <button @click=${() => this.controller?.abort()}>Cancel export</button></p>` : nothing}
+      ${this.busy ? html`<p role="status">Exporting… ${this.busy} <button @click=${() => this.job.cancel()}>Cancel export</button></p>` : nothing}
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
     `;
   }

@@ -2,21 +2,11 @@ import { consume } from '@lit/context';
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { download, formatBytes } from '../kit/download';
-import type { ImportOptions, ImportProgress, ImportReport } from '../../contract/reports';
+import type { ImportOptions, ImportReport } from '../../contract/reports';
+import type { ImportJob, ImportQueue } from '../../ingest/import-queue';
 import type { Services } from '../kit/services';
 import { servicesContext } from '../kit/services';
 import { base } from '../kit/styles';
-
-interface Job {
-  key: number;
-  file: string;
-  bytes: number;
-  progress: ImportProgress | null;
-  report: ImportReport | null;
-  controller: AbortController;
-  /** The file itself (not for URL imports), to hand to the Formats tab when its format is not recognized. */
-  source?: File;
-}
 
 /** Import UX: file picker, drop target, URL import, per-file progress with cancel, and reports. */
 @customElement('aw-import-panel')
@@ -46,40 +36,35 @@ export class AwImportPanel extends LitElement {
   ];
 
   @consume({ context: servicesContext, subscribe: true }) @property({ attribute: false }) services!: Services;
-  @state() private jobs: Job[] = [];
+  @state() private jobs: ImportJob[] = [];
   @state() private over = false;
   @state() private url = '';
-  private seq = 1;
+  private offJobs: (() => void) | null = null;
+  private queue: ImportQueue | null = null;
+
+  /** The page's import list (Services.imports), shared with window.workbench and demo loading. */
+  private get imports(): ImportQueue {
+    const q = this.services.imports;
+    if (q !== this.queue) {
+      this.offJobs?.();
+      this.queue = q;
+      this.offJobs = q.subscribe(() => (this.jobs = q.jobs));
+      this.jobs = q.jobs;
+    }
+    return q;
+  }
+
+  protected override willUpdate(): void {
+    if (this.services) void this.imports;
+  }
 
   /** Import files through the same path as drag-and-drop; resolves with their reports. */
-  async importFiles(files: File[], opts: Pick<ImportOptions, 'shards'> = {}): Promise<ImportReport[]> {
-    const jobs = files.map((f) => ({ key: this.seq++, file: f.name, bytes: f.size, progress: null, report: null, controller: new AbortController(), source: f }) as Job);
-    this.jobs = [...jobs, ...this.jobs].slice(0, 50);
-    const reports: ImportReport[] = [];
-    for (const [i, f] of files.entries()) {
-      const job = jobs[i];
-      const [rep] = await this.services.importer.importFiles([f], {
-        ...opts,
-        siblings: files,
-        signal: job.controller.signal,
-        onProgress: (p) => this.patchJob(job.key, { progress: p }),
-      });
-      this.patchJob(job.key, { report: rep });
-      reports.push(rep);
-    }
-    return reports;
+  importFiles(files: File[], opts: Pick<ImportOptions, 'shards'> = {}): Promise<ImportReport[]> {
+    return this.imports.importFiles(files, opts);
   }
 
-  async importUrl(url: string): Promise<ImportReport> {
-    const job: Job = { key: this.seq++, file: url, bytes: 0, progress: null, report: null, controller: new AbortController() };
-    this.jobs = [job, ...this.jobs];
-    const rep = await this.services.importer.importUrl(url, { signal: job.controller.signal, onProgress: (p) => this.patchJob(job.key, { progress: p, file: p.file, bytes: p.bytesTotal }) });
-    this.patchJob(job.key, { report: rep, file: rep.file });
-    return rep;
-  }
-
-  private patchJob(key: number, patch: Partial<Job>): void {
-    this.jobs = this.jobs.map((j) => (j.key === key ? { ...j, ...patch } : j));
+  importUrl(url: string): Promise<ImportReport> {
+    return this.imports.importUrl(url);
   }
 
   override connectedCallback(): void {
@@ -93,6 +78,9 @@ export class AwImportPanel extends LitElement {
     window.removeEventListener('dragover', this.onDragOver);
     window.removeEventListener('dragleave', this.onDragLeave);
     window.removeEventListener('drop', this.onDrop);
+    this.offJobs?.();
+    this.offJobs = null;
+    this.queue = null;
     super.disconnectedCallback();
   }
 
@@ -150,7 +138,7 @@ export class AwImportPanel extends LitElement {
     `;
   }
 
-  private renderJob(j: Job) {
+  private renderJob(j: ImportJob) {
     const r = j.report;
     const p = j.progress;
     return html`<div class="card job" role="listitem" aria-label=${`Import of ${j.file}`}>
@@ -161,7 +149,7 @@ export class AwImportPanel extends LitElement {
         ${!r
           ? html`<progress aria-label=${`Progress of ${j.file}`} max=${p?.bytesTotal || 1} value=${p ? p.bytesRead : 0}></progress>
               <span class="muted">${p ? `${formatBytes(p.bytesRead)} · ${p.records} records · ${p.rows} steps` : ''}</span>
-              <button @click=${() => j.controller.abort()} aria-label=${`Cancel import of ${j.file}`}>Cancel</button>`
+              <button @click=${() => this.imports.cancel(j.key)} aria-label=${`Cancel import of ${j.file}`}>Cancel</button>`
           : nothing}
       </header>
       ${r ? this.renderReport(r, j.source) : nothing}

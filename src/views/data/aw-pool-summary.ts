@@ -6,6 +6,7 @@ import type { Services } from '../kit/services';
 import { servicesContext } from '../kit/services';
 import { base } from '../kit/styles';
 import type { Row } from '../../pool/rows';
+import { POOL_TOTALS, importHistory } from '../../pool/queries/pool';
 
 /** What is in the pool: totals, per-format counts, the import log, and "Clear pool". */
 @customElement('aw-pool-summary')
@@ -40,14 +41,8 @@ export class AwPoolSummary extends LitElement {
   async refresh(): Promise<void> {
     try {
       const pool = this.services.pool;
-      [this.totals] = await pool.rows(`SELECT
-        (SELECT count(*) FROM steps) AS steps,
-        (SELECT count(DISTINCT trajectory_uid) FROM steps) AS trajectories,
-        (SELECT count(DISTINCT prompt_uid) FROM steps) AS prompts,
-        (SELECT count(*) FROM steps WHERE status = 'error') AS errors,
-        (SELECT count(*) FROM curation) AS curated`);
-      this.imports = await pool.rows(`SELECT import_id, file, format, records, rows_made, rows_added, rejected, status, message, bytes,
-        strftime(started_at, '%Y-%m-%d %H:%M:%S') AS started FROM imports ORDER BY import_id DESC LIMIT 200`);
+      [this.totals] = await pool.rows(POOL_TOTALS);
+      this.imports = await pool.rows(importHistory());
       this.error = null;
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);

@@ -13,24 +13,18 @@ import type { Table } from 'apache-arrow';
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { DatasetLayout, ExportDatasetOptions, ExportFormat, TokenExportReport } from '../../contract/reports';
+import { download } from '../kit/download';
 import { type Services, servicesContext } from '../kit/services';
 import { type CurationFilter, filterSummary } from '../../curation/filter';
-import { datasetSql, LAYOUTS, problemRowsSql, problemsSql, resolveLayoutOptions } from '../../export/layouts';
+import { datasetSql, LAYOUTS, resolveLayoutOptions } from '../../export/layouts';
+import { datasetPreview } from '../../export/preview';
 import '../aw-table';
 import { dashboardFilter, dashboardWhere } from '../dashboard/filter-state';
-import { type ExportManifest, fileStem, selectionCountsSql } from './manifest';
+import { type ExportManifest, fileStem } from './manifest';
+import { Cancellable } from '../../util/jobs';
 
 export type ExportSource = 'pool' | 'filter' | 'view';
 const VIEW_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
-
-function download(name: string, blob: Blob): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 @customElement('aw-export-dialog')
 export class AwExportDialog extends LitElement {
@@ -43,7 +37,7 @@ export class AwExportDialog extends LitElement {
   @property() where: string | null = null;
   @property({ attribute: false }) filter: CurationFilter | null = null;
   @property({ attribute: 'view-name' }) viewName = '';
-  @property({ attribute: false }) saveFile: (name: string, blob: Blob) => void = download;
+  @property({ attribute: false }) saveFile: (name: string, blob: Blob) => void = (name, blob) => download(blob, name);
 
   @property() layout: DatasetLayout = 'sft';
   @property() format: ExportFormat = 'parquet';
@@ -70,7 +64,7 @@ export class AwExportDialog extends LitElement {
   @state() private busy = false;
   /** The last export's manifest (also downloaded as JSON). */
   lastManifest: ExportManifest | null = null;
-  private abort: AbortController | null = null;
+  private job = new Cancellable();
   private previewSeq = 0;
 
   static override styles = css`
@@ -124,23 +118,12 @@ export class AwExportDialog extends LitElement {
     if (!pool) return;
     const seq = ++this.previewSeq;
     try {
-      const opts = await resolveLayoutOptions((q) => pool.rows(q), this.options());
-      const sql = datasetSql(opts);
-      const [n, counts, head, byReason, first] = await Promise.all([
-        pool.rows(`SELECT count(*)::INTEGER AS n FROM (${sql})`),
-        pool.rows(selectionCountsSql(opts)),
-        pool.query(`SELECT * FROM (${sql}) LIMIT 5`),
-        pool.rows(problemsSql(opts)),
-        pool.rows(problemRowsSql(opts, 10)),
-      ]);
+      const p = await datasetPreview(pool, this.options());
       if (seq !== this.previewSeq) return;
-      this.problems = {
-        byReason: byReason.map((r) => ({ problem: String(r.problem), n: Number(r.n) })),
-        first: first.map((r) => ({ id: String(r.id), problem: String(r.problem) })),
-      };
-      this.rowCount = Number(n[0].n);
-      this.counts = { steps: Number(counts[0].steps), trajectories: Number(counts[0].trajectories) };
-      this.preview = head;
+      this.problems = { byReason: p.byReason, first: p.first };
+      this.rowCount = p.rows;
+      this.counts = { steps: p.steps, trajectories: p.trajectories };
+      this.preview = p.head;
       this.error = null;
     } catch (e) {
       if (seq !== this.previewSeq) return;
@@ -165,12 +148,12 @@ export class AwExportDialog extends LitElement {
     const excluded = Object.fromEntries((this.problems?.byReason ?? []).map((p) => [p.problem, p.n]));
     const stem = fileStem(this.layout);
     const file = `${stem}.${this.format === 'parquet' ? 'parquet' : 'jsonl'}`;
-    this.abort = new AbortController();
+    const signal = this.job.start();
     this.busy = true;
     this.progress = { rows: 0, bytes: 0 };
     let tokens: TokenExportReport | undefined;
     try {
-      const blob = await s.exporter.exportDataset({ ...opts, format: this.format, signal: this.abort.signal, onProgress: (p) => (this.progress = p), onTokens: (r) => (tokens = r) });
+      const blob = await s.exporter.exportDataset({ ...opts, format: this.format, signal, onProgress: (p) => (this.progress = p), onTokens: (r) => (tokens = r) });
       const filter = this.source === 'filter' ? filterSummary(this.filter ?? dashboardFilter()) : undefined;
       const manifest: ExportManifest = {
         generator: 'AgentWorld Workbench', created_at: new Date().toISOString(), file, layout: this.layout, format: this.format,
@@ -190,16 +173,16 @@ export class AwExportDialog extends LitElement {
       s.notify(`Exported ${manifest.rows.toLocaleString('en-US')} ${this.layout} rows to ${file}`);
       return manifest;
     } catch (e) {
-      this.error = this.abort.signal.aborted ? 'The export was cancelled; nothing was saved.' : `The export failed: ${e instanceof Error ? e.message : String(e)}`;
+      this.error = signal.aborted ? 'The export was cancelled; nothing was saved.' : `The export failed: ${e instanceof Error ? e.message : String(e)}`;
       return null;
     } finally {
       this.busy = false;
-      this.abort = null;
+      this.job.end();
     }
   }
 
   cancel(): void {
-    this.abort?.abort();
+    this.job.cancel();
   }
 
   private close(): void {

@@ -1,6 +1,5 @@
 /** The manifest downloaded beside every dataset export: what was exported, from what, when. */
-import type { DatasetLayout, ExportDatasetOptions, ExportFormat, TokenExportReport } from '../../contract/reports';
-import { selection } from '../../export/layouts';
+import type { DatasetLayout, ExportFormat, TokenExportReport } from '../../contract/reports';
 
 export interface ExportManifest {
   generator: 'AgentWorld Workbench';
@@ -22,10 +21,6 @@ export interface ExportManifest {
   tokens?: TokenExportReport;
   options: { trainable_only: boolean; valid_only: boolean; redact: boolean; split: string | null; split_column: string; sft_per?: string; dpo_min_margin?: number };
   sql: string;
-}
-
-export function selectionCountsSql(opts: Omit<ExportDatasetOptions, 'format' | 'layout'>): string {
-  return `SELECT count(*)::INTEGER AS steps, count(DISTINCT trajectory_uid)::INTEGER AS trajectories FROM (${selection(opts)})`;
 }
 
 export function fileStem(layout: DatasetLayout, when = new Date()): string {

@@ -18,6 +18,7 @@ import { getSettings, type KeyProtection, keyProtection, protectKeys, setSetting
 import { corsHint, type GatewaySettings, type UpstreamConfig, type UpstreamKind } from '../../gateway/core/upstream';
 import { type GatewayStatus, watchGatewayStatus } from './status';
 import './aw-gateway-calls';
+import { STEP_COUNT } from '../../pool/queries/pool';
 
 @customElement('aw-gateway')
 export class AwGateway extends LitElement {
@@ -63,7 +64,7 @@ export class AwGateway extends LitElement {
   }
 
   private async countSteps(): Promise<void> {
-    const rows = await this.services?.pool.rows('SELECT count(*) AS n FROM steps').catch(() => null);
+    const rows = await this.services?.pool.rows(STEP_COUNT).catch(() => null);
     if (rows) this.poolSteps = Number(rows[0]?.n ?? 0);
   }
 

@@ -1,5 +1,5 @@
 /** The rollouts of one prompt group (a GRPO group), with their rewards, for the compare view. */
-import { sqlString } from '../../curation/sql';
+import { sqlString } from '../../pool/sql';
 import type { PoolClient } from '../../pool/client';
 
 export interface Rollout {

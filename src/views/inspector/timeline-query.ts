@@ -1,5 +1,5 @@
 /** The timeline's query: each step's times and the span ids the source recorded (kept in metadata by the normalizers). */
-import { sqlString } from '../../curation/sql';
+import { sqlString } from '../../pool/sql';
 import type { PoolClient } from '../../pool/client';
 import type { StepTiming } from './timeline';
 

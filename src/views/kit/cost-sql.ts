@@ -3,7 +3,7 @@
  * models present, handed to DuckDB as a VALUES table `prices(model, input_usd, output_usd)` to join on
  * `steps.model`. Kept apart from the views' other queries so a query builder can replace it whole.
  */
-import { sqlNumber, sqlString } from '../../curation/sql';
+import { sqlNumber, sqlString } from '../../pool/sql';
 import { filteredSteps } from '../../curation/filter';
 import { getPrices, type ModelPrice, priceFor } from './prices';
 

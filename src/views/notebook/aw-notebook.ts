@@ -13,6 +13,8 @@ import { asSelect, NotebookRuntime } from '../../notebook/runtime';
 import './aw-cell';
 import type { AwCell, CellAction } from './aw-cell';
 import type { SqlSchema } from './aw-sql-editor';
+import { TABLE_COLUMNS } from '../../pool/queries/pool';
+import { download } from '../kit/download';
 
 const TEMPLATES: Record<CellKind, string> = {
   sql: '',
@@ -105,9 +107,7 @@ export class AwNotebook extends LitElement {
     const pool = this.services?.pool;
     if (!pool) return;
     try {
-      const rows = await pool.rows(
-        `SELECT table_name AS t, list(column_name ORDER BY ordinal_position) AS c FROM information_schema.columns WHERE table_schema NOT LIKE 'nb\\_%' ESCAPE '\\' AND table_name NOT LIKE '\\_%' ESCAPE '\\' GROUP BY table_name`,
-      );
+      const rows = await pool.rows(TABLE_COLUMNS);
       this.baseSchema = Object.fromEntries(rows.map((r) => [String(r.t), (r.c as string[]) ?? []]));
       this.mergeCellColumns();
     } catch {
@@ -335,14 +335,6 @@ export class AwNotebook extends LitElement {
     this.change([...this.doc.cells, makeCell(kind, TEMPLATES[kind])]);
     this.focusCell(this.doc.cells.length - 1);
   }
-}
-
-export function download(blob: Blob, name: string): void {
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(blob);
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
 }
 
 declare global {

@@ -16,8 +16,10 @@ import { schemaName } from '../../notebook/runtime';
 import { headlessCommands } from '../../notebook/headless';
 import { notebookToSql } from '../../notebook/sql-script';
 import { newNotebookId, NotebookStore, type StoredNotebook } from '../../notebook/storage';
-import { type AwNotebook, download } from './aw-notebook';
+import { download } from '../kit/download';
+import type { AwNotebook } from './aw-notebook';
 import './aw-notebook';
+import { dropSchema } from '../../pool/queries/pool';
 
 interface Open {
   id: string;
@@ -211,7 +213,7 @@ export class AwNotebooks extends LitElement {
     if (!o) return;
     this.confirmDelete = false;
     if (!o.readonly) await this.store!.delete(o.id);
-    this.services?.pool.exec(`DROP SCHEMA IF EXISTS "${schemaName(o.id)}" CASCADE`).catch(() => {});
+    this.services?.pool.exec(dropSchema(schemaName(o.id))).catch(() => {});
     this.open = null;
     await this.refresh();
     if (this.list[0]) await this.show(this.list[0].id);

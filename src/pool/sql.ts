@@ -1,7 +1,20 @@
-/** SQL literals for values that may come from trace text: always quoted and escaped, never spliced raw. */
+/**
+ * The one SQL-quoting helper: literals and identifiers for values that may come from trace text,
+ * always quoted and escaped, never spliced raw. Every module that builds SQL uses these.
+ */
 
 export function sqlString(s: string): string {
   return `'${String(s).replaceAll("'", "''")}'`;
+}
+
+/** An identifier (column, table, schema) in double quotes, any character allowed. */
+export function sqlIdent(name: string): string {
+  return `"${String(name).replaceAll('"', '""')}"`;
+}
+
+/** `a.b` as `"a"."b"`. */
+export function sqlQualified(...parts: string[]): string {
+  return parts.map(sqlIdent).join('.');
 }
 
 export function sqlStringList(xs: readonly string[]): string {

@@ -1,0 +1,78 @@
+/**
+ * The Workbench service, built once at boot: what the views (through Services) and the scripting API
+ * (`window.workbench`, workbench-api.ts) both call. Importing, demo data, queries, exports and
+ * clearing live here, not in elements: the API never reaches into a view's shadow DOM.
+ */
+import type { ExportDatasetOptions, Exporter, ExportFormat, Importer, ImportReport } from '../contract/reports';
+import type { PoolClient } from '../pool/client';
+import type { Row } from '../pool/rows';
+import { ImportQueue } from '../ingest/import-queue';
+import type { Services } from '../views/kit/services';
+
+export interface DemoFile {
+  file: string;
+  description: string;
+}
+
+/** The bundled demo data's list (notebooks/data/manifest.json), or none when it is not served. */
+export async function loadDemoManifest(base: string = document.baseURI): Promise<DemoFile[]> {
+  try {
+    const res = await fetch(new URL('notebooks/data/manifest.json', base));
+    return res.ok ? ((await res.json()) as DemoFile[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+export class Workbench {
+  readonly imports: ImportQueue;
+  /** The bundled demo files (empty when the build serves none). */
+  demo: DemoFile[] = [];
+
+  constructor(
+    readonly pool: PoolClient,
+    readonly importer: Importer,
+    readonly exporter: Exporter,
+    private notifyFn: (message: string, kind?: 'info' | 'error') => void,
+  ) {
+    this.imports = new ImportQueue(importer);
+  }
+
+  /** What every view can reach (provided by <aw-app> through @lit/context). */
+  get services(): Services {
+    return { pool: this.pool, importer: this.importer, exporter: this.exporter, imports: this.imports, notify: (m, k) => this.notifyFn(m, k) };
+  }
+
+  importFiles(files: File[], opts?: { shards?: number | false }): Promise<ImportReport[]> {
+    return this.imports.importFiles(files, opts);
+  }
+
+  importUrl(url: string): Promise<ImportReport> {
+    return this.imports.importUrl(url);
+  }
+
+  /** Import the bundled demo files one after another (they show on the import list like any import). */
+  async loadDemoData(base: string = document.baseURI): Promise<ImportReport[]> {
+    const out: ImportReport[] = [];
+    for (const d of this.demo) out.push(await this.imports.importUrl(new URL(`notebooks/data/${d.file}`, base).href));
+    const added = out.reduce((a, r) => a + r.added, 0);
+    this.notifyFn(`Demo data loaded: ${added} new steps from ${out.length} files.`);
+    return out;
+  }
+
+  query(sql: string): Promise<Row[]> {
+    return this.pool.rows(sql);
+  }
+
+  exportQuery(sql: string, opts: { format: ExportFormat }): Promise<Blob> {
+    return this.exporter.exportQuery(sql, opts);
+  }
+
+  exportDataset(opts: ExportDatasetOptions): Promise<Blob> {
+    return this.exporter.exportDataset(opts);
+  }
+
+  clearPool(): Promise<void> {
+    return this.pool.clear();
+  }
+}
