@@ -31,6 +31,8 @@ function xssSteps(): StepRecord[] {
 
 async function settle(el: AwStepInspector): Promise<void> {
   for (let i = 0; i < 50 && !el.loadedSteps.length; i++) await new Promise((r) => setTimeout(r, 50));
+  // a trajectory change starts its load in the next update: wait for that update, then for the load
+  await el.updateComplete;
   await el.loaded;
   await el.updateComplete;
   await new Promise((r) => setTimeout(r, 100));
