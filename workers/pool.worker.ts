@@ -5,7 +5,9 @@
  */
 import * as Comlink from 'comlink';
 import '../src/util/arrow-bool-fix';
-import { type PoolApi, poolApi } from '../src/pool/pool-core';
+import { createPoolApi, type PoolApi } from '../src/pool/pool-core';
+
+const poolApi = createPoolApi();
 
 let broken: Error | null = null;
 const faults = new Map<string, string>();

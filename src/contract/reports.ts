@@ -105,6 +105,8 @@ export interface ImportTimings {
   committed: number | null;
   /** Time the reader waited for the pool to take the previous batch (the pool was the bottleneck). */
   waitedForPool: number;
+  /** The pool's commit, ms per stage (dedupe, isLast, stats, meta, commit, checkpoint). */
+  commit?: Record<string, number>;
 }
 
 export interface ImportProgress {
