@@ -96,6 +96,8 @@ export interface ImportReport {
   timings?: ImportTimings;
   /** How many readers read the file in parallel (1 unless a large JSON Lines file of a stateless format). */
   shards?: number;
+  /** The pool's database file after this import and the size past which imports are refused (persistent pools). */
+  poolRoom?: { bytes: number; limit: number };
 }
 
 export interface ImportTimings {

@@ -22,7 +22,7 @@ export interface IngestSink {
   appendBatch(id: number, bytes: Uint8Array): Promise<void>;
   /** Drop every row appended so far and keep the import open (a sharded read fell back to one reader). */
   resetImport?(id: number): Promise<void>;
-  commitImport(id: number, info: ImportCommit): Promise<{ rowsAdded: number; stages?: Record<string, number> } & Partial<CommitDedupe>>;
+  commitImport(id: number, info: ImportCommit): Promise<{ rowsAdded: number; stages?: Record<string, number>; room?: { bytes: number; limit: number } } & Partial<CommitDedupe>>;
   abortImport(id: number, reason: string, errors?: RejectedLine[]): Promise<void>;
 }
 
@@ -651,7 +651,7 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
     log = { ...log, rejected: [...rejected, ...dedupe.repeats] };
     return report(rowsAdded ? 'done' : 'unchanged', {
       format, confidence, records, rows: rowsMade, added: rowsAdded, message, importId: id, warnings, shards,
-      alreadyInPool: dedupe.alreadyInPool, collisions: dedupe.collisions,
+      alreadyInPool: dedupe.alreadyInPool, collisions: dedupe.collisions, ...(commit.room ? { poolRoom: commit.room } : {}),
     });
   } catch (e) {
     const cancelled = e instanceof CancelledError;

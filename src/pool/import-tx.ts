@@ -31,6 +31,8 @@ export interface CommitResult extends CommitDedupe {
   rowsAdded: number;
   /** Where the commit's time went, ms per stage (dedupe, isLast, stats, meta, commit, flush). */
   stages?: Record<string, number>;
+  /** The pool's database file after the commit, and the size imports stop at (a persistent pool only). */
+  room?: { bytes: number; limit: number };
 }
 
 /** What the engine lends the import transactions. */
@@ -162,7 +164,8 @@ export class ImportTransactions {
     host.flush();
     stages.flush = Math.round(performance.now() - t0);
     host.checkpointSoon();
-    return { rowsAdded: added, ...d, stages };
+    const room = host.persistent ? { bytes: host.databaseBytes(), limit: host.fileLimit } : undefined;
+    return { rowsAdded: added, ...d, stages, room };
   }
 
   abort(id: number, reason: string, errors: { line: number; reason: string }[] = []): void {

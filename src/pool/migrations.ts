@@ -52,7 +52,7 @@ export function detectVersion(run: Run): number | null {
   return hasOwnId ? 1 : 0;
 }
 
-const REBUILD = 'Your data is untouched and can still be queried and exported: export it (Export panel, layout "steps", or SQL), then clear the pool or use a new browser profile and import the export.';
+const REBUILD = 'Your data is untouched and can still be queried and exported, but this version will not write to it: export it (Export panel, layout "steps"), then import the export into a new pool (another browser profile, or after removing this site\'s data).';
 
 /**
  * Bring the open database to SCHEMA_VERSION before the DDL runs. Returns what happened; throws nothing

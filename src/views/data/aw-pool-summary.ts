@@ -24,6 +24,8 @@ export class AwPoolSummary extends LitElement {
   @state() private totals: Row | null = null;
   @state() private imports: Row[] = [];
   @state() private error: string | null = null;
+  /** The database file and the size past which imports are refused (null: an in-memory pool). */
+  @state() private room: { bytes: number; limit: number } | null = null;
   private off: (() => void) | null = null;
 
   override connectedCallback(): void {
@@ -48,6 +50,8 @@ export class AwPoolSummary extends LitElement {
         (SELECT count(*) FROM curation) AS curated`);
       this.imports = await pool.rows(`SELECT import_id, file, format, records, rows_made, rows_added, rejected, status, message, bytes,
         strftime(started_at, '%Y-%m-%d %H:%M:%S') AS started FROM imports ORDER BY import_id DESC LIMIT 200`);
+      const room = await pool.api.room();
+      this.room = pool.status.persistent ? room : null;
       this.error = null;
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
@@ -68,6 +72,11 @@ export class AwPoolSummary extends LitElement {
         ${(['steps', 'trajectories', 'prompts', 'errors', 'curated'] as const).map(
           (k) => html`<div class="stat" data-stat=${k}><b>${t ? Number(t[k]).toLocaleString() : '…'}</b><span class="muted">${k}</span></div>`,
         )}
+        ${this.room
+          ? html`<div class="stat" data-stat="room" title=${`The pool's database file is ${formatBytes(this.room.bytes)}; imports stop at ${formatBytes(this.room.limit)} (DuckDB-WASM's browser storage limit).`}>
+              <b>${formatBytes(Math.max(0, this.room.limit - this.room.bytes))}</b><span class="muted">room left of ${formatBytes(this.room.limit)}</span>
+            </div>`
+          : nothing}
         <div style="margin-left:auto">
           <button class="danger" @click=${() => (this.renderRoot.querySelector('dialog') as HTMLDialogElement).showModal()}>Clear pool…</button>
         </div>
