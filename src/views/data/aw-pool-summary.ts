@@ -50,8 +50,8 @@ export class AwPoolSummary extends LitElement {
         (SELECT count(*) FROM curation) AS curated`);
       this.imports = await pool.rows(`SELECT import_id, file, format, records, rows_made, rows_added, rejected, status, message, bytes,
         strftime(started_at, '%Y-%m-%d %H:%M:%S') AS started FROM imports ORDER BY import_id DESC LIMIT 200`);
-      const room = await pool.api.room();
-      this.room = pool.status.persistent ? room : null;
+      // the room left is a hint: a pool that cannot say (an in-memory one) shows none
+      this.room = pool.status.persistent ? await pool.api.room().catch(() => null) : null;
       this.error = null;
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
