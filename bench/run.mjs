@@ -119,10 +119,11 @@ try {
       const imp = await importStaged(page);
       const m = mem.stop();
       if (imp.status !== 'done') throw new Error(`workbench import of ${file} ${imp.status}: ${imp.message}`);
+      const [{ b: poolBytes }] = await page.evaluate(() => window.workbench.query('SELECT (total_blocks * block_size)::BIGINT AS b FROM pragma_database_size() LIMIT 1'));
       const exp = await exportSteps(page);
-      const run = { load1: loadavg()[0], importMs: imp.ms, exportMs: exp.ms, exportBytes: exp.bytes, rows: imp.rows, added: imp.added, records: imp.records, format: imp.format, timings: imp.timings, longestTask: imp.longestTask, longTasks: imp.longTasks, memBase: m.base, memPeak: m.peak };
+      const run = { load1: loadavg()[0], importMs: imp.ms, exportMs: exp.ms, exportBytes: exp.bytes, rows: imp.rows, added: imp.added, records: imp.records, format: imp.format, timings: imp.timings, longestTask: imp.longestTask, longTasks: imp.longTasks, memBase: m.base, memPeak: m.peak, poolBytes: Number(poolBytes) };
       r.workbench.push(run);
-      log(`${mb} MB workbench run ${i + 1}: import ${imp.ms.toFixed(0)} ms (${imp.rows} steps from ${imp.records} lines), export ${exp.ms.toFixed(0)} ms (${(exp.bytes / 1e6).toFixed(1)} MB), peak RSS +${((m.peak.rss - m.base.rss) / 1e6).toFixed(0)} MB, longest task ${imp.longestTask.toFixed(0)} ms`);
+      log(`${mb} MB workbench run ${i + 1}: import ${imp.ms.toFixed(0)} ms (${imp.rows} steps from ${imp.records} lines), export ${exp.ms.toFixed(0)} ms (${(exp.bytes / 1e6).toFixed(1)} MB), peak RSS +${((m.peak.rss - m.base.rss) / 1e6).toFixed(0)} MB, longest task ${imp.longestTask.toFixed(0)} ms, commit ${JSON.stringify(imp.timings?.commit ?? null)}`);
       if (i === RUNS - 1) {
         const parquet = join(DATA, `wb-steps-${mb}mb.parquet`);
         writeFileSync(parquet, await fetchLastExport(page));
@@ -208,7 +209,7 @@ if (!SKIP.has('responsive')) {
     await stageFile(page, dataPath(DATA, rollupSize, 7, { single: SINGLE }));
     const r = await importWithPings(page);
     results.responsive = { mb: rollupSize, ...r };
-    log(`responsiveness during a ${rollupSize} MB import: ${r.queries} queries, p50 ${r.p50.toFixed(0)} ms, p90 ${r.p90.toFixed(0)} ms, worst ${r.max.toFixed(0)} ms at ${(r.worstAt / 1000).toFixed(1)} s (commit at ${((r.timings?.appended ?? 0) / 1000).toFixed(1)}–${((r.timings?.committed ?? 0) / 1000).toFixed(1)} s)`);
+    log(`responsiveness during a ${rollupSize} MB import: ${r.queries} queries, p50 ${r.p50.toFixed(0)} ms, p90 ${r.p90.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms, worst ${r.max.toFixed(0)} ms at ${(r.worstAt / 1000).toFixed(1)} s (commit at ${((r.timings?.appended ?? 0) / 1000).toFixed(1)}–${((r.timings?.committed ?? 0) / 1000).toFixed(1)} s)`);
   } finally {
     await b.close();
   }
@@ -320,6 +321,7 @@ function summarize(r) {
     rows: { steps: r.workbench.at(-1).rows, lines: r.workbench.at(-1).records, nativeRows: r.native.at(-1).rows },
     memory: { peakRss: peak, peakRssDelta: delta, idlePss: stats(r.workbench.map((x) => x.memBase.pss)), deltaOverFile: delta.median / bytes, nativePeakRssDelta: nat('peakRssDelta') },
     longestTask: wb('longestTask'),
+    poolBytesPerInputByte: stats(r.workbench.map((x) => x.poolBytes / bytes)),
   };
 }
 
@@ -341,13 +343,14 @@ for (const mb of SIZES) {
   rows.push([`peak memory during import ${mb} MB (RSS Δ, MB)`, f({ median: s.memory.peakRssDelta.median / 1e6, min: s.memory.peakRssDelta.min / 1e6, max: s.memory.peakRssDelta.max / 1e6 }), f({ median: s.memory.nativePeakRssDelta.median / 1e6, min: s.memory.nativePeakRssDelta.min / 1e6, max: s.memory.nativePeakRssDelta.max / 1e6 }), `${s.memory.deltaOverFile.toFixed(2)}× file`]);
   rows.push([`  browser tree peak RSS total, MB`, f({ median: s.memory.peakRss.median / 1e6, min: s.memory.peakRss.min / 1e6, max: s.memory.peakRss.max / 1e6 }), '', '']);
   rows.push([`longest main-thread task during import, ms`, f(s.longestTask), '', '']);
+  rows.push([`pool bytes (database file) per input byte`, f(s.poolBytesPerInputByte, 2), '', '']);
 }
 if (results.rollups) {
   for (const [name, q] of Object.entries(results.rollups.queries)) rows.push([`rollup ${name} over ${results.rollups.rows} steps, ms`, f(q.workbench), f(q.native, 1), x(q.ratio)]);
 }
 if (results.responsive) {
   const r = results.responsive;
-  rows.push([`query latency during a ${r.mb} MB import, p50 / p90 / worst, ms`, `${r.p50.toFixed(0)} / ${r.p90.toFixed(0)} / ${r.max.toFixed(0)}`, '', '']);
+  rows.push([`query latency during a ${r.mb} MB import, p50 / p90 / p99 / worst, ms`, `${r.p50.toFixed(0)} / ${r.p90.toFixed(0)} / ${r.p99.toFixed(0)} / ${r.max.toFixed(0)}`, '', '']);
 }
 if (results.coldStart) {
   rows.push(['start, cold HTTP cache: workbench.ready, ms', f(results.coldStart.cold.ready), '', '']);

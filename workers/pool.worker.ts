@@ -7,8 +7,10 @@ import * as Comlink from 'comlink';
 import '../src/util/arrow-bool-fix';
 import { changes, type PoolChangeMessage } from '../src/pool/changes';
 import type { PoolWorkerApi } from '../src/pool/client';
-import { type PoolApi, poolApi } from '../src/pool/pool-core';
+import { createPoolApi, type PoolApi } from '../src/pool/pool-core';
 import { TEST_BUILD } from '../src/util/test-build';
+
+const poolApi = createPoolApi();
 
 /** Tell the main thread's broker which tables the call wrote (posted before the call's own answer, so it arrives first). */
 function report(): void {

@@ -80,7 +80,7 @@ export class NativePool implements IngestSink {
         const rows = this.db.querySync(c, sql);
         return { toArray: () => rows };
       };
-      const result = commitImportRows(q, id, info, (errors) => {
+      const result = await commitImportRows(q, id, info, (errors) => {
         for (const sql of errorInserts(id, errors)) this.db.querySync(c, sql);
       });
       await this.endTx(id, 'COMMIT');

@@ -134,6 +134,8 @@ export interface ImportReport {
   timings?: ImportTimings;
   /** How many readers read the file in parallel (1 unless a large JSON Lines file of a stateless format). */
   shards?: number;
+  /** The pool's database file after this import and the size past which imports are refused (persistent pools). */
+  poolRoom?: { bytes: number; limit: number };
 }
 
 export interface ImportTimings {
@@ -143,6 +145,8 @@ export interface ImportTimings {
   committed: number | null;
   /** Time the reader waited for the pool to take the previous batch (the pool was the bottleneck). */
   waitedForPool: number;
+  /** The pool's commit, ms per stage (dedupe, isLast, stats, meta, commit, checkpoint). */
+  commit?: Record<string, number>;
 }
 
 export interface ImportProgress {

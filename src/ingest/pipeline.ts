@@ -22,7 +22,7 @@ export interface IngestSink {
   appendBatch(id: number, bytes: Uint8Array): Promise<void>;
   /** Drop every row appended so far and keep the import open (a sharded read fell back to one reader). */
   resetImport?(id: number): Promise<void>;
-  commitImport(id: number, info: ImportCommit): Promise<{ rowsAdded: number } & Partial<CommitDedupe>>;
+  commitImport(id: number, info: ImportCommit): Promise<{ rowsAdded: number; stages?: Record<string, number>; room?: { bytes: number; limit: number } } & Partial<CommitDedupe>>;
   abortImport(id: number, reason: string, errors?: RejectedLine[]): Promise<void>;
 }
 
@@ -507,7 +507,7 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
   // what the read found so far; a run that fails still reports it (and the pool records the rejects)
   let log = newLog();
   const timings: ImportTimings = { hashed: null, read: null, appended: null, committed: null, waitedForPool: 0 };
-  const mark = (k: Exclude<keyof ImportTimings, 'waitedForPool'>) => (timings[k] = Math.round(performance.now() - t0));
+  const mark = (k: Exclude<keyof ImportTimings, 'waitedForPool' | 'commit'>) => (timings[k] = Math.round(performance.now() - t0));
   const report = (status: ImportReport['status'], extra: Partial<ImportReport>): ImportReport => ({
     file: file.name,
     records: 0,
@@ -643,6 +643,7 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
     const commit = await sink.commitImport(id, { format, confidence, records, rowsMade, errors: rejected, message: message ?? (warnings.join('; ') || null), joinFormats: TRACE_ID_FORMATS });
     const rowsAdded = commit.rowsAdded;
     mark('committed');
+    if (commit.stages) timings.commit = commit.stages;
     progress({ bytesRead: file.size, records, rows: rowsMade, phase: 'done' });
     const dedupe: CommitDedupe = { alreadyInPool: commit.alreadyInPool ?? 0, collisions: commit.collisions ?? [], repeats: commit.repeats ?? [] };
     // collisions and steps already stored are fields of the report (and sentences in imports.message)
@@ -650,7 +651,7 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
     log = { ...log, rejected: [...rejected, ...dedupe.repeats] };
     return report(rowsAdded ? 'done' : 'unchanged', {
       format, confidence, records, rows: rowsMade, added: rowsAdded, message, importId: id, warnings, shards,
-      alreadyInPool: dedupe.alreadyInPool, collisions: dedupe.collisions,
+      alreadyInPool: dedupe.alreadyInPool, collisions: dedupe.collisions, ...(commit.room ? { poolRoom: commit.room } : {}),
     });
   } catch (e) {
     const cancelled = e instanceof CancelledError;

@@ -232,6 +232,11 @@ export class PoolClient {
   }
 
   /** Make what was written durable now (the pool also checkpoints after its own writes). */
+  /** The pool's database file size and the size imports stop at (a persistent pool; null otherwise). */
+  room(): Promise<{ bytes: number; limit: number } | null> {
+    return this.guard(() => this.api.room());
+  }
+
   checkpoint(): Promise<void> {
     return this.guard(() => this.api.checkpoint());
   }

@@ -4,7 +4,7 @@
  * import's own connection inside its transaction, before is_last and the stats are derived.
  */
 import type { IdCollision } from '../contract/reports';
-import { refreshStatsSql } from './schema';
+import { refreshStatsSql, trajectoryStatsSql } from './schema';
 import { sqlString } from './sql';
 
 export interface CommitDedupe {
@@ -177,27 +177,44 @@ export function abortImportSql(id: number, reason: string, rejected: number): st
 }
 
 /**
+ * trajectory_stats of an import's trajectories (docs/decisions/005, 022): aggregated from the import's own rows when
+ * none of its trajectories is stored yet (the common case: no scan of the rest of steps), else refreshed whole.
+ */
+export function importStatsSql(id: number, overlap: boolean): string[] {
+  const mine = `SELECT DISTINCT trajectory_uid FROM steps WHERE import_id = ${id | 0}`;
+  return overlap ? refreshStatsSql(mine) : [`INSERT INTO trajectory_stats ${trajectoryStatsSql(null, `s.import_id = ${id | 0}`)}`];
+}
+
+/**
  * The body of an import's commit, on the import's connection inside its transaction (the caller commits): the dedupe of
  * decision 011, is_last, the trajectory stats, the rejected lines (`insertErrors`) and the `imports` row. Shared by the
- * browser's pool worker and the CLI's native pool, so both commit by the same SQL.
+ * browser's pool worker and the CLI's native pool, so both commit by the same SQL. `lap` is awaited after each stage
+ * (the browser's worker answers queued queries there and times the stages, decision 022).
  */
-export function commitImportRows(
+export async function commitImportRows(
   q: (sql: string) => { toArray(): unknown[] },
   id: number,
   info: CommitInfo,
   insertErrors: (errors: { line: number; reason: string }[]) => void,
-): CommitDedupe & { rowsAdded: number } {
+  lap: (stage: 'dedupe' | 'isLast' | 'stats' | 'meta') => unknown = () => undefined,
+): Promise<CommitDedupe & { rowsAdded: number }> {
+  const n = (sql: string) => Number((q(sql).toArray()[0] as { n?: unknown } | undefined)?.n ?? 0);
   const d = dedupeImport(q, id, info.joinFormats);
+  await lap('dedupe');
   q(`UPDATE steps SET is_last = (steps.step_index = l.last_index)
          FROM (SELECT trajectory_uid, max(step_index) AS last_index FROM steps WHERE import_id = ${id} GROUP BY ALL) l
          WHERE steps.import_id = ${id} AND steps.is_last IS NULL AND steps.trajectory_uid = l.trajectory_uid`);
-  for (const sql of refreshStatsSql(`SELECT DISTINCT trajectory_uid FROM steps WHERE import_id = ${id}`)) q(sql);
-  const added = Number((q(`SELECT count(*) AS n FROM steps WHERE import_id = ${id}`).toArray()[0] as { n?: unknown } | undefined)?.n ?? 0);
+  await lap('isLast');
+  const overlap = n(`SELECT count(*) AS n FROM trajectory_stats WHERE trajectory_uid IN (SELECT DISTINCT trajectory_uid FROM steps WHERE import_id = ${id})`) > 0;
+  for (const sql of importStatsSql(id, overlap)) q(sql);
+  await lap('stats');
+  const added = n(`SELECT count(*) AS n FROM steps WHERE import_id = ${id}`);
   const errors = [...info.errors, ...d.repeats];
   insertErrors(errors);
   const message = [info.message, ...describeDedupe(d, added)].filter(Boolean).join('; ') || null;
   q(`UPDATE imports SET status = '${added ? 'done' : 'unchanged'}', format = ${str(info.format)}, confidence = ${Number(info.confidence) || 0},
            records = ${info.records | 0}, rows_made = ${info.rowsMade | 0}, rows_added = ${added}, rejected = ${errors.length},
            message = ${sqlText(message)}, finished_at = now() WHERE import_id = ${id}`);
+  await lap('meta');
   return { rowsAdded: added, ...d };
 }

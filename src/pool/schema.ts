@@ -48,7 +48,8 @@ export const STEPS_COLUMNS_DDL = `
   import_id INTEGER,
   source_trajectory_id VARCHAR`;
 
-export const SCHEMA_VERSION = 1;
+/** The schema this build writes; pools saved with an older one are migrated at open (src/pool/migrations.ts, docs/decisions/023). */
+export const SCHEMA_VERSION = 2;
 
 export const DDL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS steps (${STEPS_COLUMNS_DDL})`,
@@ -144,8 +145,8 @@ export const DDL: readonly string[] = [
   ) q USING (trajectory_uid)`,
 ];
 
-/** trajectory_stats rows for the trajectories `uids` selects (a subquery), or for all when null. */
-export function trajectoryStatsSql(uids: string | null): string {
+/** trajectory_stats rows for the trajectories `uids` selects (a subquery), or for all when null; `where` filters the steps instead. */
+export function trajectoryStatsSql(uids: string | null, where?: string): string {
   return `SELECT
     s.trajectory_uid,
     any_value(s.prompt_uid) AS prompt_uid,
@@ -166,7 +167,7 @@ export function trajectoryStatsSql(uids: string | null): string {
     sum(s.completion_tokens)::BIGINT AS completion_tokens,
     count(*) FILTER (WHERE s.status = 'error')::INTEGER AS error_steps,
     count(*) FILTER (WHERE s.status = 'ok')::INTEGER AS ok_steps
-  FROM steps s${uids ? ` WHERE s.trajectory_uid IN (${uids})` : ''}
+  FROM steps s${where ? ` WHERE ${where}` : uids ? ` WHERE s.trajectory_uid IN (${uids})` : ''}
   GROUP BY s.trajectory_uid`;
 }
 

@@ -68,4 +68,18 @@ describe('pool file limit', () => {
     expect((await pool.rows(`SELECT status FROM imports WHERE import_id = ${id}`))[0].status).to.equal('failed');
     pool.terminate();
   });
+
+  it('a commit says how large the database file is and where imports stop (the import report and Pool card show the room left)', async () => {
+    const pool = await startPool('pool-room', false, 64 * 1024 ** 2);
+    const id = await pool.beginImport({ file: 'r.jsonl', sourceId: 'r', bytes: 1 });
+    await pool.appendBatch(id, stepsToIPC(Array.from({ length: 200 }, (_, i) => ({ ...step(i, 'r', id), raw: 'y'.repeat(1000) + i }))));
+    const r = await pool.commitImport(id, { format: 'test', confidence: 1, records: 200, rowsMade: 200, errors: [] });
+    expect(r.room?.limit).to.equal(64 * 1024 ** 2);
+    expect(r.room?.bytes).to.be.greaterThan(200 * 1000);
+    const room = await pool.room();
+    const [{ b }] = await pool.rows('SELECT (total_blocks * block_size)::BIGINT AS b FROM pragma_database_size()');
+    expect(room).to.deep.equal({ bytes: Number(b), limit: 64 * 1024 ** 2 });
+    expect(r.stages && Object.keys(r.stages)).to.include.members(['dedupe', 'isLast', 'stats', 'meta', 'commit', 'flush']);
+    pool.terminate();
+  });
 });

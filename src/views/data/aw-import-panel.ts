@@ -172,6 +172,7 @@ export class AwImportPanel extends LitElement {
         ${r.alreadyInPool ? html`<span class="muted"><b class="already">${r.alreadyInPool}</b> already in the pool</span>` : nothing}
         <span class=${r.rejected.length ? 'error' : 'muted'}><b class="rejected">${r.rejected.length}</b> rejected</span>
         <span class="muted">${(r.ms / 1000).toFixed(1)} s</span>
+        ${r.poolRoom ? html`<span class="muted room" title="The pool's database file and the size past which imports are refused">pool ${formatBytes(r.poolRoom.bytes)} of ${formatBytes(r.poolRoom.limit)}: <b>${formatBytes(Math.max(0, r.poolRoom.limit - r.poolRoom.bytes))}</b> left</span>` : nothing}
       </div>
       ${keptNothing ? html`<div class="error nothing" role="alert">Nothing of this file was imported.</div>` : nothing}
       ${r.message ? html`<div class=${keptNothing ? 'error message' : 'muted message'}>${r.message}</div>` : nothing}

@@ -25,6 +25,8 @@ export class AwPoolSummary extends LitElement {
   @state() private totals: Row | null = null;
   @state() private imports: Row[] = [];
   @state() private error: string | null = null;
+  /** The database file and the size past which imports are refused (null: an in-memory pool). */
+  @state() private room: { bytes: number; limit: number } | null = null;
   private off: (() => void) | null = null;
 
   override connectedCallback(): void {
@@ -43,6 +45,8 @@ export class AwPoolSummary extends LitElement {
       const pool = this.services.pool;
       [this.totals] = await pool.rows(POOL_TOTALS);
       this.imports = await pool.rows(importHistory());
+      // the room left is a hint: a pool that cannot say (an in-memory one) shows none
+      this.room = pool.status.persistent ? await pool.room().catch(() => null) : null;
       this.error = null;
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
@@ -63,6 +67,11 @@ export class AwPoolSummary extends LitElement {
         ${(['steps', 'trajectories', 'prompts', 'errors', 'curated'] as const).map(
           (k) => html`<div class="stat" data-stat=${k}><b>${t ? Number(t[k]).toLocaleString() : '…'}</b><span class="muted">${k}</span></div>`,
         )}
+        ${this.room
+          ? html`<div class="stat" data-stat="room" title=${`The pool's database file is ${formatBytes(this.room.bytes)}; imports stop at ${formatBytes(this.room.limit)} (DuckDB-WASM's browser storage limit).`}>
+              <b>${formatBytes(Math.max(0, this.room.limit - this.room.bytes))}</b><span class="muted">room left of ${formatBytes(this.room.limit)}</span>
+            </div>`
+          : nothing}
         <div style="margin-left:auto">
           <button class="danger" @click=${() => (this.renderRoot.querySelector('dialog') as HTMLDialogElement).showModal()}>Clear pool…</button>
         </div>

@@ -1,0 +1,90 @@
+/**
+ * Schema versions (docs/decisions/023): a pool saved by the build before versions were recorded opens
+ * and migrates with its data intact; a pool saved by a newer build is not written, stays readable, and
+ * says so. The old pool is made with that build's own DDL (test/fixtures/pool-schema-v1.sql, taken
+ * from commit a90f27a) and filled by a real import, then reopened by this build in a new worker.
+ */
+import { expect } from '@esm-bundle/chai';
+import { PoolClient } from '../../src/pool/client';
+import { fixture, importerFor, poolWorker, wasm } from './helpers';
+
+const open = (poolName: string) => PoolClient.start({ poolName, wasm, worker: poolWorker });
+
+/** A persistent pool laid out exactly as the build before schema versions left it, with one real import and a label. */
+async function oldPool(name: string, dropOwnId = false): Promise<{ steps: unknown; count: number }> {
+  const pool = await open(name);
+  const drops = (await pool.rows(`SELECT table_name AS t, table_type AS k FROM information_schema.tables WHERE table_schema = 'main'`)).map(
+    (r) => `DROP ${r.k === 'VIEW' ? 'VIEW' : 'TABLE'} IF EXISTS "${String(r.t)}";`,
+  );
+  const ddl = (await (await fetch('/test/fixtures/pool-schema-v1.sql')).text()).replace(/^--.*$/gm, '');
+  // one call: the pool rebuilds trajectory_stats after SQL that drops steps, so steps must exist again when it returns
+  await pool.exec(`${drops.join('\n')}\nDROP SEQUENCE IF EXISTS import_seq;\n${ddl}`);
+  const [report] = await importerFor(pool).importFiles([await fixture('core/chat.jsonl')]);
+  expect(report.status).to.equal('done');
+  await pool.exec(`INSERT INTO curation (step_id, quality) SELECT step_id, 'good' FROM steps ORDER BY step_id LIMIT 1`);
+  if (dropOwnId) await pool.exec('ALTER TABLE steps DROP COLUMN source_trajectory_id');
+  expect(await pool.rows(`SELECT * FROM pool_meta`)).to.deep.equal([]);
+  const snap = await snapshot(pool);
+  await pool.checkpoint();
+  pool.terminate();
+  return snap;
+}
+
+async function snapshot(pool: PoolClient): Promise<{ steps: unknown; count: number }> {
+  const [r] = await pool.rows(`SELECT count(*)::INTEGER AS n, hash(list(s ORDER BY s.step_id))::VARCHAR AS h FROM (SELECT COLUMNS(c -> c <> 'source_trajectory_id') FROM steps) s`);
+  return { steps: r.h, count: Number(r.n) };
+}
+
+describe('pool schema migrations', function () {
+  this.timeout(300_000);
+  it('a pool saved before schema versions opens, is migrated to the current version, and keeps every row and label', async () => {
+    const name = `migrate-v1-${Date.now()}`;
+    const before = await oldPool(name);
+    expect(before.count).to.be.greaterThan(0);
+    const pool = await open(name);
+    expect(pool.status.persistent).to.equal(true);
+    expect(pool.status.message).to.equal(null);
+    expect(pool.status.schema.migratedFrom).to.equal(1);
+    expect(pool.status.schema.version).to.equal(2);
+    expect(await snapshot(pool)).to.deep.equal(before);
+    expect(await pool.rows(`SELECT value FROM pool_meta WHERE key = 'schema_version'`)).to.deep.equal([{ value: '2' }]);
+    expect((await pool.rows(`SELECT count(*)::INTEGER AS n FROM curation WHERE quality = 'good'`))[0].n).to.equal(1);
+    expect((await pool.rows('SELECT sum(step_count)::INTEGER AS n FROM trajectories'))[0].n).to.equal(before.count);
+    // still a working pool: another import commits
+    const [again] = await importerFor(pool).importFiles([await fixture('formats/openai-responses.jsonl')]);
+    expect(again.status).to.equal('done');
+    pool.terminate();
+  });
+
+  it('a pool from before decision 011 (no source_trajectory_id) gets the column, NULL for its rows', async () => {
+    const name = `migrate-v0-${Date.now()}`;
+    const before = await oldPool(name, true);
+    const pool = await open(name);
+    expect(pool.status.schema.migratedFrom).to.equal(0);
+    expect(pool.status.schema.applied.length).to.equal(2);
+    expect(await snapshot(pool)).to.deep.equal(before);
+    expect((await pool.rows('SELECT count(*)::INTEGER AS n FROM steps WHERE source_trajectory_id IS NULL'))[0].n).to.equal(before.count);
+    pool.terminate();
+  });
+
+  it('a pool saved by a newer build is not written: its rows stay readable, the status says why, imports are refused', async () => {
+    const name = `migrate-newer-${Date.now()}`;
+    const first = await open(name);
+    const [report] = await importerFor(first).importFiles([await fixture('core/chat.jsonl')]);
+    expect(report.status).to.equal('done');
+    await first.exec(`UPDATE pool_meta SET value = '99' WHERE key = 'schema_version'`);
+    const before = await snapshot(first);
+    await first.checkpoint();
+    first.terminate();
+
+    const pool = await open(name);
+    expect(pool.status.schema.refused).to.match(/newer version of the workbench \(schema 99; this one knows up to 2\)/);
+    expect(pool.status.message).to.equal(pool.status.schema.refused);
+    expect(await snapshot(pool)).to.deep.equal(before);
+    const [refused] = await importerFor(pool).importFiles([await fixture('formats/openai-responses.jsonl')]);
+    expect(refused.status).to.equal('failed');
+    expect(refused.message).to.match(/newer version of the workbench/);
+    expect(await pool.rows(`SELECT value FROM pool_meta WHERE key = 'schema_version'`)).to.deep.equal([{ value: '99' }]);
+    pool.terminate();
+  });
+});
