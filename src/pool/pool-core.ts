@@ -17,7 +17,7 @@ import * as Comlink from 'comlink';
 import { type Table, tableFromArrays, tableToIPC } from 'apache-arrow';
 import { CURATION_HELPERS } from './curation-sql';
 import { type CommitDedupe, dedupeImport, describeDedupe } from './import-commit';
-import { execOne, readOnlyQuery } from './read-only';
+import { execOne, readOnlyQuery, withTimeMacros } from './read-only';
 import { DDL, trajectoryStatsSql } from './schema';
 
 export interface PoolInit {
@@ -136,6 +136,7 @@ async function open(init: PoolInit): Promise<PoolStatus> {
   run('SET autoload_known_extensions=false');
   for (const stmt of DDL) run(stmt);
   for (const h of CURATION_HELPERS) run(h.sql);
+  withTimeMacros(conn); // now() - interval … in workbench.query and effect cells (read-only.ts)
   const interrupted = recover();
   checkStats();
   const version = String(run('SELECT version() AS v').getChild('v')?.get(0));
@@ -416,6 +417,7 @@ export const poolApi = {
     if (!db) throw new Error('The pool is not open yet.');
     const cc = db.connect();
     try {
+      withTimeMacros(cc); // exports of notebook views that use now()
       const header = cc.useUnsafe((b, conn) => {
         let h = b.startPendingQuery(conn, sql, true);
         while (h == null) h = b.pollPendingQuery(conn);
