@@ -40,6 +40,8 @@ export class AwNotebook extends LitElement {
   private offUpdate: (() => void) | null = null;
   private offPool: (() => void) | null = null;
   private opened: Promise<void> = Promise.resolve();
+  /** Cells deleted in this session, newest last (Alt+Shift+Z puts one back). */
+  private deleted: { cell: Cell; index: number }[] = [];
 
   static override styles = css`
     :host { display: block; max-width: 1100px; margin: 0 auto; padding: 8px 16px 80px; font: 13px/1.45 system-ui, sans-serif; }
@@ -207,6 +209,16 @@ export class AwNotebook extends LitElement {
       }
       return;
     }
+    if (d.action === 'run-insert') {
+      if (this.awaitingConfirm) return;
+      const runnable = cells[i].kind !== 'md' && !(this.readonly && cells[i].options.effect);
+      if (runnable) void this.runtime?.runCell(d.key);
+      if (this.readonly) return;
+      cells.splice(i + 1, 0, makeCell('sql'));
+      this.change(cells);
+      this.focusCell(i + 1);
+      return;
+    }
     if (d.action === 'export') {
       void this.exportCell(cells[i], d.format);
       return;
@@ -214,10 +226,21 @@ export class AwNotebook extends LitElement {
     if (this.readonly) return;
     switch (d.action) {
       case 'delete':
+        this.deleted.push({ cell: cells[i], index: i });
         cells.splice(i, 1);
         this.change(cells);
         this.focusCell(i);
+        this.services?.notify(`Cell deleted. Alt+Shift+Z in a cell brings it back.`, 'info');
         return;
+      case 'undo-delete': {
+        const last = this.deleted.pop();
+        if (!last) return;
+        const at = Math.min(last.index, cells.length);
+        cells.splice(at, 0, last.cell);
+        this.change(cells);
+        this.focusCell(at);
+        return;
+      }
       case 'duplicate': {
         const c = cells[i];
         const id = c.options.id ? this.freeId(c.options.id) : undefined;
@@ -234,11 +257,13 @@ export class AwNotebook extends LitElement {
         this.focusCell(j);
         return;
       }
-      case 'add':
-        cells.splice(i + 1, 0, makeCell(d.kind, TEMPLATES[d.kind]));
+      case 'add': {
+        const at = d.above ? i : i + 1;
+        cells.splice(at, 0, makeCell(d.kind, TEMPLATES[d.kind]));
         this.change(cells);
-        this.focusCell(i + 1);
+        this.focusCell(at);
         return;
+      }
       case 'kind': {
         const c = cells[i];
         const options = d.kind === 'sql' ? c.options : { ...c.options, effect: undefined, run: undefined, id: d.kind === 'md' ? undefined : c.options.id };
@@ -299,6 +324,7 @@ export class AwNotebook extends LitElement {
       ${this.awaitingConfirm ? this.confirmation() : nothing}
       ${this.doc.cells.map(
         (c, i) => html`<aw-cell .cell=${c} .state=${rt ? rt.state(c.key) : null} .rev=${this.rev} .index=${i} .schema=${this.schema} ?readonly=${this.readonly}
+          .stale=${rt ? rt.staleness(c.key) : null}
           @aw-cell-edit=${this.onEdit} @aw-cell-action=${this.onAction}></aw-cell>`,
       )}
       ${this.readonly
