@@ -6,6 +6,7 @@
 import type { Table } from 'apache-arrow';
 import type { PoolChange } from '../pool/client';
 import { buildGraph, downstream, type Graph, readersOf } from './graph';
+import { type ColumnSummary, summarizeColumns } from './column-summary';
 import type { Cell } from './model';
 import { analyzeSql, rewriteRefs } from './sql-tokens';
 
@@ -114,6 +115,7 @@ export class NotebookRuntime {
   private schemaReady: Promise<void> | null = null;
   /** While false (a notebook from a URL before the user confirmed), nothing runs by itself. */
   autorun = true;
+  private summaries = new Map<string, { runId: number; p: Promise<ColumnSummary[]> }>();
   /** Each cell's source as of its last run, for staleness(). */
   private ranSource = new Map<string, string>();
   /** Why the running cell was stopped (set by stop() or its timeout), for its error message. */
@@ -189,6 +191,23 @@ export class NotebookRuntime {
     return walk(key);
   }
 
+  /**
+   * Per-column summaries of a query cell's current result (column-summary.ts), computed in the
+   * pool's worker after the cells queued now have run; null for effect cells (never re-run) and
+   * cells without a result. One computation per run of the cell.
+   */
+  summary(key: string): Promise<ColumnSummary[]> | null {
+    const c = this.cell(key);
+    const s = this.states.get(key);
+    if (c?.kind !== 'sql' || c.options.effect || !s?.table || s.status !== 'done') return null;
+    const hit = this.summaries.get(key);
+    if (hit?.runId === s.runId) return hit.p;
+    const relation = c.options.id ? `"${this.schema}"."${c.options.id.toLowerCase()}"` : `(${asSelect(this.qualified(key))})`;
+    const p = this.idle().then(() => summarizeColumns(this.pool, relation));
+    this.summaries.set(key, { runId: s.runId, p });
+    return p;
+  }
+
   /** Replace the cell list (after an edit); drops views of ids that are gone. */
   setCells(cells: readonly Cell[]): void {
     this.cells = [...cells];
@@ -204,6 +223,7 @@ export class NotebookRuntime {
       if (this.cells.some((c) => c.key === key)) continue;
       this.states.delete(key);
       this.ranSource.delete(key);
+      this.summaries.delete(key);
     }
   }
 

@@ -7,6 +7,7 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import type { ColumnSummary } from '../../notebook/column-summary';
 import type { Cell, CellKind, CellOptions } from '../../notebook/model';
 import { renderMarkdown } from './markdown';
 import type { CellRuntimeState } from '../../notebook/runtime';
@@ -43,7 +44,11 @@ export class AwCell extends LitElement {
   @property({ attribute: false }) schema: SqlSchema = {};
   /** Why the output is out of date (runtime.staleness), or null. */
   @property({ attribute: false }) stale: string | null = null;
+  /** Per-column summaries of the current result (runtime.summary), or null. */
+  @property({ attribute: false }) summarize: (() => Promise<ColumnSummary[]> | null) | null = null;
   @state() private editingMd = false;
+  @state() private summaries: ColumnSummary[] | null = null;
+  private summaryRun = -1;
   @query('aw-sql-editor') private editor?: AwSqlEditor;
 
   static override styles = css`
@@ -87,6 +92,22 @@ export class AwCell extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.removeEventListener('keydown', this.onShortcut, { capture: true });
+  }
+
+  protected override updated(): void {
+    const s = this.state;
+    if (s?.status !== 'done' || !s.table || s.runId === this.summaryRun || !this.summarize) return;
+    this.summaryRun = s.runId;
+    const runId = s.runId;
+    this.summaries = null;
+    if (s.table.numRows < 2) return;
+    this.summarize()
+      ?.then((sum) => {
+        if (this.state?.runId === runId) this.summaries = sum;
+      })
+      .catch(() => {
+        /* a summary is a convenience: the table shows without it */
+      });
   }
 
   /** Cell shortcuts, anywhere in the cell (listed in the ? sheet, app/aw-shortcuts.ts). */
@@ -224,7 +245,7 @@ export class AwCell extends LitElement {
     return html`
       ${s.note ? html`<div class="note">${s.note}</div>` : nothing}
       ${s.table
-        ? html`<aw-table class="out" .table=${s.table} .ms=${s.ms ?? undefined}></aw-table>
+        ? html`<aw-table class="out" .table=${s.table} .ms=${s.ms ?? undefined} .summaries=${this.summaries}></aw-table>
             <div class="actions">
               ${s.truncated ? html`<span class="note">showing the first 1,000,000 rows</span>` : nothing}
               <button aria-label="Copy result as TSV" @click=${() => this.copyTsv()}>copy</button>

@@ -324,7 +324,7 @@ export class AwNotebook extends LitElement {
       ${this.awaitingConfirm ? this.confirmation() : nothing}
       ${this.doc.cells.map(
         (c, i) => html`<aw-cell .cell=${c} .state=${rt ? rt.state(c.key) : null} .rev=${this.rev} .index=${i} .schema=${this.schema} ?readonly=${this.readonly}
-          .stale=${rt ? rt.staleness(c.key) : null}
+          .stale=${rt ? rt.staleness(c.key) : null} .summarize=${rt ? () => rt.summary(c.key) : null}
           @aw-cell-edit=${this.onEdit} @aw-cell-action=${this.onAction}></aw-cell>`,
       )}
       ${this.readonly
