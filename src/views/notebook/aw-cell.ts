@@ -135,6 +135,12 @@ export class AwCell extends LitElement {
     else (this.renderRoot.querySelector('.md, button') as HTMLElement | null)?.focus(opts);
   }
 
+  /** Insert text into this cell's SQL editor (the schema sidebar, the query history). */
+  insertText(text: string): void {
+    if (this.cell.options.hidden) this.setOption('hidden', false);
+    void this.updateComplete.then(() => this.editor?.insert(text));
+  }
+
   private setOption<K extends keyof CellOptions>(k: K, v: CellOptions[K]): void {
     const options = { ...this.cell.options };
     if (v === undefined || v === false || v === '') delete options[k];

@@ -40,6 +40,8 @@ export class AwNotebook extends LitElement {
   private offUpdate: (() => void) | null = null;
   private offPool: (() => void) | null = null;
   private opened: Promise<void> = Promise.resolve();
+  /** The cell whose editor had the focus last (where the sidebar inserts names). */
+  private lastCellKey: string | null = null;
   /** Cells deleted in this session, newest last (Alt+Shift+Z puts one back). */
   private deleted: { cell: Cell; index: number }[] = [];
 
@@ -202,7 +204,7 @@ export class AwNotebook extends LitElement {
       if (this.awaitingConfirm) return;
       // A notebook from someone else runs its effect cells only through the confirmation that lists them.
       const runnable = cells[i].kind !== 'md' && !(this.readonly && cells[i].options.effect);
-      if (runnable) void this.runtime?.runCell(d.key);
+      if (runnable) this.runAndRecord(d.key);
       if (d.advance) {
         if (i === cells.length - 1 && !this.readonly) this.change([...cells, makeCell('sql')]);
         this.focusCell(i + 1);
@@ -212,7 +214,7 @@ export class AwNotebook extends LitElement {
     if (d.action === 'run-insert') {
       if (this.awaitingConfirm) return;
       const runnable = cells[i].kind !== 'md' && !(this.readonly && cells[i].options.effect);
-      if (runnable) void this.runtime?.runCell(d.key);
+      if (runnable) this.runAndRecord(d.key);
       if (this.readonly) return;
       cells.splice(i + 1, 0, makeCell('sql'));
       this.change(cells);
@@ -278,6 +280,36 @@ export class AwNotebook extends LitElement {
     }
   }
 
+  /** Run a cell the user asked for and report the run for the query history (aw-query-run). */
+  private runAndRecord(key: string): void {
+    const rt = this.runtime;
+    if (!rt) return;
+    void rt.runCell(key).then(() => {
+      const c = this.doc.cells.find((x) => x.key === key);
+      if (!c || c.kind !== 'sql' || !c.source.trim() || rt !== this.runtime) return;
+      const s = rt.state(key);
+      const detail = { cellId: c.options.id ?? null, sql: c.source, status: s.status, rows: s.table?.numRows ?? null, ms: s.ms, error: s.error };
+      this.dispatchEvent(new CustomEvent('aw-query-run', { detail, bubbles: true, composed: true }));
+    });
+  }
+
+  /** Insert text into the SQL editor used last (else the first SQL cell's). */
+  insertText(text: string): void {
+    if (this.readonly) return;
+    const els = [...this.renderRoot.querySelectorAll<AwCell>('aw-cell')];
+    const el = els.find((e) => e.cell.key === this.lastCellKey && e.cell.kind === 'sql') ?? els.find((e) => e.cell.kind === 'sql');
+    el?.insertText(text);
+  }
+
+  /** Add a SQL cell at the end with this query and run it. */
+  runSql(sql: string): void {
+    if (this.readonly) return;
+    const cell = makeCell('sql', sql);
+    this.change([...this.doc.cells, cell]);
+    this.focusCell(this.doc.cells.length - 1);
+    void this.updateComplete.then(() => this.runAndRecord(cell.key));
+  }
+
   private freeId(base: string): string {
     const used = new Set(this.doc.cells.map((c) => c.options.id?.toLowerCase()));
     const stem = base.replace(/_\d+$/, '');
@@ -325,6 +357,7 @@ export class AwNotebook extends LitElement {
       ${this.doc.cells.map(
         (c, i) => html`<aw-cell .cell=${c} .state=${rt ? rt.state(c.key) : null} .rev=${this.rev} .index=${i} .schema=${this.schema} ?readonly=${this.readonly}
           .stale=${rt ? rt.staleness(c.key) : null} .summarize=${rt ? () => rt.summary(c.key) : null}
+          @focusin=${() => (this.lastCellKey = c.key)}
           @aw-cell-edit=${this.onEdit} @aw-cell-action=${this.onAction}></aw-cell>`,
       )}
       ${this.readonly

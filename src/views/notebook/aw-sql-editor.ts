@@ -135,6 +135,7 @@ export class AwSqlEditor extends LitElement {
           EditorView.contentAttributes.of({ 'aria-label': this.label }),
           EditorView.lineWrapping,
           EditorView.updateListener.of((u) => {
+            if (u.focusChanged && u.view.hasFocus) this.used = true;
             if (u.docChanged) {
               this.value = u.state.doc.toString();
               this.emit('aw-input', { value: this.value });
@@ -171,6 +172,19 @@ export class AwSqlEditor extends LitElement {
     v.focus();
     if (opts?.at) v.dispatch({ selection: { anchor: opts.at === 'start' ? 0 : v.state.doc.length } });
   }
+
+  /** Insert text at the cursor (at the end if the editor was never used) and focus the editor. */
+  insert(text: string): void {
+    const v = this.view;
+    if (!v) return;
+    if (!this.used) v.dispatch({ selection: { anchor: v.state.doc.length } });
+    const before = v.state.sliceDoc(v.state.selection.main.from - 1, v.state.selection.main.from);
+    v.dispatch(v.state.replaceSelection(before && !/\s|\(|\./.test(before) ? ` ${text}` : text));
+    v.focus();
+  }
+
+  /** The user has put the cursor somewhere (insert() then goes there rather than to the end). */
+  private used = false;
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
