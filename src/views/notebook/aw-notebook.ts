@@ -286,7 +286,7 @@ export class AwNotebook extends LitElement {
     if (!rt) return;
     void rt.runCell(key).then(() => {
       const c = this.doc.cells.find((x) => x.key === key);
-      if (!c || c.kind !== 'sql' || !c.source.trim() || rt !== this.runtime) return;
+      if (c?.kind !== 'sql' || !c.source.trim() || rt !== this.runtime) return;
       const s = rt.state(key);
       const detail = { cellId: c.options.id ?? null, sql: c.source, status: s.status, rows: s.table?.numRows ?? null, ms: s.ms, error: s.error };
       this.dispatchEvent(new CustomEvent('aw-query-run', { detail, bubbles: true, composed: true }));
