@@ -90,7 +90,7 @@ export class AwNotebook extends LitElement {
     this.offUpdate = rt.onUpdate(() => this.bump());
     this.offPool = pool.onChange(() => void this.loadSchema());
     void this.loadSchema();
-    if (!this.awaitingConfirm) this.opened = rt.runAll().catch((e) => this.services?.notify(`The notebook could not start: ${e instanceof Error ? e.message : e}`, 'error'));
+    if (!this.awaitingConfirm) this.opened = this.afterRun(rt.runAll()).catch((e) => this.services?.notify(`The notebook could not start: ${e instanceof Error ? e.message : e}`, 'error'));
   }
 
   private bumpQueued = false;
@@ -159,7 +159,7 @@ export class AwNotebook extends LitElement {
     this.awaitingConfirm = false;
     if (this.runtime) {
       this.runtime.autorun = true;
-      this.opened = this.runtime.runAll({ effects });
+      this.opened = this.afterRun(this.runtime.runAll({ effects }));
     }
     this.dispatchEvent(new CustomEvent('aw-confirmed', { bubbles: true, composed: true }));
   }
@@ -278,6 +278,12 @@ export class AwNotebook extends LitElement {
         this.openAsChart(i);
         return;
     }
+  }
+
+  /** Tell the panel the cells ran (aw-notebook-ran): the sidebar lists the views they defined. */
+  private async afterRun(p: Promise<void>): Promise<void> {
+    await p;
+    this.dispatchEvent(new CustomEvent('aw-notebook-ran', { bubbles: true, composed: true }));
   }
 
   /** Run a cell the user asked for and report the run for the query history (aw-query-run). */

@@ -301,7 +301,7 @@ export class AwNotebooks extends LitElement {
           : html`<button class="b" aria-label=${o.readonly ? 'Close notebook' : 'Delete notebook'} @click=${() => (o.readonly ? this.removeOpen() : (this.confirmDelete = true))}>${o.readonly ? 'Close' : 'Delete'}</button>`}
       </header>
       <aw-notebook .doc=${o.doc} .notebookId=${o.id} ?readonly=${o.readonly} ?awaitingConfirm=${o.awaitingConfirm} .origin=${o.origin}
-        @aw-doc-change=${this.onDocChange} @aw-query-run=${this.onQueryRun} @aw-confirmed=${() => (this.open = { ...o, awaitingConfirm: false })}></aw-notebook>
+        @aw-doc-change=${this.onDocChange} @aw-query-run=${this.onQueryRun} @aw-notebook-ran=${() => this.sidebarKey++} @aw-confirmed=${() => (this.open = { ...o, awaitingConfirm: false })}></aw-notebook>
     `;
   }
 }
