@@ -6,7 +6,7 @@
  * API: `table`, `ms`; event `aw-row-select` with detail {index, row}.
  */
 import type { Table } from 'apache-arrow';
-import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { css, html, LitElement, nothing, type PropertyValues, svg } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import type { ColumnSummary } from '../notebook/column-summary';
 import { cellValue } from '../pool/rows';
@@ -124,7 +124,7 @@ export class AwTable extends LitElement {
       const fmt = (v: number) => (c.kind === 'time' ? new Date(v * 1000).toISOString().slice(0, 10) : compact(v));
       const step = (c.bins.hi - c.bins.lo) / c.bins.counts.length;
       body = html`<svg viewBox="0 0 ${c.bins.counts.length} 30" preserveAspectRatio="none" role="img" aria-label=${`Histogram of ${c.name}`}>
-          ${c.bins.counts.map((n, i) => html`<rect x=${i + 0.08} width="0.84" y=${30 - (n / max) * 30} height=${(n / max) * 30}><title>${fmt(c.bins!.lo + i * step)} – ${fmt(c.bins!.lo + (i + 1) * step)}: ${n}</title></rect>`)}
+          ${c.bins.counts.map((n, i) => svg`<rect x=${i + 0.08} width="0.84" y=${30 - (n / max) * 30} height=${(n / max) * 30}><title>${fmt(c.bins!.lo + i * step)} – ${fmt(c.bins!.lo + (i + 1) * step)}: ${n}</title></rect>`)}
         </svg>
         <div class="range"><span>${fmt(c.bins.lo)}</span><span>${fmt(c.bins.hi)}</span></div>`;
     } else if (c.top) {

@@ -84,7 +84,11 @@ describe('column summaries of a cell result', function () {
     const heads = [...table.shadowRoot!.querySelectorAll('[role=columnheader]')];
     const reward = heads.find((h) => h.textContent!.startsWith('reward'))!;
     const agent = heads.find((h) => h.textContent!.startsWith('agent'))!;
-    expect(reward.querySelectorAll('svg rect').length).to.equal(12);
+    const bars = [...reward.querySelectorAll('svg rect')];
+    expect(bars.length).to.equal(12);
+    // real SVG rects (an html`` template would make unknown HTML elements that draw nothing)
+    expect(bars.every((b) => b instanceof SVGRectElement)).to.equal(true);
+    expect(Math.max(...bars.map((b) => b.getBoundingClientRect().height))).to.be.greaterThan(10);
     expect(reward.querySelector('.sum')!.getAttribute('aria-label')).to.match(/null/);
     expect([...agent.querySelectorAll('.top')].map((t) => t.textContent!.trim())).to.deep.equal(['solver', 'critic']);
     // rows start below the taller header
