@@ -125,6 +125,8 @@ export class AwNotebooks extends LitElement {
   }
 
   private async show(id: string): Promise<void> {
+    // Already open: re-parsing would give its cells new keys that nothing runs (they showed "idle").
+    if (this.open?.id === id && !this.open.readonly) return;
     this.flushSave();
     const nb = await this.store!.get(id);
     if (!nb) return;
