@@ -15,7 +15,11 @@ const VIEWS = [
   ['notebook', async (page) => {
     const tour = page.locator('aw-notebooks').getByText('A tour of the pool').first();
     if (await tour.isVisible()) await tour.click();
-    await page.waitForTimeout(2500);
+    // the first result grid with its per-column summaries, scrolled to the top of the notebook
+    const grid = page.locator('aw-notebook aw-cell').filter({ has: page.locator('aw-table .sum') }).first();
+    await grid.waitFor({ timeout: 60000 }).catch(() => {});
+    await page.waitForTimeout(1500);
+    await grid.evaluate((el) => el.scrollIntoView({ block: 'start' })).catch(() => {});
   }],
   // the inspector's views, scrolled into sight (a prepare that returns true keeps its scroll position)
   ['inspector-timeline', async (page) => {
@@ -63,6 +67,8 @@ async function scrollToInspector(page) {
   });
 }
 
+// VIEWS=notebook,data node scripts/screenshots.mjs shoots only those views.
+const ONLY = process.env.VIEWS ? new Set(process.env.VIEWS.split(',')) : null;
 mkdirSync(OUT, { recursive: true });
 const srv = await serve('dist', { base: '/workbench/' });
 const b = await launch();
@@ -75,7 +81,7 @@ try {
   await page.evaluate(() => window.workbench.loadDemoData());
   for (const width of [1400, 800]) {
     await page.setViewportSize({ width, height: 900 });
-    for (const [name, prepare, tab = name] of VIEWS) {
+    for (const [name, prepare, tab = name] of VIEWS.filter(([n]) => !ONLY || ONLY.has(n))) {
       await page.locator(`aw-app #tab-${tab}`).click();
       if (tab === 'dashboard' && name !== 'review') await page.locator('aw-dashboard nav button', { hasText: 'Overview' }).click();
       const keepScroll = await prepare(page);

@@ -6,6 +6,7 @@
 import type { Table } from 'apache-arrow';
 import type { PoolChange } from '../pool/client';
 import { buildGraph, downstream, type Graph, readersOf } from './graph';
+import { type ColumnSummary, summarizeColumns } from './column-summary';
 import type { Cell } from './model';
 import { analyzeSql, rewriteRefs } from './sql-tokens';
 
@@ -114,6 +115,9 @@ export class NotebookRuntime {
   private schemaReady: Promise<void> | null = null;
   /** While false (a notebook from a URL before the user confirmed), nothing runs by itself. */
   autorun = true;
+  private summaries = new Map<string, { runId: number; p: Promise<ColumnSummary[]> }>();
+  /** Each cell's source as of its last run, for staleness(). */
+  private ranSource = new Map<string, string>();
   /** Why the running cell was stopped (set by stop() or its timeout), for its error message. */
   private stopped: string | null = null;
 
@@ -158,6 +162,52 @@ export class NotebookRuntime {
     return this.tables ?? new Set();
   }
 
+  /**
+   * Why a cell's output no longer matches its source, or null: it was edited and not re-run, a
+   * cell it reads (directly or further up) was, or it is waiting on an upstream cell that failed.
+   * A cell that has never run is not stale (it shows no output to distrust).
+   */
+  staleness(key: string): string | null {
+    const st = this.states.get(key);
+    if (!st || st.status === 'running' || st.status === 'queued' || !this.ranSource.has(key)) return null;
+    const edited = (k: string) => {
+      const c = this.cell(k);
+      return !!c && this.ranSource.has(k) && this.ranSource.get(k) !== c.source;
+    };
+    if (edited(key)) return 'edited since its last run: run it (Ctrl+Enter) to update';
+    const seen = new Set<string>([key]);
+    const walk = (k: string): string | null => {
+      for (const d of this.graph.nodes.get(k)?.deps ?? []) {
+        if (seen.has(d)) continue;
+        seen.add(d);
+        const id = this.graph.nodes.get(d)?.defines ?? 'an upstream cell';
+        if (edited(d)) return `${id} was edited and has not re-run`;
+        if (this.states.get(d)?.status === 'error') return `${id} failed: this output is from before`;
+        const up = walk(d);
+        if (up) return up;
+      }
+      return null;
+    };
+    return walk(key);
+  }
+
+  /**
+   * Per-column summaries of a query cell's current result (column-summary.ts), computed in the
+   * pool's worker after the cells queued now have run; null for effect cells (never re-run) and
+   * cells without a result. One computation per run of the cell.
+   */
+  summary(key: string): Promise<ColumnSummary[]> | null {
+    const c = this.cell(key);
+    const s = this.states.get(key);
+    if (c?.kind !== 'sql' || c.options.effect || !s?.table || s.status !== 'done') return null;
+    const hit = this.summaries.get(key);
+    if (hit?.runId === s.runId) return hit.p;
+    const relation = c.options.id ? `"${this.schema}"."${c.options.id.toLowerCase()}"` : `(${asSelect(this.qualified(key))})`;
+    const p = this.idle().then(() => summarizeColumns(this.pool, relation));
+    this.summaries.set(key, { runId: s.runId, p });
+    return p;
+  }
+
   /** Replace the cell list (after an edit); drops views of ids that are gone. */
   setCells(cells: readonly Cell[]): void {
     this.cells = [...cells];
@@ -169,7 +219,12 @@ export class NotebookRuntime {
         this.pool.exec(`DROP VIEW IF EXISTS "${this.schema}"."${id}"`).catch(() => {});
       }
     }
-    for (const key of [...this.states.keys()]) if (!this.cells.some((c) => c.key === key)) this.states.delete(key);
+    for (const key of [...this.states.keys()]) {
+      if (this.cells.some((c) => c.key === key)) continue;
+      this.states.delete(key);
+      this.ranSource.delete(key);
+      this.summaries.delete(key);
+    }
   }
 
   /**
@@ -283,6 +338,8 @@ export class NotebookRuntime {
     if (!c || !node) return;
     const s = this.state(key);
     const runId = ++s.runId;
+    const prevRan = this.ranSource.get(key);
+    this.ranSource.set(key, c.source);
     const base = { table: null, truncated: false, ms: null, error: null, errorLine: null, note: null };
     if (node.error) return this.finish(key, runId, { ...base, status: 'error', error: node.error });
     const blocked = this.blockedBy(key);
@@ -291,6 +348,8 @@ export class NotebookRuntime {
     if (!c.source.trim()) return this.finish(key, runId, { ...base, status: 'idle', note: 'Empty cell.' });
     const effect = !!c.options.effect;
     if (effect && !explicit) {
+      if (prevRan === undefined) this.ranSource.delete(key);
+      else this.ranSource.set(key, prevRan);
       if (s.status === 'queued') this.finish(key, runId, { status: s.table ? 'done' : 'idle', note: s.table ? s.note : 'Effect cell: it changes data, so it runs only when you run it (▶ or Ctrl+Enter).' });
       return;
     }

@@ -1,5 +1,6 @@
 /** Streaming query results (exports): each cursor a query on a connection of its own, read in chunks of DuckDB's own Arrow IPC messages. */
 import type { DuckDBBindings, DuckDBConnection } from '@duckdb/duckdb-wasm/blocking';
+import { withTimeMacros } from './read-only';
 
 /** Arrow IPC end-of-stream marker (continuation token, zero length). */
 const EOS = new Uint8Array([255, 255, 255, 255, 0, 0, 0, 0]);
@@ -19,6 +20,7 @@ export class Cursors {
   start(db: DuckDBBindings, sql: string): number {
     const cc = db.connect();
     try {
+      withTimeMacros(cc); // exports of notebook views that use now()
       const header = cc.useUnsafe((b, conn) => {
         let h = b.startPendingQuery(conn, sql, true);
         while (h == null) h = b.pollPendingQuery(conn);

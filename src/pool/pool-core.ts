@@ -24,7 +24,7 @@ import { Cursors } from './cursors';
 import { PoolFiles } from './engine-files';
 import { type CommitResult, type ImportCommit, type ImportHost, type ImportMeta, ImportTransactions } from './import-tx';
 import { type MigrationOutcome, migrate, recordVersion } from './migrations';
-import { execOne, readOnlyQuery } from './read-only';
+import { execOne, readOnlyQuery, withTimeMacros } from './read-only';
 import { DDL, SCHEMA_VERSION } from './schema';
 import { TrajectoryStats } from './stats';
 
@@ -172,6 +172,7 @@ export class PoolEngine implements ImportHost {
     }
     for (const stmt of DDL) this.run(stmt);
     for (const h of CURATION_HELPERS) this.run(h.sql);
+    withTimeMacros(this.c()); // now() - interval … in workbench.query and effect cells (read-only.ts)
     if (outcome.from === null) recordVersion(q);
     if (outcome.from !== SCHEMA_VERSION) this.checkpoint();
     return outcome;

@@ -28,6 +28,16 @@ export const TIME_MACROS = [
   'CREATE OR REPLACE TEMP MACRO to_timestamp(s) AS make_timestamp(CAST(round(CAST(s AS DOUBLE) * 1000000) AS BIGINT))',
 ];
 
+/**
+ * Give a connection the UTC time macros. Temporary macros live per connection, and a view binds
+ * its SQL on the connection that reads it: the pool's own connection and every export cursor need
+ * them too, or a notebook view using now() fails to export (issue 15).
+ */
+export function withTimeMacros(conn: DuckDBConnection): DuckDBConnection {
+  for (const m of TIME_MACROS) conn.query(m);
+  return conn;
+}
+
 interface NotebookConnections {
   /** Query cells: every statement inside a READ ONLY transaction. */
   ro: DuckDBConnection;
@@ -40,7 +50,7 @@ function notebookConnections(db: DuckDBBindings): NotebookConnections {
   let c = connections.get(db);
   if (!c) {
     c = { ro: db.connect(), views: db.connect() };
-    for (const conn of [c.ro, c.views]) for (const m of TIME_MACROS) conn.query(m);
+    for (const conn of [c.ro, c.views]) withTimeMacros(conn);
     connections.set(db, c);
   }
   return c;

@@ -6,12 +6,15 @@
  * API: `table`, `ms`; event `aw-row-select` with detail {index, row}.
  */
 import type { Table } from 'apache-arrow';
-import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { css, html, LitElement, nothing, type PropertyValues, svg } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
+import type { ColumnSummary } from '../notebook/column-summary';
 import { cellValue } from '../pool/rows';
 import { cellText, fullText, isNested } from './value-text';
 
 const ROW_H = 22;
+/** Height of the per-column summary under each header name. */
+const SUM_H = 62;
 const OVERSCAN = 8;
 
 export interface RowSelectDetail {
@@ -25,6 +28,8 @@ export class AwTable extends LitElement {
   @property({ type: Number }) ms?: number;
   /** Max visible height in pixels. */
   @property({ type: Number }) height = 360;
+  /** Per-column summaries shown under the header (notebook/column-summary.ts), by column name. */
+  @property({ attribute: false }) summaries: ColumnSummary[] | null = null;
 
   @state() private first = 0;
   @state() private viewRows = 20;
@@ -56,6 +61,13 @@ export class AwTable extends LitElement {
     .detail pre { margin: 0; padding: 6px 8px; white-space: pre-wrap; word-break: break-word; }
     .detail header { display: flex; justify-content: space-between; padding: 2px 8px; border-bottom: 1px solid #d0d7de; font-weight: 600; }
     .empty { padding: 6px; color: #57606a; }
+    .sum { height: ${SUM_H}px; font: 10.5px/1.3 system-ui, sans-serif; color: #57606a; font-weight: 400; display: flex; flex-direction: column; gap: 2px; padding-top: 2px; overflow: hidden; }
+    .sum svg { display: block; width: 100%; height: 30px; }
+    .sum svg rect { fill: #54aeff; }
+    .sum .range { display: flex; justify-content: space-between; gap: 4px; white-space: nowrap; overflow: hidden; }
+    .sum .top { position: relative; isolation: isolate; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; padding: 0 2px; }
+    .sum .top i { position: absolute; inset: 0 auto 0 0; background: #ddf4ff; z-index: -1; }
+    .sum .top span { position: relative; }
   `;
 
   override connectedCallback(): void {
@@ -94,8 +106,32 @@ export class AwTable extends LitElement {
   private onScroll(): void {
     cancelAnimationFrame(this.frame);
     this.frame = requestAnimationFrame(() => {
-      this.first = Math.max(0, Math.floor(this.scroller.scrollTop / ROW_H) - OVERSCAN);
+      this.first = Math.max(0, Math.floor((this.scroller.scrollTop - this.headH()) / ROW_H) - OVERSCAN);
     });
+  }
+
+  private headH(): number {
+    return ROW_H + (this.summaries?.length ? SUM_H + 4 : 0);
+  }
+
+  private summaryOf(name: string) {
+    const c = this.summaries?.find((x) => x.name === name);
+    if (!c) return nothing;
+    const stats = `${c.nullPct ? `${fmtPct(c.nullPct)} null · ` : ''}${compact(c.distinct)} distinct`;
+    let body: unknown = nothing;
+    if (c.bins) {
+      const max = Math.max(1, ...c.bins.counts);
+      const fmt = (v: number) => (c.kind === 'time' ? new Date(v * 1000).toISOString().slice(0, 10) : compact(v));
+      const step = (c.bins.hi - c.bins.lo) / c.bins.counts.length;
+      body = html`<svg viewBox="0 0 ${c.bins.counts.length} 30" preserveAspectRatio="none" role="img" aria-label=${`Histogram of ${c.name}`}>
+          ${c.bins.counts.map((n, i) => svg`<rect x=${i + 0.08} width="0.84" y=${30 - (n / max) * 30} height=${(n / max) * 30}><title>${fmt(c.bins!.lo + i * step)} – ${fmt(c.bins!.lo + (i + 1) * step)}: ${n}</title></rect>`)}
+        </svg>
+        <div class="range"><span>${fmt(c.bins.lo)}</span><span>${fmt(c.bins.hi)}</span></div>`;
+    } else if (c.top) {
+      const total = Math.max(1, c.count - Math.round((c.count * c.nullPct) / 100));
+      body = c.top.map((t) => html`<div class="top" title=${`${t.value}: ${t.n} (${fmtPct((100 * t.n) / total)})`}><i style="width:${Math.round((100 * t.n) / total)}%"></i><span>${t.value}</span></div>`);
+    }
+    return html`<div class="sum" aria-label=${`Summary of ${c.name}: ${stats}`}><div class="stats">${stats}</div>${body}</div>`;
   }
 
   private columns(): string {
@@ -137,11 +173,12 @@ export class AwTable extends LitElement {
     const n = t.numRows;
     const fields = t.schema.fields;
     const cols = this.columns();
+    const headH = this.headH();
     const last = Math.min(n, this.first + this.viewRows + 2 * OVERSCAN);
     const rows = [];
     for (let i = this.first; i < last; i++) {
       rows.push(html`<div class=${i % 2 ? 'row odd' : 'row'} role="row" aria-rowindex=${i + 2} aria-selected=${this.selected === i ? 'true' : 'false'} tabindex="-1"
-        style="top:${(i + 1) * ROW_H}px;grid-template-columns:${cols}" @click=${() => this.select(i)} @keydown=${(e: KeyboardEvent) => this.onKey(e, i)}>
+        style="top:${headH + i * ROW_H}px;grid-template-columns:${cols}" @click=${() => this.select(i)} @keydown=${(e: KeyboardEvent) => this.onKey(e, i)}>
         <div class="idx" role="rowheader">${i + 1}</div>
         ${fields.map((f, j) => {
           const v = cellValue(t, j, i);
@@ -157,14 +194,14 @@ export class AwTable extends LitElement {
         })}
       </div>`);
     }
-    const fullH = (n + 1) * ROW_H;
+    const fullH = headH + n * ROW_H;
     const d = this.detail;
     return html`
       <div class="scroll" role="grid" aria-rowcount=${n + 1} aria-label="Query result" style="max-height:${this.height}px;height:${Math.min(this.height, fullH + 2)}px" @scroll=${this.onScroll}>
         <div style="height:${fullH}px;position:relative;min-width:max-content">
           <div class="grid head" role="row" style="grid-template-columns:${cols}">
             <div role="columnheader">#</div>
-            ${fields.map((f) => html`<div role="columnheader" title=${`${f.name}: ${String(f.type)}`}>${f.name}<small>${shortType(String(f.type))}</small></div>`)}
+            ${fields.map((f) => html`<div role="columnheader" title=${`${f.name}: ${String(f.type)}`}>${f.name}<small>${shortType(String(f.type))}</small>${this.summaryOf(f.name)}</div>`)}
           </div>
           ${rows}
         </div>
@@ -188,6 +225,14 @@ function shortType(t: string): string {
     .replace(/^Map<.*>$/, 'map')
     .replace(/^Dictionary<.*>$/, 'dict')
     .toLowerCase();
+}
+
+function compact(v: number): string {
+  return Number.isFinite(v) ? new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(v) : String(v);
+}
+
+function fmtPct(p: number): string {
+  return `${p < 1 && p > 0 ? p.toFixed(1) : Math.round(p)}%`;
 }
 
 export function formatMs(ms: number): string {

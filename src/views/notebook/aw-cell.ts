@@ -7,6 +7,7 @@
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import type { ColumnSummary } from '../../notebook/column-summary';
 import type { Cell, CellKind, CellOptions } from '../../notebook/model';
 import { renderMarkdown } from './markdown';
 import type { CellRuntimeState } from '../../notebook/runtime';
@@ -24,7 +25,9 @@ export type CellAction =
   | { action: 'delete' | 'duplicate' | 'chart' | 'stop' }
   | { action: 'move'; dir: -1 | 1 }
   | { action: 'focus'; dir: -1 | 1 }
-  | { action: 'add'; kind: CellKind }
+  | { action: 'add'; kind: CellKind; above?: boolean }
+  | { action: 'undo-delete' }
+  | { action: 'run-insert' }
   | { action: 'kind'; kind: CellKind }
   | { action: 'export'; format: ExportFormat };
 
@@ -39,7 +42,13 @@ export class AwCell extends LitElement {
   @property({ type: Number }) index = 0;
   @property({ type: Boolean }) readonly = false;
   @property({ attribute: false }) schema: SqlSchema = {};
+  /** Why the output is out of date (runtime.staleness), or null. */
+  @property({ attribute: false }) stale: string | null = null;
+  /** Per-column summaries of the current result (runtime.summary), or null. */
+  @property({ attribute: false }) summarize: (() => Promise<ColumnSummary[]> | null) | null = null;
   @state() private editingMd = false;
+  @state() private summaries: ColumnSummary[] | null = null;
+  private summaryRun = -1;
   @query('aw-sql-editor') private editor?: AwSqlEditor;
 
   static override styles = css`
@@ -70,7 +79,46 @@ export class AwCell extends LitElement {
     .md td, .md th { border: 1px solid #d0d7de; padding: 2px 6px; }
     .hidden-src { font: 12px ui-monospace, monospace; color: #57606a; cursor: pointer; background: #f6f8fa; border: 1px dashed #d0d7de; padding: 2px 6px; }
     .effect-tag { color: #8250df; font-weight: 600; }
+    .stale-tag { color: #9a6700; background: #fff8c5; border: 1px solid #d4a72c; border-radius: 3px; padding: 0 4px; font-weight: 600; }
+    .cell.stale .out, .cell.stale .note { opacity: .55; }
   `;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Capture: the cell's shortcuts win over the editor's own bindings of the same keys.
+    this.addEventListener('keydown', this.onShortcut, { capture: true });
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.removeEventListener('keydown', this.onShortcut, { capture: true });
+  }
+
+  protected override updated(): void {
+    const s = this.state;
+    if (s?.status !== 'done' || !s.table || s.runId === this.summaryRun || !this.summarize) return;
+    this.summaryRun = s.runId;
+    const runId = s.runId;
+    this.summaries = null;
+    if (s.table.numRows < 2) return;
+    this.summarize()
+      ?.then((sum) => {
+        if (this.state?.runId === runId) this.summaries = sum;
+      })
+      .catch(() => {
+        /* a summary is a convenience: the table shows without it */
+      });
+  }
+
+  /** Cell shortcuts, anywhere in the cell (listed in the ? sheet, app/aw-shortcuts.ts). */
+  private onShortcut = (e: KeyboardEvent): void => {
+    const a = cellShortcut(e);
+    if (!a) return;
+    e.preventDefault();
+    e.stopPropagation();
+    if (this.cell.kind === 'md' && this.editingMd && a.action === 'run-insert') this.editingMd = false;
+    this.act(a);
+  };
 
   private edit(patch: { source?: string; options?: CellOptions }): void {
     this.dispatchEvent(new CustomEvent('aw-cell-edit', { detail: { key: this.cell.key, ...patch }, bubbles: true, composed: true }));
@@ -85,6 +133,12 @@ export class AwCell extends LitElement {
     if (this.cell?.kind === 'md' && !this.cell.source.trim() && !this.editingMd && !this.readonly) this.startMd();
     else if (this.editor) this.editor.focus(opts);
     else (this.renderRoot.querySelector('.md, button') as HTMLElement | null)?.focus(opts);
+  }
+
+  /** Insert text into this cell's SQL editor (the schema sidebar, the query history). */
+  insertText(text: string): void {
+    if (this.cell.options.hidden) this.setOption('hidden', false);
+    void this.updateComplete.then(() => this.editor?.insert(text));
   }
 
   private setOption<K extends keyof CellOptions>(k: K, v: CellOptions[K]): void {
@@ -124,6 +178,7 @@ export class AwCell extends LitElement {
               @change=${(e: Event) => this.setOption('run', (e.target as HTMLInputElement).checked ? false : undefined)} />run=false</label>`
         : nothing}
       ${s && c.kind !== 'md' ? html`<span class="status ${s.status}" role="status">${s.status}${s.ms !== null && s.status !== 'running' ? ` · ${formatMs(s.ms)}` : ''}</span>` : nothing}
+      ${this.stale ? html`<span class="stale-tag" role="status" title=${`Stale: ${this.stale}`} aria-label=${`Stale: ${this.stale}`}>stale</span>` : nothing}
       ${s?.status === 'running' ? html`<button class="stop" aria-label=${`Stop ${label}`} title="Stop the running query (the pool's engine restarts; nothing saved is lost). A cell can set its own limit: timeout=30 in its fence." @click=${() => this.act({ action: 'stop' })}>■ Stop</button>` : nothing}
       <span class="spacer"></span>
       ${c.kind !== 'md' ? html`<button aria-label=${c.options.hidden ? 'Show source' : 'Hide source'} aria-pressed=${c.options.hidden ? 'true' : 'false'} ?disabled=${ro} @click=${() => this.setOption('hidden', !c.options.hidden)}>${c.options.hidden ? 'show' : 'hide'}</button>` : nothing}
@@ -196,7 +251,7 @@ export class AwCell extends LitElement {
     return html`
       ${s.note ? html`<div class="note">${s.note}</div>` : nothing}
       ${s.table
-        ? html`<aw-table class="out" .table=${s.table} .ms=${s.ms ?? undefined}></aw-table>
+        ? html`<aw-table class="out" .table=${s.table} .ms=${s.ms ?? undefined} .summaries=${this.summaries}></aw-table>
             <div class="actions">
               ${s.truncated ? html`<span class="note">showing the first 1,000,000 rows</span>` : nothing}
               <button aria-label="Copy result as TSV" @click=${() => this.copyTsv()}>copy</button>
@@ -211,9 +266,37 @@ export class AwCell extends LitElement {
 
   override render() {
     if (!this.cell) return nothing;
-    return html`<div class="cell ${this.state?.status === 'error' ? 'error' : ''}" data-kind=${this.cell.kind}>
+    return html`<div class="cell ${this.state?.status === 'error' ? 'error' : ''} ${this.stale ? 'stale' : ''}" data-kind=${this.cell.kind}>
       ${this.toolbar()}${this.source()}${this.output()}
     </div>`;
+  }
+}
+
+/** The cell action a key press asks for (Alt+Shift+… so the editor keeps its own keys), or null. */
+export function cellShortcut(e: KeyboardEvent): CellAction | null {
+  if (!e.altKey || e.ctrlKey || e.metaKey) return null;
+  if (!e.shiftKey) return e.key === 'Enter' ? { action: 'run-insert' } : null;
+  // e.code: Alt+Shift+letter types another character on some layouts (macOS).
+  switch (e.code) {
+    case 'ArrowUp':
+      return { action: 'move', dir: -1 };
+    case 'ArrowDown':
+      return { action: 'move', dir: 1 };
+    case 'KeyA':
+      return { action: 'add', kind: 'sql', above: true };
+    case 'KeyB':
+      return { action: 'add', kind: 'sql' };
+    case 'KeyM':
+      return { action: 'add', kind: 'md' };
+    case 'Backspace':
+    case 'Delete':
+      return { action: 'delete' };
+    case 'KeyZ':
+      return { action: 'undo-delete' };
+    case 'KeyD':
+      return { action: 'duplicate' };
+    default:
+      return null;
   }
 }
 

@@ -42,6 +42,10 @@ export class AwNotebook extends LitElement {
   private offUpdate: (() => void) | null = null;
   private offPool: (() => void) | null = null;
   private opened: Promise<void> = Promise.resolve();
+  /** The cell whose editor had the focus last (where the sidebar inserts names). */
+  private lastCellKey: string | null = null;
+  /** Cells deleted in this session, newest last (Alt+Shift+Z puts one back). */
+  private deleted: { cell: Cell; index: number }[] = [];
 
   static override styles = css`
     :host { display: block; max-width: 1100px; margin: 0 auto; padding: 8px 16px 80px; font: 13px/1.45 system-ui, sans-serif; }
@@ -88,7 +92,7 @@ export class AwNotebook extends LitElement {
     this.offUpdate = rt.onUpdate(() => this.bump());
     this.offPool = pool.onChange(() => void this.loadSchema());
     void this.loadSchema();
-    if (!this.awaitingConfirm) this.opened = rt.runAll().catch((e) => this.services?.notify(`The notebook could not start: ${e instanceof Error ? e.message : e}`, 'error'));
+    if (!this.awaitingConfirm) this.opened = this.afterRun(rt.runAll()).catch((e) => this.services?.notify(`The notebook could not start: ${e instanceof Error ? e.message : e}`, 'error'));
   }
 
   private bumpQueued = false;
@@ -155,7 +159,7 @@ export class AwNotebook extends LitElement {
     this.awaitingConfirm = false;
     if (this.runtime) {
       this.runtime.autorun = true;
-      this.opened = this.runtime.runAll({ effects });
+      this.opened = this.afterRun(this.runtime.runAll({ effects }));
     }
     this.dispatchEvent(new CustomEvent('aw-confirmed', { bubbles: true, composed: true }));
   }
@@ -200,11 +204,21 @@ export class AwNotebook extends LitElement {
       if (this.awaitingConfirm) return;
       // A notebook from someone else runs its effect cells only through the confirmation that lists them.
       const runnable = cells[i].kind !== 'md' && !(this.readonly && cells[i].options.effect);
-      if (runnable) void this.runtime?.runCell(d.key);
+      if (runnable) this.runAndRecord(d.key);
       if (d.advance) {
         if (i === cells.length - 1 && !this.readonly) this.change([...cells, makeCell('sql')]);
         this.focusCell(i + 1);
       }
+      return;
+    }
+    if (d.action === 'run-insert') {
+      if (this.awaitingConfirm) return;
+      const runnable = cells[i].kind !== 'md' && !(this.readonly && cells[i].options.effect);
+      if (runnable) this.runAndRecord(d.key);
+      if (this.readonly) return;
+      cells.splice(i + 1, 0, makeCell('sql'));
+      this.change(cells);
+      this.focusCell(i + 1);
       return;
     }
     if (d.action === 'export') {
@@ -214,10 +228,21 @@ export class AwNotebook extends LitElement {
     if (this.readonly) return;
     switch (d.action) {
       case 'delete':
+        this.deleted.push({ cell: cells[i], index: i });
         cells.splice(i, 1);
         this.change(cells);
         this.focusCell(i);
+        this.services?.notify(`Cell deleted. Alt+Shift+Z in a cell brings it back.`, 'info');
         return;
+      case 'undo-delete': {
+        const last = this.deleted.pop();
+        if (!last) return;
+        const at = Math.min(last.index, cells.length);
+        cells.splice(at, 0, last.cell);
+        this.change(cells);
+        this.focusCell(at);
+        return;
+      }
       case 'duplicate': {
         const c = cells[i];
         const id = c.options.id ? this.freeId(c.options.id) : undefined;
@@ -234,11 +259,13 @@ export class AwNotebook extends LitElement {
         this.focusCell(j);
         return;
       }
-      case 'add':
-        cells.splice(i + 1, 0, makeCell(d.kind, TEMPLATES[d.kind]));
+      case 'add': {
+        const at = d.above ? i : i + 1;
+        cells.splice(at, 0, makeCell(d.kind, TEMPLATES[d.kind]));
         this.change(cells);
-        this.focusCell(i + 1);
+        this.focusCell(at);
         return;
+      }
       case 'kind': {
         const c = cells[i];
         const options = d.kind === 'sql' ? c.options : { ...c.options, effect: undefined, run: undefined, id: d.kind === 'md' ? undefined : c.options.id };
@@ -251,6 +278,42 @@ export class AwNotebook extends LitElement {
         this.openAsChart(i);
         return;
     }
+  }
+
+  /** Tell the panel the cells ran (aw-notebook-ran): the sidebar lists the views they defined. */
+  private async afterRun(p: Promise<void>): Promise<void> {
+    await p;
+    this.dispatchEvent(new CustomEvent('aw-notebook-ran', { bubbles: true, composed: true }));
+  }
+
+  /** Run a cell the user asked for and report the run for the query history (aw-query-run). */
+  private runAndRecord(key: string): void {
+    const rt = this.runtime;
+    if (!rt) return;
+    void rt.runCell(key).then(() => {
+      const c = this.doc.cells.find((x) => x.key === key);
+      if (c?.kind !== 'sql' || !c.source.trim() || rt !== this.runtime) return;
+      const s = rt.state(key);
+      const detail = { cellId: c.options.id ?? null, sql: c.source, status: s.status, rows: s.table?.numRows ?? null, ms: s.ms, error: s.error };
+      this.dispatchEvent(new CustomEvent('aw-query-run', { detail, bubbles: true, composed: true }));
+    });
+  }
+
+  /** Insert text into the SQL editor used last (else the first SQL cell's). */
+  insertText(text: string): void {
+    if (this.readonly) return;
+    const els = [...this.renderRoot.querySelectorAll<AwCell>('aw-cell')];
+    const el = els.find((e) => e.cell.key === this.lastCellKey && e.cell.kind === 'sql') ?? els.find((e) => e.cell.kind === 'sql');
+    el?.insertText(text);
+  }
+
+  /** Add a SQL cell at the end with this query and run it. */
+  runSql(sql: string): void {
+    if (this.readonly) return;
+    const cell = makeCell('sql', sql);
+    this.change([...this.doc.cells, cell]);
+    this.focusCell(this.doc.cells.length - 1);
+    void this.updateComplete.then(() => this.runAndRecord(cell.key));
   }
 
   private freeId(base: string): string {
@@ -299,6 +362,8 @@ export class AwNotebook extends LitElement {
       ${this.awaitingConfirm ? this.confirmation() : nothing}
       ${this.doc.cells.map(
         (c, i) => html`<aw-cell .cell=${c} .state=${rt ? rt.state(c.key) : null} .rev=${this.rev} .index=${i} .schema=${this.schema} ?readonly=${this.readonly}
+          .stale=${rt ? rt.staleness(c.key) : null} .summarize=${rt ? () => rt.summary(c.key) : null}
+          @focusin=${() => (this.lastCellKey = c.key)}
           @aw-cell-edit=${this.onEdit} @aw-cell-action=${this.onAction}></aw-cell>`,
       )}
       ${this.readonly

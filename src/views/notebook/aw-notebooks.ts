@@ -15,10 +15,11 @@ import type { NotebookDoc } from '../../notebook/model';
 import { schemaName } from '../../notebook/runtime';
 import { headlessCommands } from '../../notebook/headless';
 import { notebookToSql } from '../../notebook/sql-script';
-import { newNotebookId, NotebookStore, type StoredNotebook } from '../../notebook/storage';
+import { type HistoryEntry, newNotebookId, NotebookStore, type StoredNotebook } from '../../notebook/storage';
 import { download } from '../kit/download';
 import type { AwNotebook } from './aw-notebook';
 import './aw-notebook';
+import './aw-notebook-sidebar';
 import { dropSchema } from '../../pool/queries/pool';
 
 interface Open {
@@ -59,6 +60,8 @@ export class AwNotebooks extends LitElement {
   @state() private open: Open | null = null;
   @state() private confirmDelete = false;
   @state() private message: string | null = null;
+  /** Bumped after a cell ran: the sidebar reloads the schema and the history. */
+  @state() private sidebarKey = 0;
   @query('aw-notebook') private notebookEl?: AwNotebook;
   @query('input[type=file]') private fileInput?: HTMLInputElement;
   private unregister: (() => void) | null = null;
@@ -127,6 +130,8 @@ export class AwNotebooks extends LitElement {
   }
 
   private async show(id: string): Promise<void> {
+    // Already open: re-parsing would give its cells new keys that nothing runs (they showed "idle").
+    if (this.open?.id === id && !this.open.readonly) return;
     this.flushSave();
     const nb = await this.store!.get(id);
     if (!nb) return;
@@ -175,6 +180,18 @@ export class AwNotebooks extends LitElement {
     this.open = { ...this.open, doc: e.detail.doc };
     clearTimeout(this.saveTimer);
     this.saveTimer = window.setTimeout(() => this.flushSave(), 400);
+  }
+
+  private onQueryRun(e: CustomEvent<Omit<HistoryEntry, 'at' | 'notebookId' | 'notebookTitle'>>): void {
+    const o = this.open;
+    if (!o || !this.store) return;
+    const entry: HistoryEntry = { ...e.detail, at: Date.now(), notebookId: o.id, notebookTitle: notebookTitle(o.doc) };
+    this.store
+      .addHistory(entry)
+      .then(() => this.sidebarKey++)
+      .catch(() => {
+        /* the history is a convenience */
+      });
   }
 
   private flushSave(): void {
@@ -275,6 +292,9 @@ export class AwNotebooks extends LitElement {
         <ul aria-labelledby="examples">
           ${EXAMPLE_NOTEBOOKS.map((x) => html`<li><button aria-label=${`Open example: ${x.title}`} @click=${() => this.openExample(x.file)}>${x.title}</button></li>`)}
         </ul>
+        <aw-notebook-sidebar .store=${this.store} .notebookId=${o?.id ?? ''} .notebookSchema=${o ? schemaName(o.id) : ''} .refreshKey=${this.sidebarKey}
+          @aw-insert=${(e: CustomEvent<{ text: string }>) => this.notebookEl?.insertText(e.detail.text)}
+          @aw-run-sql=${(e: CustomEvent<{ sql: string }>) => this.notebookEl?.runSql(e.detail.sql)}></aw-notebook-sidebar>
       </nav>
       <main>
         ${this.message ? html`<div class="msg" role="alert">${this.message}</div>` : nothing}
@@ -297,7 +317,7 @@ export class AwNotebooks extends LitElement {
       </header>
       ${this.renderHeadless(o)}
       <aw-notebook .doc=${o.doc} .notebookId=${o.id} ?readonly=${o.readonly} ?awaitingConfirm=${o.awaitingConfirm} .origin=${o.origin}
-        @aw-doc-change=${this.onDocChange} @aw-confirmed=${() => (this.open = { ...o, awaitingConfirm: false })}></aw-notebook>
+        @aw-doc-change=${this.onDocChange} @aw-query-run=${this.onQueryRun} @aw-notebook-ran=${() => this.sidebarKey++} @aw-confirmed=${() => (this.open = { ...o, awaitingConfirm: false })}></aw-notebook>
     `;
   }
 }

@@ -3,7 +3,7 @@
  * names. Emits aw-input {value} on edits, aw-run {advance} on Shift+Enter (advance) / Mod+Enter,
  * aw-leave {dir} for Alt+Arrow or an arrow at the first / last line.
  */
-import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
+import { autocompletion, closeBrackets, closeBracketsKeymap, closeCompletion, completionKeymap } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { type SQLNamespace, PostgreSQL, sql } from '@codemirror/lang-sql';
 import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
@@ -53,6 +53,24 @@ export class AwSqlEditor extends LitElement {
     .cm-scroller { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; line-height: 1.45; }
     .cm-gutters { background: #f6f8fa; color: #8c959f; border-right: 1px solid #eaeef2; }
     .cm-line.aw-error-line { background: #ffebe9; }
+    /* Completion kind badges in plain letters: CodeMirror's own icons are an emoji key and math
+       italics, which render as empty boxes without an emoji / math font (Debian's Chromium). */
+    .cm-editor .cm-tooltip .cm-completionIcon { width: 14px; height: 14px; padding: 0; margin-right: 6px; opacity: 1; border-radius: 3px;
+      font: 600 10px/14px ui-monospace, monospace; text-align: center; vertical-align: middle; color: #fff; background: #8c959f; }
+    .cm-editor .cm-tooltip .cm-completionIcon::after { content: '?'; }
+    .cm-editor .cm-tooltip .cm-completionIcon-keyword { background: #8250df; }
+    .cm-editor .cm-tooltip .cm-completionIcon-keyword::after { content: 'K'; }
+    .cm-editor .cm-tooltip .cm-completionIcon-type { background: #0969da; }
+    .cm-editor .cm-tooltip .cm-completionIcon-type::after { content: 'T'; }
+    .cm-editor .cm-tooltip .cm-completionIcon-property { background: #1a7f37; }
+    .cm-editor .cm-tooltip .cm-completionIcon-property::after { content: 'C'; }
+    .cm-editor .cm-tooltip .cm-completionIcon-variable::after { content: 'v'; }
+    .cm-editor .cm-tooltip .cm-completionIcon-function { background: #9a6700; }
+    .cm-editor .cm-tooltip .cm-completionIcon-function::after { content: 'f'; }
+    .cm-editor .cm-tooltip .cm-completionIcon-constant::after { content: 'c'; }
+    .cm-editor .cm-tooltip .cm-completionIcon-namespace { background: #57606a; }
+    .cm-editor .cm-tooltip .cm-completionIcon-namespace::after { content: 'S'; }
+    .cm-editor .cm-tooltip .cm-completionIcon-text::after { content: 'a'; font-size: inherit; vertical-align: baseline; }
   `;
 
   private langExt(): Extension {
@@ -67,6 +85,8 @@ export class AwSqlEditor extends LitElement {
   }
 
   private run(advance: boolean): boolean {
+    // The completion popup belongs to the text being typed, not to the result about to show.
+    if (this.view) closeCompletion(this.view);
     this.emit('aw-run', { advance });
     return true;
   }
@@ -115,6 +135,7 @@ export class AwSqlEditor extends LitElement {
           EditorView.contentAttributes.of({ 'aria-label': this.label }),
           EditorView.lineWrapping,
           EditorView.updateListener.of((u) => {
+            if (u.focusChanged && u.view.hasFocus) this.used = true;
             if (u.docChanged) {
               this.value = u.state.doc.toString();
               this.emit('aw-input', { value: this.value });
@@ -151,6 +172,19 @@ export class AwSqlEditor extends LitElement {
     v.focus();
     if (opts?.at) v.dispatch({ selection: { anchor: opts.at === 'start' ? 0 : v.state.doc.length } });
   }
+
+  /** Insert text at the cursor (at the end if the editor was never used) and focus the editor. */
+  insert(text: string): void {
+    const v = this.view;
+    if (!v) return;
+    if (!this.used) v.dispatch({ selection: { anchor: v.state.doc.length } });
+    const before = v.state.sliceDoc(v.state.selection.main.from - 1, v.state.selection.main.from);
+    v.dispatch(v.state.replaceSelection(before && !/\s|\(|\./.test(before) ? ` ${text}` : text));
+    v.focus();
+  }
+
+  /** The user has put the cursor somewhere (insert() then goes there rather than to the end). */
+  private used = false;
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();

@@ -1,0 +1,125 @@
+/**
+ * Issue 15: the notebook's schema sidebar (tables, views, this notebook's cell views, columns with
+ * types; a click inserts the name into the editor) and the persisted query history (insert, run).
+ */
+import { expect } from '@esm-bundle/chai';
+import { provide } from '@lit/context';
+import { sendKeys } from '@web/test-runner-commands';
+import { html, LitElement } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
+import type { Services } from '../../src/views/kit/services';
+import { servicesContext } from '../../src/views/kit/services';
+import { NotebookStore } from '../../src/notebook/storage';
+import type { PoolClient } from '../../src/pool/client';
+import type { AwCell } from '../../src/views/notebook/aw-cell';
+import type { AwNotebook } from '../../src/views/notebook/aw-notebook';
+import type { AwNotebookSidebar } from '../../src/views/notebook/aw-notebook-sidebar';
+import '../../src/views/notebook/aw-notebooks';
+import type { AwNotebooks } from '../../src/views/notebook/aw-notebooks';
+import { startPool, withImports } from './helpers';
+import { insertDemo } from './notebook-demo';
+
+@customElement('test-sidebar-host')
+class TestSidebarHost extends LitElement {
+  @provide({ context: servicesContext })
+  @property({ attribute: false })
+  services!: Services;
+  override render() {
+    return html`<slot></slot>`;
+  }
+}
+
+const until = async (what: string, fn: () => boolean, ms = 60_000) => {
+  const t0 = Date.now();
+  while (!fn()) {
+    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+};
+
+describe('notebook schema sidebar and query history', function () {
+  this.timeout(300_000);
+  let pool: PoolClient;
+  let host: TestSidebarHost;
+  const dbName = `aw-notebooks-sidebar-${Date.now()}`;
+  const panel = () => host.querySelector('aw-notebooks') as AwNotebooks;
+  const notebook = () => panel().shadowRoot!.querySelector('aw-notebook') as AwNotebook;
+  const sidebar = () => panel().shadowRoot!.querySelector('aw-notebook-sidebar') as AwNotebookSidebar;
+  const sb = (sel: string) => sidebar().shadowRoot!.querySelector(sel) as HTMLElement | null;
+  const cells = () => [...notebook().shadowRoot!.querySelectorAll('aw-cell')] as AwCell[];
+  const content = (c: AwCell) => c.shadowRoot!.querySelector('aw-sql-editor')!.shadowRoot!.querySelector('.cm-content') as HTMLElement;
+
+  async function mount(): Promise<void> {
+    host = document.createElement('test-sidebar-host') as TestSidebarHost;
+    host.services = withImports({
+      pool,
+      importer: { importFiles: async () => [], importUrl: async () => { throw new Error('unused'); } },
+      exporter: { exportQuery: async () => new Blob([]), exportDataset: async () => new Blob([]), datasetSql: () => '' },
+      notify: () => {},
+    });
+    const p = document.createElement('aw-notebooks') as AwNotebooks;
+    p.store = new NotebookStore(dbName);
+    p.fromUrl = false;
+    host.append(p);
+    document.body.append(host);
+    await p.updateComplete;
+  }
+
+  before(async () => {
+    pool = await startPool('nb-sidebar', true);
+    await insertDemo(pool);
+    await mount();
+    await panel().openMarkdown('---\ntitle: Sidebar test\n---\n\n```sql id=rewards\nSELECT agent, reward FROM steps\n```\n');
+    await panel().runAll();
+  });
+  after(() => {
+    host.remove();
+    pool.terminate();
+  });
+
+  it('lists the pool’s tables and views and this notebook’s cell views, with each column’s type as DESCRIBE gives it', async () => {
+    await until('tables', () => !!sb('[aria-label="Insert table name steps"]') && !!sb('[aria-label="Insert table name rewards"]'));
+    const kinds = Object.fromEntries(
+      [...sidebar().shadowRoot!.querySelectorAll('.t')].map((t) => [t.querySelector('.name')!.textContent, t.querySelector('.kind')!.textContent]),
+    );
+    expect(kinds.steps).to.equal('table');
+    expect(kinds.trajectories).to.equal('view');
+    expect(kinds.rewards).to.equal('cell');
+    expect(Object.keys(kinds).some((k) => k.startsWith('_'))).to.equal(false);
+    sb('[aria-label="Show columns of steps"]')!.click();
+    await until('columns', () => !!sb('[aria-label="Columns of steps"]'));
+    const shown = [...sb('[aria-label="Columns of steps"]')!.querySelectorAll('li')].map((li) => [li.querySelector('.name')!.textContent, li.querySelector('.type')!.textContent]);
+    const described = (await pool.rows('DESCRIBE steps')).map((r) => [String(r.column_name), String(r.column_type).toLowerCase()]);
+    expect(shown).to.deep.equal(described);
+  });
+
+  it('a click on a column name inserts it at the cursor of the editor used last', async () => {
+    const cell = cells()[0];
+    content(cell).focus();
+    await sendKeys({ press: 'Control+End' });
+    await sendKeys({ type: ' WHERE' });
+    sb('[aria-label="Insert column name reward"]')!.click();
+    await until('inserted', () => cell.cell.source === 'SELECT agent, reward FROM steps WHERE reward');
+  });
+
+  it('a run lands in the persisted history; "run" adds it as a new cell and runs it; "all" shows other notebooks’ runs', async () => {
+    content(cells()[0]).focus();
+    await sendKeys({ type: ' > 0' });
+    await sendKeys({ press: 'Control+Enter' });
+    await until('history entry', () => !!sb('.history li code') && sb('.history li code')!.textContent === 'SELECT agent, reward FROM steps WHERE reward > 0');
+    const n = Number((await pool.rows('SELECT count(*) AS n FROM steps WHERE reward > 0'))[0].n);
+    expect(sb('.history li .meta')!.textContent).to.match(new RegExp(`\\b${n} rows`));
+    const stored = await new NotebookStore(dbName).history();
+    expect(stored.map((e) => [e.sql, e.rows, e.cellId, e.notebookTitle])).to.deep.equal([['SELECT agent, reward FROM steps WHERE reward > 0', n, 'rewards', 'Sidebar test']]);
+    // run it again from the history: a new cell with that SQL runs
+    (sb('[aria-label="Run this query in a new cell"]') as HTMLButtonElement).click();
+    await until('a new cell ran', () => cells().length === 2 && cells()[1].state?.status === 'done');
+    expect(cells()[1].cell.source).to.equal('SELECT agent, reward FROM steps WHERE reward > 0');
+    await until('two entries', () => sidebar().shadowRoot!.querySelectorAll('.history li').length === 2);
+    // another notebook: its own history is empty, "all" shows both runs
+    await panel().openMarkdown('```sql\nSELECT 1\n```\n');
+    await until('empty history for the new notebook', () => sidebar().shadowRoot!.querySelectorAll('.history li').length === 0);
+    (sidebar().shadowRoot!.querySelector('.seg button:last-child') as HTMLButtonElement).click();
+    await until('all history', () => sidebar().shadowRoot!.querySelectorAll('.history li').length === 2);
+  });
+});
