@@ -7,9 +7,11 @@ export function timingsReporter({ top = 12, file = process.env.WTR_TIMINGS } = {
   const started = new Map();
   const took = new Map();
   return {
-    start({ sessions }) {
+    start({ sessions, startTime }) {
+      // the reporter starts after the runner: the first files may already be under way
+      for (const s of sessions.all()) if (s.status !== 'SCHEDULED') started.set(s.id, { file: s.testFile, t: startTime > 0 ? startTime : Date.now() });
       sessions.on('session-status-updated', (s) => {
-        if (s.status === 'INITIALIZING') started.set(s.id, { file: s.testFile, t: Date.now() });
+        if (s.status !== 'FINISHED' && !started.has(s.id)) started.set(s.id, { file: s.testFile, t: Date.now() });
         if (s.status === 'FINISHED' && started.has(s.id)) {
           const { file: f, t } = started.get(s.id);
           took.set(relative(process.cwd(), f), (Date.now() - t) / 1000);
