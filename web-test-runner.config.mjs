@@ -3,8 +3,10 @@
 import { build } from 'esbuild';
 import { createReadStream, existsSync } from 'node:fs';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { defaultReporter } from '@web/test-runner';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { CHROME_ARGS, CHROME_PATH } from './scripts/browser.mjs';
+import { timingsReporter } from './scripts/wtr-timings.mjs';
 
 let swBundle;
 
@@ -53,6 +55,7 @@ export default {
   ],
   browsers: [playwrightLauncher({ launchOptions: { executablePath: CHROME_PATH, headless: true, args: CHROME_ARGS } })],
   concurrency: 1,
+  reporters: [defaultReporter(), timingsReporter()],
   testFramework: { config: { timeout: 60000 } },
   testsFinishTimeout: 240000,
   browserStartTimeout: 60000,

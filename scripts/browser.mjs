@@ -11,10 +11,10 @@ export const CHROME_ARGS = [
 ];
 
 /** A persistent context with a fresh user-data-dir (OPFS and IndexedDB survive reloads within it). */
-export async function launch({ headless = true } = {}) {
+export async function launch({ headless = true, extraArgs = [] } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'aw-chrome-'));
   const context = await chromium.launchPersistentContext(dir, {
-    executablePath: CHROME_PATH, headless, args: CHROME_ARGS, acceptDownloads: true, viewport: { width: 1400, height: 900 },
+    executablePath: CHROME_PATH, headless, args: [...CHROME_ARGS, ...extraArgs], acceptDownloads: true, viewport: { width: 1400, height: 900 },
   });
   return { context, close: async () => { await context.close(); rmSync(dir, { recursive: true, force: true }); } };
 }

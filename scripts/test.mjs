@@ -1,26 +1,37 @@
 // `npm test`: typecheck, lint, unit tests (node), build, browser tests (web-test-runner), e2e tests
 // (playwright-core on the built app). Prints each stage and one closing summary line.
+//
+// Two lanes run side by side (decision 029): the browser stage (it needs no build) in one, and
+// typecheck → lint → unit → build → e2e in the other; on 2 cores the two lanes take about as long.
+// Each stage's output is buffered and printed whole when the stage ends, so the log reads stage by stage.
+// `npm test -- <stage> …` runs only the named stages; `--serial` runs them one after the other.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 
 // Node 20's --test takes files, not folders or globs.
 const files = (dir, suffix) => readdirSync(dir).filter((f) => f.endsWith(suffix)).sort().map((f) => `${dir}/${f}`);
 
-const only = process.argv.slice(2);
-const stages = [
-  { name: 'typecheck', cmd: 'npx', args: ['tsc', '--noEmit', '-p', 'tsconfig.json'], kind: 'check' },
-  { name: 'lint', cmd: 'npx', args: ['biome', 'check', '--error-on-warnings', '.'], kind: 'check' },
-  { name: 'unit', cmd: 'node', args: ['--import', 'tsx', '--test', '--test-reporter=spec', ...files('test/unit', '.test.ts')], kind: 'node' },
-  { name: 'build', cmd: 'npx', args: ['vite', 'build', '--mode', 'test', '--logLevel', 'warn'], kind: 'check' },
-  { name: 'browser', cmd: 'npx', args: ['web-test-runner'], kind: 'wtr' },
-  { name: 'e2e', cmd: 'node', args: ['--test', '--test-concurrency=1', '--test-reporter=spec', ...files('test/e2e', '.test.mjs')], kind: 'node' },
-].filter((s) => only.length === 0 || only.includes(s.name));
+const argv = process.argv.slice(2);
+const serial = argv.includes('--serial');
+const only = argv.filter((a) => !a.startsWith('--'));
+const all = [
+  { name: 'typecheck', lane: 1, cmd: 'npx', args: ['tsc', '--noEmit', '-p', 'tsconfig.json'], kind: 'check' },
+  { name: 'lint', lane: 1, cmd: 'npx', args: ['biome', 'check', '--error-on-warnings', '.'], kind: 'check' },
+  // node's default --test-concurrency is (cores - 1): 1 on a 2-core machine, so the files ran one by one
+  { name: 'unit', lane: 1, cmd: 'node', args: ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files('test/unit', '.test.ts')], kind: 'node' },
+  { name: 'build', lane: 1, cmd: 'npx', args: ['vite', 'build', '--mode', 'test', '--logLevel', 'warn'], kind: 'check' },
+  { name: 'browser', lane: 2, cmd: 'npx', args: ['web-test-runner'], kind: 'wtr' },
+  { name: 'e2e', lane: 1, cmd: 'node', args: ['--test', '--test-concurrency=1', '--test-reporter=spec', ...files('test/e2e', '.test.mjs')], kind: 'node', needs: 'build' },
+];
+const stages = all.filter((s) => only.length === 0 || only.includes(s.name));
 
 function run(stage) {
   return new Promise((resolve) => {
     const child = spawn(stage.cmd, stage.args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } });
     let out = '';
-    const onData = (d) => { out += d; process.stdout.write(d); };
+    const onData = (d) => {
+      out += d;
+    };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.on('close', (code) => resolve({ code: code ?? 1, out }));
@@ -44,24 +55,59 @@ function counts(stage, { code, out }) {
   return code === 0 ? { pass: 1, fail: 0 } : { pass: 0, fail: 1 };
 }
 
+/** web-test-runner redraws a progress bar; in a log only its last frame is worth keeping. */
+function readable(stage, out) {
+  if (stage.kind !== 'wtr') return out;
+  return out
+    .replace(/\u001b\[[0-9;]*[A-Za-z]/g, '')
+    .split('\n')
+    .filter((l, i, ls) => !/^\s*(Running tests\.\.\.|Chromium: \|)/.test(l) || ls.slice(i + 1).every((m) => !/^\s*Chromium: \|/.test(m)))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n');
+}
+
+const results = new Map();
+const failedBuild = { value: false };
+const t00 = Date.now();
+
+async function runStage(stage) {
+  if (stage.needs && failedBuild.value) {
+    results.set(stage.name, { skipped: true });
+    return;
+  }
+  const t0 = Date.now();
+  const res = await run(stage);
+  const c = counts(stage, res);
+  const secs = (Date.now() - t0) / 1000;
+  console.log(`\n=== ${stage.name} === (${secs.toFixed(1)} s, ended at ${((Date.now() - t00) / 1000).toFixed(0)} s)`);
+  process.stdout.write(readable(stage, res.out));
+  results.set(stage.name, { ...c, secs });
+  if (stage.name === 'build' && res.code !== 0) failedBuild.value = true;
+}
+
+async function lane(list) {
+  for (const s of list) await runStage(s);
+}
+
+if (serial) await lane(stages);
+else await Promise.all([1, 2].map((n) => lane(stages.filter((s) => s.lane === n))));
+
 let passed = 0;
 let failed = 0;
 const lines = [];
 for (const stage of stages) {
-  console.log(`\n=== ${stage.name} ===`);
-  const t0 = Date.now();
-  const res = await run(stage);
-  const c = counts(stage, res);
-  passed += c.pass;
-  failed += c.fail;
-  lines.push(`${stage.name.padEnd(10)} ${c.pass} passed, ${c.fail} failed  (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  if (stage.name === 'build' && res.code !== 0) {
-    lines.push('build failed: skipping browser and e2e stages');
-    failed += 1;
-    break;
-  }
+  const r = results.get(stage.name);
+  if (r.skipped) continue;
+  passed += r.pass;
+  failed += r.fail;
+  lines.push(`${stage.name.padEnd(10)} ${r.pass} passed, ${r.fail} failed  (${r.secs.toFixed(1)} s)`);
+}
+if (failedBuild.value && stages.some((s) => s.needs)) {
+  lines.push('build failed: skipping the e2e stage');
+  failed += 1;
 }
 console.log('\n=== summary ===');
 for (const l of lines) console.log(l);
+console.log(`total      ${((Date.now() - t00) / 1000).toFixed(1)} s wall${serial ? ' (serial)' : ' (two lanes)'}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -122,11 +122,22 @@ before(async () => {
   hostile = await hostileSite();
 });
 after(async () => {
+  await shared?.close();
   await browser?.close();
   await srv?.close();
   await upstream?.close();
   await hostile?.close();
 });
+
+/**
+ * One app page for the tests that need no fresh page of their own (each configures its upstreams and tags its
+ * calls): a boot of the app is the costliest step of these tests.
+ */
+let shared;
+const sharedApp = async () => {
+  shared ??= await openApp('gw-sec-shared');
+  return shared;
+};
 
 async function openApp(pool) {
   const page = await browser.context.newPage();
@@ -243,7 +254,7 @@ describe('gateway: only its own page drives it', () => {
   });
 
   it('the black-box bridge refuses URLs that resolve outside the gateway (dot segments, percent-encoded) and still carries gateway calls', async () => {
-    const app = await openApp('gw-sec-bridge');
+    const app = await sharedApp();
     const agent = `export default async function ({ baseUrl }) {
       const prefix = baseUrl.replace(/v1$/, '');
       const tries = [prefix + '../index.html', prefix + '%2e%2e/index.html', prefix + '.%2E/index.html', prefix + 'v1/%2e%2e/%2e%2e/index.html', prefix + 'v1/..%2f..%2findex.html', prefix + 'v1\\\\..\\\\..\\\\index.html', prefix.replace('/gateway/', '/') + 'index.html'];
@@ -281,7 +292,6 @@ describe('gateway: only its own page drives it', () => {
     assert.equal(out.results.length, 7);
     assert.equal(out.legit, 200);
     assert.equal(out.answer, 'string');
-    await app.close();
   });
 });
 
@@ -390,7 +400,7 @@ describe('gateway: upstream-echoed secrets are scrubbed before anything is store
 
 describe('gateway: non-ASCII streams', () => {
   it('an upstream that splits multi-byte characters across network chunks is recorded exactly (数据工厂 ok)', async () => {
-    const app = await openApp('gw-sec-utf8');
+    const app = await sharedApp();
     await configure(app, [{ id: 'utf8', name: 'utf8', kind: 'openai', baseUrl: upstream.url, key: KEY, remember: false, models: ['utf8-*'] }]);
     const tag = `utf8-${Date.now()}`;
     const seen = await app.evaluate(async (tag) => {
@@ -403,13 +413,12 @@ describe('gateway: non-ASCII streams', () => {
       (s) => s.length === 1,
     );
     assert.equal(steps[0].response_text, '数据工厂 ok');
-    await app.close();
   });
 });
 
 describe('gateway: client aborts reach the upstream', () => {
   it('aborting a JSON call and a stream closes the upstream request at once; the steps are recorded as cancelled', async () => {
-    const app = await openApp('gw-sec-abort');
+    const app = await sharedApp();
     await configure(app, [{ id: 'slow', name: 'slow', kind: 'openai', baseUrl: upstream.url, key: KEY, remember: false, models: ['slow-*'], timeoutMs: 15000 }]);
     const tag = `abort-${Date.now()}`;
     const abortedAt = await app.evaluate(async (tag) => {
@@ -452,6 +461,5 @@ describe('gateway: client aborts reach the upstream', () => {
       assert.match(s.error, /^cancelled by client/);
       assert.equal(s.metadata.aborted, 'true');
     }
-    await app.close();
   });
 });

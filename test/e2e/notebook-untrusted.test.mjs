@@ -23,6 +23,7 @@ before(async () => {
   app = await startApp();
 });
 after(async () => {
+  await demoPage?.close();
   await app?.close();
   rmSync(SHARED, { recursive: true, force: true });
 });
@@ -43,10 +44,22 @@ async function checkConfirmation(page) {
   await page.getByText('DELETE FROM steps; SELECT * FROM (SELECT 1 x$a$').first().waitFor({ timeout: 5000 });
 }
 
+/**
+ * The two Open .md tests share one page with the demo data (booting the app and loading the demo are the costly
+ * steps): the first leaves the pool as it found it (it asserts so), and each opens the file anew, read-only.
+ */
+let demoPage;
+async function demo() {
+  if (!demoPage) {
+    demoPage = await app.open(uniquePool('nb-file'));
+    await demoPage.evaluate(() => window.workbench.loadDemoData());
+  }
+  return demoPage;
+}
+
 describe('a notebook from someone else', () => {
   it('Open .md: opens read-only, nothing runs before confirming, "Run queries only" leaves the pool as it was', async () => {
-    const page = await app.open(uniquePool('nb-file'));
-    await page.evaluate(() => window.workbench.loadDemoData());
+    const page = await demo();
     const start = await counts(page);
     assert.ok(start.steps > 0);
     await page.getByRole('tab', { name: 'Notebook' }).click();
@@ -63,12 +76,10 @@ describe('a notebook from someone else', () => {
     assert.match(byId.totals.error, /more than one statement|changes data/);
     assert.match(report.cells.find((c) => /^sql\d/.test(c.id))?.error ?? '', /more than one statement/);
     assert.equal(await page.locator('aw-notebook .confirm').count(), 0);
-    await page.close();
   });
 
   it('the confirmation can run the effect cells it shows, and only those', async () => {
-    const page = await app.open(uniquePool('nb-effects'));
-    await page.evaluate(() => window.workbench.loadDemoData());
+    const page = await demo();
     const start = await counts(page);
     const errors = (await page.evaluate(() => window.workbench.query(`SELECT count(*)::INTEGER AS n FROM steps WHERE status = 'error'`)))[0].n;
     await page.getByRole('tab', { name: 'Notebook' }).click();
@@ -80,7 +91,6 @@ describe('a notebook from someone else', () => {
     assert.equal(end.steps, start.steps, 'steps unchanged');
     assert.ok(errors > 0);
     assert.ok(end.good >= errors && end.good > start.good, `the effect cell ran: ${JSON.stringify({ start, end, errors })}`);
-    await page.close();
   });
 
   it('?notebook=<url> opens it read-only in the Notebook tab; runs after confirming; runAll returns; examples open afterwards', async () => {

@@ -62,7 +62,22 @@ describe('notebook in the app', () => {
     assert.notEqual(rows('per_agent', after), before, 'the downstream cell reran on the edited view');
     assert.equal(rows('per_agent', after), 1);
 
-    await page.waitForTimeout(1500); // autosave
+    // autosave: wait until IndexedDB holds the edit (not a fixed sleep)
+    const saved = () =>
+      page.evaluate(
+        () =>
+          new Promise((ok, fail) => {
+            const r = indexedDB.open('aw-notebooks');
+            r.onerror = () => fail(r.error);
+            r.onsuccess = () => {
+              if (!r.result.objectStoreNames.contains('notebooks')) return ok(false);
+              const get = r.result.transaction('notebooks').objectStore('notebooks').getAll();
+              get.onsuccess = () => ok(get.result.some((nb) => nb.markdown.includes("agent = 'react-calculator'")));
+              get.onerror = () => fail(get.error);
+            };
+          }),
+      );
+    for (const t1 = Date.now(); !(await saved()); await new Promise((r) => setTimeout(r, 100))) assert.ok(Date.now() - t1 < 10000, 'the edit was not autosaved within 10 s');
     await page.reload();
     await page.evaluate(() => window.workbench.ready);
     await page.getByRole('tab', { name: 'Notebook' }).click();

@@ -51,6 +51,9 @@ async function open(pool) {
   return page;
 }
 
+/** The XSS test's page, kept open for the SQL test (it needs no fresh page: one app boot fewer). */
+let kept;
+
 describe('hostile content and secrets', () => {
   it('XSS payloads in messages, tool arguments, file names, notebook Markdown and chart labels render as text', async () => {
     const page = await open('sec-xss');
@@ -107,11 +110,12 @@ describe('hostile content and secrets', () => {
       return walk(document.querySelector('aw-app').shadowRoot, []);
     });
     assert.deepEqual(injected, [], 'no element carries an event handler, a javascript: URL, or is a script / iframe');
-    await page.close();
+    kept = page;
   });
 
   it('SQL cannot reach the network or the file system', async () => {
-    const page = await open('sec-sql');
+    const page = kept ?? (await open('sec-sql'));
+    kept = undefined;
     const err = (sql) => page.evaluate((s) => window.workbench.query(s).then(() => 'ran', (e) => String(e)), sql);
     assert.match(await err(`SELECT * FROM read_csv('${upstream.url}/models')`), /disabled|not allowed|permission|external/i);
     assert.match(await err(`COPY (SELECT 1) TO '/tmp/aw-exfil.csv'`), /disabled|not allowed|permission|external/i);
