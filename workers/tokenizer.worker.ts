@@ -11,6 +11,7 @@ import { tableToRows } from '../src/pool/rows';
 import { countStep, type StepInput, type TokenCountRow } from '../src/tokenizer/counts';
 import { type ExportRowInput, type ExportTokenOptions, planRow, type TokenColumns, tokenColumns } from '../src/tokenizer/export-rows';
 import { parseTools, templateMessage } from '../src/tokenizer/messages';
+import { loadO200k } from '../src/tokenizer/openai';
 import { loadProfile, type ProfileInfo, profileInfo, type TokenizerProfile } from '../src/tokenizer/profile';
 import { type LostContent, renderChat, type TokenPiece, tokenPieces } from '../src/tokenizer/render';
 
@@ -29,6 +30,8 @@ export interface RenderedStep {
 }
 
 export interface ProfileFiles {
+  /** A profile built into the worker (OpenAI o200k_base, counting only): the other fields are ignored. */
+  builtin?: 'o200k_base';
   /** tokenizer.json as text, or a URL to fetch it from (bundled profiles). */
   tokenizer: string | { url: string };
   config: string | { url: string };
@@ -112,6 +115,11 @@ const api = {
 
   /** Check and make active a profile; on error the previous one stays active. */
   async setProfile(files: ProfileFiles): Promise<ProfileInfo> {
+    if (files.builtin === 'o200k_base') {
+      active = await loadO200k();
+      job++;
+      return profileInfo(active);
+    }
     const tokenizer = parse(await text(files.tokenizer, 'tokenizer.json'), 'tokenizer.json');
     const config = parse(await text(files.config, 'tokenizer_config.json'), 'tokenizer_config.json');
     const p = await loadProfile({ tokenizer, config, template: files.template ?? null, name: files.name });
@@ -168,6 +176,7 @@ const api = {
   async planExport(exportJob: number, sql: string, idSql: string, opts: ExportTokenOptions): Promise<ExportPlan> {
     if (!pool) throw new Error('tokenizer worker not initialised');
     if (!active) throw new Error('No tokenizer is set: call workbench.setTokenizer(…) first.');
+    if (active.countingOnly) throw new Error(`${active.name} has no chat template: it counts tokens only, so it cannot write input_ids a trainer would compute. Choose a model's tokenizer for an export with tokens.`);
     const p = active;
     exportCache = new Map();
     const plan: ExportPlan = {

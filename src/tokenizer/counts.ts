@@ -21,10 +21,10 @@ export interface TokenCountRow {
   n_response_tokens: number | null;
   n_tokens: number | null;
   template_error: string | null;
-  lost_reasoning: number;
-  lost_tool_calls: number;
-  lost_tool_results: number;
-  lost_content: number;
+  lost_reasoning: number | null;
+  lost_tool_calls: number | null;
+  lost_tool_results: number | null;
+  lost_content: number | null;
 }
 
 export interface CountStats {
@@ -53,9 +53,10 @@ export function countStep(p: TokenizerProfile, s: StepInput, cache: Map<string, 
     n_response_tokens: nPrompt !== null && nTokens !== null && s.response ? nTokens - nPrompt : null,
     n_tokens: nTokens,
     template_error: error,
-    lost_reasoning: whole.lost.reasoning,
-    lost_tool_calls: whole.lost.toolCalls,
-    lost_tool_results: whole.lost.toolResults,
-    lost_content: whole.lost.content,
+    // A counting-only profile has no chat template whose losses could be audited: unknown, not zero.
+    lost_reasoning: p.countingOnly ? null : whole.lost.reasoning,
+    lost_tool_calls: p.countingOnly ? null : whole.lost.toolCalls,
+    lost_tool_results: p.countingOnly ? null : whole.lost.toolResults,
+    lost_content: p.countingOnly ? null : whole.lost.content,
   };
 }

@@ -24,6 +24,10 @@ export interface ProfileInfo {
   generationMarkers: boolean;
   /** Whether the template renders `tools` at all. */
   toolSupport: boolean;
+  /** A counting-only profile (OpenAI o200k_base): no real chat template, so no audit, masks or export with tokens. */
+  countingOnly: boolean;
+  /** For counting-only profiles: how the conversation is rendered for counting. */
+  rendering: string | null;
 }
 
 export interface TokenizerProfile extends ProfileInfo {
@@ -153,6 +157,8 @@ export async function loadProfile(src: ProfileSource): Promise<TokenizerProfile>
     templateHash: await sha256Hex(templateText),
     generationMarkers: marked.found,
     toolSupport: /\btools\b/.test(templateText),
+    countingOnly: false,
+    rendering: null,
     tokenizer,
     template,
     specialTokens,
@@ -164,5 +170,5 @@ export async function loadProfile(src: ProfileSource): Promise<TokenizerProfile>
 }
 
 export function profileInfo(p: TokenizerProfile): ProfileInfo {
-  return { name: p.name, vocabSize: p.vocabSize, templateHash: p.templateHash, generationMarkers: p.generationMarkers, toolSupport: p.toolSupport };
+  return { name: p.name, vocabSize: p.vocabSize, templateHash: p.templateHash, generationMarkers: p.generationMarkers, toolSupport: p.toolSupport, countingOnly: p.countingOnly, rendering: p.rendering };
 }

@@ -13,9 +13,11 @@ import type { ProfileInfo } from './profile';
 /** A JSON file as a parsed object, its text, or a dropped File. */
 export type JsonInput = object | string | File;
 
-export type TokenizerInput = { tokenizer: JsonInput; config: JsonInput; template?: string | File | null; name?: string } | { bundled: 'qwen3' };
+export type TokenizerInput = { tokenizer: JsonInput; config: JsonInput; template?: string | File | null; name?: string } | { bundled: 'qwen3' | 'o200k_base' };
 
-type Stored = { key: 'active'; bundled: 'qwen3' } | { key: 'active'; files: ProfileFiles };
+type Stored = { key: 'active'; bundled: 'qwen3' | 'o200k_base' } | { key: 'active'; files: ProfileFiles };
+/** OpenAI o200k_base: built into the tokenizer worker (its ranks a lazily loaded chunk there), counting only. */
+const O200K_FILES: ProfileFiles = { builtin: 'o200k_base', tokenizer: '', config: '', name: 'OpenAI o200k_base (counting only)' };
 
 const db = () =>
   openDB('aw-tokenizer', 1, {
@@ -135,7 +137,7 @@ export class TokenizerService {
   async restore(): Promise<void> {
     const s = (await (await db()).get('profile', 'active')) as Stored | undefined;
     if (!s) return;
-    const files = 'bundled' in s ? await this.bundledQwen3() : s.files;
+    const files = 'bundled' in s ? (s.bundled === 'o200k_base' ? O200K_FILES : await this.bundledQwen3()) : s.files;
     this.active = await (await this.worker()).setProfile(files);
     this.files = files;
     this.emit();
@@ -146,8 +148,8 @@ export class TokenizerService {
   async set(input: TokenizerInput): Promise<ProfileInfo> {
     let files: ProfileFiles;
     if ('bundled' in input) {
-      if (input.bundled !== 'qwen3') throw new Error(`Unknown bundled tokenizer ${JSON.stringify(input.bundled)} (available: "qwen3")`);
-      files = await this.bundledQwen3();
+      if (input.bundled !== 'qwen3' && input.bundled !== 'o200k_base') throw new Error(`Unknown bundled tokenizer ${JSON.stringify(input.bundled)} (available: "qwen3", "o200k_base")`);
+      files = input.bundled === 'o200k_base' ? O200K_FILES : await this.bundledQwen3();
     } else {
       const tokenizer = await asText(input.tokenizer);
       const config = await asText(input.config);
@@ -160,7 +162,7 @@ export class TokenizerService {
     this.active = info;
     this.files = files;
     this.emit();
-    const stored: Stored = 'bundled' in input ? { key: 'active', bundled: 'qwen3' } : { key: 'active', files };
+    const stored: Stored = 'bundled' in input ? { key: 'active', bundled: input.bundled } : { key: 'active', files };
     await (await db()).put('profile', stored);
     this.schedule(0);
     return info;

@@ -84,6 +84,12 @@ export class AwTrainerView extends LitElement {
     }
     const r = this.result as RenderedStep;
     if (r.error) return html`<p class="warn err" role="alert">The chat template raised: ${r.error}. A trainer skips or crashes on this row.</p>`;
+    if (r.profile.countingOnly) {
+      return html`
+        <p class="counts">${r.nTokens} tokens · ${r.profile.name}</p>
+        <p class="warn" role="note">Counting only: ${r.profile.name} has no chat template; the text below is ${r.profile.rendering}. Trained tokens and content lost by a template are not known for it.</p>
+        <pre>${r.text}</pre>`;
+    }
     return html`
       <p class="counts">${r.nTokens} tokens, ${r.nTrained} trained (assistant) · ${r.profile.name} · mask from ${r.maskSource === 'generation' ? '{% generation %} blocks' : 'assistant turns'}
         <span class="legend"> · <span class="trained">trained</span></span></p>

