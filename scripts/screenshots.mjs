@@ -55,6 +55,12 @@ const VIEWS = [
     await page.locator('aw-gateway-calls aw-step-inspector header').waitFor();
   }],
   ['formats', async () => {}],
+  ['export-dialog', async (page) => {
+    await page.locator('aw-dashboard .cards').waitFor();
+    await page.locator('aw-dashboard button', { hasText: 'Export filtered' }).click();
+    await page.locator('aw-export-dialog aw-table').waitFor({ timeout: 60000 });
+    await page.waitForTimeout(800);
+  }, 'dashboard'],
 ];
 
 /** Scroll so that the dashboard's inspector sits just under the sticky header. */
@@ -91,6 +97,8 @@ try {
       await page.screenshot({ path });
       const o = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       console.log('wrote', path, o > 0 ? `HORIZONTAL OVERFLOW ${o}px` : '');
+      // a dialog shot leaves its dialog open over the page: close it for the next view
+      if (name.endsWith('-dialog')) await page.keyboard.press('Escape');
     }
   }
 } finally {

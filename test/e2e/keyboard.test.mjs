@@ -145,3 +145,26 @@ test('keyboard only: a re-import says "already imported", then a trajectory open
   await page.evaluate(() => document.getElementById('unnamed-probe').remove());
   assert.deepEqual(app.errors, []);
 });
+
+test('the export dialog: its preview says which of how many rows it shows, and Escape closes it wherever the focus is', async () => {
+  await page.locator('aw-app #tab-dashboard').click();
+  await page.locator('aw-dashboard nav button', { hasText: 'Overview' }).click();
+  await page.locator('aw-dashboard button', { hasText: 'Export filtered' }).click();
+  await page.locator('aw-export-dialog aw-table').waitFor({ timeout: 60000 });
+  await page.waitForFunction(() => /Preview: the first/.test(document.querySelector('aw-app').shadowRoot.querySelector('aw-dashboard').shadowRoot.querySelector('aw-export-dialog').shadowRoot.textContent));
+  const t = await page.locator('aw-export-dialog').evaluate((el) => el.shadowRoot.textContent);
+  const total = Number(/([\d,]+)\s+rows from/.exec(t)?.[1].replaceAll(',', ''));
+  const caption = /Preview: the first ([\d,]+) of ([\d,]+) rows/.exec(t);
+  assert.ok(total > 0, t);
+  assert.ok(caption, 'the preview has a caption');
+  assert.equal(Number(caption[2].replaceAll(',', '')), total);
+  assert.ok(Number(caption[1].replaceAll(',', '')) <= total);
+  // focus on the page behind the dialog (or nowhere): Escape still closes it
+  await page.evaluate(() => {
+    let a = document.activeElement;
+    while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+    a?.blur();
+  });
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.querySelector('aw-app').shadowRoot.querySelector('aw-dashboard').shadowRoot.querySelector('aw-export-dialog').hasAttribute('open'));
+});

@@ -15,6 +15,7 @@ import { customElement, property, state } from 'lit/decorators.js';
 import type { DatasetLayout, ExportDatasetOptions, ExportFormat, TokenExportReport } from '../../contract/reports';
 import { download } from '../kit/download';
 import { type Services, servicesContext } from '../kit/services';
+import { base } from '../kit/styles';
 import { type CurationFilter, filterSummary } from '../../curation/filter';
 import { datasetSql, LAYOUTS, resolveLayoutOptions } from '../../export/layouts';
 import { datasetPreview } from '../../export/preview';
@@ -67,19 +68,29 @@ export class AwExportDialog extends LitElement {
   private job = new Cancellable();
   private previewSeq = 0;
 
-  static override styles = css`
-    :host { display: none; }
-    :host([open]) { display: block; position: fixed; inset: 0; background: rgb(0 0 0 / 0.25); z-index: 50; }
-    .dialog { position: absolute; inset: 5% 8%; background: #fff; border-radius: 8px; padding: 12px 16px; overflow: auto; font: 13px system-ui, sans-serif; }
-    .hint { color: var(--aw-muted, #57606a); }
-    fieldset { border: 1px solid #d0d7de; margin: 6px 0; display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; }
-    .desc { color: #57606a; font-size: 12px; }
-    .err { color: #b42318; white-space: pre-wrap; }
-    .problems { color: #7a4b00; background: #fff8e6; border: 1px solid #f0d8a8; border-radius: 6px; padding: 4px 10px; }
-    .problems ul { margin: 2px 0; padding-left: 18px; max-height: 120px; overflow: auto; }
-    progress { width: 240px; }
-    .actions { display: flex; gap: 8px; align-items: center; margin-top: 8px; }
-  `;
+  static override styles = [
+    base,
+    css`
+      :host { display: none; }
+      :host([open]) { display: block; position: fixed; inset: 0; background: rgb(0 0 0 / 0.25); z-index: 50; }
+      .dialog {
+        position: absolute; top: 4vh; left: 50%; transform: translateX(-50%); width: min(1100px, 94vw); max-height: 92vh; box-sizing: border-box;
+        background: var(--aw-bg); color: var(--aw-text); border: 1px solid var(--aw-border); border-radius: var(--aw-radius);
+        padding: 12px 16px; overflow: auto; font-size: 13px;
+      }
+      h2 { margin: 0 0 6px; font-size: 16px; }
+      .form { display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 0 16px; align-items: start; }
+      .hint { color: var(--aw-muted); }
+      fieldset { border: 1px solid var(--aw-border); border-radius: var(--aw-radius); margin: 6px 0; display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; }
+      .desc { color: var(--aw-muted); font-size: 12px; flex-basis: 100%; }
+      .err { color: var(--aw-error); white-space: pre-wrap; }
+      .problems { color: var(--aw-text); background: var(--aw-warn-bg); border: 1px solid var(--aw-warn-border); border-radius: var(--aw-radius); padding: 4px 10px; }
+      .problems ul { margin: 2px 0; padding-left: 18px; max-height: 120px; overflow: auto; }
+      .caption { color: var(--aw-muted); font-size: 12px; margin: 6px 0 2px; }
+      progress { width: 240px; }
+      .actions { display: flex; gap: 8px; align-items: center; margin-top: 8px; }
+    `,
+  ];
 
   /** The dataset options the dialog's controls describe. */
   options(): Omit<ExportDatasetOptions, 'format'> {
@@ -107,7 +118,27 @@ export class AwExportDialog extends LitElement {
     return this.where ?? dashboardWhere();
   }
 
+  /** Escape closes the dialog wherever the focus is (also on the page behind it, or nowhere). */
+  private readonly onKey = (e: KeyboardEvent) => {
+    if (this.open && e.key === 'Escape' && !e.defaultPrevented) {
+      e.preventDefault();
+      this.close();
+    }
+  };
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.addEventListener('keydown', this.onKey);
+  }
+
+  override disconnectedCallback(): void {
+    window.removeEventListener('keydown', this.onKey);
+    super.disconnectedCallback();
+  }
+
   protected override updated(changed: PropertyValues<this>): void {
+    // focus moves into the dialog when it opens (its first control), so the keyboard starts there
+    if (changed.has('open') && this.open) (this.renderRoot.querySelector('.dialog input, .dialog button') as HTMLElement | null)?.focus();
     const inputs = ['open', 'source', 'where', 'viewName', 'layout', 'sftPer', 'tokens', 'maxTokens', 'truncate', 'dpoMinMargin', 'trainableOnly', 'validOnly', 'redact', 'split', 'splitColumn', 'services'] as const;
     if (this.open && inputs.some((k) => changed.has(k))) void this.refreshPreview();
   }
@@ -211,8 +242,9 @@ export class AwExportDialog extends LitElement {
   override render() {
     if (!this.open) return nothing;
     const total = this.rowCount ?? 0;
-    return html`<div class="dialog" role="dialog" aria-modal="true" aria-label="Export dataset" @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && this.close()}>
+    return html`<div class="dialog" role="dialog" aria-modal="true" aria-label="Export dataset">
       <h2>Export dataset</h2>
+      <div class="form">
       <fieldset><legend>Layout</legend>
         ${(Object.keys(LAYOUTS) as DatasetLayout[]).map((l) => this.radio('layout', l, this.layout, l, (v) => (this.layout = v)))}
         <div class="desc">${LAYOUTS[this.layout]}</div>
@@ -246,11 +278,17 @@ export class AwExportDialog extends LitElement {
         ${this.radio('format', 'parquet' as ExportFormat, this.format, 'Parquet (zstd)', (v) => (this.format = v))}
         ${this.radio('format', 'jsonl' as ExportFormat, this.format, 'JSONL', (v) => (this.format = v))}
       </fieldset>
+      </div>
       <p role="status" aria-live="polite">${this.rowCount === null ? 'Counting…' : html`<strong>${total.toLocaleString('en-US')}</strong> rows from
         ${this.counts?.steps.toLocaleString('en-US')} steps in ${this.counts?.trajectories.toLocaleString('en-US')} trajectories`}</p>
       ${this.renderProblems()}
       ${this.error ? html`<p class="err" role="alert">${this.error}</p>` : nothing}
-      ${this.preview ? html`<aw-table .table=${this.preview} .height=${180}></aw-table>` : nothing}
+      ${
+        this.preview
+          ? html`<p class="caption">Preview: the first ${this.preview.numRows.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows</p>
+            <aw-table .table=${this.preview} .height=${180}></aw-table>`
+          : nothing
+      }
       <div class="actions">
         <button ?disabled=${this.busy} @click=${() => void this.exportNow()}>Export and download</button>
         ${this.busy ? html`<progress aria-label="Export progress" max=${total || 1} value=${Math.min(this.progress?.rows ?? 0, total)}></progress>
