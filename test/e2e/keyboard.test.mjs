@@ -146,10 +146,16 @@ test('keyboard only: a re-import says "already imported", then a trajectory open
   assert.deepEqual(app.errors, []);
 });
 
-test('the export dialog: its preview says which of how many rows it shows, and Escape closes it wherever the focus is', async () => {
-  await page.locator('aw-app #tab-dashboard').click();
-  await page.locator('aw-dashboard nav button', { hasText: 'Overview' }).click();
-  await page.locator('aw-dashboard button', { hasText: 'Export filtered' }).click();
+test('keyboard only: the export dialog opens, its preview says which of how many rows it shows, and Escape closes it wherever the focus is', async () => {
+  // keyboard only: the Dashboard tab, its Overview, then Tab to "Export filtered…" and Enter
+  await tabUntil((x) => x.role === 'tab' && x.id.startsWith('tab-'), 200, 'Shift+Tab');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await selectedTab(), 'tab-dashboard');
+  await tabUntil((x) => x.id === 'view-overview' || x.id === 'view-review');
+  await page.keyboard.press('Home');
+  await tabUntil((x) => x.tag === 'button' && x.text.startsWith('Export filtered'), 200);
+  await page.keyboard.press('Enter');
   await page.locator('aw-export-dialog aw-table').waitFor({ timeout: 60000 });
   await page.waitForFunction(() => /Preview: the first/.test(document.querySelector('aw-app').shadowRoot.querySelector('aw-dashboard').shadowRoot.querySelector('aw-export-dialog').shadowRoot.textContent));
   const t = await page.locator('aw-export-dialog').evaluate((el) => el.shadowRoot.textContent);
