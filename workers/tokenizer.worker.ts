@@ -5,6 +5,7 @@
  */
 import { Int32, Table, tableFromIPC, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
 import * as Comlink from 'comlink';
+import type { TokenExportReport } from '../src/contract/reports';
 import type { PoolApi } from '../src/pool/pool-core';
 import { sqlString } from '../src/pool/sql';
 import { tableToRows } from '../src/pool/rows';
@@ -48,18 +49,10 @@ export interface TokenCountProgress {
 }
 
 /** What the first pass of an export with tokens decided (exporter.ts turns it into SQL). */
-export interface ExportPlan {
+export interface ExportPlan extends Pick<TokenExportReport, 'mask_source' | 'rows_in' | 'rows' | 'truncated' | 'excluded' | 'lost' | 'tokens' | 'trained_tokens'> {
   profile: ProfileInfo;
   /** Rows not written whole: [row id, messages kept] (0 = left out). */
   exceptions: [string, number][];
-  rowsIn: number;
-  rows: number;
-  truncated: number;
-  excluded: Record<string, number>;
-  lost: { reasoning: number; tool_calls: number; tool_results: number; content: number };
-  tokens: number;
-  trainedTokens: number;
-  maskSource: 'generation' | 'turns' | null;
 }
 
 let pool: Comlink.Remote<PoolApi> | null = null;
@@ -180,8 +173,8 @@ const api = {
     const p = active;
     exportCache = new Map();
     const plan: ExportPlan = {
-      profile: profileInfo(p), exceptions: [], rowsIn: 0, rows: 0, truncated: 0, excluded: {},
-      lost: { reasoning: 0, tool_calls: 0, tool_results: 0, content: 0 }, tokens: 0, trainedTokens: 0, maskSource: null,
+      profile: profileInfo(p), exceptions: [], rows_in: 0, rows: 0, truncated: 0, excluded: {},
+      lost: { reasoning: 0, tool_calls: 0, tool_results: 0, content: 0 }, tokens: 0, trained_tokens: 0, mask_source: null,
     };
     const cursor = await pool.openCursor(`SELECT (${idSql})::VARCHAR AS _id, messages, tools FROM (${sql})`);
     try {
@@ -192,7 +185,7 @@ const api = {
         for (const r of tableToRows(tableFromIPC(chunk))) {
           const row = r as unknown as ExportRowInput & { _id: string };
           const d = planRow(p, row, opts, exportCache);
-          plan.rowsIn++;
+          plan.rows_in++;
           if (d.keep !== null) plan.exceptions.push([row._id, d.keep]);
           if (d.keep === 0) {
             plan.excluded[d.cause as string] = (plan.excluded[d.cause as string] ?? 0) + 1;
@@ -201,8 +194,8 @@ const api = {
           plan.rows++;
           if (d.keep !== null) plan.truncated++;
           plan.tokens += d.nTokens;
-          plan.trainedTokens += d.nTrained;
-          plan.maskSource ??= d.maskSource;
+          plan.trained_tokens += d.nTrained;
+          plan.mask_source ??= d.maskSource;
           if (d.lost.reasoning) plan.lost.reasoning++;
           if (d.lost.toolCalls) plan.lost.tool_calls++;
           if (d.lost.toolResults) plan.lost.tool_results++;

@@ -76,15 +76,14 @@ export class WorkerExporter implements Exporter {
     const sql = datasetSql(resolved);
     const plan = await tok.planExport(sql, rowIdSql(resolved), { maxTokens, truncate }, opts.signal);
     const warnings = await tok.toolWarnings(sql);
-    if (!plan.maskSource && plan.rows) warnings.push('assistant_masks could not be derived for this tokenizer / template: they are all 0.');
+    if (!plan.mask_source && plan.rows) warnings.push('assistant_masks could not be derived for this tokenizer / template: they are all 0.');
+    const { profile, exceptions, ...counts } = plan;
     const report: TokenExportReport = {
-      tokenizer: plan.profile.name, vocab_size: plan.profile.vocabSize, template_hash: plan.profile.templateHash, mask_source: plan.maskSource,
-      max_tokens: maxTokens, truncate, rows_in: plan.rowsIn, rows: plan.rows, truncated: plan.truncated, excluded: plan.excluded, lost: plan.lost,
-      tokens: plan.tokens, trained_tokens: plan.trainedTokens, warnings,
+      tokenizer: profile.name, vocab_size: profile.vocabSize, template_hash: profile.templateHash, max_tokens: maxTokens, truncate, ...counts, warnings,
     };
     opts.onTokens?.(report);
     try {
-      return await this.exportQuery(tokenizedSql(resolved, plan.exceptions), opts, { port: await tok.exportPort(), maxTokens });
+      return await this.exportQuery(tokenizedSql(resolved, exceptions), opts, { port: await tok.exportPort(), maxTokens });
     } finally {
       await tok.endExport();
     }

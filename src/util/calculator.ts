@@ -3,6 +3,11 @@ export class CalcError extends Error {
   override name = 'CalcError';
 }
 
+/** The binary operators of one precedence level, by their character. */
+type Level = Record<string, (a: number, b: number) => number>;
+const PRODUCT: Level = { '*': (a, b) => a * b, '/': (a, b) => a / b, '%': (a, b) => a % b };
+const SUM: Level = { '+': (a, b) => a + b, '-': (a, b) => a - b };
+
 export function calculate(expression: string): number {
   const src = expression.replace(/\s+/g, '').replace(/×/g, '*').replace(/÷/g, '/').replace(/\*\*/g, '^');
   let i = 0;
@@ -35,42 +40,21 @@ export function calculate(expression: string): number {
     const base = atom();
     if (peek() === '^') {
       i++;
-      return base ** unary();
+      return base ** power();
     }
     return base;
   }
-  function unary(): number {
-    return power();
-  }
-  function product(): number {
-    let v = unary();
-    for (;;) {
-      const op = peek();
-      if (op === '*') {
-        i++;
-        v *= unary();
-      } else if (op === '/') {
-        i++;
-        v /= unary();
-      } else if (op === '%') {
-        i++;
-        v %= unary();
-      } else return v;
+  /** One left-associative level of binary operators over the next tighter level. */
+  function level(ops: Level, next: () => number): number {
+    let v = next();
+    for (let op = ops[peek()]; op; op = ops[peek()]) {
+      i++;
+      v = op(v, next());
     }
+    return v;
   }
-  function sum(): number {
-    let v = product();
-    for (;;) {
-      const op = peek();
-      if (op === '+') {
-        i++;
-        v += product();
-      } else if (op === '-') {
-        i++;
-        v -= product();
-      } else return v;
-    }
-  }
+  const product = () => level(PRODUCT, power);
+  const sum = (): number => level(SUM, product);
   if (!src) throw new CalcError('empty expression');
   const v = sum();
   if (i < src.length) throw new CalcError(`unexpected "${src[i]}" at position ${i + 1} of "${expression}"`);

@@ -1,6 +1,6 @@
 /** What every provider module of the wire layer returns: a request's context and a response's reading. */
 import { isObject, type Obj, str } from '../contract/json';
-import type { ChatMessage } from '../contract/step';
+import type { ChatMessage, StepRecord } from '../contract/step';
 import type { SseEvent } from './sse';
 
 /** The three provider APIs, named by the gateway route that serves them. */
@@ -8,12 +8,8 @@ export const Api = { chat: 'chat', responses: 'responses', messages: 'messages' 
 export type Api = (typeof Api)[keyof typeof Api];
 
 /** What a request asked: its context as OpenAI-style messages, the tools offered, the model. */
-export interface WireRequest {
-  model: string | null;
+export interface WireRequest extends Pick<StepRecord, 'model' | 'messages' | 'tools'> {
   stream: boolean;
-  messages: ChatMessage[];
-  /** Tool definitions as JSON text in the OpenAI chat shape. */
-  tools: string | null;
   /** The tool list as sent, when `tools` is a conversion of it (Anthropic shape). */
   tools_original: string | null;
   /** Responses API: the response this call continues. */
@@ -21,18 +17,13 @@ export interface WireRequest {
 }
 
 /** A response (a JSON body, or a reassembled stream) read into the step's fields. */
-export interface WireResponse {
+export interface WireResponse
+  extends Pick<StepRecord, 'model' | 'finish_reason' | 'prompt_tokens' | 'completion_tokens' | 'prompt_ids' | 'response_ids' | 'error'> {
   id: string | null;
-  model: string | null;
+  /** The step's `response`. */
   message: ChatMessage | null;
-  finish_reason: string | null;
-  prompt_tokens: number | null;
-  completion_tokens: number | null;
-  prompt_ids: number[] | null;
-  response_ids: number[] | null;
+  /** The step's `rollout_log_probs`. */
   log_probs: number[] | null;
-  /** An error the upstream reported in the body or inside a 200 stream. */
-  error: string | null;
 }
 
 /** Reassembles one streamed response from its SSE events. */

@@ -1,21 +1,12 @@
 import { expect } from '@esm-bundle/chai';
 import type { PoolClient } from '../../src/pool/client';
-import '../../src/views/dashboard/aw-dashboard';
-import type { AwDashboard } from '../../src/views/dashboard/aw-dashboard';
 import type { AwTrajectoryList } from '../../src/views/dashboard/aw-trajectory-list';
 import type { AwRolloutCompare } from '../../src/views/inspector/aw-rollout-compare';
 import type { AwStepInspector } from '../../src/views/inspector/aw-step-inspector';
 import { formatUsd, setPrices, stepCost } from '../../src/views/kit/prices';
-import { loadStandardPool, standardPool, testServices, trajectorySteps } from './curation-data';
-import { startPool } from './helpers';
-
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (cond()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+import { loadStandardPool, standardPool, trajectorySteps } from './curation-data';
+import { mountDashboard } from './dashboard-helpers';
+import { startPool, until } from './helpers';
 
 describe('<aw-dashboard> costs and rollout compare', () => {
   let pool: PoolClient;
@@ -32,14 +23,7 @@ describe('<aw-dashboard> costs and rollout compare', () => {
     for (const e of document.querySelectorAll('aw-dashboard')) e.remove();
   });
 
-  async function mount(): Promise<AwDashboard> {
-    const el = document.createElement('aw-dashboard');
-    el.services = testServices(pool);
-    document.body.append(el);
-    await until(() => el.summary !== null, 'dashboard summary');
-    await el.loaded;
-    return el;
-  }
+  const mount = () => mountDashboard(pool);
 
   it('the cost card, the per-model rollup and the list column add up the price table over the steps', async () => {
     const el = await mount();

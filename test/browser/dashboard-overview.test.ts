@@ -1,24 +1,15 @@
 import { expect } from '@esm-bundle/chai';
 import type { PoolClient } from '../../src/pool/client';
 import { curationStore } from '../../src/curation/store';
-import '../../src/views/dashboard/aw-dashboard';
-import type { AwDashboard } from '../../src/views/dashboard/aw-dashboard';
 import type { AwTrajectoryList } from '../../src/views/dashboard/aw-trajectory-list';
 import '../../src/views/export/aw-export-dialog';
 import type { AwExportDialog } from '../../src/views/export/aw-export-dialog';
 import '../../src/views/review/aw-review-queue';
 import { insertSteps, loadStandardPool, testServices, trajectorySteps } from './curation-data';
-import { startPool } from './helpers';
+import { mountDashboard } from './dashboard-helpers';
+import { startPool, until } from './helpers';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (cond()) return;
-    await wait(50);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('<aw-dashboard>', () => {
   let pool: PoolClient;
@@ -31,14 +22,7 @@ describe('<aw-dashboard>', () => {
     for (const e of document.querySelectorAll('aw-dashboard, aw-review-queue, aw-export-dialog')) e.remove();
   });
 
-  async function mount(): Promise<AwDashboard> {
-    const el = document.createElement('aw-dashboard');
-    el.services = testServices(pool);
-    document.body.append(el);
-    await until(() => el.summary !== null, 'dashboard summary');
-    await el.loaded;
-    return el;
-  }
+  const mount = () => mountDashboard(pool);
 
   it('counts, groups and the sortable list agree with SQL; filters compose', async () => {
     const el = await mount();

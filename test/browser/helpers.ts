@@ -38,3 +38,12 @@ export function exporterFor(pool: PoolClient): WorkerExporter {
 export function withImports(s: Omit<Services, 'imports'>): Services {
   return { ...s, imports: new ImportQueue(s.importer) };
 }
+
+/** Poll `cond` every 50 ms until it holds; fail naming `what` after `tries` polls (10 s by default). */
+export async function until(cond: () => boolean, what: string, tries = 200): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if (cond()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

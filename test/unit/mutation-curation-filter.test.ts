@@ -3,19 +3,12 @@
  * (what the dashboard counts and an export of that filter selects). Written to kill mutants StrykerJS found.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { type CurationFilter, filteredSteps, filterSummary, filterWhere } from '../../src/curation/filter';
 import { sqlNumber, sqlString, sqlStringList, valuesChunks } from '../../src/pool/sql';
-import { openTestPool, type TestPool } from './helpers/duck';
-import { SAMPLE_CURATION, SAMPLE_STEPS } from './helpers/sample-pool';
+import { useSamplePool } from './helpers/sample-pool';
 
-let pool: TestPool;
-before(async () => {
-  pool = await openTestPool();
-  await pool.addSteps(SAMPLE_STEPS);
-  await pool.addCuration(SAMPLE_CURATION);
-});
-after(() => pool.close());
+const pool = useSamplePool();
 
 async function selected(f: CurationFilter): Promise<string[]> {
   const rows = await pool.rows(`${filteredSteps(filterWhere(f), 's.step_id')} ORDER BY 1`);

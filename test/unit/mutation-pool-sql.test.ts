@@ -3,19 +3,13 @@
  * DuckDB with the pool's DDL. Written to kill mutants StrykerJS found.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { CURATION_HELPERS, PII_MARKS } from '../../src/pool/curation-sql';
 import { DDL, MESSAGE_TYPE, SCHEMA_VERSION, STEPS_COLUMNS_DDL, trajectoryStatsSql } from '../../src/pool/schema';
-import { lit, openTestPool, type TestPool } from './helpers/duck';
-import { SAMPLE_CURATION, SAMPLE_STEPS } from './helpers/sample-pool';
+import { lit, openTestPool } from './helpers/duck';
+import { useSamplePool } from './helpers/sample-pool';
 
-let pool: TestPool;
-before(async () => {
-  pool = await openTestPool();
-  await pool.addSteps(SAMPLE_STEPS);
-  await pool.addCuration(SAMPLE_CURATION);
-});
-after(() => pool.close());
+const pool = useSamplePool();
 
 const M = MESSAGE_TYPE;
 const one = async (sql: string) => Object.values((await pool.rows(sql))[0])[0];

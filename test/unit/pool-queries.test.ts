@@ -1,19 +1,12 @@
 /** The one SQL-quoting helper and the named queries of src/pool/queries/, run against a real DuckDB with the pool's schema. */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { trajectorySteps } from '../../src/pool/queries/inspector';
 import { countOf, dropSchema, headOf, importHistory, POOL_TOTALS, STEP_COUNT, TABLE_COLUMNS } from '../../src/pool/queries/pool';
 import { sqlIdent, sqlQualified, sqlString } from '../../src/pool/sql';
-import { openTestPool, type TestPool } from './helpers/duck';
-import { SAMPLE_CURATION, SAMPLE_STEPS } from './helpers/sample-pool';
+import { SAMPLE_CURATION, SAMPLE_STEPS, useSamplePool } from './helpers/sample-pool';
 
-let pool: TestPool;
-before(async () => {
-  pool = await openTestPool();
-  await pool.addSteps(SAMPLE_STEPS);
-  await pool.addCuration(SAMPLE_CURATION);
-});
-after(() => pool.close());
+const pool = useSamplePool();
 
 const HOSTILE = [`it's`, `'; DROP TABLE steps; --`, `a"b`, `back\\slash`, `$$dollar$$`, `new\nline`, `ünï ✓ 𝄞`, ''];
 

@@ -10,13 +10,13 @@ import { describe, it } from 'node:test';
 import type { StepRecord } from '../../src/contract/step';
 import { Tee } from '../../src/gateway/core/tee';
 import { callToStep } from '../../src/gateway/core/to-step';
-import { createFinalizeState, finalize } from '../../src/ingest/finalize';
-import type { Normalizer, SourceRecord } from '../../src/ingest/normalizer';
+import type { Normalizer } from '../../src/ingest/normalizer';
 import { anthropic } from '../../src/ingest/normalizers/anthropic';
 import { har } from '../../src/ingest/normalizers/har';
 import { openaiLog } from '../../src/ingest/normalizers/openai-log';
 import { openaiResponses } from '../../src/ingest/normalizers/openai-responses';
 import { wireRequest as summarizeRequest } from '../../src/wire';
+import { runOne as run } from './helpers/formats';
 
 type Api = 'chat' | 'responses' | 'messages';
 interface Call {
@@ -26,18 +26,8 @@ interface Call {
   content_type: string;
 }
 const { calls } = JSON.parse(readFileSync(new URL('../fixtures/formats/wire-same-call.json', import.meta.url), 'utf8')) as { calls: Call[] };
-const ctx = { sourceId: 'f00dfeedf00dfeedf00dfeedf00dfeed', file: 'same-call' };
 const URLS: Record<Api, string> = { chat: 'https://api.example.com/v1/chat/completions', responses: 'https://api.openai.com/v1/responses', messages: 'https://api.anthropic.com/v1/messages' };
 const LOGS: Record<Api, Normalizer<unknown>> = { chat: openaiLog as Normalizer<unknown>, responses: openaiResponses as Normalizer<unknown>, messages: anthropic as Normalizer<unknown> };
-
-function run<S>(n: Normalizer<S>, value: unknown): StepRecord {
-  const state = n.createState?.(ctx) as S;
-  const rec: SourceRecord = { value, line: 1, index: 0 };
-  const out = [...finalize(n.normalize(rec, ctx, state), rec, ctx, createFinalizeState(), { format: n.id, importId: 1 })];
-  if (n.flush) out.push(...finalize(n.flush(ctx, state), rec, ctx, createFinalizeState(), { format: n.id, importId: 1 }));
-  assert.equal(out.length, 1, `${n.id} makes one step`);
-  return out[0];
-}
 
 /** The response bytes as the network delivers them: `size`-byte pieces, so multi-byte characters split across chunks. */
 function viaGateway(c: Call, size = 3): StepRecord {

@@ -1,6 +1,7 @@
 import { createFinalizeState, finalize } from '../../../src/ingest/finalize';
 import type { Normalizer, SourceRecord } from '../../../src/ingest/normalizer';
 import type { StepRecord } from '../../../src/contract/step';
+import assert from 'node:assert/strict';
 import { readFixture } from './read';
 
 export const ctx = { sourceId: '0123456789abcdef0123456789abcdef', file: 'fixture' };
@@ -26,4 +27,14 @@ export function runNormalizer<S>(n: Normalizer<S>, records: readonly SourceRecor
 
 export function runFixture<S>(n: Normalizer<S>, name: string): StepRecord[] {
   return runNormalizer(n, fixtureRecords(name));
+}
+
+/** One value through a normalizer as a single source record (normalize, then flush); it must make exactly one step. */
+export function runOne<S>(n: Normalizer<S>, value: unknown): StepRecord {
+  const state = n.createState?.(ctx) as S;
+  const rec: SourceRecord = { value, line: 1, index: 0 };
+  const out = [...finalize(n.normalize(rec, ctx, state), rec, ctx, createFinalizeState(), { format: n.id, importId: 1 })];
+  if (n.flush) out.push(...finalize(n.flush(ctx, state), rec, ctx, createFinalizeState(), { format: n.id, importId: 1 }));
+  assert.equal(out.length, 1, `${n.id} makes one step`);
+  return out[0];
 }

@@ -2,7 +2,8 @@
  * A small pool in the shapes the importer writes: four trajectories over two prompts (a GRPO group each), with
  * tool calls, an error step, an open trajectory, PII in messages and some curation rows. Used by the SQL tests.
  */
-import { assistant, type Row, system, toolCall, user } from './duck';
+import { after, before } from 'node:test';
+import { assistant, openTestPool, type Row, system, type TestPool, toolCall, user } from './duck';
 
 const ask = 'What is 2+2? Mail the answer to ann@example.com';
 const obrien = "O'Brien asked: call +1 555-123-4567 about the refund";
@@ -49,3 +50,31 @@ export const SAMPLE_CURATION: Row[] = [
   { step_id: 't3:0', trainable: true, tags: ['retry'] },
   { step_id: 't4:0', note: 'check', split: 'val' },
 ];
+
+/**
+ * The sample pool for the calling test file: registers `before` (open it, add SAMPLE_STEPS and SAMPLE_CURATION)
+ * and `after` (close it) hooks, and returns a handle that reaches the pool once `before` has run.
+ */
+export function useSamplePool(): TestPool {
+  let pool: TestPool | undefined;
+  before(async () => {
+    pool = await openTestPool();
+    await pool.addSteps(SAMPLE_STEPS);
+    await pool.addCuration(SAMPLE_CURATION);
+  });
+  after(() => pool?.close());
+  const open = (): TestPool => {
+    if (!pool) throw new Error('the sample pool is used before its before() hook ran');
+    return pool;
+  };
+  return {
+    get conn() {
+      return open().conn;
+    },
+    rows: (sql) => open().rows(sql),
+    run: (sql) => open().run(sql),
+    addSteps: (steps) => open().addSteps(steps),
+    addCuration: (rows) => open().addCuration(rows),
+    close: () => open().close(),
+  };
+}
