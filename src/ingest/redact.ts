@@ -41,9 +41,8 @@ export function redactString(s: string): string {
  * number spelling), which also saves serializing the record again.
  */
 export function redactedJson(value: unknown, source?: string): string | null {
-  let text = source ?? JSON.stringify(value);
+  const text = source?.trim() ?? JSON.stringify(value);
   if (text === undefined) return null;
-  if (source !== undefined && (/^\s/.test(text) || /\s$/.test(text))) text = text.trim();
   if (!MAYBE_SECRET.test(text)) return text;
   return JSON.stringify(redactSecrets(value)) ?? null;
 }
@@ -67,7 +66,7 @@ export function redactSecrets<T>(value: T, depth = 0): T {
 
 /** A message with key-shaped strings replaced in its text, reasoning and tool-call arguments (same object when clean). */
 export function redactMessage<M extends { content: string | null; reasoning?: string | null; parts?: string | null; tool_calls?: { function: { name: string; arguments: string } }[] | null }>(m: M): M {
-  const dirty = (x: string | null | undefined) => !!x && x.length >= 8 && SECRET_TEST.test(x);
+  const dirty = (x: string | null | undefined) => !!x && SECRET_TEST.test(x);
   const callsDirty = m.tool_calls?.some((c) => dirty(c.function.arguments)) ?? false;
   if (!dirty(m.content) && !dirty(m.reasoning) && !dirty(m.parts) && !callsDirty) return m;
   const out = { ...m };

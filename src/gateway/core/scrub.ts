@@ -45,7 +45,7 @@ export function scrubSecrets<T>(value: T, secrets: readonly string[]): T {
     if (depth > 200) return v;
     if (typeof v === 'string') {
       let s = v;
-      for (const k of all) if (s.includes(k)) s = s.split(k).join(REDACTED);
+      for (const k of all) s = s.replaceAll(k, REDACTED);
       return s;
     }
     if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
@@ -54,5 +54,5 @@ export function scrubSecrets<T>(value: T, secrets: readonly string[]): T {
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[walk(k, depth + 1) as string] = walk(x, depth + 1);
     return out;
   };
-  return redactSecrets(all.length ? (walk(value, 0) as T) : value);
+  return redactSecrets(walk(value, 0) as T);
 }
