@@ -15,22 +15,20 @@ export const MIN_CONFIDENCE = 0.2;
 /** Sniff a sample of parsed records (content only, never the file name); ties go to the earlier normalizer. */
 export function detectFormat(sample: readonly unknown[], candidates: readonly Normalizer<unknown>[] = NORMALIZERS): Detection {
   const scores: Record<string, number> = {};
-  let best: Normalizer<unknown> | null = null;
-  let bestScore = 0;
+  // starts at score 0, under the floor: kept only if some candidate scores at least MIN_CONFIDENCE
+  let best = { normalizer: generic as Normalizer<unknown>, score: 0 };
   for (const n of candidates) {
-    let s = 0;
+    let s: number;
     try {
       s = n.detect(sample);
+      // Stryker disable next-line BlockStatement: without the assignment s is undefined, which the next line also turns into 0
     } catch {
       s = 0;
     }
-    if (!Number.isFinite(s) || s < 0) s = 0;
+    s = Number.isFinite(s) ? Math.max(0, s) : 0;
     scores[n.id] = s;
-    if (s > bestScore) {
-      best = n;
-      bestScore = s;
-    }
+    if (s > best.score) best = { normalizer: n, score: s };
   }
-  if (!best || bestScore < MIN_CONFIDENCE) return { normalizer: generic as Normalizer<unknown>, confidence: generic.detect(sample), scores };
-  return { normalizer: best, confidence: bestScore, scores };
+  if (best.score < MIN_CONFIDENCE) return { normalizer: generic as Normalizer<unknown>, confidence: generic.detect(sample), scores };
+  return { normalizer: best.normalizer, confidence: best.score, scores };
 }
