@@ -33,7 +33,7 @@ describe('stream reassembly', () => {
       chunk([{ index: 0, delta: { role: 'assistant', content: '' } }], { system_fingerprint: 'fp_1' }),
       chunk([{ index: 0, delta: { reasoning_content: 'Think ' } }], { model: 'other', created: 5, system_fingerprint: 'fp_2' }),
       chunk([{ index: 0, delta: { reasoning: 'more.', role: '' } }]),
-      chunk([{ index: 0, delta: { content: 'Hello' } }, 5]),
+      chunk([{ index: 0, delta: { content: 'Hello' } }, 5 as unknown as object]),
       chunk([{ index: 0, delta: { content: ' world', refusal: 'no' } }]),
       chunk([{ index: 0, delta: {}, finish_reason: '' }]),
       chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]),
