@@ -29,9 +29,7 @@ export function isSecretKey(key: string): boolean {
 
 export function redactString(s: string): string {
   if (s.length < 8) return s;
-  let out = s.replace(SECRET_VALUE, REDACTED);
-  if (out.includes('=')) out = out.replace(URL_KEY_PARAM, `$1${REDACTED}`);
-  return out;
+  return s.replace(SECRET_VALUE, REDACTED).replace(URL_KEY_PARAM, `$1${REDACTED}`);
 }
 
 /**
@@ -55,7 +53,7 @@ export function redactSecrets<T>(value: T, depth = 0): T {
   if (value === null || typeof value !== 'object') return value;
   const src = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  const headerLike = typeof src.name === 'string' && 'value' in src && isSecretKey(src.name);
+  const headerLike = typeof src.name === 'string' && isSecretKey(src.name);
   for (const [k, v] of Object.entries(src)) {
     if (headerLike && k === 'value') out[k] = REDACTED;
     else if (isSecretKey(k) && v !== null && v !== '') out[k] = REDACTED;

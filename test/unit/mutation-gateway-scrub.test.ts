@@ -107,4 +107,10 @@ describe('scrubSecrets', () => {
     for (let i = 0; i < 200; i++) v = (v as unknown[])[0];
     assert.equal(v, `leak ${R}`);
   });
+
+  it('a record nested 100 000 levels deep does not overflow the stack', () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 100_000; i++) deep = { a: deep };
+    assert.doesNotThrow(() => scrubSecrets(deep, ['opaque-secret-1']));
+  });
 });

@@ -104,6 +104,7 @@ describe('redactSecrets', () => {
       { name: 'note', value: 'hello world' },
       { name: 'Authorization', comment: 'no value field here' },
       { name: 7, value: 'seven' },
+      { name: ['authorization'], value: 'not a header' },
     ]);
     assert.deepEqual(out, [
       { name: 'X-API-Key', value: REDACTED },
@@ -111,6 +112,7 @@ describe('redactSecrets', () => {
       { name: 'note', value: 'hello world' },
       { name: 'Authorization', comment: 'no value field here' },
       { name: 7, value: 'seven' },
+      { name: ['authorization'], value: 'not a header' },
     ]);
   });
   it('does not change its input, and walks 200 levels deep', () => {
@@ -123,6 +125,11 @@ describe('redactSecrets', () => {
     let v = redactSecrets(deep);
     for (let i = 0; i < 200; i++) v = (v as unknown[])[0];
     assert.equal(v, REDACTED);
+  });
+  it('a hostile record nested 100 000 levels deep does not overflow the stack', () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    assert.doesNotThrow(() => redactSecrets(deep));
   });
 });
 
@@ -160,6 +167,20 @@ describe('redactMessage', () => {
   it('returns the same object when nothing is secret', () => {
     const m: ChatMessage = { role: 'assistant', content: 'fine', reasoning: 'think', parts: '[]', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] };
     assert.equal(redactMessage(m), m);
+    const plain: ChatMessage = { role: 'user', content: 'hello there, friend' };
+    assert.equal(redactMessage(plain), plain);
+  });
+  it('any one dirty tool call is enough; clean tool calls are not copied when only the text is dirty', () => {
+    const calls = [
+      { id: 'a', type: 'function' as const, function: { name: 'f', arguments: '{}' } },
+      { id: 'b', type: 'function' as const, function: { name: 'g', arguments: `{"k":"${key}"}` } },
+    ];
+    const r = redactMessage({ role: 'assistant', content: null, tool_calls: calls });
+    assert.equal(r.tool_calls?.[1].function.arguments, `{"k":"${REDACTED}"}`);
+    const clean = calls.slice(0, 1);
+    const t = redactMessage({ role: 'assistant', content: `k ${key}`, tool_calls: clean });
+    assert.equal(t.content, `k ${REDACTED}`);
+    assert.equal(t.tool_calls, clean);
   });
   it('redacts each field on its own, leaving the others (and null content) as they are', () => {
     const call = (args: string) => [{ id: 'c', type: 'function' as const, function: { name: 'f', arguments: args } }];
