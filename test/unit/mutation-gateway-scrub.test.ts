@@ -40,6 +40,18 @@ describe('secretsOf', () => {
     ]);
   });
 
+  it('vendor-prefixed credential headers of AI gateways count too (x-portkey-api-key, helicone-auth)', () => {
+    const got = secretsOf(null, [
+      ['x-portkey-api-key', 'pk-live-0123456789'],
+      ['Helicone-Auth', 'Bearer helicone-key-0001'],
+      ['cf-aig-authorization', 'Bearer cf-gateway-token-1'],
+      ['x-authorization-hint', 'not-a-secret-0006'],
+      ['x-monkey', 'not-a-secret-0009'],
+    ]);
+    for (const v of ['pk-live-0123456789', 'helicone-key-0001', 'cf-gateway-token-1']) assert.ok(got.includes(v), `${v}: ${JSON.stringify(got)}`);
+    assert.ok(!got.some((v) => v.startsWith('not-a-secret')), JSON.stringify(got));
+  });
+
   it('each scheme is stripped, whatever its case and spacing', () => {
     for (const scheme of ['Bearer', 'basic', 'TOKEN', 'Bot', 'ApiKey', 'Key']) {
       const got = secretsOf(null, [['authorization', `  ${scheme}   opaque-value-99`]]);

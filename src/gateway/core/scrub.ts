@@ -11,7 +11,8 @@ import type { GatewaySettings } from './upstream';
 /** Shorter values are not treated as secrets (they would redact ordinary words). */
 export const MIN_SECRET_LENGTH = 8;
 
-const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|x-api-key|api-key|x-goog-api-key|x-auth-token|cookie)$/i;
+/** Authorization / API-key / auth-token / cookie headers, also vendor-prefixed (x-goog-api-key, x-portkey-api-key, helicone-auth). */
+const CREDENTIAL_HEADER = /^(?:[\w-]*-)?(authorization|api-key|auth-token|auth|cookie)$/i;
 
 /** The secret values a call may leak: configured keys and the credential headers of the request, with and without their scheme. */
 export function secretsOf(settings: GatewaySettings | null, headers: Headers | Iterable<[string, string]>): string[] {
