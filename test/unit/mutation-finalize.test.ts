@@ -69,6 +69,25 @@ describe('history linking (request logs)', () => {
   });
 });
 
+describe('history linking: what does not link', () => {
+  it('only linked drafts without an id of their own join a trajectory; a given prompt id is kept', () => {
+    const st = createFinalizeState();
+    const r0 = logCall(st, 0, [sys, u1], a1);
+    const [plain] = finalize([{ steps: [{ messages: [sys, u1, a1, t1], response: a2 }] }], rec(1), ctx, st, opts);
+    assert.notEqual(plain.trajectory_uid, r0.trajectory_uid, 'a draft that did not ask for linking');
+    const [own] = finalize([{ link: true, trajectory_uid: 'sess-b', steps: [{ messages: [sys, u1, a1, t1], response: a2 }] }], rec(2), ctx, st, opts);
+    assert.equal(own.trajectory_uid, 'sess-b');
+    assert.equal(own.step_index, 0);
+    const [given] = finalize([{ link: true, prompt_uid: 'grp-x', steps: [{ messages: [sys, u1, a1, t1], response: a2 }] }], rec(3), ctx, st, opts);
+    assert.equal(given.trajectory_uid, r0.trajectory_uid);
+    assert.equal(given.prompt_uid, 'grp-x');
+  });
+  it('drafts without steps make no rows (linked or not)', () => {
+    const st = createFinalizeState();
+    assert.deepEqual(finalize([{ link: true, steps: [] }, { steps: [] }], rec(0), ctx, st, opts), []);
+  });
+});
+
 describe('identity fields', () => {
   it('generated trajectory ids: 12 characters of the source id, the record index, the draft index when several', () => {
     const st = createFinalizeState();
@@ -122,6 +141,15 @@ describe('identity fields', () => {
       { id: b.step_id, t: b.trajectory_uid, p: b.prompt_uid, i: b.step_index, m: b.model, l: b.is_last, f: b.source_format, sl: b.source_line, st: b.source_trajectory_id, raw: b.raw, txt: b.response_text, resp: b.response },
       { id: 'T:1', t: 'T', p: 'grp-1', i: 1, m: 'm-common', l: true, f: 'fmt', sl: 4, st: 'T', raw: '{"k":1}', txt: 'said [redacted]', resp: null },
     );
+  });
+
+  it('every step field is carried over as the draft gives it', () => {
+    const fields = {
+      policy_version: 'v3', data_source: 'gsm8k', provider: 'openai', tools: '[{"type":"function"}]', finish_reason: 'length', prompt_tokens: 11, completion_tokens: 22,
+      prompt_ids: [1, 2], response_ids: [3], rollout_log_probs: [-0.5], started_at: 1000, ended_at: 2000, latency_ms: 1000, ttft_ms: 50, error: 'cut off',
+    };
+    const [r] = finalize([{ steps: [{ messages: [u1], response: a2, ...fields }] }], rec(0), ctx, createFinalizeState(), opts);
+    for (const [k, v] of Object.entries(fields)) assert.deepEqual(r[k as keyof typeof r], v, k);
   });
 
   it('defaults: channel train, status ok, every optional field null', () => {
