@@ -145,7 +145,7 @@ describe('identity fields', () => {
 
   it('every step field is carried over as the draft gives it', () => {
     const fields = {
-      policy_version: 'v3', data_source: 'gsm8k', provider: 'openai', tools: '[{"type":"function"}]', finish_reason: 'length', prompt_tokens: 11, completion_tokens: 22,
+      policy_version: 3, data_source: 'gsm8k', provider: 'openai', tools: '[{"type":"function"}]', finish_reason: 'length', prompt_tokens: 11, completion_tokens: 22,
       prompt_ids: [1, 2], response_ids: [3], rollout_log_probs: [-0.5], started_at: 1000, ended_at: 2000, latency_ms: 1000, ttft_ms: 50, error: 'cut off',
     };
     const [r] = finalize([{ steps: [{ messages: [u1], response: a2, ...fields }] }], rec(0), ctx, createFinalizeState(), opts);
