@@ -130,6 +130,9 @@ describe('redactSecrets', () => {
     let deep: unknown = 'x';
     for (let i = 0; i < 100_000; i++) deep = [deep];
     assert.doesNotThrow(() => redactSecrets(deep));
+    let obj: unknown = 'x';
+    for (let i = 0; i < 100_000; i++) obj = { a: obj };
+    assert.doesNotThrow(() => redactSecrets(obj));
   });
 });
 
