@@ -124,5 +124,8 @@ describe('scrubSecrets', () => {
     let deep: unknown = 'x';
     for (let i = 0; i < 100_000; i++) deep = { a: deep };
     assert.doesNotThrow(() => scrubSecrets(deep, ['opaque-secret-1']));
+    let list: unknown = 'x';
+    for (let i = 0; i < 100_000; i++) list = [list];
+    assert.doesNotThrow(() => scrubSecrets(list, ['opaque-secret-1']));
   });
 });
