@@ -132,6 +132,7 @@ export function finalize(
     let uid = t.trajectory_uid ?? null;
     if (uid !== null) state.own.add(uid);
     if (t.link) state.linked = true;
+    // Stryker disable next-line ConditionalExpression: nextIndex never holds a null key, so looking null up gives 0 too
     let index = uid !== null ? (state.nextIndex.get(uid) ?? 0) : 0;
     let prompt = t.prompt_uid ?? null;
     let open: OpenTrajectory | null = null;

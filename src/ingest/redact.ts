@@ -29,9 +29,7 @@ export function isSecretKey(key: string): boolean {
 
 export function redactString(s: string): string {
   if (s.length < 8) return s;
-  let out = s.replace(SECRET_VALUE, REDACTED);
-  if (out.includes('=')) out = out.replace(URL_KEY_PARAM, `$1${REDACTED}`);
-  return out;
+  return s.replace(SECRET_VALUE, REDACTED).replace(URL_KEY_PARAM, `$1${REDACTED}`);
 }
 
 /**
@@ -41,9 +39,8 @@ export function redactString(s: string): string {
  * number spelling), which also saves serializing the record again.
  */
 export function redactedJson(value: unknown, source?: string): string | null {
-  let text = source ?? JSON.stringify(value);
+  const text = source?.trim() ?? JSON.stringify(value);
   if (text === undefined) return null;
-  if (source !== undefined && (/^\s/.test(text) || /\s$/.test(text))) text = text.trim();
   if (!MAYBE_SECRET.test(text)) return text;
   return JSON.stringify(redactSecrets(value)) ?? null;
 }
@@ -56,7 +53,7 @@ export function redactSecrets<T>(value: T, depth = 0): T {
   if (value === null || typeof value !== 'object') return value;
   const src = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  const headerLike = typeof src.name === 'string' && 'value' in src && isSecretKey(src.name);
+  const headerLike = typeof src.name === 'string' && isSecretKey(src.name);
   for (const [k, v] of Object.entries(src)) {
     if (headerLike && k === 'value') out[k] = REDACTED;
     else if (isSecretKey(k) && v !== null && v !== '') out[k] = REDACTED;
@@ -67,7 +64,7 @@ export function redactSecrets<T>(value: T, depth = 0): T {
 
 /** A message with key-shaped strings replaced in its text, reasoning and tool-call arguments (same object when clean). */
 export function redactMessage<M extends { content: string | null; reasoning?: string | null; parts?: string | null; tool_calls?: { function: { name: string; arguments: string } }[] | null }>(m: M): M {
-  const dirty = (x: string | null | undefined) => !!x && x.length >= 8 && SECRET_TEST.test(x);
+  const dirty = (x: string | null | undefined) => !!x && SECRET_TEST.test(x);
   const callsDirty = m.tool_calls?.some((c) => dirty(c.function.arguments)) ?? false;
   if (!dirty(m.content) && !dirty(m.reasoning) && !dirty(m.parts) && !callsDirty) return m;
   const out = { ...m };

@@ -125,14 +125,14 @@ export function looksLikeSse(text: string): boolean {
   return SSE_START.test(text.slice(0, 2048));
 }
 
-/** The data of an event as JSON when it parses, else the text itself (e.g. `[DONE]`). */
+/** The data of an event as JSON when it parses, else the text itself, trimmed (e.g. `[DONE]`, also when sent as ` [DONE] `). */
 export function sseData(e: SseEvent): unknown {
   const t = e.data.trim();
   if (t.startsWith('{') || t.startsWith('[')) {
     try {
       return JSON.parse(t);
     } catch {
-      return e.data;
+      return t;
     }
   }
   return t;
