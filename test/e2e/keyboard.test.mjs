@@ -22,6 +22,17 @@ const focused = () =>
 const selectedTab = () => page.evaluate(() => document.querySelector('aw-app').shadowRoot.querySelector('nav [aria-selected="true"]').id);
 const sheetOpen = () => page.evaluate(() => document.querySelector('aw-app').shadowRoot.querySelector('aw-shortcuts')?.shadowRoot.querySelector('dialog')?.open ?? false);
 
+/** Keyboard only: back to the tab bar, the Dashboard tab (second), and its Overview view (first). */
+async function toDashboardOverview() {
+  await tabUntil((x) => x.role === 'tab' && x.id.startsWith('tab-'), 200, 'Shift+Tab');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await selectedTab(), 'tab-dashboard');
+  await tabUntil((x) => x.id === 'view-overview' || x.id === 'view-review');
+  await page.keyboard.press('Home');
+  assert.equal((await focused()).id, 'view-overview');
+}
+
 async function tabUntil(pred, max = 60, key = 'Tab') {
   for (let i = 0; i < max; i++) {
     await page.keyboard.press(key);
@@ -108,13 +119,7 @@ test('keyboard only: a re-import says "already imported", then a trajectory open
   await page.waitForFunction(() => /Already imported — 0 new steps/.test(document.querySelector('aw-app').shadowRoot.querySelector('aw-import-panel').shadowRoot.textContent), null, { timeout: 120000 });
   await page.waitForFunction(() => !document.querySelector('aw-app').shadowRoot.textContent.includes('Loading demo data…'), null, { timeout: 120000 });
   // to the dashboard's overview and its trajectory list
-  await tabUntil((x) => x.role === 'tab' && x.id.startsWith('tab-'), 200, 'Shift+Tab');
-  await page.keyboard.press('Home');
-  await page.keyboard.press('ArrowRight');
-  assert.equal(await selectedTab(), 'tab-dashboard');
-  await tabUntil((x) => x.id === 'view-overview' || x.id === 'view-review');
-  await page.keyboard.press('Home');
-  assert.equal((await focused()).id, 'view-overview');
+  await toDashboardOverview();
   await tabUntil((x) => x.role === 'row', 120);
   await page.keyboard.press('Enter');
   await page.evaluate(() => {
@@ -148,12 +153,7 @@ test('keyboard only: a re-import says "already imported", then a trajectory open
 
 test('keyboard only: the export dialog opens, its preview says which of how many rows it shows, and Escape closes it wherever the focus is', async () => {
   // keyboard only: the Dashboard tab, its Overview, then Tab to "Export filtered…" and Enter
-  await tabUntil((x) => x.role === 'tab' && x.id.startsWith('tab-'), 200, 'Shift+Tab');
-  await page.keyboard.press('Home');
-  await page.keyboard.press('ArrowRight');
-  assert.equal(await selectedTab(), 'tab-dashboard');
-  await tabUntil((x) => x.id === 'view-overview' || x.id === 'view-review');
-  await page.keyboard.press('Home');
+  await toDashboardOverview();
   await tabUntil((x) => x.tag === 'button' && x.text.startsWith('Export filtered'), 200);
   await page.keyboard.press('Enter');
   await page.locator('aw-export-dialog aw-table').waitFor({ timeout: 60000 });
