@@ -3,7 +3,13 @@
  * `raw` included, and by the gateway to captured calls.
  */
 
-const SECRET_KEY = /^(authorization|proxy-authorization|x-api-key|api[-_]?key|openai[-_]api[-_]key|anthropic[-_]api[-_]key|cookie|set-cookie|x-goog-api-key|x-auth-token|access[-_]token|secret|password|client[-_]secret|bearer)$/i;
+/**
+ * Secret-named keys and headers: these names whole, and the credential headers also vendor-prefixed
+ * (`x-portkey-api-key`, `helicone-auth`, `cf-aig-authorization`), as the gateway's scrub reads them.
+ */
+const SECRET_NAMES =
+  '(?:[\\w-]*-)?(?:authorization|api-key|auth-token|auth|cookie)|proxy-authorization|x-api-key|api[-_]?key|openai[-_]api[-_]key|anthropic[-_]api[-_]key|set-cookie|x-goog-api-key|x-auth-token|access[-_]token|secret|password|client[-_]secret|bearer';
+const SECRET_KEY = new RegExp(`^(?:${SECRET_NAMES})$`, 'i');
 
 /** Key-shaped strings: OpenAI / Anthropic / OpenRouter / Google / AWS / GitHub / HF / Slack tokens, and `Bearer x`. */
 const SECRET_VALUE =
@@ -14,8 +20,6 @@ const SECRET_TEST = new RegExp(SECRET_VALUE.source);
 const URL_KEY_PARAM = /([?&](?:api[-_]?key|key|token|access_token|auth)=)[^&#\s"]+/gi;
 
 export const REDACTED = '[redacted]';
-
-const SECRET_NAMES = SECRET_KEY.source.slice(2, -2);
 
 /** Anything in a record's JSON text that could need redaction: a secret-named key or header, a key-shaped value, a key in a URL. */
 const MAYBE_SECRET = new RegExp(

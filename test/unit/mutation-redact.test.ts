@@ -83,10 +83,12 @@ describe('isSecretKey', () => {
       'Authorization', 'proxy-authorization', 'X-Api-Key', 'api-key', 'api_key', 'apikey', 'OPENAI_API_KEY', 'openai-api-key',
       'ANTHROPIC_API_KEY', 'anthropic-api-key', 'Cookie', 'Set-Cookie', 'x-goog-api-key', 'X-Auth-Token', 'access_token', 'access-token',
       'secret', 'Password', 'client_secret', 'client-secret', 'bearer',
+      // vendor-prefixed credential headers, as the gateway's scrub reads them
+      'x-portkey-api-key', 'helicone-auth', 'cf-aig-authorization', 'x-authorization',
     ]) assert.equal(isSecretKey(k), true, k);
   });
   it('only whole names', () => {
-    for (const k of ['authorization_mode', 'x-authorization', 'apikeys', 'api--key', 'my_password', 'secret_santa', 'cookies', 'token', 'name', 'api.key']) {
+    for (const k of ['authorization_mode', 'authorizations', 'apikeys', 'api--key', 'my_password', 'secret_santa', 'cookies', 'token', 'name', 'api.key']) {
       assert.equal(isSecretKey(k), false, k);
     }
   });
