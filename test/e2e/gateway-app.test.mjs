@@ -90,7 +90,8 @@ describe('captured calls in the Gateway tab', () => {
     }, base);
     assert.equal(answer.status, 200);
     const row = calls.locator('tbody tr').first();
-    await row.locator('td', { hasText: '200' }).waitFor({ timeout: 30000 });
+    // the status cell (4th) reads 'saving…' until the pool has the step, then the HTTP status (a bare '200' may be in other cells)
+    await row.locator('td:nth-child(4)', { hasText: /^200$/ }).waitFor({ timeout: 30000 });
     const cells = await row.locator('td').allTextContents();
     assert.equal(cells[1], 'POST /v1/chat/completions');
     assert.equal(cells[2], 'gpt-4o-mini');

@@ -44,7 +44,8 @@ describe('notebook with the keyboard only', () => {
     let cells = await sources(page);
     assert.equal(cells.length, 2);
     // Tab to the first cell's editor
-    for (let i = 0; i < 60 && !(await active(page)).cls.includes('cm-content'); i++) await page.keyboard.press('Tab');
+    // past the toolbar and the schema sidebar (one button per table, view and column group of the pool)
+    for (let i = 0; i < 250 && !(await active(page)).cls.includes('cm-content'); i++) await page.keyboard.press('Tab');
     assert.match((await active(page)).cls, /cm-content/);
     await page.keyboard.press('Alt+Shift+KeyB');
     await page.waitForFunction(() => true);
