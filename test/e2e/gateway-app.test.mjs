@@ -68,9 +68,13 @@ describe('agent configs in the app', () => {
     await page.getByLabel('Config text (YAML or JSON)').fill(broken);
     await page.getByRole('button', { name: 'Save config' }).click();
     await page.locator('aw-gateway [role=alert]').waitFor();
-    const r = await page.evaluate(() => window.workbench.runAgent({ agent: 'edited-agent', tasks: 'math', rollouts: 1 }).then((x) => x.trajectories.length));
-    assert.ok(r >= 1);
-    const agents = await waitForQuery(page, `SELECT DISTINCT agent FROM steps WHERE source = 'capture'`, (rows) => rows.length >= 1);
+    const run = await page.evaluate(() => window.workbench.runAgent({ agent: 'edited-agent', tasks: 'math', rollouts: 1 }).then((x) => x.results.map((r) => r.turns)));
+    assert.ok(run.length >= 1);
+    // every turn's step stored before the page closes: a capture still in the gateway's hands when its page
+    // closes is handed to the next page that opens (another test's pool)
+    const turns = run.reduce((a, b) => a + b, 0);
+    await waitForQuery(page, `SELECT count(*)::INT AS n FROM steps WHERE source = 'capture'`, (rows) => rows[0].n >= turns);
+    const agents = await page.evaluate(() => window.workbench.query(`SELECT DISTINCT agent FROM steps WHERE source = 'capture'`));
     assert.deepEqual(agents.map((a) => a.agent), ['edited-agent']);
     await page.close();
   });
