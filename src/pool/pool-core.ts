@@ -282,14 +282,6 @@ export class PoolEngine implements ImportHost {
         }
       },
 
-      tableNames: (sql: string): string[] => {
-        try {
-          return this.c().getTableNames(sql);
-        } catch {
-          return [];
-        }
-      },
-
       /** Open a streaming cursor over a query on its own connection. */
       openCursor: (sql: string): number => {
         try {

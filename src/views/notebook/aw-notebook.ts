@@ -9,7 +9,7 @@ import { type Services, servicesContext } from '../kit/services';
 import type { CellReport } from '../../notebook/api';
 import { notebookTitle } from '../../notebook/format';
 import { type Cell, type CellKind, makeCell, type NotebookDoc } from '../../notebook/model';
-import { asSelect, NotebookRuntime } from '../../notebook/runtime';
+import { NotebookRuntime } from '../../notebook/runtime';
 import './aw-cell';
 import type { AwCell, CellAction } from './aw-cell';
 import type { SqlSchema } from './aw-sql-editor';
@@ -346,7 +346,7 @@ export class AwNotebook extends LitElement {
     const s = this.services;
     if (!s || !this.runtime) return;
     // A query cell exports the one statement the runtime checked (asSelect), not its raw text.
-    const sql = c.options.effect ? this.runtime.qualified(c.key) : c.options.id ? `SELECT * FROM "${this.runtime.schema}"."${c.options.id.toLowerCase()}"` : asSelect(this.runtime.qualified(c.key));
+    const sql = this.runtime.exportSql(c.key);
     try {
       const blob = await s.exporter.exportQuery(sql, { format });
       download(blob, `${c.options.id ?? 'result'}.${format}`);
