@@ -156,9 +156,9 @@ test('keyboard only: the export dialog opens, its preview says which of how many
   await toDashboardOverview();
   await tabUntil((x) => x.tag === 'button' && x.text.startsWith('Export filtered'), 200);
   await page.keyboard.press('Enter');
-  await page.locator('aw-export-form aw-table').waitFor({ timeout: 60000 });
+  await page.locator('aw-dashboard aw-export-form aw-table').waitFor({ timeout: 60000 });
   await page.waitForFunction(() => /Preview: the first/.test(document.querySelector('aw-app').shadowRoot.querySelector('aw-dashboard').shadowRoot.querySelector('aw-export-form').shadowRoot.textContent));
-  const t = await page.locator('aw-export-form').evaluate((el) => el.shadowRoot.textContent);
+  const t = await page.locator('aw-dashboard aw-export-form').evaluate((el) => el.shadowRoot.textContent);
   const total = Number(/([\d,]+)\s+rows from/.exec(t)?.[1].replaceAll(',', ''));
   const caption = /Preview: the first ([\d,]+) of ([\d,]+) rows/.exec(t);
   assert.ok(total > 0, t);
