@@ -290,7 +290,8 @@ export class AwExportForm extends LitElement {
         ${this.radio('format', 'jsonl' as ExportFormat, this.format, 'JSONL', (v) => (this.format = v))}
       </fieldset>
       </div>
-      ${!this.live ? html`<div class="actions"><button @click=${() => (this.previewing = true)}>Preview</button></div>` : html`<p role="status" aria-live="polite">${this.rowCount === null ? 'Counting…' : html`<strong class="total">${total.toLocaleString('en-US')}</strong> rows from
+      ${this.modal ? nothing : html`<div class="actions"><button @click=${() => (this.previewing ? void this.refreshPreview() : (this.previewing = true))}>Preview</button></div>`}
+      ${!this.live ? nothing : html`<p role="status" aria-live="polite">${this.rowCount === null ? 'Counting…' : html`<strong class="total">${total.toLocaleString('en-US')}</strong> rows from
         ${this.counts?.steps.toLocaleString('en-US')} steps in ${this.counts?.trajectories.toLocaleString('en-US')} trajectories`}</p>`}
       ${this.renderProblems()}
       ${this.error ? html`<p class="err" role="alert">${this.error}</p>` : nothing}
