@@ -8,6 +8,7 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type { ColumnSummary } from '../../notebook/column-summary';
+import type { CellEdit } from '../../notebook/edits';
 import type { Cell, CellKind, CellOptions } from '../../notebook/model';
 import { renderMarkdown } from './markdown';
 import type { CellRuntimeState } from '../../notebook/runtime';
@@ -21,14 +22,12 @@ import './aw-sql-editor';
 import type { AwSqlEditor, SqlSchema } from './aw-sql-editor';
 
 export type CellAction =
+  | CellEdit
   | { action: 'run'; advance: boolean }
-  | { action: 'delete' | 'duplicate' | 'chart' | 'stop' }
-  | { action: 'move'; dir: -1 | 1 }
+  | { action: 'chart' }
+  | { action: 'stop' }
   | { action: 'focus'; dir: -1 | 1 }
-  | { action: 'add'; kind: CellKind; above?: boolean }
-  | { action: 'undo-delete' }
   | { action: 'run-insert' }
-  | { action: 'kind'; kind: CellKind }
   | { action: 'export'; format: ExportFormat };
 
 export { renderMarkdown } from './markdown';
