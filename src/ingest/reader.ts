@@ -2,6 +2,8 @@
  * Bytes → parsed records, streaming (never the whole file as one string): gzip, BOM / UTF-16,
  * binary sniffing, then one of three splitters — JSON Lines, a top-level JSON array / concatenated
  * JSON values (a string- and depth-aware splitter feeding JSON.parse), or SSE text.
+ *
+ * Kept whole (~340 lines): readRecords is one streaming generator whose container sniffing and three splitters share the byte, line and record counters; the JSON value splitter is json-values.ts.
  */
 import { looksLikeJsonLines, parseOne, type SplitValue, ValueSplitter, valueEvents } from './json-values';
 import type { SourceRecord } from './normalizer';

@@ -121,3 +121,8 @@ export const OPTIONS_SQL = `SELECT
     (SELECT list(DISTINCT channel ORDER BY channel) FILTER (WHERE channel IS NOT NULL) FROM steps) AS channels,
     (SELECT list(DISTINCT q ORDER BY q) FROM (SELECT quality AS q FROM curation UNION SELECT unnest(['unreviewed', 'good', 'bad']))) AS qualities,
     (SELECT list(DISTINCT t ORDER BY t) FROM (SELECT unnest(tags) AS t FROM curation)) AS tags`;
+
+/** The trajectory ids the list shows (for their costs). */
+export function listedTrajectories(where: string, sort: Sort): string {
+  return `SELECT trajectory_uid FROM (${trajectoriesSql(where, sort)})`;
+}

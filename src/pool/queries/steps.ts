@@ -9,3 +9,8 @@ export function filteredSteps(where: string, columns = 's.*'): string {
 export function matchingTrajectories(where: string): string {
   return where ? filteredSteps(where, 'DISTINCT s.trajectory_uid') : 'SELECT trajectory_uid FROM steps';
 }
+
+/** The predicate "the step is in this view" (`view` must already be a checked, plain or schema-qualified name). */
+export function inView(view: string): string {
+  return `s.step_id IN (SELECT step_id FROM ${view})`;
+}

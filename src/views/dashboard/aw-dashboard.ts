@@ -36,7 +36,7 @@ import type { InspectorView } from '../inspector/views';
 import type { AwStepInspector } from '../inspector/aw-step-inspector';
 import '../kit/aw-price-table';
 import type { AwPriceTable } from '../kit/aw-price-table';
-import { breakdownSql, DIMENSIONS, type Dimension, groupCountsSql, groupsSql, LIST_LIMIT, OPTIONS_SQL, rewardsSql, type Sort, summarySql, trajectoriesSql } from '../../pool/queries/dashboard';
+import { breakdownSql, DIMENSIONS, type Dimension, groupCountsSql, groupsSql, LIST_LIMIT, listedTrajectories, OPTIONS_SQL, rewardsSql, type Sort, summarySql, trajectoriesSql } from '../../pool/queries/dashboard';
 import { base } from '../kit/styles';
 import { STEP_COUNT } from '../../pool/queries/pool';
 
@@ -217,7 +217,7 @@ export class AwDashboard extends LitElement {
     const where = this.where;
     const [byModel, perTrajectory] = await Promise.all([
       pool.rows(costByModelSql(where, pricedModels(this.models))),
-      pool.rows(trajectoryCostSql(`SELECT trajectory_uid FROM (${trajectoriesSql(where, this.sort)})`, pricedModels(this.models))),
+      pool.rows(trajectoryCostSql(listedTrajectories(where, this.sort), pricedModels(this.models))),
     ]);
     if (seq !== this.seq) return;
     this.costByModel = byModel;

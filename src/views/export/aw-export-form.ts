@@ -24,6 +24,7 @@ import { base } from '../kit/styles';
 import { type CurationFilter, filterSummary } from '../../curation/filter';
 import { datasetSql, LAYOUTS, resolveLayoutOptions } from '../../export/layouts';
 import { datasetPreview } from '../../export/preview';
+import { inView } from '../../pool/queries/steps';
 import '../aw-table';
 import { dashboardFilter, dashboardWhere } from '../dashboard/filter-state';
 import { buildManifest, type ExportManifest, fileStem } from './manifest';
@@ -123,7 +124,7 @@ export class AwExportForm extends LitElement {
     if (this.source === 'view') {
       const v = this.viewName.trim();
       if (!VIEW_NAME.test(v)) throw new Error(`invalid view name: ${v || '(empty)'} — use a notebook cell id such as my_cell or schema.my_cell`);
-      return `s.step_id IN (SELECT step_id FROM ${v})`;
+      return inView(v);
     }
     return this.where ?? dashboardWhere();
   }
