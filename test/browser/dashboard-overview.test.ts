@@ -118,6 +118,15 @@ describe('<aw-dashboard>', () => {
     expect(all!.excluded).to.deep.equal({ 'no response': 1 });
     expect(dialog.renderRoot.querySelector('.problems')?.textContent).to.include('p2-c:0').and.include('no response');
     expect((await saved[2].blob.text()).trim().split('\n').length).to.equal(Number(shown.steps) - 1);
+
+    // the Data tab's SQL filter is a source of the same form: its predicate selects, the manifest records it
+    dialog.source = 'sql';
+    dialog.predicate = "s.trajectory_uid = 'p0-b'";
+    await dialog.updateComplete;
+    const one = await dialog.exportNow();
+    const [n] = await pool.rows("SELECT count(*)::INTEGER AS n FROM steps WHERE trajectory_uid = 'p0-b'");
+    expect(one!.steps).to.equal(Number(n.n));
+    expect(one!.source).to.deep.equal({ kind: 'sql', where: "s.trajectory_uid = 'p0-b'" });
     await curationStore(pool).undo();
   });
 

@@ -1,13 +1,13 @@
 /**
  * <aw-export-form>: the one dataset export form, inline on the Data tab and, with `modal`, the
  * dashboard's export dialog. Layout (steps | sft per trajectory or step | rl_steps | verl_prompts |
- * dpo with a minimum margin), source (whole pool, the dashboard filter or a notebook cell's view),
+ * dpo with a minimum margin), source (whole pool, the dashboard filter, a notebook cell's view or a SQL predicate),
  * trainable-only (default on), redaction, split, Parquet (zstd) or JSONL. Shows the row count, the
  * rows a trainer would reject and the first rows (export/preview.ts) before download; downloads a
  * manifest JSON beside the file; shows progress and can cancel.
  *
  * API: `modal` + `open` (a dialog; event `aw-close`), `source`, `where` (filter predicate; default:
- * the dashboard's), `filter`, `viewName`, `layout`, `format`, `options()`, `refreshPreview()`,
+ * the dashboard's), `filter`, `viewName`, `predicate`, `layout`, `format`, `options()`, `refreshPreview()`,
  * `exportNow()`, `cancel()`; `saveFile` replaces the browser download (tests). Inline, the preview
  * runs on the first "Preview" (not at boot) and follows the controls from then on.
  *
@@ -30,7 +30,7 @@ import { dashboardFilter, dashboardWhere } from '../dashboard/filter-state';
 import { buildManifest, type ExportManifest, fileStem } from './manifest';
 import { Cancellable } from '../../util/jobs';
 
-export type ExportSource = 'pool' | 'filter' | 'view';
+export type ExportSource = 'pool' | 'filter' | 'view' | 'sql';
 const VIEW_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
 
 @customElement('aw-export-form')
@@ -46,6 +46,8 @@ export class AwExportForm extends LitElement {
   @property() where: string | null = null;
   @property({ attribute: false }) filter: CurationFilter | null = null;
   @property({ attribute: 'view-name' }) viewName = '';
+  /** Source `sql`: a SQL predicate over `steps s` and `curation c`, typed by the user. */
+  @property() predicate = '';
   @property({ attribute: false }) saveFile: (name: string, blob: Blob) => void = (name, blob) => download(blob, name);
 
   @property() layout: DatasetLayout = 'sft';
@@ -97,6 +99,7 @@ export class AwExportForm extends LitElement {
       .err { color: var(--aw-error); white-space: pre-wrap; }
       .problems { color: var(--aw-text); background: var(--aw-warn-bg); border: 1px solid var(--aw-warn-border); border-radius: var(--aw-radius); padding: 4px 10px; }
       .problems ul { margin: 2px 0; padding-left: 18px; max-height: 120px; overflow: auto; }
+      input.predicate { flex: 1 1 100%; font-family: var(--aw-mono); font-size: 12.5px; }
       .caption { color: var(--aw-muted); font-size: 12px; margin: 6px 0 2px; }
       progress { width: 240px; }
       .actions { display: flex; gap: 8px; align-items: center; margin-top: 8px; }
@@ -126,6 +129,7 @@ export class AwExportForm extends LitElement {
       if (!VIEW_NAME.test(v)) throw new Error(`invalid view name: ${v || '(empty)'} — use a notebook cell id such as my_cell or schema.my_cell`);
       return inView(v);
     }
+    if (this.source === 'sql') return this.predicate.trim();
     return this.where ?? dashboardWhere();
   }
 
@@ -155,7 +159,7 @@ export class AwExportForm extends LitElement {
   protected override updated(changed: PropertyValues<this>): void {
     // focus moves into the dialog when it opens (its first control), so the keyboard starts there
     if (this.modal && changed.has('open') && this.open) (this.renderRoot.querySelector('.dialog input, .dialog button') as HTMLElement | null)?.focus();
-    const inputs = ['open', 'source', 'where', 'viewName', 'layout', 'sftPer', 'tokens', 'maxTokens', 'truncate', 'dpoMinMargin', 'trainableOnly', 'validOnly', 'redact', 'split', 'splitColumn', 'services', 'previewing'] as const;
+    const inputs = ['open', 'source', 'where', 'viewName', 'predicate', 'layout', 'sftPer', 'tokens', 'maxTokens', 'truncate', 'dpoMinMargin', 'trainableOnly', 'validOnly', 'redact', 'split', 'splitColumn', 'services', 'previewing'] as const;
     if (this.live && inputs.some((k) => changed.has(k))) void this.refreshPreview();
   }
 
@@ -278,6 +282,9 @@ export class AwExportForm extends LitElement {
         ${this.radio('source', 'view' as ExportSource, this.source, 'notebook cell view', (v) => (this.source = v))}
         ${this.source === 'view' ? html`<input aria-label="Notebook cell view name (its rows need step_id)" placeholder="cell id" .value=${this.viewName}
             @change=${(e: Event) => (this.viewName = (e.target as HTMLInputElement).value)} />` : nothing}
+        ${this.radio('source', 'sql' as ExportSource, this.source, 'SQL filter', (v) => (this.source = v))}
+        ${this.source === 'sql' ? html`<input class="predicate" aria-label="Filter (SQL predicate over steps s and curation c)" placeholder="e.g. s.reward > 0 AND s.data_source = 'gsm8k'"
+            .value=${this.predicate} @change=${(e: Event) => (this.predicate = (e.target as HTMLInputElement).value)} />` : nothing}
       </fieldset>
       <fieldset><legend>Rows</legend>
         <label><input type="checkbox" .checked=${this.trainableOnly} @change=${(e: Event) => (this.trainableOnly = (e.target as HTMLInputElement).checked)} /> trainable only <span class="hint">(succeeded and not marked bad, or labelled trainable)</span></label>

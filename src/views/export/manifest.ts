@@ -12,7 +12,7 @@ export interface ExportManifest {
   /** Steps and trajectories the layout was built from (after trainable / filter / split). */
   steps: number;
   trajectories: number;
-  source: { kind: 'pool' | 'filter' | 'view'; view?: string; filter?: Record<string, unknown>; where: string | null };
+  source: { kind: 'pool' | 'filter' | 'view' | 'sql'; view?: string; filter?: Record<string, unknown>; where: string | null };
   /** Rows (dpo: trajectories) left out because a trainer would reject their conversation, by reason (decision 012). */
   excluded?: Record<string, number>;
   /** With valid_only off: the rows exported with a `problem`, by reason. */
