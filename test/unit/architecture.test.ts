@@ -191,6 +191,11 @@ export function sqlLiterals(text: string): string[] {
   return [...text.matchAll(/[`'"]\s*((?:SELECT|WITH|INSERT|UPDATE|DELETE|CREATE|DROP|COPY|ATTACH)\s[^`'"\n]{0,60})/g)].map((m) => m[1]);
 }
 
+/** Hex colours inside lit `css` blocks (Plot's mark colours are SVG attributes, where var() does not resolve, and are left). */
+export function hexInStyles(text: string): string[] {
+  return [...text.matchAll(/css`[^`]*`/g)].flatMap((m) => m[0].match(/#[0-9a-fA-F]{3,8}\b/g) ?? []);
+}
+
 /** SQL in a view that is the user's own text to edit, not a query the view runs. */
 const USER_SQL: Record<string, string> = {
   'src/views/data/aw-export-panel.ts': 'the query box starts with an example the user edits',
@@ -216,6 +221,13 @@ describe('architecture: the rules of docs/architecture.md a grep can check', () 
       return lines.length > MAX_LINES && !lines.slice(0, 40).some((l) => l.includes('Kept whole')) ? [`${relative(ROOT, f)}: ${lines.length} lines`] : [];
     });
     assert.deepEqual(long, []);
+  });
+
+  it('element styles take their colours from the shared --aw-* variables (views/kit/styles.ts, app/theme.css), no hex literals', () => {
+    const found = FILES.filter((f) => /^src\/(views|app)\//.test(relative(ROOT, f)) && !f.endsWith('kit/styles.ts')).flatMap((f) =>
+      hexInStyles(readFileSync(f, 'utf8')).map((h) => `${relative(ROOT, f)}: ${h}`),
+    );
+    assert.deepEqual(found, []);
   });
 
   it('the SQL check sees a query and passes a tag name', () => {

@@ -47,15 +47,15 @@ export class AwNotebook extends LitElement {
 
   static override styles = css`
     :host { display: block; max-width: 1100px; margin: 0 auto; padding: 8px 16px 80px; font: 13px/1.45 system-ui, sans-serif; }
-    .confirm { background: #fff8c5; border: 1px solid #d4a72c; padding: 6px 10px; margin-bottom: 10px; }
+    .confirm { background: var(--aw-warn-bg); border: 1px solid var(--aw-warn-border); padding: 6px 10px; margin-bottom: 10px; }
     .confirm p { margin: 0 0 6px; }
     .confirm .effects { margin: 0 0 6px; padding: 0; list-style: none; display: grid; gap: 4px; }
-    .confirm .effects pre { margin: 2px 0 0; padding: 4px 6px; background: #fff; border: 1px solid #d4a72c; white-space: pre-wrap; overflow-wrap: anywhere; font: 12px/1.4 ui-monospace, monospace; max-height: 16em; overflow: auto; }
+    .confirm .effects pre { margin: 2px 0 0; padding: 4px 6px; background: var(--aw-panel); border: 1px solid var(--aw-warn-border); white-space: pre-wrap; overflow-wrap: anywhere; font: 12px/1.4 ui-monospace, monospace; max-height: 16em; overflow: auto; }
     .confirm .choices { display: flex; gap: 8px; flex-wrap: wrap; }
     button { font: inherit; cursor: pointer; }
     .end { display: flex; gap: 6px; margin-top: 8px; }
-    .end button { border: 1px dashed #d0d7de; background: #fff; padding: 2px 10px; }
-    .nopool { color: #57606a; padding: 8px; }
+    .end button { border: 1px dashed var(--aw-border); background: var(--aw-panel); padding: 2px 10px; }
+    .nopool { color: var(--aw-muted); padding: 8px; }
   `;
 
   protected override willUpdate(changed: PropertyValues<this>): void {
