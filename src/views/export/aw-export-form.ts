@@ -189,7 +189,6 @@ export class AwExportForm extends LitElement {
     const s = this.services;
     if (!s || this.busy) return null;
     this.error = null;
-    this.previewing = true;
     await this.refreshPreview();
     if (this.error) return null;
     if (!this.rowCount) {
@@ -222,6 +221,8 @@ export class AwExportForm extends LitElement {
     } finally {
       this.busy = false;
       this.job.end();
+      // inline, the counts stay shown from now on (set after the export: an update now would supersede its preview)
+      if (!this.modal) this.previewing = true;
     }
   }
 
