@@ -58,7 +58,7 @@ const VIEWS = [
   ['export-dialog', async (page) => {
     await page.locator('aw-dashboard .cards').waitFor();
     await page.locator('aw-dashboard button', { hasText: 'Export filtered' }).click();
-    await page.locator('aw-export-dialog aw-table').waitFor({ timeout: 60000 });
+    await page.locator('aw-dashboard aw-export-form aw-table').waitFor({ timeout: 60000 });
     await page.waitForTimeout(800);
   }, 'dashboard'],
 ];

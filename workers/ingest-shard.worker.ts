@@ -5,7 +5,8 @@
  * appends them to the pool in its import's transaction). See pipeline.ts `runSharded`.
  */
 import * as Comlink from 'comlink';
-import { type RecordRun, runShard, type ShardJob } from '../src/ingest/pipeline';
+import type { RecordRun } from '../src/ingest/run-records';
+import { runShard, type ShardJob } from '../src/ingest/shards';
 
 const api = {
   run(job: ShardJob, onBatch: (bytes: Uint8Array) => Promise<void>, onProgress: (bytes: number, records: number, rows: number) => void): Promise<RecordRun> {

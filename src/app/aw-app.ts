@@ -37,11 +37,11 @@ export class AwApp extends LitElement {
       header.top button.keys { order: 1; border-radius: 50%; width: 26px; height: 26px; padding: 0; }
       main { padding: 14px 16px; max-width: 1500px; margin: 0 auto; display: grid; grid-template-columns: minmax(0, 1fr); gap: 14px; }
       main > section { min-width: 0; }
-      .banner { padding: 8px 12px; border-radius: var(--aw-radius); background: #fff4e0; border: 1px solid #f0d49a; }
-      .banner.error { background: var(--aw-error-bg); border-color: #f3b8b3; color: var(--aw-error); }
+      .banner { padding: 8px 12px; border-radius: var(--aw-radius); background: var(--aw-warn-bg); border: 1px solid var(--aw-warn-border); }
+      .banner.error { background: var(--aw-error-bg); border-color: var(--aw-error); color: var(--aw-error); }
       .welcome { display: grid; grid-template-columns: minmax(0, 1.2fr) minmax(0, 1fr); gap: 14px; }
       @media (max-width: 900px) { .welcome { grid-template-columns: minmax(0, 1fr); } }
-      .toast { position: fixed; bottom: 16px; right: 16px; background: #222; color: #fff; padding: 8px 14px; border-radius: var(--aw-radius); max-width: 480px; z-index: 20; }
+      .toast { position: fixed; bottom: 16px; right: 16px; background: var(--aw-text); color: var(--aw-panel); padding: 8px 14px; border-radius: var(--aw-radius); max-width: 480px; z-index: 20; }
       .toast.error { background: var(--aw-error); }
       [hidden] { display: none !important; }
       ul.examples { margin: 6px 0 0; padding-left: 18px; }

@@ -78,7 +78,3 @@ export function filterSummary(f: CurationFilter): Record<string, unknown> {
   return out;
 }
 
-/** The selected steps as `steps s LEFT JOIN curation c` with the filter applied. */
-export function filteredSteps(where: string, columns = 's.*'): string {
-  return `SELECT ${columns} FROM steps s LEFT JOIN curation c USING (step_id)${where ? ` WHERE ${where}` : ''}`;
-}

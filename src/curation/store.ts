@@ -4,7 +4,7 @@
  * be undone exactly, however many steps a bulk label covered.
  */
 import type { PoolClient } from '../pool/client';
-import { filteredSteps } from './filter';
+import { filteredSteps } from '../pool/queries/steps';
 import { sqlString, sqlStringList, valuesChunks } from '../pool/sql';
 
 export interface CurationPatch {

@@ -6,6 +6,7 @@
  */
 import type { Table } from 'apache-arrow';
 import { tableToRows } from '../pool/rows';
+import { sqlIdent } from '../pool/sql';
 
 export type SummaryKind = 'number' | 'time' | 'text' | 'other';
 
@@ -41,10 +42,6 @@ export function kindOfType(type: string): SummaryKind {
   return 'other';
 }
 
-export function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
 /** SUMMARIZE over a relation (a view name or a parenthesized SELECT). */
 export function summarizeSql(relation: string): string {
   return `SELECT * FROM (SUMMARIZE SELECT * FROM ${relation})`;
@@ -54,7 +51,7 @@ export function summarizeSql(relation: string): string {
 export function distributionSql(relation: string, cols: { name: string; kind: SummaryKind }[], bins = SUMMARY_BINS, top = SUMMARY_TOP): string | null {
   const branches: string[] = [];
   cols.forEach((c, i) => {
-    const q = quoteIdent(c.name);
+    const q = sqlIdent(c.name);
     if (c.kind === 'number' || c.kind === 'time') {
       const x = c.kind === 'time' ? `epoch(CAST(${q} AS TIMESTAMP))` : `CAST(${q} AS DOUBLE)`;
       branches.push(`(SELECT ${i} AS col, coalesce(least(CAST(floor((x - lo) / nullif(hi - lo, 0) * ${bins}) AS INTEGER), ${bins - 1}), 0) AS b, NULL::VARCHAR AS v, count(*)::BIGINT AS n, any_value(lo) AS lo, any_value(hi) AS hi

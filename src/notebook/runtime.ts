@@ -2,9 +2,12 @@
  * Runtime state of a notebook's cells (kept apart from the saved cell data in model.ts). Runs SQL
  * cells as views in the notebook's own schema, reruns downstream cells when a cell changes or the
  * pool reports new data, and ignores results of runs that a newer run superseded.
+ *
+ * Kept whole (~440 lines): the run scheduler is one state machine (queued runs, superseded results, downstream reruns, pool changes); split, its invariants would span files.
  */
 import type { Table } from 'apache-arrow';
 import type { PoolChange } from '../pool/client';
+import { sqlIdent, sqlQualified } from '../pool/sql';
 import { buildGraph, downstream, type Graph, readersOf } from './graph';
 import { type ColumnSummary, summarizeColumns } from './column-summary';
 import type { Cell } from './model';
@@ -202,7 +205,7 @@ export class NotebookRuntime {
     if (c?.kind !== 'sql' || c.options.effect || !s?.table || s.status !== 'done') return null;
     const hit = this.summaries.get(key);
     if (hit?.runId === s.runId) return hit.p;
-    const relation = c.options.id ? `"${this.schema}"."${c.options.id.toLowerCase()}"` : `(${asSelect(this.qualified(key))})`;
+    const relation = c.options.id ? sqlQualified(this.schema, c.options.id.toLowerCase()) : `(${asSelect(this.qualified(key))})`;
     const p = this.idle().then(() => summarizeColumns(this.pool, relation));
     this.summaries.set(key, { runId: s.runId, p });
     return p;
@@ -216,7 +219,7 @@ export class NotebookRuntime {
     for (const id of [...this.defined]) {
       if (!ids.has(id)) {
         this.defined.delete(id);
-        this.pool.exec(`DROP VIEW IF EXISTS "${this.schema}"."${id}"`).catch(() => {});
+        this.pool.exec(`DROP VIEW IF EXISTS ${sqlQualified(this.schema, id)}`).catch(() => {});
       }
     }
     for (const key of [...this.states.keys()]) {
@@ -288,7 +291,7 @@ export class NotebookRuntime {
   }
 
   private async prepare(): Promise<void> {
-    this.schemaReady ??= this.pool.exec(`CREATE SCHEMA IF NOT EXISTS "${this.schema}"`).catch((e) => {
+    this.schemaReady ??= this.pool.exec(`CREATE SCHEMA IF NOT EXISTS ${sqlIdent(this.schema)}`).catch((e) => {
       this.schemaReady = null;
       throw e;
     });
@@ -323,12 +326,19 @@ export class NotebookRuntime {
     return null;
   }
 
+  /** What exporting the cell exports: an effect cell's statement, a named cell's view, else the one statement the runtime checks (asSelect). */
+  exportSql(key: string): string {
+    const c = this.cell(key);
+    if (c?.kind === 'sql' && !c.options.effect && c.options.id) return `SELECT * FROM ${sqlQualified(this.schema, c.options.id.toLowerCase())}`;
+    return c?.kind === 'sql' && c.options.effect ? this.qualified(key) : asSelect(this.qualified(key));
+  }
+
   /** The cell's SQL with references to other cells' ids qualified by this notebook's schema. */
   qualified(key: string): string {
     const c = this.cell(key)!;
     const node = this.graph.nodes.get(key)!;
     const own = c.options.id?.toLowerCase();
-    const sql = rewriteRefs(c.source, node.refs, (n) => (n !== own && this.graph.byId.has(n) ? `"${this.schema}"."${n}"` : null));
+    const sql = rewriteRefs(c.source, node.refs, (n) => (n !== own && this.graph.byId.has(n) ? sqlQualified(this.schema, n) : null));
     return sql.replace(/[\s;]+$/, '');
   }
 
@@ -386,7 +396,7 @@ export class NotebookRuntime {
         const select = asSelect(sql);
         table = await this.pool.queryReadOnly(compute ? `${select} LIMIT ${MAX_ROWS + 1}` : select, compute);
         if (id) {
-          await this.pool.execOne(`CREATE OR REPLACE VIEW "${this.schema}"."${id}" AS ${select}`);
+          await this.pool.execOne(`CREATE OR REPLACE VIEW ${sqlQualified(this.schema, id)} AS ${select}`);
           this.defined.add(id);
         }
       }
@@ -423,7 +433,7 @@ export class NotebookRuntime {
     const id = this.graph.nodes.get(dep)!.defines!;
     const t0 = performance.now();
     try {
-      if (!table || table.numRows > PLOT_ROWS) table = await this.pool.queryReadOnly(`SELECT * FROM "${this.schema}"."${id}" LIMIT ${PLOT_ROWS}`);
+      if (!table || table.numRows > PLOT_ROWS) table = await this.pool.queryReadOnly(`SELECT * FROM ${sqlQualified(this.schema, id)} LIMIT ${PLOT_ROWS}`);
       this.finish(key, runId, { ...base, status: 'done', table, ms: performance.now() - t0 });
     } catch (e) {
       const { message } = cellErrorMessage(e instanceof Error ? e.message : String(e), this.schema);

@@ -276,7 +276,3 @@ export function rewriteRefs(sql: string, refs: TableRef[], rename: (name: string
   }
   return out + sql.slice(at);
 }
-
-export function quoteIdent(name: string): string {
-  return /^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replaceAll('"', '""')}"`;
-}

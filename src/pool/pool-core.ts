@@ -6,6 +6,8 @@
  * the WAL fix, flushing), schema migrations (migrations.ts), trajectory_stats (stats.ts), import
  * transactions (import-tx.ts, import-commit.ts) and streaming cursors (cursors.ts). `run` is the one
  * place a statement of the pool's own connection is executed.
+ *
+ * Kept whole (~370 lines): the engine's worker API is one object over the parts above; each method is a few lines that delegate.
  */
 import {
   type DuckDBBindings,
@@ -279,14 +281,6 @@ export class PoolEngine implements ImportHost {
           execOne(this.bindings(), sql);
         } catch (e) {
           throw this.queryError(e, sql);
-        }
-      },
-
-      tableNames: (sql: string): string[] => {
-        try {
-          return this.c().getTableNames(sql);
-        } catch {
-          return [];
         }
       },
 

@@ -43,6 +43,10 @@ export class Cancellable {
   cancel(): void {
     this.controller?.abort();
   }
+  /** Between `start()` and `end()`. */
+  get running(): boolean {
+    return this.controller !== null;
+  }
   get cancelled(): boolean {
     return !!this.controller?.signal.aborted;
   }

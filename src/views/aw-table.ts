@@ -40,33 +40,33 @@ export class AwTable extends LitElement {
   private resize?: ResizeObserver;
 
   static override styles = css`
-    :host { display: block; font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; color: #1f2328; }
-    .scroll { overflow: auto; position: relative; border: 1px solid #d0d7de; background: #fff; }
+    :host { display: block; font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; color: var(--aw-text); }
+    .scroll { overflow: auto; position: relative; border: 1px solid var(--aw-border); background: var(--aw-panel); }
     .grid { display: grid; min-width: max-content; }
-    .head { position: sticky; top: 0; z-index: 1; background: #f6f8fa; border-bottom: 1px solid #d0d7de; }
-    .head > div { padding: 2px 6px; font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; border-right: 1px solid #eaeef2; }
-    .head small { color: #6e7781; font-weight: 400; margin-left: 4px; }
+    .head { position: sticky; top: 0; z-index: 1; background: var(--aw-subtle); border-bottom: 1px solid var(--aw-border); }
+    .head > div { padding: 2px 6px; font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; border-right: 1px solid var(--aw-subtle); }
+    .head small { color: var(--aw-muted); font-weight: 400; margin-left: 4px; }
     .row { position: absolute; left: 0; display: grid; min-width: 100%; height: ${ROW_H}px; cursor: default; }
-    .row.odd { background: #fafbfc; }
-    .row:hover { background: #eef4ff; }
-    .row[aria-selected='true'] { background: #ddeaff; }
-    .row > div { padding: 0 6px; line-height: ${ROW_H}px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; border-right: 1px solid #f0f2f4; }
-    .idx { color: #8c959f; text-align: right; }
+    .row.odd { background: var(--aw-subtle); }
+    .row:hover { background: var(--aw-accent-bg); }
+    .row[aria-selected='true'] { background: var(--aw-accent-bg); }
+    .row > div { padding: 0 6px; line-height: ${ROW_H}px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; border-right: 1px solid var(--aw-subtle); }
+    .idx { color: var(--aw-muted); text-align: right; }
     .num { text-align: right; font-variant-numeric: tabular-nums; }
-    .null { color: #a0a7b0; }
-    button.nested { all: unset; cursor: pointer; color: #0b5cad; overflow: hidden; text-overflow: ellipsis; display: block; }
-    button.nested:focus-visible { outline: 2px solid #0969da; }
-    .foot { display: flex; gap: 12px; color: #57606a; padding: 2px 0; }
-    .detail { border: 1px solid #d0d7de; border-top: none; background: #f6f8fa; max-height: 260px; overflow: auto; position: relative; }
+    .null { color: var(--aw-muted); }
+    button.nested { all: unset; cursor: pointer; color: var(--aw-accent); overflow: hidden; text-overflow: ellipsis; display: block; }
+    button.nested:focus-visible { outline: 2px solid var(--aw-accent); }
+    .foot { display: flex; gap: 12px; color: var(--aw-muted); padding: 2px 0; }
+    .detail { border: 1px solid var(--aw-border); border-top: none; background: var(--aw-subtle); max-height: 260px; overflow: auto; position: relative; }
     .detail pre { margin: 0; padding: 6px 8px; white-space: pre-wrap; word-break: break-word; }
-    .detail header { display: flex; justify-content: space-between; padding: 2px 8px; border-bottom: 1px solid #d0d7de; font-weight: 600; }
-    .empty { padding: 6px; color: #57606a; }
-    .sum { height: ${SUM_H}px; font: 10.5px/1.3 system-ui, sans-serif; color: #57606a; font-weight: 400; display: flex; flex-direction: column; gap: 2px; padding-top: 2px; overflow: hidden; }
+    .detail header { display: flex; justify-content: space-between; padding: 2px 8px; border-bottom: 1px solid var(--aw-border); font-weight: 600; }
+    .empty { padding: 6px; color: var(--aw-muted); }
+    .sum { height: ${SUM_H}px; font: 10.5px/1.3 system-ui, sans-serif; color: var(--aw-muted); font-weight: 400; display: flex; flex-direction: column; gap: 2px; padding-top: 2px; overflow: hidden; }
     .sum svg { display: block; width: 100%; height: 30px; }
-    .sum svg rect { fill: #54aeff; }
+    .sum svg rect { fill: var(--aw-bar); }
     .sum .range { display: flex; justify-content: space-between; gap: 4px; white-space: nowrap; overflow: hidden; }
     .sum .top { position: relative; isolation: isolate; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; padding: 0 2px; }
-    .sum .top i { position: absolute; inset: 0 auto 0 0; background: #ddf4ff; z-index: -1; }
+    .sum .top i { position: absolute; inset: 0 auto 0 0; background: var(--aw-accent-bg); z-index: -1; }
     .sum .top span { position: relative; }
   `;
 

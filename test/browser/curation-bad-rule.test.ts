@@ -5,7 +5,7 @@ import { filterWhere } from '../../src/curation/filter';
 import { curationStore } from '../../src/curation/store';
 import type { PoolClient } from '../../src/pool/client';
 import { loadTrajectory } from '../../src/views/inspector/load';
-import { summarySql } from '../../src/views/dashboard/queries';
+import { summarySql } from '../../src/pool/queries/dashboard';
 import { loadStandardPool } from './curation-data';
 import { exporterFor, startPool } from './helpers';
 

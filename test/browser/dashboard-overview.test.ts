@@ -2,8 +2,8 @@ import { expect } from '@esm-bundle/chai';
 import type { PoolClient } from '../../src/pool/client';
 import { curationStore } from '../../src/curation/store';
 import type { AwTrajectoryList } from '../../src/views/dashboard/aw-trajectory-list';
-import '../../src/views/export/aw-export-dialog';
-import type { AwExportDialog } from '../../src/views/export/aw-export-dialog';
+import '../../src/views/export/aw-export-form';
+import type { AwExportForm } from '../../src/views/export/aw-export-form';
 import '../../src/views/review/aw-review-queue';
 import { insertSteps, loadStandardPool, testServices, trajectorySteps } from './curation-data';
 import { mountDashboard } from './dashboard-helpers';
@@ -19,7 +19,7 @@ describe('<aw-dashboard>', () => {
   });
   after(() => pool.terminate());
   afterEach(() => {
-    for (const e of document.querySelectorAll('aw-dashboard, aw-review-queue, aw-export-dialog')) e.remove();
+    for (const e of document.querySelectorAll('aw-dashboard, aw-review-queue, aw-export-form')) e.remove();
   });
 
   const mount = () => mountDashboard(pool);
@@ -93,7 +93,7 @@ describe('<aw-dashboard>', () => {
     await until(() => el.summary?.trajectories === 9, 'solver filter');
     await el.loaded;
     const shown = { ...el.summary };
-    const dialog = el.renderRoot.querySelector('aw-export-dialog') as AwExportDialog;
+    const dialog = el.renderRoot.querySelector('aw-export-form') as AwExportForm;
     const saved: { name: string; blob: Blob }[] = [];
     dialog.saveFile = (name, blob) => saved.push({ name, blob });
     dialog.layout = 'rl_steps';
@@ -118,6 +118,15 @@ describe('<aw-dashboard>', () => {
     expect(all!.excluded).to.deep.equal({ 'no response': 1 });
     expect(dialog.renderRoot.querySelector('.problems')?.textContent).to.include('p2-c:0').and.include('no response');
     expect((await saved[2].blob.text()).trim().split('\n').length).to.equal(Number(shown.steps) - 1);
+
+    // the Data tab's SQL filter is a source of the same form: its predicate selects, the manifest records it
+    dialog.source = 'sql';
+    dialog.predicate = "s.trajectory_uid = 'p0-b'";
+    await dialog.updateComplete;
+    const one = await dialog.exportNow();
+    const [n] = await pool.rows("SELECT count(*)::INTEGER AS n FROM steps WHERE trajectory_uid = 'p0-b'");
+    expect(one!.steps).to.equal(Number(n.n));
+    expect(one!.source).to.deep.equal({ kind: 'sql', where: "s.trajectory_uid = 'p0-b'" });
     await curationStore(pool).undo();
   });
 
@@ -240,7 +249,7 @@ describe('<aw-dashboard> on a large pool', () => {
     expect(groups.renderRoot.textContent).to.include('5,100 prompt groups · 100 with more than one rollout');
     expect(Number(el.renderRoot.querySelector('[aria-label="no-signal groups"] b')?.textContent)).to.equal(100);
     // the reward histogram is counted in SQL: its bins hold every rewarded trajectory
-    const bins = await pool.rows(`SELECT sum(trajectories)::INTEGER AS n, min(x1) AS lo, max(x2) AS hi FROM (${(await import('../../src/views/dashboard/queries')).rewardsSql('')})`);
+    const bins = await pool.rows(`SELECT sum(trajectories)::INTEGER AS n, min(x1) AS lo, max(x2) AS hi FROM (${(await import('../../src/pool/queries/dashboard')).rewardsSql('')})`);
     const [{ n, lo, hi }] = bins;
     const [{ want, rmin, rmax }] = await pool.rows('SELECT count(reward_sum)::INTEGER AS want, min(reward_sum) AS rmin, max(reward_sum) AS rmax FROM trajectories');
     expect(n).to.equal(want);

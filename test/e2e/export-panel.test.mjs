@@ -1,4 +1,4 @@
-// The Data tab's export panel tells the user which rows a trainer would reject before the download (issue 21),
+// The Data tab's export form (the same element the dashboard opens as its export dialog) tells the user which rows a trainer would reject before the download (issue 21),
 // and the downloaded file holds only the others (read back with native DuckDB).
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -22,17 +22,18 @@ describe('export panel', () => {
     await page.getByLabel('Import files').setInputFiles(['test/fixtures/formats/verl-prompts.jsonl', 'test/fixtures/formats/sharegpt-array.json', 'test/fixtures/core/chat.jsonl']);
     await waitForReports(page, 3);
     await page.evaluate(() => document.querySelector('aw-app').selectTab('data'));
-    await page.getByLabel('Layout', { exact: true }).selectOption('rl_steps');
-    await page.getByRole('button', { name: 'Preview' }).click();
-    const problems = page.getByLabel('Rows a trainer would reject');
+    const form = page.locator('aw-export-panel aw-export-form');
+    await form.getByRole('radio', { name: 'rl_steps' }).check();
+    await form.getByRole('button', { name: 'Preview' }).click();
+    const problems = form.getByLabel('Rows a trainer would reject');
     await problems.waitFor();
     const text = (await problems.textContent()) ?? '';
     assert.match(text, /no response: 4/);
     assert.match(text, /empty prompt: 1/);
     assert.match(text, /QWJhYvA_2:0 — empty prompt/);
-    const shown = Number(((await page.locator('aw-export-panel').locator('b.count').textContent()) ?? '').replace(/,/g, ''));
+    const shown = Number(((await form.locator('strong.total').textContent()) ?? '').replace(/,/g, ''));
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download rl_steps.parquet' }).click()]);
+    const [download] = await Promise.all([page.waitForEvent('download'), form.getByRole('button', { name: 'Export and download' }).click()]);
     const file = join(mkdtempSync(join(tmpdir(), 'aw-panel-')), 'rl_steps.parquet');
     await download.saveAs(file);
     const conn = await (await DuckDBInstance.create(':memory:')).connect();

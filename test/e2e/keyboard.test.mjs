@@ -70,7 +70,7 @@ test('? opens the shortcut sheet, Escape closes it, and focus returns', async ()
   await page.keyboard.press('Escape');
   assert.equal(await sheetOpen(), false);
   // typing ? in a text field types it
-  await page.evaluate(() => document.querySelector('aw-app').shadowRoot.querySelector('aw-export-panel').shadowRoot.querySelector('input.where').focus());
+  await page.evaluate(() => document.querySelector('aw-app').shadowRoot.querySelector('aw-export-panel').shadowRoot.querySelector('textarea').focus());
   await page.keyboard.press('?');
   assert.equal(await sheetOpen(), false);
 });
@@ -156,9 +156,9 @@ test('keyboard only: the export dialog opens, its preview says which of how many
   await toDashboardOverview();
   await tabUntil((x) => x.tag === 'button' && x.text.startsWith('Export filtered'), 200);
   await page.keyboard.press('Enter');
-  await page.locator('aw-export-dialog aw-table').waitFor({ timeout: 60000 });
-  await page.waitForFunction(() => /Preview: the first/.test(document.querySelector('aw-app').shadowRoot.querySelector('aw-dashboard').shadowRoot.querySelector('aw-export-dialog').shadowRoot.textContent));
-  const t = await page.locator('aw-export-dialog').evaluate((el) => el.shadowRoot.textContent);
+  await page.locator('aw-dashboard aw-export-form aw-table').waitFor({ timeout: 60000 });
+  await page.waitForFunction(() => /Preview: the first/.test(document.querySelector('aw-app').shadowRoot.querySelector('aw-dashboard').shadowRoot.querySelector('aw-export-form').shadowRoot.textContent));
+  const t = await page.locator('aw-dashboard aw-export-form').evaluate((el) => el.shadowRoot.textContent);
   const total = Number(/([\d,]+)\s+rows from/.exec(t)?.[1].replaceAll(',', ''));
   const caption = /Preview: the first ([\d,]+) of ([\d,]+) rows/.exec(t);
   assert.ok(total > 0, t);
@@ -172,5 +172,5 @@ test('keyboard only: the export dialog opens, its preview says which of how many
     a?.blur();
   });
   await page.keyboard.press('Escape');
-  await page.waitForFunction(() => !document.querySelector('aw-app').shadowRoot.querySelector('aw-dashboard').shadowRoot.querySelector('aw-export-dialog').hasAttribute('open'));
+  await page.waitForFunction(() => !document.querySelector('aw-app').shadowRoot.querySelector('aw-dashboard').shadowRoot.querySelector('aw-export-form').hasAttribute('open'));
 });

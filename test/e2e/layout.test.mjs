@@ -18,8 +18,8 @@ const overflow = () => ({ scroll: document.documentElement.scrollWidth, client: 
 /** Every view: the Data tab (with an export preview open), each top tab, each dashboard sub-view. */
 async function eachView(fn) {
   await page.locator('aw-app #tab-data').click();
-  await page.locator('aw-export-panel button', { hasText: 'Preview' }).click();
-  await page.locator('aw-export-panel .count').waitFor();
+  await page.locator('aw-export-panel aw-export-form button', { hasText: 'Preview' }).click();
+  await page.locator('aw-export-panel strong.total').waitFor();
   await fn('data + export preview');
   for (const t of ['dashboard', 'notebook', 'gateway', 'formats']) {
     await page.locator(`aw-app #tab-${t}`).click();
@@ -96,8 +96,8 @@ test('the Clear-pool dialog opens centred after an export preview', async () => 
   for (const width of [1400, 800]) {
     await page.setViewportSize({ width, height: 900 });
     await page.locator('aw-app #tab-data').click();
-    await page.locator('aw-export-panel button', { hasText: 'Preview' }).click();
-    await page.locator('aw-export-panel .count').waitFor();
+    await page.locator('aw-export-panel aw-export-form button', { hasText: 'Preview' }).click();
+    await page.locator('aw-export-panel strong.total').waitFor();
     await page.locator('aw-pool-summary button', { hasText: 'Clear pool…' }).click();
     const dialog = page.locator('aw-pool-summary dialog');
     await dialog.waitFor();

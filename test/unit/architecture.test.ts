@@ -185,3 +185,52 @@ describe('architecture: the import direction of docs/architecture.md', () => {
     assert.deepEqual(cycles(bad), ['app → ingest → app']);
   });
 });
+
+/** A string or template literal that starts with a SQL statement (after blanks), anywhere in the text. */
+export function sqlLiterals(text: string): string[] {
+  return [...text.matchAll(/[`'"]\s*((?:SELECT|WITH|INSERT|UPDATE|DELETE|CREATE|DROP|COPY|ATTACH)\s[^`'"\n]{0,60})/g)].map((m) => m[1]);
+}
+
+/** Hex colours inside lit `css` blocks (Plot's mark colours are SVG attributes, where var() does not resolve, and are left). */
+export function hexInStyles(text: string): string[] {
+  return [...text.matchAll(/css`[^`]*`/g)].flatMap((m) => m[0].match(/#[0-9a-fA-F]{3,8}\b/g) ?? []);
+}
+
+/** SQL in a view that is the user's own text to edit, not a query the view runs. */
+const USER_SQL: Record<string, string> = {
+  'src/views/data/aw-export-panel.ts': 'the query box starts with an example the user edits',
+  'src/views/notebook/aw-sql-editor.ts': "the editor's placeholder",
+  'src/views/notebook/aw-notebooks.ts': "a new notebook's first cell",
+};
+
+/** Files a line count alone would flag, owned by another area for now (docs/architecture.md "Rules a change keeps"). */
+const LONG_ELSEWHERE = new Set(['src/tokenizer/render.ts']);
+const MAX_LINES = 330;
+
+describe('architecture: the rules of docs/architecture.md a grep can check', () => {
+  it('views and the shell run no SQL of their own: queries come from named builders (pool/queries, export/preview)', () => {
+    const found = FILES.filter((f) => /^src\/(views|app)\//.test(relative(ROOT, f)) && !USER_SQL[relative(ROOT, f)]).flatMap((f) =>
+      sqlLiterals(readFileSync(f, 'utf8')).map((s) => `${relative(ROOT, f)}: ${s}`),
+    );
+    assert.deepEqual(found, []);
+  });
+
+  it(`no file over ${MAX_LINES} lines without a "Kept whole" reason in its header`, () => {
+    const long = FILES.filter((f) => !LONG_ELSEWHERE.has(relative(ROOT, f))).flatMap((f) => {
+      const lines = readFileSync(f, 'utf8').split('\n');
+      return lines.length > MAX_LINES && !lines.slice(0, 40).some((l) => l.includes('Kept whole')) ? [`${relative(ROOT, f)}: ${lines.length} lines`] : [];
+    });
+    assert.deepEqual(long, []);
+  });
+
+  it('element styles take their colours from the shared --aw-* variables (views/kit/styles.ts, app/theme.css), no hex literals', () => {
+    const found = FILES.filter((f) => /^src\/(views|app)\//.test(relative(ROOT, f)) && !f.endsWith('kit/styles.ts')).flatMap((f) =>
+      hexInStyles(readFileSync(f, 'utf8')).map((h) => `${relative(ROOT, f)}: ${h}`),
+    );
+    assert.deepEqual(found, []);
+  });
+
+  it('the SQL check sees a query and passes a tag name', () => {
+    assert.deepEqual(sqlLiterals("pool.rows(`\n  SELECT count(*) FROM steps`); t.tagName === 'SELECT'"), ['SELECT count(*) FROM steps']);
+  });
+});

@@ -6,7 +6,7 @@ import { langfuseBlob } from '../../src/ingest/normalizers/langfuse-blob';
 import { otel } from '../../src/ingest/normalizers/otel';
 import { phoenix } from '../../src/ingest/normalizers/phoenix';
 import { buildTimeline, type TimelineStepInput } from '../../src/views/inspector/timeline';
-import { PARENT_KEYS, SPAN_KEYS } from '../../src/views/inspector/timeline-query';
+import { PARENT_KEYS, SPAN_KEYS } from '../../src/pool/queries/inspector';
 import { records, run } from './format-helpers';
 
 /** What timeline-query's SQL reads from a step record (the same keys, in the same order). */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { costByModelSql, pricesCte, trajectoryCostSql } from '../../src/views/kit/cost-sql';
-import { DEFAULT_PRICES, formatUsd, getPrices, type ModelPrice, onPricesChange, priceFor, setPrices, stepCost } from '../../src/views/kit/prices';
+import { costByModelSql, pricesCte, trajectoryCostSql } from '../../src/pool/queries/cost';
+import { DEFAULT_PRICES, formatUsd, getPrices, type ModelPrice, onPricesChange, priceFor, pricedModels, setPrices, stepCost } from '../../src/views/kit/prices';
 import { openTestPool, type TestPool, user } from './helpers/duck';
 
 describe('model prices', () => {
@@ -73,7 +73,7 @@ describe('cost SQL (DuckDB) agrees with stepCost', () => {
   after(() => pool.close());
 
   it('per model: the same USD as summing stepCost, unpriced steps counted', async () => {
-    const rows = await pool.rows(costByModelSql('', models));
+    const rows = await pool.rows(costByModelSql('', pricedModels(models)));
     for (const m of models) {
       const mine = steps.filter((s) => s.model === m);
       const costs = mine.map((s) => stepCost(s.model, s.prompt_tokens, s.completion_tokens));
@@ -87,12 +87,12 @@ describe('cost SQL (DuckDB) agrees with stepCost', () => {
   });
 
   it('per trajectory, and with no priced model at all', async () => {
-    const rows = await pool.rows(trajectoryCostSql('SELECT trajectory_uid FROM trajectories', models));
+    const rows = await pool.rows(trajectoryCostSql('SELECT trajectory_uid FROM trajectories', pricedModels(models)));
     const by = Object.fromEntries(rows.map((r) => [r.trajectory_uid, r]));
     assert.ok(Math.abs(Number(by.t1.cost_usd) - ((1200 * 0.15 + 300 * 0.6) / 1e6 + (5000 * 0.15) / 1e6)) < 1e-12);
     assert.equal(Number(by.t2.unpriced_steps), 1);
     assert.equal(by.t3.cost_usd, null);
-    const none = await pool.rows(costByModelSql('', ["o'brien-model"]));
+    const none = await pool.rows(costByModelSql('', pricedModels(["o'brien-model"])));
     assert.equal(none[0].cost_usd, null);
     assert.match(pricesCte([]), /WHERE false/);
   });

@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type CurationFilter, filteredSteps, filterSummary, filterWhere } from '../../src/curation/filter';
+import { type CurationFilter, filterSummary, filterWhere } from '../../src/curation/filter';
+import { filteredSteps } from '../../src/pool/queries/steps';
 import { sqlNumber, sqlString, sqlStringList, valuesChunks } from '../../src/pool/sql';
 import { useSamplePool } from './helpers/sample-pool';
 

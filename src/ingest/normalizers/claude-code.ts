@@ -5,6 +5,8 @@
  * those lines are merged into one step. A step's prompt is the conversation along the `parentUuid`
  * chain up to its first line. Sidechains (Task subagents) become trajectories of their own, linked to
  * the session in `metadata`. Neither the system prompt nor the tool definitions are in the file.
+ *
+ * Kept whole (~330 lines): one format's reader (a normalizer is one file); merging per-message lines and the parent chain are one pass.
  */
 import { assistantMessage, STOP_REASON, userMessages } from '../../wire/anthropic';
 import { defineNormalizer, RecordError } from '../normalizer';

@@ -1,4 +1,4 @@
-/** The inspector's query: one trajectory's steps with their curation, in order. */
+/** The inspector's queries: one trajectory's steps with their curation, its step times, a prompt group's rollouts. */
 import { TRAINABLE_SQL } from '../schema';
 import { sqlString } from '../sql';
 
@@ -8,4 +8,23 @@ export function trajectorySteps(trajectoryUid: string): string {
       coalesce(c.quality, 'unreviewed') AS quality, ${TRAINABLE_SQL} AS trainable, c.tags, c.note
     FROM steps s LEFT JOIN curation c USING (step_id)
     WHERE s.trajectory_uid = ${sqlString(trajectoryUid)} ORDER BY s.step_index`;
+}
+
+/** Metadata keys holding a step's own span id and its parent's, per source: OTel, Phoenix, Langfuse (API and blob export). */
+export const SPAN_KEYS = ['span_id', 'observation_id'] as const;
+export const PARENT_KEYS = ['parent_span_id', 'parent_id', 'parent_observation_id', 'parentObservationId'] as const;
+
+const first = (keys: readonly string[]) => `coalesce(${keys.map((k) => `metadata[${sqlString(k)}]`).join(', ')})`;
+
+/** The timeline's rows: each step's times and the span ids the source recorded (kept in metadata by the normalizers). */
+export function stepTimings(trajectoryUid: string): string {
+  return `SELECT step_index, epoch_ms(started_at)::DOUBLE AS started_ms, epoch_ms(ended_at)::DOUBLE AS ended_ms, latency_ms,
+      ${first(SPAN_KEYS)} AS span_id, ${first(PARENT_KEYS)} AS parent_id, metadata['span_name'] AS span_name
+    FROM steps WHERE trajectory_uid = ${sqlString(trajectoryUid)} ORDER BY step_index`;
+}
+
+/** `trajectory_uid`, `reward`, `steps`: the rollouts of one prompt group, best reward first, at most `limit`. */
+export function promptRollouts(promptUid: string, limit: number): string {
+  return `SELECT trajectory_uid, reward_sum AS reward, step_count AS steps FROM trajectories
+    WHERE prompt_uid = ${sqlString(promptUid)} ORDER BY reward_sum DESC NULLS LAST, trajectory_uid LIMIT ${Math.max(0, Math.floor(limit))}`;
 }

@@ -3,6 +3,8 @@
  * SQL predicate shared by counts, list, review, bulk labels and export), a virtualized sortable
  * trajectory list with the step inspector beside it, GRPO groups, the review queue and the SQL
  * helper reference. Self-contained: it needs only the services context.
+ *
+ * Kept whole (~350 lines): the overview's layout and its refresh; the SQL is pool/queries/dashboard.ts and the parts are elements of their own.
  */
 import { consume } from '@lit/context';
 import type { Table } from 'apache-arrow';
@@ -13,7 +15,7 @@ import { emptyState } from '../empty-state';
 import { type Services, servicesContext } from '../kit/services';
 import { type CurationFilter, filterWhere } from '../../curation/filter';
 import type { Row } from '../../pool/rows';
-import '../export/aw-export-dialog';
+import '../export/aw-export-form';
 import '../inspector/aw-step-inspector';
 import '../review/aw-bulk-label';
 import '../review/aw-review-queue';
@@ -27,14 +29,14 @@ import { NO_OPTIONS, type FilterOptions } from './aw-dashboard-filters';
 import { breakdownBars, rewardHistogram } from './charts';
 import { setDashboardFilter } from './filter-state';
 import type { TrajectoryCost } from './aw-trajectory-list';
-import { costByModelSql, trajectoryCostSql } from '../kit/cost-sql';
-import { formatUsd, onPricesChange } from '../kit/prices';
+import { costByModelSql, trajectoryCostSql } from '../../pool/queries/cost';
+import { formatUsd, onPricesChange, pricedModels } from '../kit/prices';
 import { loadRollouts } from '../inspector/compare-query';
 import type { InspectorView } from '../inspector/views';
 import type { AwStepInspector } from '../inspector/aw-step-inspector';
 import '../kit/aw-price-table';
 import type { AwPriceTable } from '../kit/aw-price-table';
-import { breakdownSql, DIMENSIONS, type Dimension, groupCountsSql, groupsSql, LIST_LIMIT, OPTIONS_SQL, rewardsSql, type Sort, summarySql, trajectoriesSql } from './queries';
+import { breakdownSql, DIMENSIONS, type Dimension, groupCountsSql, groupsSql, LIST_LIMIT, listedTrajectories, OPTIONS_SQL, rewardsSql, type Sort, summarySql, trajectoriesSql } from '../../pool/queries/dashboard';
 import { base } from '../kit/styles';
 import { STEP_COUNT } from '../../pool/queries/pool';
 
@@ -214,8 +216,8 @@ export class AwDashboard extends LitElement {
     if (!pool) return;
     const where = this.where;
     const [byModel, perTrajectory] = await Promise.all([
-      pool.rows(costByModelSql(where, this.models)),
-      pool.rows(trajectoryCostSql(`SELECT trajectory_uid FROM (${trajectoriesSql(where, this.sort)})`, this.models)),
+      pool.rows(costByModelSql(where, pricedModels(this.models))),
+      pool.rows(trajectoryCostSql(listedTrajectories(where, this.sort), pricedModels(this.models))),
     ]);
     if (seq !== this.seq) return;
     this.costByModel = byModel;
@@ -340,8 +342,8 @@ export class AwDashboard extends LitElement {
       ${this.tab === 'overview' && this.poolSteps !== 0 ? this.renderOverview() : nothing}
       ${this.tab === 'review' && this.poolSteps !== 0 ? html`<aw-review-queue .services=${this.services} .where=${this.where}></aw-review-queue>` : nothing}
       ${this.tab === 'reference' ? html`<aw-curation-tools .services=${this.services}></aw-curation-tools><aw-sql-reference></aw-sql-reference>` : nothing}
-      <aw-export-dialog .services=${this.services} .open=${this.exportOpen} source="filter" .where=${this.where} .filter=${this.filter}
-        @aw-close=${() => (this.exportOpen = false)}></aw-export-dialog>
+      <aw-export-form modal .services=${this.services} .open=${this.exportOpen} source="filter" .where=${this.where} .filter=${this.filter}
+        @aw-close=${() => (this.exportOpen = false)}></aw-export-form>
       <aw-price-table></aw-price-table>`;
   }
 }

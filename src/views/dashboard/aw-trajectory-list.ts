@@ -11,7 +11,7 @@ import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { cellValue } from '../../pool/rows';
 import { cellText } from '../value-text';
-import type { Sort, TrajectoryColumn } from './queries';
+import type { Sort, TrajectoryColumn } from '../../pool/queries/dashboard';
 import { base } from '../kit/styles';
 import { formatUsd } from '../kit/prices';
 

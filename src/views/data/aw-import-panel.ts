@@ -25,7 +25,7 @@ export class AwImportPanel extends LitElement {
       progress { width: 220px; }
       .badge { font-size: 12px; padding: 1px 7px; border-radius: 10px; background: var(--aw-accent-bg); }
       .badge.failed, .badge.cancelled { background: var(--aw-error-bg); color: var(--aw-error); }
-      .badge.done { background: #e5f4ea; color: var(--aw-ok); }
+      .badge.done { background: var(--aw-ok-bg); color: var(--aw-ok); }
       .badge.unchanged { background: var(--aw-panel); color: var(--aw-muted, inherit); border: 1px solid var(--aw-border); }
       .nothing { font-weight: 600; }
       .collisions ul { margin: 2px 0 0; padding-left: 20px; }

@@ -1,6 +1,8 @@
 /**
  * <aw-gateway>: upstream settings, agent/task configs, the Run panel, the live status strip and the
  * black-box host. Keys stay in memory unless "remember on this device" is ticked.
+ *
+ * Kept whole (~320 lines): the tab's settings, configs and run panel share the upstream and key state; the call list and status strip are modules of their own.
  */
 import { css, html, LitElement, nothing } from 'lit';
 import { consume } from '@lit/context';
@@ -19,6 +21,7 @@ import { corsHint, type GatewaySettings, type UpstreamConfig, type UpstreamKind 
 import { type GatewayStatus, watchGatewayStatus } from './status';
 import './aw-gateway-calls';
 import { STEP_COUNT } from '../../pool/queries/pool';
+import { Cancellable } from '../../util/jobs';
 
 @customElement('aw-gateway')
 export class AwGateway extends LitElement {
@@ -52,7 +55,7 @@ export class AwGateway extends LitElement {
   @state() private protection: KeyProtection = 'clear';
   @state() private vaultError: string | null = null;
   private run = { agent: '', tasks: '', upstream: '', rollouts: 4 };
-  private abort: AbortController | null = null;
+  private job = new Cancellable();
   private unwatch: (() => void) | null = null;
 
   override connectedCallback(): void {
@@ -156,15 +159,15 @@ export class AwGateway extends LitElement {
 
   private async startRun(): Promise<void> {
     this.runError = null;
-    this.abort = new AbortController();
+    const signal = this.job.start();
     this.progress = { done: 0, total: 0, errors: 0, last: null };
     try {
-      const r = await runAgent({ agent: this.run.agent, tasks: this.run.tasks, rollouts: this.run.rollouts, upstream: this.run.upstream, signal: this.abort.signal, onProgress: (p) => (this.progress = p) });
+      const r = await runAgent({ agent: this.run.agent, tasks: this.run.tasks, rollouts: this.run.rollouts, upstream: this.run.upstream, signal, onProgress: (p) => (this.progress = p) });
       this.message = `Run finished: ${r.trajectories.length} trajectories captured.`;
     } catch (e) {
       this.runError = e instanceof Error ? e.message : String(e);
     } finally {
-      this.abort = null;
+      this.job.end();
     }
   }
 
@@ -275,8 +278,8 @@ export class AwGateway extends LitElement {
           <label>Tasks <select aria-label="Task set" @change=${(e: Event) => (this.run.tasks = (e.target as HTMLSelectElement).value)}>${tasks.map((c) => html`<option ?selected=${c.name === this.run.tasks}>${c.name}</option>`)}</select></label>
           <label>Upstream <select aria-label="Upstream for the run" @change=${(e: Event) => (this.run.upstream = (e.target as HTMLSelectElement).value)}>${s.upstreams.map((u) => html`<option value=${u.id} ?selected=${u.id === this.run.upstream}>${u.name}</option>`)}</select></label>
           <label>Rollouts <input type="number" min="1" max="64" aria-label="Rollouts per task" .value=${String(this.run.rollouts)} @input=${(e: InputEvent) => (this.run.rollouts = Number((e.target as HTMLInputElement).value) || 1)} /></label>
-          <button class="primary" ?disabled=${!!this.abort} @click=${() => void this.startRun()}>Start</button>
-          <button class="danger" ?disabled=${!this.abort} @click=${() => this.abort?.abort()}>Stop</button>
+          <button class="primary" ?disabled=${this.job.running} @click=${() => void this.startRun()}>Start</button>
+          <button class="danger" ?disabled=${!this.job.running} @click=${() => this.job.cancel()}>Stop</button>
         </div>
         ${p ? html`<div class="row"><progress aria-label="Run progress" max=${p.total || 1} value=${p.done}></progress><span>${p.done} / ${p.total} rollouts, ${p.errors} errors${p.last ? `, last reward ${p.last.reward}` : ''}</span></div>` : nothing}
         ${this.runError ? html`<p class="error" role="alert">${this.runError}</p>` : nothing}

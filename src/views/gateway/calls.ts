@@ -6,6 +6,7 @@
 import type { GatewayEvent } from '../../gateway/core/capture';
 import { CHANNEL } from '../../gateway/core/protocol';
 import type { PoolClient } from '../../pool/client';
+import { CALLS_LIMIT, CAPTURED_CALLS_SQL } from '../../pool/queries/gateway';
 
 export interface CallRow {
   step_id: string;
@@ -25,12 +26,6 @@ export interface CallRow {
 const PATHS: Record<string, string> = { chat: '/v1/chat/completions', responses: '/v1/responses', messages: '/v1/messages' };
 export const methodOf = (api: string | null | undefined) => `POST ${PATHS[api ?? ''] ?? (api ? `/v1/${api}` : '/v1/…')}`;
 
-/** How many captured calls the list shows. */
-export const CALLS_LIMIT = 100;
-
-export const CAPTURED_CALLS_SQL = `SELECT step_id, trajectory_uid, epoch_ms(started_at)::DOUBLE AS started, metadata['api'] AS api,
-    metadata['http_status'] AS http_status, model, status, latency_ms, prompt_tokens, completion_tokens
-  FROM steps WHERE source = 'capture' ORDER BY started_at DESC NULLS LAST, step_id DESC LIMIT ${CALLS_LIMIT}`;
 
 export async function capturedCalls(pool: PoolClient): Promise<CallRow[]> {
   const rows = await pool.rows(CAPTURED_CALLS_SQL);

@@ -21,14 +21,14 @@ export class AwTrainerView extends LitElement {
 
   static override styles = css`
     :host { display: block; font: 13px/1.45 system-ui, sans-serif; }
-    .counts { margin: 4px 0 8px; color: #57606a; }
-    .warn { margin: 4px 0; padding: 4px 8px; border-left: 4px solid #bf8700; background: #fff8c5; }
-    .err { border-left-color: #cf222e; background: #ffebe9; }
-    pre { white-space: pre-wrap; word-break: break-word; font: 12px/1.5 ui-monospace, monospace; margin: 0; padding: 8px; border: 1px solid #d0d7de; border-radius: 6px; background: #fff; }
-    pre:hover .t { box-shadow: inset -1px 0 #8c959f; }
-    .t:hover { outline: 1px solid #0969da; }
-    .t.trained { background: #dafbe1; }
-    .legend .trained { background: #dafbe1; padding: 0 4px; }
+    .counts { margin: 4px 0 8px; color: var(--aw-muted); }
+    .warn { margin: 4px 0; padding: 4px 8px; border-left: 4px solid var(--aw-warn-border); background: var(--aw-warn-bg); }
+    .err { border-left-color: var(--aw-error); background: var(--aw-error-bg); }
+    pre { white-space: pre-wrap; word-break: break-word; font: 12px/1.5 ui-monospace, monospace; margin: 0; padding: 8px; border: 1px solid var(--aw-border); border-radius: 6px; background: var(--aw-panel); }
+    pre:hover .t { box-shadow: inset -1px 0 var(--aw-muted); }
+    .t:hover { outline: 1px solid var(--aw-accent); }
+    .t.trained { background: var(--aw-ok-bg); }
+    .legend .trained { background: var(--aw-ok-bg); padding: 0 4px; }
   `;
 
   protected override updated(changed: PropertyValues<this>): void {

@@ -1,6 +1,6 @@
 /** The rollouts of one prompt group (a GRPO group), with their rewards, for the compare view. */
-import { sqlString } from '../../pool/sql';
 import type { PoolClient } from '../../pool/client';
+import { promptRollouts } from '../../pool/queries/inspector';
 
 export interface Rollout {
   trajectory_uid: string;
@@ -12,8 +12,7 @@ export interface Rollout {
 export const ROLLOUT_LIMIT = 500;
 
 export async function loadRollouts(pool: PoolClient, promptUid: string): Promise<Rollout[]> {
-  const rows = await pool.rows(`SELECT trajectory_uid, reward_sum AS reward, step_count AS steps FROM trajectories
-    WHERE prompt_uid = ${sqlString(promptUid)} ORDER BY reward_sum DESC NULLS LAST, trajectory_uid LIMIT ${ROLLOUT_LIMIT}`);
+  const rows = await pool.rows(promptRollouts(promptUid, ROLLOUT_LIMIT));
   return rows.map((r) => ({ trajectory_uid: String(r.trajectory_uid), reward: r.reward === null ? null : Number(r.reward), steps: Number(r.steps) }));
 }
 

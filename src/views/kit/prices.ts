@@ -5,6 +5,8 @@
  * `gpt-4o-mini-2024-07-18`; a router prefix (`openai/gpt-4o`) is ignored.
  */
 
+import type { PricedModel } from '../../pool/queries/cost';
+
 export interface ModelPrice {
   /** Model id, or a prefix ending in `*`. */
   pattern: string;
@@ -132,4 +134,12 @@ export function formatUsd(usd: number | null | undefined): string {
   const a = Math.abs(usd);
   if (a < 1e-6) return '<$0.000001';
   return `$${a >= 100 ? usd.toFixed(0) : a >= 1 ? usd.toFixed(2) : usd.toPrecision(2).replace(/0+$/, '')}`;
+}
+
+/** The models of `models` that have a price, with it (the rows of pool/queries/cost's prices table). */
+export function pricedModels(models: readonly string[], prices: readonly ModelPrice[] = getPrices()): PricedModel[] {
+  return models.flatMap((model) => {
+    const p = priceFor(model, prices);
+    return p ? [{ model, input: p.input, output: p.output }] : [];
+  });
 }

@@ -8,6 +8,7 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type { ColumnSummary } from '../../notebook/column-summary';
+import type { CellEdit } from '../../notebook/edits';
 import type { Cell, CellKind, CellOptions } from '../../notebook/model';
 import { renderMarkdown } from './markdown';
 import type { CellRuntimeState } from '../../notebook/runtime';
@@ -21,14 +22,12 @@ import './aw-sql-editor';
 import type { AwSqlEditor, SqlSchema } from './aw-sql-editor';
 
 export type CellAction =
+  | CellEdit
   | { action: 'run'; advance: boolean }
-  | { action: 'delete' | 'duplicate' | 'chart' | 'stop' }
-  | { action: 'move'; dir: -1 | 1 }
+  | { action: 'chart' }
+  | { action: 'stop' }
   | { action: 'focus'; dir: -1 | 1 }
-  | { action: 'add'; kind: CellKind; above?: boolean }
-  | { action: 'undo-delete' }
   | { action: 'run-insert' }
-  | { action: 'kind'; kind: CellKind }
   | { action: 'export'; format: ExportFormat };
 
 export { renderMarkdown } from './markdown';
@@ -52,34 +51,34 @@ export class AwCell extends LitElement {
   @query('aw-sql-editor') private editor?: AwSqlEditor;
 
   static override styles = css`
-    :host { display: block; position: relative; margin: 0 0 10px; font: 13px/1.45 system-ui, sans-serif; color: #1f2328; }
+    :host { display: block; position: relative; margin: 0 0 10px; font: 13px/1.45 system-ui, sans-serif; color: var(--aw-text); }
     .cell { border-left: 3px solid transparent; padding-left: 6px; }
-    :host(:focus-within) .cell { border-left-color: #0969da; }
-    .cell.error { border-left-color: #cf222e; }
-    .tools { display: flex; flex-wrap: wrap; gap: 3px; align-items: center; font-size: 11.5px; color: #57606a; min-height: 22px; }
+    :host(:focus-within) .cell { border-left-color: var(--aw-accent); }
+    .cell.error { border-left-color: var(--aw-error); }
+    .tools { display: flex; flex-wrap: wrap; gap: 3px; align-items: center; font-size: 11.5px; color: var(--aw-muted); min-height: 22px; }
     .tools .spacer { flex: 1; }
-    .tools button, .tools select, .actions button { font: inherit; padding: 0 5px; height: 20px; border: 1px solid #d0d7de; background: #f6f8fa; border-radius: 3px; cursor: pointer; color: #24292f; }
-    .tools button:hover, .actions button:hover { background: #eaeef2; }
+    .tools button, .tools select, .actions button { font: inherit; padding: 0 5px; height: 20px; border: 1px solid var(--aw-border); background: var(--aw-subtle); border-radius: 3px; cursor: pointer; color: var(--aw-text); }
+    .tools button:hover, .actions button:hover { background: var(--aw-subtle); }
     .tools input[type='checkbox'] { width: auto; height: auto; margin: 0 2px 0 6px; }
-    .tools input:not([type='checkbox']) { font: inherit; width: 120px; height: 18px; padding: 0 4px; border: 1px solid #d0d7de; font-family: ui-monospace, monospace; }
+    .tools input:not([type='checkbox']) { font: inherit; width: 120px; height: 18px; padding: 0 4px; border: 1px solid var(--aw-border); font-family: ui-monospace, monospace; }
     .tools label { display: inline-flex; align-items: center; gap: 2px; }
     .status { font-family: ui-monospace, monospace; }
-    .status.running, .status.queued { color: #9a6700; }
-    .status.error { color: #cf222e; }
-    .run { color: #1a7f37 !important; font-weight: 600; }
-    .error-box { color: #a40e26; background: #ffebe9; border: 1px solid #ffcecb; padding: 6px 8px; white-space: pre-wrap; font: 12px/1.4 ui-monospace, monospace; margin-top: 4px; }
-    .note { color: #57606a; font-size: 12px; padding: 3px 0; }
+    .status.running, .status.queued { color: var(--aw-warn); }
+    .status.error { color: var(--aw-error); }
+    .run { color: var(--aw-ok) !important; font-weight: 600; }
+    .error-box { color: var(--aw-error); background: var(--aw-error-bg); border: 1px solid var(--aw-error-bg); padding: 6px 8px; white-space: pre-wrap; font: 12px/1.4 ui-monospace, monospace; margin-top: 4px; }
+    .note { color: var(--aw-muted); font-size: 12px; padding: 3px 0; }
     .out { margin-top: 4px; }
     .actions { display: flex; gap: 4px; margin-top: 2px; font-size: 11.5px; }
     .md { padding: 2px 4px; cursor: text; }
     .md :first-child { margin-top: 0; }
     .md :last-child { margin-bottom: 0; }
-    .md pre, .md code { background: #f6f8fa; font-family: ui-monospace, monospace; font-size: 12px; }
+    .md pre, .md code { background: var(--aw-subtle); font-family: ui-monospace, monospace; font-size: 12px; }
     .md table { border-collapse: collapse; }
-    .md td, .md th { border: 1px solid #d0d7de; padding: 2px 6px; }
-    .hidden-src { font: 12px ui-monospace, monospace; color: #57606a; cursor: pointer; background: #f6f8fa; border: 1px dashed #d0d7de; padding: 2px 6px; }
-    .effect-tag { color: #8250df; font-weight: 600; }
-    .stale-tag { color: #9a6700; background: #fff8c5; border: 1px solid #d4a72c; border-radius: 3px; padding: 0 4px; font-weight: 600; }
+    .md td, .md th { border: 1px solid var(--aw-border); padding: 2px 6px; }
+    .hidden-src { font: 12px ui-monospace, monospace; color: var(--aw-muted); cursor: pointer; background: var(--aw-subtle); border: 1px dashed var(--aw-border); padding: 2px 6px; }
+    .effect-tag { color: var(--aw-json-key); font-weight: 600; }
+    .stale-tag { color: var(--aw-warn); background: var(--aw-warn-bg); border: 1px solid var(--aw-warn-border); border-radius: 3px; padding: 0 4px; font-weight: 600; }
     .cell.stale .out, .cell.stale .note { opacity: .55; }
   `;
 

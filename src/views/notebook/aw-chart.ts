@@ -30,15 +30,15 @@ export class AwChart extends LitElement {
 
   static override styles = css`
     :host { display: block; font: 12px/1.4 system-ui, sans-serif; }
-    .error { color: #a40e26; background: #ffebe9; border: 1px solid #ffcecb; padding: 6px 8px; white-space: pre-wrap; font-family: ui-monospace, monospace; }
+    .error { color: var(--aw-error); background: var(--aw-error-bg); border: 1px solid var(--aw-error-bg); padding: 6px 8px; white-space: pre-wrap; font-family: ui-monospace, monospace; }
     .figure { overflow-x: auto; }
     .bar { display: flex; gap: 6px; align-items: center; margin: 2px 0; }
-    form { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 4px 10px; padding: 6px; background: #f6f8fa; border: 1px solid #d0d7de; margin: 4px 0; }
-    label { display: flex; flex-direction: column; gap: 1px; color: #57606a; }
+    form { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 4px 10px; padding: 6px; background: var(--aw-subtle); border: 1px solid var(--aw-border); margin: 4px 0; }
+    label { display: flex; flex-direction: column; gap: 1px; color: var(--aw-muted); }
     label.check { flex-direction: row; align-items: center; gap: 4px; }
     select, input { font: inherit; padding: 1px 3px; }
     button { font: inherit; cursor: pointer; }
-    .note { color: #57606a; }
+    .note { color: var(--aw-muted); }
   `;
 
   override connectedCallback(): void {

@@ -36,30 +36,30 @@ export class AwNotebookSidebar extends LitElement {
   private offPool: (() => void) | null = null;
 
   static override styles = css`
-    :host { display: block; font: 12px/1.4 system-ui, sans-serif; color: #1f2328; }
-    h2 { font-size: 11px; text-transform: uppercase; letter-spacing: .04em; color: #57606a; margin: 10px 0 2px; display: flex; align-items: center; gap: 6px; }
+    :host { display: block; font: 12px/1.4 system-ui, sans-serif; color: var(--aw-text); }
+    h2 { font-size: 11px; text-transform: uppercase; letter-spacing: .04em; color: var(--aw-muted); margin: 10px 0 2px; display: flex; align-items: center; gap: 6px; }
     h2 .sp { flex: 1; }
     ul { list-style: none; margin: 0; padding: 0; }
     button { font: inherit; color: inherit; }
     .t { display: flex; align-items: center; gap: 2px; }
-    .tog { all: unset; cursor: pointer; width: 14px; text-align: center; color: #57606a; }
+    .tog { all: unset; cursor: pointer; width: 14px; text-align: center; color: var(--aw-muted); }
     .name { all: unset; cursor: pointer; font-family: ui-monospace, monospace; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; padding: 0 3px; border-radius: 3px; }
-    .name:hover, .tog:hover { background: #eaeef2; }
-    .name:focus-visible, .tog:focus-visible, .h button:focus-visible { outline: 2px solid #0969da; }
-    .kind { color: #8c959f; font-size: 10.5px; margin-left: auto; }
-    .kind.cell { color: #8250df; }
+    .name:hover, .tog:hover { background: var(--aw-subtle); }
+    .name:focus-visible, .tog:focus-visible, .h button:focus-visible { outline: 2px solid var(--aw-accent); }
+    .kind { color: var(--aw-muted); font-size: 10.5px; margin-left: auto; }
+    .kind.cell { color: var(--aw-json-key); }
     .cols { padding-left: 16px; }
     .cols li { display: flex; gap: 6px; align-items: baseline; }
-    .type { color: #8c959f; font-size: 10.5px; margin-left: auto; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 45%; }
-    .h { border-bottom: 1px solid #eaeef2; padding: 3px 0; }
+    .type { color: var(--aw-muted); font-size: 10.5px; margin-left: auto; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 45%; }
+    .h { border-bottom: 1px solid var(--aw-subtle); padding: 3px 0; }
     .h code { display: block; font: 11.5px/1.35 ui-monospace, monospace; white-space: pre-wrap; overflow: hidden; max-height: 4.1em; overflow-wrap: anywhere; }
-    .h .meta { display: flex; gap: 4px; align-items: center; color: #57606a; font-size: 10.5px; }
-    .h .meta .err { color: #cf222e; }
-    .h .meta button { padding: 0 5px; border: 1px solid #d0d7de; background: #fff; border-radius: 3px; cursor: pointer; font-size: 10.5px; }
-    .seg { display: inline-flex; border: 1px solid #d0d7de; border-radius: 3px; overflow: hidden; text-transform: none; letter-spacing: 0; }
-    .seg button { border: 0; background: #fff; padding: 0 5px; cursor: pointer; font-size: 10.5px; }
-    .seg button[aria-pressed='true'] { background: #ddf4ff; font-weight: 600; }
-    .none { color: #57606a; }
+    .h .meta { display: flex; gap: 4px; align-items: center; color: var(--aw-muted); font-size: 10.5px; }
+    .h .meta .err { color: var(--aw-error); }
+    .h .meta button { padding: 0 5px; border: 1px solid var(--aw-border); background: var(--aw-panel); border-radius: 3px; cursor: pointer; font-size: 10.5px; }
+    .seg { display: inline-flex; border: 1px solid var(--aw-border); border-radius: 3px; overflow: hidden; text-transform: none; letter-spacing: 0; }
+    .seg button { border: 0; background: var(--aw-panel); padding: 0 5px; cursor: pointer; font-size: 10.5px; }
+    .seg button[aria-pressed='true'] { background: var(--aw-accent-bg); font-weight: 600; }
+    .none { color: var(--aw-muted); }
   `;
 
   override disconnectedCallback(): void {

@@ -1,6 +1,8 @@
 /**
  * <aw-notebook>: one open notebook. Owns the edit operations on the doc and a NotebookRuntime on
  * the pool; tells its panel about every change (aw-doc-change {doc}) so it can autosave.
+ *
+ * Kept whole (~350 lines): the element wiring cells, the runtime and the run confirmation; its edits are notebook/edits.ts.
  */
 import { consume } from '@lit/context';
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
@@ -9,18 +11,14 @@ import { type Services, servicesContext } from '../kit/services';
 import type { CellReport } from '../../notebook/api';
 import { notebookTitle } from '../../notebook/format';
 import { type Cell, type CellKind, makeCell, type NotebookDoc } from '../../notebook/model';
-import { asSelect, NotebookRuntime } from '../../notebook/runtime';
+import { NotebookRuntime } from '../../notebook/runtime';
+import { applyEdit, chartSpec, type DeletedCell, TEMPLATES } from '../../notebook/edits';
 import './aw-cell';
 import type { AwCell, CellAction } from './aw-cell';
 import type { SqlSchema } from './aw-sql-editor';
 import { TABLE_COLUMNS } from '../../pool/queries/pool';
 import { download } from '../kit/download';
 
-const TEMPLATES: Record<CellKind, string> = {
-  sql: '',
-  md: '',
-  plot: 'mark: dot\ndata: \nx: \ny: ',
-};
 
 @customElement('aw-notebook')
 export class AwNotebook extends LitElement {
@@ -45,19 +43,19 @@ export class AwNotebook extends LitElement {
   /** The cell whose editor had the focus last (where the sidebar inserts names). */
   private lastCellKey: string | null = null;
   /** Cells deleted in this session, newest last (Alt+Shift+Z puts one back). */
-  private deleted: { cell: Cell; index: number }[] = [];
+  private deleted: DeletedCell[] = [];
 
   static override styles = css`
     :host { display: block; max-width: 1100px; margin: 0 auto; padding: 8px 16px 80px; font: 13px/1.45 system-ui, sans-serif; }
-    .confirm { background: #fff8c5; border: 1px solid #d4a72c; padding: 6px 10px; margin-bottom: 10px; }
+    .confirm { background: var(--aw-warn-bg); border: 1px solid var(--aw-warn-border); padding: 6px 10px; margin-bottom: 10px; }
     .confirm p { margin: 0 0 6px; }
     .confirm .effects { margin: 0 0 6px; padding: 0; list-style: none; display: grid; gap: 4px; }
-    .confirm .effects pre { margin: 2px 0 0; padding: 4px 6px; background: #fff; border: 1px solid #d4a72c; white-space: pre-wrap; overflow-wrap: anywhere; font: 12px/1.4 ui-monospace, monospace; max-height: 16em; overflow: auto; }
+    .confirm .effects pre { margin: 2px 0 0; padding: 4px 6px; background: var(--aw-panel); border: 1px solid var(--aw-warn-border); white-space: pre-wrap; overflow-wrap: anywhere; font: 12px/1.4 ui-monospace, monospace; max-height: 16em; overflow: auto; }
     .confirm .choices { display: flex; gap: 8px; flex-wrap: wrap; }
     button { font: inherit; cursor: pointer; }
     .end { display: flex; gap: 6px; margin-top: 8px; }
-    .end button { border: 1px dashed #d0d7de; background: #fff; padding: 2px 10px; }
-    .nopool { color: #57606a; padding: 8px; }
+    .end button { border: 1px dashed var(--aw-border); background: var(--aw-panel); padding: 2px 10px; }
+    .nopool { color: var(--aw-muted); padding: 8px; }
   `;
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -226,58 +224,17 @@ export class AwNotebook extends LitElement {
       return;
     }
     if (this.readonly) return;
-    switch (d.action) {
-      case 'delete':
-        this.deleted.push({ cell: cells[i], index: i });
-        cells.splice(i, 1);
-        this.change(cells);
-        this.focusCell(i);
-        this.services?.notify(`Cell deleted. Alt+Shift+Z in a cell brings it back.`, 'info');
-        return;
-      case 'undo-delete': {
-        const last = this.deleted.pop();
-        if (!last) return;
-        const at = Math.min(last.index, cells.length);
-        cells.splice(at, 0, last.cell);
-        this.change(cells);
-        this.focusCell(at);
-        return;
-      }
-      case 'duplicate': {
-        const c = cells[i];
-        const id = c.options.id ? this.freeId(c.options.id) : undefined;
-        cells.splice(i + 1, 0, makeCell(c.kind, c.source, { ...c.options, ...(id ? { id } : {}) }));
-        this.change(cells);
-        this.focusCell(i + 1);
-        return;
-      }
-      case 'move': {
-        const j = i + d.dir;
-        if (j < 0 || j >= cells.length) return;
-        [cells[i], cells[j]] = [cells[j], cells[i]];
-        this.change(cells);
-        this.focusCell(j);
-        return;
-      }
-      case 'add': {
-        const at = d.above ? i : i + 1;
-        cells.splice(at, 0, makeCell(d.kind, TEMPLATES[d.kind]));
-        this.change(cells);
-        this.focusCell(at);
-        return;
-      }
-      case 'kind': {
-        const c = cells[i];
-        const options = d.kind === 'sql' ? c.options : { ...c.options, effect: undefined, run: undefined, id: d.kind === 'md' ? undefined : c.options.id };
-        cells[i] = { ...c, kind: d.kind, options: JSON.parse(JSON.stringify(options)) };
-        this.change(cells);
-        void this.runtime?.runCell(c.key, { explicit: false });
-        return;
-      }
-      case 'chart':
-        this.openAsChart(i);
-        return;
+    if (d.action === 'chart') {
+      this.openAsChart(i);
+      return;
     }
+    const r = applyEdit(cells, this.deleted, i, d);
+    if (!r) return;
+    this.deleted = r.deleted;
+    this.change(r.cells);
+    this.focusCell(r.focus);
+    if (d.action === 'delete') this.services?.notify(`Cell deleted. Alt+Shift+Z in a cell brings it back.`, 'info');
+    if (d.action === 'kind') void this.runtime?.runCell(d.key, { explicit: false });
   }
 
   /** Tell the panel the cells ran (aw-notebook-ran): the sidebar lists the views they defined. */
@@ -316,26 +273,11 @@ export class AwNotebook extends LitElement {
     void this.updateComplete.then(() => this.runAndRecord(cell.key));
   }
 
-  private freeId(base: string): string {
-    const used = new Set(this.doc.cells.map((c) => c.options.id?.toLowerCase()));
-    const stem = base.replace(/_\d+$/, '');
-    for (let n = 2; ; n++) if (!used.has(`${stem}_${n}`.toLowerCase())) return `${stem}_${n}`;
-  }
-
   private openAsChart(i: number): void {
     const c = this.doc.cells[i];
     const t = this.runtime?.state(c.key).table;
     if (!c.options.id) return;
-    const fields = t?.schema.fields ?? [];
-    const isNum = (f: (typeof fields)[number]) => /Int|Float|Decimal/.test(String(f.type));
-    const cat = fields.find((f) => /Utf8|Bool/.test(String(f.type)));
-    const nums = fields.filter(isNum);
-    let spec: string;
-    if (cat && nums[0]) spec = `mark: barY\ndata: ${c.options.id}\nx: ${cat.name}\ny: ${nums[0].name}\ntip: true`;
-    else if (nums.length >= 2) spec = `mark: dot\ndata: ${c.options.id}\nx: ${nums[0].name}\ny: ${nums[1].name}\ntip: true`;
-    else if (nums[0]) spec = `mark: rectY\ndata: ${c.options.id}\nx: ${nums[0].name}\ntransform: {binX: {y: count}}\ntip: true`;
-    else spec = `mark: barY\ndata: ${c.options.id}\nx: ${fields[0]?.name ?? ''}\ntransform: {groupX: {y: count}}\ntip: true`;
-    const cell = makeCell('plot', spec);
+    const cell = makeCell('plot', chartSpec(c.options.id, t?.schema.fields ?? []));
     const cells = [...this.doc.cells];
     cells.splice(i + 1, 0, cell);
     this.change(cells);
@@ -346,7 +288,7 @@ export class AwNotebook extends LitElement {
     const s = this.services;
     if (!s || !this.runtime) return;
     // A query cell exports the one statement the runtime checked (asSelect), not its raw text.
-    const sql = c.options.effect ? this.runtime.qualified(c.key) : c.options.id ? `SELECT * FROM "${this.runtime.schema}"."${c.options.id.toLowerCase()}"` : asSelect(this.runtime.qualified(c.key));
+    const sql = this.runtime.exportSql(c.key);
     try {
       const blob = await s.exporter.exportQuery(sql, { format });
       download(blob, `${c.options.id ?? 'result'}.${format}`);

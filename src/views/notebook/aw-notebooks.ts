@@ -3,6 +3,8 @@
  * Registers itself for window.workbench.openNotebook / runAll (notebook/api.ts).
  * `?notebook=<url>` and Open .md open that notebook read-only; it runs only after the user confirms
  * (a notebook someone else wrote is untrusted input, docs/security.md).
+ *
+ * Kept whole (~330 lines): the panel's list, open/save and URL-open flow share one state (the open notebook and whether it is trusted).
  */
 import { consume } from '@lit/context';
 import { css, html, LitElement, nothing } from 'lit';
@@ -70,26 +72,26 @@ export class AwNotebooks extends LitElement {
   private opening: Promise<void> = Promise.resolve();
 
   static override styles = css`
-    :host { display: grid; grid-template-columns: 220px 1fr; height: 100%; min-height: 0; font: 13px/1.45 system-ui, sans-serif; color: #1f2328; }
-    nav { border-right: 1px solid #d0d7de; background: #f6f8fa; overflow: auto; padding: 8px; display: flex; flex-direction: column; gap: 6px; }
-    nav h2 { font-size: 11px; text-transform: uppercase; letter-spacing: .04em; color: #57606a; margin: 8px 0 2px; }
+    :host { display: grid; grid-template-columns: 220px 1fr; height: 100%; min-height: 0; font: 13px/1.45 system-ui, sans-serif; color: var(--aw-text); }
+    nav { border-right: 1px solid var(--aw-border); background: var(--aw-subtle); overflow: auto; padding: 8px; display: flex; flex-direction: column; gap: 6px; }
+    nav h2 { font-size: 11px; text-transform: uppercase; letter-spacing: .04em; color: var(--aw-muted); margin: 8px 0 2px; }
     nav ul { list-style: none; margin: 0; padding: 0; }
     nav li button { all: unset; display: block; width: 100%; box-sizing: border-box; padding: 3px 6px; border-radius: 3px; cursor: pointer; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-    nav li button:hover { background: #eaeef2; }
-    nav li button[aria-current='true'] { background: #ddf4ff; font-weight: 600; }
-    nav li button:focus-visible { outline: 2px solid #0969da; }
+    nav li button:hover { background: var(--aw-subtle); }
+    nav li button[aria-current='true'] { background: var(--aw-accent-bg); font-weight: 600; }
+    nav li button:focus-visible { outline: 2px solid var(--aw-accent); }
     .row { display: flex; gap: 4px; flex-wrap: wrap; }
-    button.b { font: inherit; padding: 1px 8px; border: 1px solid #d0d7de; background: #fff; border-radius: 3px; cursor: pointer; }
-    button.b:hover { background: #eaeef2; }
+    button.b { font: inherit; padding: 1px 8px; border: 1px solid var(--aw-border); background: var(--aw-panel); border-radius: 3px; cursor: pointer; }
+    button.b:hover { background: var(--aw-subtle); }
     main { overflow: auto; min-width: 0; }
-    details.headless { padding: 4px 16px; border-bottom: 1px solid #d0d7de; }
-    details.headless pre { margin: 4px 0; padding: 6px 8px; background: #f6f8fa; border-radius: 3px; overflow: auto; font: 12px ui-monospace, monospace; }
-    header { position: sticky; top: 0; z-index: 2; display: flex; gap: 6px; align-items: center; padding: 6px 16px; background: #fff; border-bottom: 1px solid #d0d7de; }
+    details.headless { padding: 4px 16px; border-bottom: 1px solid var(--aw-border); }
+    details.headless pre { margin: 4px 0; padding: 6px 8px; background: var(--aw-subtle); border-radius: 3px; overflow: auto; font: 12px ui-monospace, monospace; }
+    header { position: sticky; top: 0; z-index: 2; display: flex; gap: 6px; align-items: center; padding: 6px 16px; background: var(--aw-panel); border-bottom: 1px solid var(--aw-border); }
     header input { font: 600 15px system-ui, sans-serif; border: 1px solid transparent; padding: 1px 4px; flex: 1; min-width: 120px; }
-    header input:hover, header input:focus { border-color: #d0d7de; }
-    .ro { color: #9a6700; font-size: 12px; }
-    .msg { padding: 4px 16px; color: #a40e26; }
-    .empty { padding: 24px; color: #57606a; }
+    header input:hover, header input:focus { border-color: var(--aw-border); }
+    .ro { color: var(--aw-warn); font-size: 12px; }
+    .msg { padding: 4px 16px; color: var(--aw-error); }
+    .empty { padding: 24px; color: var(--aw-muted); }
     input[type=file] { display: none; }
   `;
 

@@ -46,29 +46,29 @@ export class AwSqlEditor extends LitElement {
   private ro = new Compartment();
 
   static override styles = css`
-    :host { display: block; border: 1px solid #d0d7de; background: #fff; }
-    :host(:focus-within) { border-color: #0969da; }
+    :host { display: block; border: 1px solid var(--aw-border); background: var(--aw-panel); }
+    :host(:focus-within) { border-color: var(--aw-accent); }
     .cm-editor { font-size: 12.5px; max-height: 480px; }
     .cm-editor.cm-focused { outline: none; }
     .cm-scroller { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; line-height: 1.45; }
-    .cm-gutters { background: #f6f8fa; color: #8c959f; border-right: 1px solid #eaeef2; }
-    .cm-line.aw-error-line { background: #ffebe9; }
+    .cm-gutters { background: var(--aw-subtle); color: var(--aw-muted); border-right: 1px solid var(--aw-subtle); }
+    .cm-line.aw-error-line { background: var(--aw-error-bg); }
     /* Completion kind badges in plain letters: CodeMirror's own icons are an emoji key and math
        italics, which render as empty boxes without an emoji / math font (Debian's Chromium). */
     .cm-editor .cm-tooltip .cm-completionIcon { width: 14px; height: 14px; padding: 0; margin-right: 6px; opacity: 1; border-radius: 3px;
-      font: 600 10px/14px ui-monospace, monospace; text-align: center; vertical-align: middle; color: #fff; background: #8c959f; }
+      font: 600 10px/14px ui-monospace, monospace; text-align: center; vertical-align: middle; color: var(--aw-panel); background: var(--aw-muted); }
     .cm-editor .cm-tooltip .cm-completionIcon::after { content: '?'; }
-    .cm-editor .cm-tooltip .cm-completionIcon-keyword { background: #8250df; }
+    .cm-editor .cm-tooltip .cm-completionIcon-keyword { background: var(--aw-json-key); }
     .cm-editor .cm-tooltip .cm-completionIcon-keyword::after { content: 'K'; }
-    .cm-editor .cm-tooltip .cm-completionIcon-type { background: #0969da; }
+    .cm-editor .cm-tooltip .cm-completionIcon-type { background: var(--aw-accent); }
     .cm-editor .cm-tooltip .cm-completionIcon-type::after { content: 'T'; }
-    .cm-editor .cm-tooltip .cm-completionIcon-property { background: #1a7f37; }
+    .cm-editor .cm-tooltip .cm-completionIcon-property { background: var(--aw-ok); }
     .cm-editor .cm-tooltip .cm-completionIcon-property::after { content: 'C'; }
     .cm-editor .cm-tooltip .cm-completionIcon-variable::after { content: 'v'; }
-    .cm-editor .cm-tooltip .cm-completionIcon-function { background: #9a6700; }
+    .cm-editor .cm-tooltip .cm-completionIcon-function { background: var(--aw-warn); }
     .cm-editor .cm-tooltip .cm-completionIcon-function::after { content: 'f'; }
     .cm-editor .cm-tooltip .cm-completionIcon-constant::after { content: 'c'; }
-    .cm-editor .cm-tooltip .cm-completionIcon-namespace { background: #57606a; }
+    .cm-editor .cm-tooltip .cm-completionIcon-namespace { background: var(--aw-muted); }
     .cm-editor .cm-tooltip .cm-completionIcon-namespace::after { content: 'S'; }
     .cm-editor .cm-tooltip .cm-completionIcon-text::after { content: 'a'; font-size: inherit; vertical-align: baseline; }
   `;

@@ -13,7 +13,8 @@ import { type Services, servicesContext } from '../kit/services';
 import { type CurationPatch, type CurationTarget, curationStore } from '../../curation/store';
 import '../inspector/aw-step-inspector';
 import type { AwStepInspector } from '../inspector/aw-step-inspector';
-import { REVIEW_RULES, type ReviewRule, reviewQueue, unreviewedCount } from './queue';
+import { REVIEW_RULES, type ReviewRule } from '../../pool/queries/review';
+import { reviewQueue, unreviewedCount } from './queue';
 import { base } from '../kit/styles';
 
 @customElement('aw-review-queue')

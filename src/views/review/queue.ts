@@ -1,30 +1,6 @@
-/** Review-queue ordering: unreviewed trajectories first, then by the rule the user picked. */
+/** Review-queue ordering: unreviewed trajectories first, then by the rule the user picked (SQL in pool/queries/review). */
 import type { PoolClient } from '../../pool/client';
-
-export const REVIEW_RULES = {
-  'low-reward': 'Low reward first',
-  errors: 'Errors first',
-  longest: 'Longest first',
-  newest: 'Newest first',
-} as const;
-export type ReviewRule = keyof typeof REVIEW_RULES;
-
-const ORDER: Record<ReviewRule, string> = {
-  'low-reward': 'reward_sum ASC NULLS LAST',
-  errors: 'error_steps DESC, reward_sum ASC NULLS LAST',
-  longest: 'step_count DESC, coalesce(completion_tokens, 0) + coalesce(prompt_tokens, 0) DESC',
-  newest: 'started_at DESC NULLS LAST',
-};
-
-function matching(where: string): string {
-  return where ? `SELECT DISTINCT s.trajectory_uid FROM steps s LEFT JOIN curation c USING (step_id) WHERE ${where}` : 'SELECT trajectory_uid FROM steps';
-}
-
-export function reviewQueueSql(where: string, rule: ReviewRule): string {
-  return `SELECT trajectory_uid, unreviewed_steps > 0 AS unreviewed FROM trajectories
-    WHERE trajectory_uid IN (${matching(where)})
-    ORDER BY unreviewed_steps > 0 DESC, ${ORDER[rule] ?? ORDER['low-reward']}, trajectory_uid`;
-}
+import { type ReviewRule, reviewQueueSql, unreviewedCountSql } from '../../pool/queries/review';
 
 export async function reviewQueue(pool: PoolClient, where: string, rule: ReviewRule): Promise<{ uids: string[]; unreviewed: number }> {
   const rows = await pool.rows(reviewQueueSql(where, rule));
@@ -33,6 +9,6 @@ export async function reviewQueue(pool: PoolClient, where: string, rule: ReviewR
 
 /** How many trajectories of the queue still have unreviewed steps (recounted after every label, without re-ranking). */
 export async function unreviewedCount(pool: PoolClient, where: string): Promise<number> {
-  const rows = await pool.rows(`SELECT count(*)::INTEGER AS n FROM trajectories WHERE unreviewed_steps > 0 AND trajectory_uid IN (${matching(where)})`);
+  const rows = await pool.rows(unreviewedCountSql(where));
   return Number(rows[0]?.n ?? 0);
 }

@@ -75,12 +75,12 @@ export class AwTokenizerPanel extends LitElement {
   static override styles = css`
     :host { display: block; font: 13px/1.4 system-ui, sans-serif; }
     .row { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: center; margin: 4px 0; }
-    .muted { color: #57606a; }
-    .err { color: #b42318; white-space: pre-wrap; }
-    .warn { border-left: 4px solid #bf8700; background: #fff8c5; padding: 2px 8px; margin: 4px 0; }
+    .muted { color: var(--aw-muted); }
+    .err { color: var(--aw-error); white-space: pre-wrap; }
+    .warn { border-left: 4px solid var(--aw-warn-border); background: var(--aw-warn-bg); padding: 2px 8px; margin: 4px 0; }
     progress { width: 200px; }
     ul { margin: 2px 0; padding-left: 18px; }
-    li button, .cause { font: inherit; background: none; border: none; padding: 0; color: #0969da; cursor: pointer; text-align: left; }
+    li button, .cause { font: inherit; background: none; border: none; padding: 0; color: var(--aw-accent); cursor: pointer; text-align: left; }
     .cause[aria-pressed='true'] { font-weight: 600; }
     input[type='number'] { width: 7em; }
     code { font-size: 12px; }

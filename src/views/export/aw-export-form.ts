@@ -1,12 +1,17 @@
 /**
- * <aw-export-dialog>: export a training dataset. Layout (steps | sft per trajectory or step |
- * rl_steps | verl_prompts | dpo with a minimum margin), source (whole pool, the dashboard filter or
- * a notebook cell's view), trainable-only (default on), redaction, split, Parquet (zstd) or JSONL.
- * Shows the row count and the first rows before download; downloads a manifest JSON beside the
- * file; shows progress and can cancel.
+ * <aw-export-form>: the one dataset export form, inline on the Data tab and, with `modal`, the
+ * dashboard's export dialog. Layout (steps | sft per trajectory or step | rl_steps | verl_prompts |
+ * dpo with a minimum margin), source (whole pool, the dashboard filter, a notebook cell's view or a SQL predicate),
+ * trainable-only (default on), redaction, split, Parquet (zstd) or JSONL. Shows the row count, the
+ * rows a trainer would reject and the first rows (export/preview.ts) before download; downloads a
+ * manifest JSON beside the file; shows progress and can cancel.
  *
- * API: `open`, `source`, `where` (filter predicate; default: the dashboard's), `filter`, `viewName`;
- * event `aw-close`; `saveFile` replaces the browser download (tests).
+ * API: `modal` + `open` (a dialog; event `aw-close`), `source`, `where` (filter predicate; default:
+ * the dashboard's), `filter`, `viewName`, `predicate`, `layout`, `format`, `options()`, `refreshPreview()`,
+ * `exportNow()`, `cancel()`; `saveFile` replaces the browser download (tests). Inline, the preview
+ * runs on the first "Preview" (not at boot) and follows the controls from then on.
+ *
+ * Kept whole (~320 lines): the one export form (both places use it); the preview is export/preview.ts and the manifest manifest.ts.
  */
 import { consume } from '@lit/context';
 import type { Table } from 'apache-arrow';
@@ -19,25 +24,30 @@ import { base } from '../kit/styles';
 import { type CurationFilter, filterSummary } from '../../curation/filter';
 import { datasetSql, LAYOUTS, resolveLayoutOptions } from '../../export/layouts';
 import { datasetPreview } from '../../export/preview';
+import { inView } from '../../pool/queries/steps';
 import '../aw-table';
 import { dashboardFilter, dashboardWhere } from '../dashboard/filter-state';
-import { type ExportManifest, fileStem } from './manifest';
+import { buildManifest, type ExportManifest, fileStem } from './manifest';
 import { Cancellable } from '../../util/jobs';
 
-export type ExportSource = 'pool' | 'filter' | 'view';
+export type ExportSource = 'pool' | 'filter' | 'view' | 'sql';
 const VIEW_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
 
-@customElement('aw-export-dialog')
-export class AwExportDialog extends LitElement {
+@customElement('aw-export-form')
+export class AwExportForm extends LitElement {
   @consume({ context: servicesContext, subscribe: true })
   @property({ attribute: false })
   services?: Services;
 
+  /** A dialog over the page (shown while `open`), not a form in the page's flow. */
+  @property({ type: Boolean, reflect: true }) modal = false;
   @property({ type: Boolean, reflect: true }) open = false;
   @property() source: ExportSource = 'filter';
   @property() where: string | null = null;
   @property({ attribute: false }) filter: CurationFilter | null = null;
   @property({ attribute: 'view-name' }) viewName = '';
+  /** Source `sql`: a SQL predicate over `steps s` and `curation c`, typed by the user. */
+  @property() predicate = '';
   @property({ attribute: false }) saveFile: (name: string, blob: Blob) => void = (name, blob) => download(blob, name);
 
   @property() layout: DatasetLayout = 'sft';
@@ -67,13 +77,16 @@ export class AwExportDialog extends LitElement {
   lastManifest: ExportManifest | null = null;
   private job = new Cancellable();
   private previewSeq = 0;
+  /** Inline: the user asked for a preview, so it follows the controls from now on. */
+  @state() previewing = false;
 
   static override styles = [
     base,
     css`
-      :host { display: none; }
-      :host([open]) { display: block; position: fixed; inset: 0; background: rgb(0 0 0 / 0.25); z-index: 50; }
-      .dialog {
+      :host { display: block; }
+      :host([modal]) { display: none; }
+      :host([modal][open]) { display: block; position: fixed; inset: 0; background: rgb(0 0 0 / 0.25); z-index: 50; }
+      :host([modal]) .dialog {
         position: absolute; top: 4vh; left: 50%; transform: translateX(-50%); width: min(1100px, 94vw); max-height: 92vh; box-sizing: border-box;
         background: var(--aw-bg); color: var(--aw-text); border: 1px solid var(--aw-border); border-radius: var(--aw-radius);
         padding: 12px 16px; overflow: auto; font-size: 13px;
@@ -86,6 +99,7 @@ export class AwExportDialog extends LitElement {
       .err { color: var(--aw-error); white-space: pre-wrap; }
       .problems { color: var(--aw-text); background: var(--aw-warn-bg); border: 1px solid var(--aw-warn-border); border-radius: var(--aw-radius); padding: 4px 10px; }
       .problems ul { margin: 2px 0; padding-left: 18px; max-height: 120px; overflow: auto; }
+      input.predicate { flex: 1 1 100%; font-family: var(--aw-mono); font-size: 12.5px; }
       .caption { color: var(--aw-muted); font-size: 12px; margin: 6px 0 2px; }
       progress { width: 240px; }
       .actions { display: flex; gap: 8px; align-items: center; margin-top: 8px; }
@@ -113,14 +127,15 @@ export class AwExportDialog extends LitElement {
     if (this.source === 'view') {
       const v = this.viewName.trim();
       if (!VIEW_NAME.test(v)) throw new Error(`invalid view name: ${v || '(empty)'} — use a notebook cell id such as my_cell or schema.my_cell`);
-      return `s.step_id IN (SELECT step_id FROM ${v})`;
+      return inView(v);
     }
+    if (this.source === 'sql') return this.predicate.trim();
     return this.where ?? dashboardWhere();
   }
 
   /** Escape closes the dialog wherever the focus is (also on the page behind it, or nowhere). */
   private readonly onKey = (e: KeyboardEvent) => {
-    if (this.open && e.key === 'Escape' && !e.defaultPrevented) {
+    if (this.modal && this.open && e.key === 'Escape' && !e.defaultPrevented) {
       e.preventDefault();
       this.close();
     }
@@ -136,11 +151,16 @@ export class AwExportDialog extends LitElement {
     super.disconnectedCallback();
   }
 
+  /** The preview follows the controls: a dialog while open, the inline form once asked for. */
+  private get live(): boolean {
+    return this.modal ? this.open : this.previewing;
+  }
+
   protected override updated(changed: PropertyValues<this>): void {
     // focus moves into the dialog when it opens (its first control), so the keyboard starts there
-    if (changed.has('open') && this.open) (this.renderRoot.querySelector('.dialog input, .dialog button') as HTMLElement | null)?.focus();
-    const inputs = ['open', 'source', 'where', 'viewName', 'layout', 'sftPer', 'tokens', 'maxTokens', 'truncate', 'dpoMinMargin', 'trainableOnly', 'validOnly', 'redact', 'split', 'splitColumn', 'services'] as const;
-    if (this.open && inputs.some((k) => changed.has(k))) void this.refreshPreview();
+    if (this.modal && changed.has('open') && this.open) (this.renderRoot.querySelector('.dialog input, .dialog button') as HTMLElement | null)?.focus();
+    const inputs = ['open', 'source', 'where', 'viewName', 'predicate', 'layout', 'sftPer', 'tokens', 'maxTokens', 'truncate', 'dpoMinMargin', 'trainableOnly', 'validOnly', 'redact', 'split', 'splitColumn', 'services', 'previewing'] as const;
+    if (this.live && inputs.some((k) => changed.has(k))) void this.refreshPreview();
   }
 
   /** Count the rows and fetch the first ones of what would be exported. */
@@ -176,7 +196,6 @@ export class AwExportDialog extends LitElement {
       return null;
     }
     const opts = this.options();
-    const excluded = Object.fromEntries((this.problems?.byReason ?? []).map((p) => [p.problem, p.n]));
     const stem = fileStem(this.layout);
     const file = `${stem}.${this.format === 'parquet' ? 'parquet' : 'jsonl'}`;
     const signal = this.job.start();
@@ -186,18 +205,11 @@ export class AwExportDialog extends LitElement {
     try {
       const blob = await s.exporter.exportDataset({ ...opts, format: this.format, signal, onProgress: (p) => (this.progress = p), onTokens: (r) => (tokens = r) });
       const filter = this.source === 'filter' ? filterSummary(this.filter ?? dashboardFilter()) : undefined;
-      const manifest: ExportManifest = {
-        generator: 'AgentWorld Workbench', created_at: new Date().toISOString(), file, layout: this.layout, format: this.format,
-        rows: tokens ? tokens.rows : this.rowCount, steps: this.counts?.steps ?? 0, trajectories: this.counts?.trajectories ?? 0,
+      const manifest = buildManifest({
+        file, layout: this.layout, format: this.format, options: opts, rows: this.rowCount, counts: this.counts, problems: this.problems?.byReason ?? [], tokens,
         source: { kind: this.source, ...(this.source === 'view' ? { view: this.viewName.trim() } : {}), ...(filter ? { filter } : {}), where: opts.where ?? null },
-        options: {
-          trainable_only: this.trainableOnly, valid_only: this.validOnly, redact: this.redact, split: opts.split ?? null, split_column: this.splitColumn,
-          ...(opts.sftPer ? { sft_per: opts.sftPer } : {}), ...(opts.dpoMinMargin ? { dpo_min_margin: opts.dpoMinMargin } : {}),
-        },
-        ...(this.validOnly ? { excluded } : { flagged: excluded }),
-        ...(tokens ? { tokens } : {}),
         sql: datasetSql(await resolveLayoutOptions((q) => s.pool.rows(q), opts)),
-      };
+      });
       this.lastManifest = manifest;
       this.saveFile(file, blob);
       this.saveFile(`${stem}.manifest.json`, new Blob([JSON.stringify(manifest, null, 2)], { type: 'application/json' }));
@@ -209,6 +221,8 @@ export class AwExportDialog extends LitElement {
     } finally {
       this.busy = false;
       this.job.end();
+      // inline, the counts stay shown from now on (set after the export: an update now would supersede its preview)
+      if (!this.modal) this.previewing = true;
     }
   }
 
@@ -217,6 +231,7 @@ export class AwExportDialog extends LitElement {
   }
 
   private close(): void {
+    if (!this.modal) return;
     this.cancel();
     this.open = false;
     this.dispatchEvent(new CustomEvent('aw-close', { bubbles: true, composed: true }));
@@ -240,10 +255,14 @@ export class AwExportDialog extends LitElement {
   }
 
   override render() {
-    if (!this.open) return nothing;
+    if (this.modal && !this.open) return nothing;
+    const body = this.renderForm();
+    return this.modal ? html`<div class="dialog" role="dialog" aria-modal="true" aria-label="Export dataset"><h2>Export dataset</h2>${body}</div>` : html`<div class="dialog">${body}</div>`;
+  }
+
+  private renderForm() {
     const total = this.rowCount ?? 0;
-    return html`<div class="dialog" role="dialog" aria-modal="true" aria-label="Export dataset">
-      <h2>Export dataset</h2>
+    return html`
       <div class="form">
       <fieldset><legend>Layout</legend>
         ${(Object.keys(LAYOUTS) as DatasetLayout[]).map((l) => this.radio('layout', l, this.layout, l, (v) => (this.layout = v)))}
@@ -264,6 +283,9 @@ export class AwExportDialog extends LitElement {
         ${this.radio('source', 'view' as ExportSource, this.source, 'notebook cell view', (v) => (this.source = v))}
         ${this.source === 'view' ? html`<input aria-label="Notebook cell view name (its rows need step_id)" placeholder="cell id" .value=${this.viewName}
             @change=${(e: Event) => (this.viewName = (e.target as HTMLInputElement).value)} />` : nothing}
+        ${this.radio('source', 'sql' as ExportSource, this.source, 'SQL filter', (v) => (this.source = v))}
+        ${this.source === 'sql' ? html`<input class="predicate" aria-label="Filter (SQL predicate over steps s and curation c)" placeholder="e.g. s.reward > 0 AND s.data_source = 'gsm8k'"
+            .value=${this.predicate} @change=${(e: Event) => (this.predicate = (e.target as HTMLInputElement).value)} />` : nothing}
       </fieldset>
       <fieldset><legend>Rows</legend>
         <label><input type="checkbox" .checked=${this.trainableOnly} @change=${(e: Event) => (this.trainableOnly = (e.target as HTMLInputElement).checked)} /> trainable only <span class="hint">(succeeded and not marked bad, or labelled trainable)</span></label>
@@ -279,8 +301,9 @@ export class AwExportDialog extends LitElement {
         ${this.radio('format', 'jsonl' as ExportFormat, this.format, 'JSONL', (v) => (this.format = v))}
       </fieldset>
       </div>
-      <p role="status" aria-live="polite">${this.rowCount === null ? 'Counting…' : html`<strong>${total.toLocaleString('en-US')}</strong> rows from
-        ${this.counts?.steps.toLocaleString('en-US')} steps in ${this.counts?.trajectories.toLocaleString('en-US')} trajectories`}</p>
+      ${this.modal ? nothing : html`<div class="actions"><button @click=${() => (this.previewing ? void this.refreshPreview() : (this.previewing = true))}>Preview</button></div>`}
+      ${!this.live ? nothing : html`<p role="status" aria-live="polite">${this.rowCount === null ? 'Counting…' : html`<strong class="total">${total.toLocaleString('en-US')}</strong> rows from
+        ${this.counts?.steps.toLocaleString('en-US')} steps in ${this.counts?.trajectories.toLocaleString('en-US')} trajectories`}</p>`}
       ${this.renderProblems()}
       ${this.error ? html`<p class="err" role="alert">${this.error}</p>` : nothing}
       ${
@@ -294,14 +317,13 @@ export class AwExportDialog extends LitElement {
         ${this.busy ? html`<progress aria-label="Export progress" max=${total || 1} value=${Math.min(this.progress?.rows ?? 0, total)}></progress>
             <span>${(this.progress?.rows ?? 0).toLocaleString('en-US')} rows · ${Math.round((this.progress?.bytes ?? 0) / 1024)} KB</span>
             <button @click=${() => this.cancel()}>Cancel</button>` : nothing}
-        <button @click=${() => this.close()} aria-label="Close export dialog">Close</button>
-      </div>
-    </div>`;
+        ${this.modal ? html`<button @click=${() => this.close()} aria-label="Close export dialog">Close</button>` : nothing}
+      </div>`;
   }
 }
 
 declare global {
   interface HTMLElementTagNameMap {
-    'aw-export-dialog': AwExportDialog;
+    'aw-export-form': AwExportForm;
   }
 }

@@ -2,8 +2,8 @@
  * The dashboard's SQL, all parameterized by one predicate over `steps s LEFT JOIN curation c`
  * (filterWhere), so every number on the page counts the same steps an export of that filter selects.
  */
-import { filteredSteps } from '../../curation/filter';
-import { TRAINABLE_SQL } from '../../pool/schema';
+import { TRAINABLE_SQL } from '../schema';
+import { filteredSteps, matchingTrajectories } from './steps';
 
 export const DIMENSIONS = ['agent', 'model', 'data_source', 'channel'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
@@ -22,10 +22,6 @@ export interface Sort {
 
 /** Rows the trajectory list and the GRPO group table fetch at most (the counts above them cover all). */
 export const LIST_LIMIT = 2000;
-
-function matchingTrajectories(where: string): string {
-  return `SELECT DISTINCT s.trajectory_uid FROM steps s LEFT JOIN curation c USING (step_id) WHERE ${where}`;
-}
 
 /** `WHERE` over the trajectories view for a step filter (none when the filter is empty). */
 function trajectoryWhere(where: string, extra = ''): string {
@@ -125,3 +121,8 @@ export const OPTIONS_SQL = `SELECT
     (SELECT list(DISTINCT channel ORDER BY channel) FILTER (WHERE channel IS NOT NULL) FROM steps) AS channels,
     (SELECT list(DISTINCT q ORDER BY q) FROM (SELECT quality AS q FROM curation UNION SELECT unnest(['unreviewed', 'good', 'bad']))) AS qualities,
     (SELECT list(DISTINCT t ORDER BY t) FROM (SELECT unnest(tags) AS t FROM curation)) AS tags`;
+
+/** The trajectory ids the list shows (for their costs). */
+export function listedTrajectories(where: string, sort: Sort): string {
+  return `SELECT trajectory_uid FROM (${trajectoriesSql(where, sort)})`;
+}

@@ -1,0 +1,273 @@
+/**
+ * JSON text → values, for the reader: a string- and depth-aware splitter of a top-level JSON array's
+ * elements or concatenated JSON values (ValueSplitter), the recovery of array elements a broken one
+ * swallowed (valueEvents), one value parsed with big integers kept exact (parseOne), and the JSON
+ * Lines / document decision (looksLikeJsonLines).
+ */
+import type { ReadEvent } from './reader';
+
+/** Big integers (> 2^53) are kept exact as text (they are ids); other values as JSON.parse gives them. */
+function reviveBig(this: unknown, _key: string, value: unknown, context?: { source?: string }): unknown {
+  if (typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value) && context?.source && /^-?\d+$/.test(context.source)) {
+    return context.source;
+  }
+  return value;
+}
+
+const BIG_DIGITS = /\d{16,}/;
+
+export function parseJson(text: string): unknown {
+  if (BIG_DIGITS.test(text)) return JSON.parse(text, reviveBig as (k: string, v: unknown) => unknown);
+  return JSON.parse(text);
+}
+
+function reason(e: unknown, text?: string): string {
+  if (text?.includes('\u0000')) {
+    const nuls = text.split('\u0000').length - 1;
+    return `${nuls} NUL bytes in this ${nuls === text.length ? 'line (crash padding or binary data), nothing else' : 'record (crash padding or binary data)'}`;
+  }
+  const m = e instanceof Error ? e.message : String(e);
+  if (e instanceof RangeError) return `JSON too deeply nested or too large to parse (${m})`;
+  return `malformed JSON: ${m}`;
+}
+
+/** Scanner for JSON values inside a JSON array (depth 1) or concatenated at top level (depth 0). */
+export class ValueSplitter {
+  private depth = 0;
+  private inString = false;
+  private escape = false;
+  private pieces: string[] = [];
+  private size = 0;
+  private startLine = 0;
+  private started = false;
+  private arrayMode: boolean;
+  private inArray = false;
+  private closed = false;
+  line = 1;
+  constructor(
+    arrayMode: boolean,
+    private maxChars: number,
+    /** Start inside the array (reading the rest of one after a broken element). */
+    inside = false,
+  ) {
+    this.arrayMode = arrayMode;
+    if (inside) {
+      this.inArray = true;
+      this.depth = 1;
+    }
+  }
+
+  /** The array was closed by text read elsewhere (inside a broken element that was split). */
+  markClosed(): void {
+    this.inArray = false;
+    this.closed = true;
+    this.depth = 0;
+  }
+
+  /** Has the top-level array been closed? */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  *push(text: string): Generator<ReadEvent | { kind: 'value'; text: string; line: number }> {
+    const base = this.arrayMode ? 1 : 0;
+    let segStart = this.started ? 0 : -1;
+    const flushSeg = (end: number) => {
+      if (segStart >= 0 && end > segStart) {
+        const piece = text.slice(segStart, end);
+        this.size += piece.length;
+        if (this.size <= this.maxChars) this.pieces.push(piece);
+      }
+      segStart = -1;
+    };
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charCodeAt(i);
+      if (ch === 10) this.line++;
+      if (this.inString) {
+        if (this.escape) this.escape = false;
+        else if (ch === 92) this.escape = true;
+        else if (ch === 34) this.inString = false;
+        continue;
+      }
+      if (this.arrayMode && !this.inArray) {
+        if (ch === 91) {
+          this.inArray = true;
+          this.depth = 1;
+        } else if (!isSpace(ch) && !this.closed) {
+          yield { kind: 'reject', line: this.line, reason: `unexpected character '${text[i]}' outside the top-level array` };
+          this.closed = true;
+        }
+        continue;
+      }
+      if (!this.started) {
+        if (isSpace(ch) || (this.depth === base && ch === 44)) continue;
+        if (this.arrayMode && ch === 93 && this.depth === 1) {
+          this.inArray = false;
+          this.closed = true;
+          this.depth = 0;
+          continue;
+        }
+        this.started = true;
+        this.startLine = this.line;
+        segStart = i;
+      }
+      if (ch === 34) this.inString = true;
+      else if (ch === 123 || ch === 91) this.depth++;
+      else if (ch === 125 || ch === 93) {
+        if (this.depth === base && this.arrayMode) {
+          // end of the array right after a scalar element
+          flushSeg(i);
+          yield* this.emit();
+          this.inArray = false;
+          this.closed = true;
+          this.depth = 0;
+          continue;
+        }
+        this.depth--;
+        if (this.depth === base) {
+          flushSeg(i + 1);
+          yield* this.emit();
+        }
+      } else if (ch === 44 && this.depth === base) {
+        flushSeg(i);
+        yield* this.emit();
+      } else if (this.depth === base && !this.arrayMode && (ch === 10 || ch === 13)) {
+        // top-level scalar on its own line
+        flushSeg(i);
+        yield* this.emit();
+      }
+    }
+    flushSeg(text.length);
+  }
+
+  private *emit(): Generator<ReadEvent | { kind: 'value'; text: string; line: number }> {
+    const text = this.pieces.join('');
+    const size = this.size;
+    this.pieces = [];
+    this.size = 0;
+    this.started = false;
+    if (size > this.maxChars) yield { kind: 'reject', line: this.startLine, reason: `record too large (${size} characters)` };
+    else if (text.trim()) yield { kind: 'value', text, line: this.startLine };
+  }
+
+  *end(): Generator<ReadEvent | { kind: 'value'; text: string; line: number; truncated?: boolean }> {
+    if (this.started) {
+      const line = this.startLine;
+      const text = this.pieces.join('');
+      this.pieces = [];
+      this.started = false;
+      // an element left open: it may have swallowed good elements after it, which the reader splits off
+      if (this.depth > (this.arrayMode ? 1 : 0) || this.inString) yield { kind: 'value', text, line, truncated: true };
+      else if (text.trim()) yield { kind: 'value', text, line };
+    }
+    if (this.arrayMode && this.inArray) yield { kind: 'warning', message: 'the JSON array is not closed (file truncated?)' };
+  }
+}
+
+function isSpace(ch: number): boolean {
+  return ch === 32 || ch === 10 || ch === 13 || ch === 9 || ch === 0xfeff;
+}
+
+/**
+ * Text starting with `{`: JSON Lines, or one (pretty-printed) JSON document / concatenated values?
+ * JSON Lines when the first line is a whole object (even a broken one: it ends with `}`), or when a
+ * later complete line at column 0 is a whole object on its own — so a malformed first line is one
+ * rejected line, not a document that swallows the good lines after it.
+ */
+export function looksLikeJsonLines(text: string): boolean {
+  const lines = text.split('\n');
+  lines.pop(); // maybe incomplete
+  const first = (lines[0] ?? text).replace(/\r$/, '').trimEnd();
+  if (first.endsWith('}')) return true;
+  for (const raw of lines.slice(1, 50)) {
+    const l = raw.replace(/\r$/, '');
+    if (!l.startsWith('{') || !l.trimEnd().endsWith('}')) continue;
+    try {
+      const v = JSON.parse(l);
+      if (v && typeof v === 'object' && !Array.isArray(v)) return true;
+    } catch {
+      // not a whole object on its own
+    }
+  }
+  return false;
+}
+
+export type SplitValue = { kind: 'value'; text: string; line: number; truncated?: boolean };
+const TRUNCATED = 'truncated JSON: the file ended inside this record';
+
+/**
+ * Parse one value the splitter found. In a JSON array, an element that does not parse may have
+ * swallowed the elements after it (an unbalanced `[` or `{` keeps the splitter's depth up): split it
+ * at the next line that starts an element after a comma, reject the broken head by its line, and read
+ * the rest as the array's remaining elements (recursively, so several broken elements each lose only
+ * themselves). `closed` says the rest closed the array.
+ */
+export function* valueEvents(ev: SplitValue, arrayMode: boolean, maxChars: number, index: number): Generator<ReadEvent | { kind: 'closed' }> {
+  const r = parseOne(ev.text, ev.line, index);
+  if (r.kind === 'record' || !arrayMode) {
+    yield ev.truncated && r.kind === 'reject' ? { ...r, reason: TRUNCATED } : r;
+    return;
+  }
+  // only an element whose brackets do not pair up can have run into the next ones; the elements of a
+  // pretty-printed array are the least indented lines that start an object or array
+  const candidates = balanced(ev.text) ? [] : [...ev.text.matchAll(/,[ \t\r]*\n([ \t]*)(?=[{[])/g)];
+  const indent = Math.min(...candidates.map((m) => m[1].length));
+  for (const m of candidates.filter((c) => c[1].length === indent).slice(0, 50)) {
+    const at = (m.index ?? 0) + m[0].length;
+    const sub = new ValueSplitter(true, maxChars, true);
+    sub.line = ev.line + countNewlines(ev.text, at);
+    const rest = [...sub.push(ev.text.slice(at)), ...sub.end()];
+    const first = rest.find((x) => x.kind === 'value');
+    if (!first || parseOne(first.text, first.line, 0).kind !== 'record') continue;
+    const head = parseOne(ev.text.slice(0, m.index), ev.line, index);
+    yield head.kind === 'reject' ? { ...head, reason: `${head.reason} (the elements after it were read on their own)` } : head;
+    let next = head.kind === 'record' ? index + 1 : index;
+    let closed = sub.isClosed;
+    for (const x of rest) {
+      if (x.kind !== 'value') {
+        if (x.kind !== 'warning' || !closed) yield x;
+        continue;
+      }
+      for (const y of valueEvents(x, true, maxChars, next)) {
+        if (y.kind === 'record') next++;
+        if (y.kind === 'closed') closed = true;
+        else yield y;
+      }
+    }
+    if (closed) yield { kind: 'closed' };
+    return;
+  }
+  yield ev.truncated ? { ...r, reason: TRUNCATED } : r;
+}
+
+/** Do the brackets of this JSON text (outside strings) pair up and close? */
+function balanced(text: string): boolean {
+  const stack: number[] = [];
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 92) i++;
+      else if (ch === 34) inString = false;
+    } else if (ch === 34) inString = true;
+    else if (ch === 123 || ch === 91) stack.push(ch + 2); // { → }, [ → ]
+    else if (ch === 125 || ch === 93) {
+      if (stack.pop() !== ch) return false;
+    }
+  }
+  return stack.length === 0 && !inString;
+}
+
+function countNewlines(text: string, end: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+export function parseOne(text: string, line: number, index: number): Extract<ReadEvent, { kind: 'record' | 'reject' }> {
+  try {
+    return { kind: 'record', record: { value: parseJson(text), line, index, text } };
+  } catch (e) {
+    return { kind: 'reject', line, reason: reason(e, text) };
+  }
+}
