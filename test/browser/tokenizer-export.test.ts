@@ -119,6 +119,6 @@ describe('export with tokens: ids equal transformers, left-out rows counted by c
     await exporter.exportDataset({ layout: 'sft', format: 'jsonl', tokens: true }).catch((e: Error) => (err = e.message));
     expect(err).to.match(/No tokenizer is set/);
     await exporter.exportDataset({ layout: 'dpo', format: 'jsonl', tokens: true }).catch((e: Error) => (err = e.message));
-    expect(err).to.match(/tokens: true is for the sft layout/);
+    expect(err).to.match(/tokens: true is for the sft and rl_steps layouts/);
   });
 });

