@@ -12,7 +12,7 @@ import { ingestFile } from '../../src/ingest/pipeline';
 import { tableToRows } from '../../src/pool/rows';
 import { countStep, type StepInput } from '../../src/tokenizer/counts';
 import { parseTools, templateMessage } from '../../src/tokenizer/messages';
-import { loadProfile, type TokenizerProfile } from '../../src/tokenizer/profile';
+import { GenerationCache, loadProfile, type TokenizerProfile } from '../../src/tokenizer/profile';
 import { encode, renderText } from '../../src/tokenizer/render';
 import { promptSuffix, renderStep, stepIds } from '../../src/tokenizer/steps';
 import { newRlExportState, type RlRowInput, rlTokenColumns } from '../../src/tokenizer/export-rows';
@@ -136,6 +136,23 @@ describe('one rendering per step (differential over the fixtures)', () => {
     // Qwen3 renders a last assistant turn without reasoning with an empty think block, and the same turn followed by
     // more without it: the next prompt extends the previous rendering only after a turn with reasoning
     assert.ok(reused >= 11 + 5, `${reused} prompts reused the previous step's ids`);
+  });
+
+  it('the two-generation BPE word cache gives the ids of the LRU tokenizers.js has', async () => {
+    const lib = await loadProfile({ tokenizer: readJson(`${MODEL}/tokenizer.json`), config: readJson(`${MODEL}/tokenizer_config.json`), libraryCache: true });
+    const model = (x: TokenizerProfile) => (x.tokenizer as unknown as { model: { cache: unknown } }).model.cache;
+    assert.ok(model(p) instanceof GenerationCache);
+    assert.ok(!(model(lib) instanceof GenerationCache));
+    for (const s of steps) {
+      const text = [...(s.messages ?? []), s.response].map((m) => String((m as { content?: unknown } | null)?.content ?? '')).join('\n');
+      assert.deepEqual(p.tokenizer.encode(text).ids, lib.tokenizer.encode(text).ids, s.step_id);
+    }
+    const c = new GenerationCache<number>(2);
+    c.put('a', 1);
+    c.put('b', 2); // the first generation is full: it becomes the old one
+    assert.equal(c.get('a'), 1); // found in the old generation, carried into the new one
+    c.put('c', 3);
+    assert.deepEqual([c.get('a'), c.get('c'), c.get('b')], [1, 3, undefined]);
   });
 
   it('rl_steps chunks: the sampler ids kept, the others filled as from scratch, the rest counted by cause', () => {
