@@ -225,6 +225,14 @@ if (!SKIP.has('tokens')) {
     const file = dataPath(DATA, rollupSize, 7, { single: SINGLE });
     await stageFile(page, file);
     const imp = await importStaged(page);
+    // --tok-profile: a CPU profile of the page's main thread while counting, and where its longest task spent its time
+    const cdp = flag('tok-profile') ? await page.context().newCDPSession(page) : null;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+      await page.evaluate(() => window.workbench.setTokenizer({ bundled: 'qwen3' }));
+      await cdp.send('Profiler.start');
+    }
     const counted = await page.evaluate(async () => {
       await window.workbench.setTokenizer({ bundled: 'qwen3' });
       window.__longtasks.length = 0;
@@ -235,6 +243,14 @@ if (!SKIP.has('tokens')) {
       const [{ n, tokens }] = await window.workbench.query('SELECT count(*)::INTEGER AS n, sum(n_tokens)::BIGINT AS tokens FROM token_counts');
       return { ms, rows: n, tokens, pieces: r?.pieces ?? null, tokenized: r?.tokenized ?? null, workers: r?.workers ?? null, longestTask: Math.max(0, ...tasks.map((e) => e.duration)), longTasks: tasks.length };
     });
+    if (cdp) {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(join(DATA, 'tokens-main.cpuprofile'), JSON.stringify(profile));
+      const { longestBusy, topOfProfile } = await import('./cpuprofile-top.mjs');
+      const win = longestBusy(profile);
+      counted.longestTaskProfile = { busyMs: Math.round(win[1] - win[0]), ...topOfProfile(profile, win[0], win[1], 8) };
+      log(`longest main-thread task while counting: ${JSON.stringify(counted.longestTaskProfile)}`);
+    }
     // the same text for both: the first ~1 MB of the bench file, cut at a line end
     const raw = readFileSync(file, 'utf8').slice(0, 1_000_000);
     const text = raw.slice(0, raw.lastIndexOf('\n') + 1);
@@ -255,7 +271,7 @@ if (!SKIP.has('tokens')) {
     results.tokens = {
       mb: rollupSize, importMs: imp.ms, steps: counted.rows, countMs: counted.ms, countVsImport: counted.ms / imp.ms, tokens: counted.tokens,
       workers: counted.workers, pieces: counted.pieces, tokenizedPieces: counted.tokenized, uniqueRatio: counted.pieces ? counted.tokenized / counted.pieces : null,
-      longestTask: counted.longestTask, longTasks: counted.longTasks,
+      longestTask: counted.longestTask, longTasks: counted.longTasks, longestTaskProfile: counted.longestTaskProfile ?? null,
       encode: { bytes: Buffer.byteLength(text), tokens: js.tokens, workerMs: jsMs, workerMBps: Buffer.byteLength(text) / 1e6 / (jsMs.median / 1000), workerTokensPerS: js.tokens / (jsMs.median / 1000),
         rust: rustMs ? { ms: rustMs, tokens: rust.tokens, version: rust.version, tokensPerS: rust.tokens / (rustMs.median / 1000) } : rust, ratio: rustMs ? rustMs.median / jsMs.median : null, sameCount: rust?.tokens === js.tokens },
     };

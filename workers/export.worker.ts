@@ -3,14 +3,14 @@
  * Export worker: pulls a query's rows from the pool in chunks and writes Parquet (zstd, one row
  * group per chunk, streamed through parquet-wasm) or JSONL / CSV into a Blob, so memory stays bounded.
  */
-import { Field, Int32, List, makeData, makeVector, Table, tableFromIPC, tableToIPC } from 'apache-arrow';
+import { Bool, Field, Int32, List, makeData, makeVector, Table, tableFromIPC, tableToIPC, vectorFromArray } from 'apache-arrow';
 import * as Comlink from 'comlink';
 import initParquet, { Compression, Table as WasmTable, transformParquetStream, WriterPropertiesBuilder, writeParquet } from 'parquet-wasm/esm';
 import type { ExportFormat, ExportProgress } from '../src/contract/reports';
 import { csvPart, jsonlPart } from '../src/export/encode';
 import type { PoolApi } from '../src/pool/pool-core';
 import { tableToRows } from '../src/pool/rows';
-import type { ExportRowInput } from '../src/tokenizer/export-rows';
+import type { ExportRowInput, RlRowInput } from '../src/tokenizer/export-rows';
 import '../src/util/arrow-bool-fix';
 import type { TokenizerWorkerApi } from './tokenizer.worker';
 import { CancelledJobs } from '../src/util/jobs';
@@ -57,6 +57,38 @@ async function withTokens(chunk: Uint8Array, tok: Comlink.Remote<TokenizerWorker
   return tableToIPC(t.assign(extra), 'stream');
 }
 
+/** A nullable INTEGER[] column from flat values, offsets and per-row validity. */
+function nullableIntLists(offsets: Int32Array, values: Int32Array, valid: Uint8Array) {
+  const type = new List(new Field('element', new Int32(), true));
+  const n = valid.length;
+  const bitmap = new Uint8Array(Math.ceil(n / 8));
+  let nulls = 0;
+  for (let i = 0; i < n; i++) {
+    if (valid[i]) bitmap[i >> 3] = (bitmap[i >> 3] as number) | (1 << (i & 7));
+    else nulls++;
+  }
+  const child = makeData({ type: new Int32(), length: values.length, nullCount: 0, data: values });
+  return makeVector(makeData({ type, length: n, nullCount: nulls, nullBitmap: bitmap, valueOffsets: offsets, child }));
+}
+
+/** rl_steps (decision 032): fill a chunk's prompt_ids / response_ids / ids_retokenized from the tokenizer worker. */
+async function withRlTokens(chunk: Uint8Array, tok: Comlink.Remote<TokenizerWorkerApi>): Promise<Uint8Array> {
+  const t = tableFromIPC(chunk);
+  if (!t.numRows) return chunk;
+  const rows = tableToRows(t.select(['trajectory_uid', 'prompt', 'response', 'tools', 'prompt_ids', 'response_ids'])) as unknown as RlRowInput[];
+  const c = await tok.rlTokenColumns(rows);
+  const flags = vectorFromArray(
+    Array.from(c.retokenized, (x) => (x === 2 ? null : x === 1)),
+    new Bool(),
+  );
+  const extra = new Table({
+    prompt_ids: nullableIntLists(c.promptOffsets, c.promptIds, c.promptValid),
+    response_ids: nullableIntLists(c.responseOffsets, c.responseIds, c.responseValid),
+    ids_retokenized: flags,
+  });
+  return tableToIPC(t.assign(extra), 'stream');
+}
+
 const api = {
   init(port: MessagePort, parquetWasmUrl: string): void {
     pool = Comlink.wrap<PoolApi>(port);
@@ -64,7 +96,7 @@ const api = {
   },
 
   /** `tokens`: fill the query's input_ids / assistant_masks / n_tokens columns from the tokenizer worker on this port. */
-  async exportQuery(job: number, sql: string, format: ExportFormat, onProgress?: (p: ExportProgress) => void, tokens?: { port: MessagePort; maxTokens: number | null }): Promise<Blob> {
+  async exportQuery(job: number, sql: string, format: ExportFormat, onProgress?: (p: ExportProgress) => void, tokens?: { port: MessagePort; maxTokens: number | null; mode?: 'sft' | 'rl_steps' }): Promise<Blob> {
     if (!pool) throw new Error('export worker not initialised');
     const p = pool;
     const tok = tokens ? Comlink.wrap<TokenizerWorkerApi>(tokens.port) : null;
@@ -87,7 +119,7 @@ const api = {
       }
       const raw = await (ahead ?? fetchChunk());
       ahead = raw ? fetchChunk() : null;
-      const chunk = raw && tok ? await withTokens(raw, tok, tokens?.maxTokens ?? null) : raw;
+      const chunk = raw && tok ? await (tokens?.mode === 'rl_steps' ? withRlTokens(raw, tok) : withTokens(raw, tok, tokens?.maxTokens ?? null)) : raw;
       firstBytes ||= chunk?.byteLength ?? 0;
       return chunk;
     };

@@ -10,7 +10,7 @@ import type { PoolApi } from '../src/pool/pool-core';
 import { sqlString } from '../src/pool/sql';
 import { tableToRows } from '../src/pool/rows';
 import { countStep, type StepInput, type TokenCountRow } from '../src/tokenizer/counts';
-import { type ExportRowInput, type ExportTokenOptions, planRow, type TokenColumns, tokenColumns } from '../src/tokenizer/export-rows';
+import { type ExportRowInput, type ExportTokenOptions, newRlExportState, planRow, type RlColumns, type RlRowInput, rlTokenColumns, type TokenColumns, tokenColumns } from '../src/tokenizer/export-rows';
 import { parseTools, templateMessage } from '../src/tokenizer/messages';
 import { loadO200k } from '../src/tokenizer/openai';
 import { loadProfile, type ProfileInfo, profileInfo, type TokenizerProfile } from '../src/tokenizer/profile';
@@ -55,7 +55,20 @@ export interface ExportPlan extends Pick<TokenExportReport, 'mask_source' | 'row
   exceptions: [string, number][];
 }
 
+/** What an rl_steps export with tokens did (decision 032). */
+export interface RlExportStats {
+  profile: ProfileInfo;
+  rows: number;
+  retokenized: number;
+  samplerIds: number;
+  reused: number;
+  tokens: number;
+  notRetokenized: Record<string, number>;
+}
+
 let pool: Comlink.Remote<PoolApi> | null = null;
+/** The rl_steps export being written: previous step's rendering, piece cache, counts. */
+let rlExport = newRlExportState();
 /** Token ids per text piece for the export being written (the plan's pass fills it, the writing pass reuses it). */
 let exportCache = new Map<string, number[]>();
 const cancelledExports = new Set<number>();
@@ -172,6 +185,7 @@ const api = {
     if (active.countingOnly) throw new Error(`${active.name} has no chat template: it counts tokens only, so it cannot write input_ids a trainer would compute. Choose a model's tokenizer for an export with tokens.`);
     const p = active;
     exportCache = new Map();
+    rlExport = newRlExportState();
     const plan: ExportPlan = {
       profile: profileInfo(p), exceptions: [], rows_in: 0, rows: 0, truncated: 0, excluded: {},
       lost: { reasoning: 0, tool_calls: 0, tool_results: 0, content: 0 }, tokens: 0, trained_tokens: 0, mask_source: null,
@@ -220,6 +234,20 @@ const api = {
     return Comlink.transfer(c, [c.offsets.buffer, c.ids.buffer, c.masks.buffer, c.masked.buffer]);
   },
 
+  /** rl_steps: a chunk's prompt_ids / response_ids (the sampler's kept, the others re-tokenized; typed arrays, transferred). */
+  rlTokenColumns(rows: RlRowInput[]): RlColumns {
+    if (!active) throw new Error('The tokenizer profile went away during the export.');
+    const c = rlTokenColumns(active, rows, rlExport);
+    return Comlink.transfer(c, [c.promptOffsets.buffer, c.promptIds.buffer, c.responseOffsets.buffer, c.responseIds.buffer, c.promptValid.buffer, c.responseValid.buffer, c.retokenized.buffer]);
+  },
+
+  /** The counts of the rl_steps export just written. */
+  exportStats(): RlExportStats {
+    if (!active) throw new Error('No tokenizer profile is set.');
+    const { rows, retokenized, samplerIds, reused, tokens, notRetokenized } = rlExport;
+    return { profile: profileInfo(active), rows, retokenized, samplerIds, reused, tokens, notRetokenized };
+  },
+
   /** Bench: encode `text` (no special tokens) `runs` times with the active tokenizer; ms of each run and the token count. */
   benchEncode(text: string, runs = 3): { ms: number[]; tokens: number } {
     if (!active) throw new Error('No tokenizer profile is set.');
@@ -236,6 +264,7 @@ const api = {
   /** Drop the export's piece cache. */
   endExport(): void {
     exportCache = new Map();
+    rlExport = newRlExportState();
   },
 
   /**

@@ -55,6 +55,8 @@ export interface ExportDatasetOptions {
    * sft only: add `input_ids`, `assistant_masks` and `n_tokens`, rendered and tokenized with the active tokenizer profile
    * as transformers' apply_chat_template(row.messages, tools=json.loads(row.tools)) does. Rows whose template raises are
    * left out, and so are rows over `maxTokens` unless `truncate: 'turn'` (issue 19, decision 026).
+   * rl_steps: fill `prompt_ids` / `response_ids` for the steps that have none, marked in an `ids_retokenized` column
+   * (decision 032); no row is left out, and `onTokens` is called once the file is written.
    */
   tokens?: boolean;
   /** With `tokens`: the longest row in tokens. */
@@ -91,6 +93,10 @@ export interface TokenExportReport {
   tokens: number;
   trained_tokens: number;
   warnings: string[];
+  /** rl_steps: steps given re-tokenized prompt_ids / response_ids (ids_retokenized true), steps that kept the sampler's, and steps left without ids by cause. */
+  retokenized?: number;
+  sampler_ids?: number;
+  not_retokenized?: Record<string, number>;
 }
 
 export interface Exporter {

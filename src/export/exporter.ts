@@ -5,7 +5,7 @@ import type { PoolClient } from '../pool/client';
 import { LinkedWorker } from '../pool/linked-worker';
 import type { TokenizerService } from '../tokenizer/service';
 import type { ExportWorkerApi } from '../../workers/export.worker';
-import { datasetSql, describeSql, resolveLayoutOptions, rowIdSql, tokenizedSql, withoutMapsSql } from './layouts';
+import { datasetSql, describeSql, resolveLayoutOptions, retokenizedSql, rowIdSql, tokenizedSql, withoutMapsSql } from './layouts';
 import { asJob } from '../util/jobs';
 
 export interface WorkerExporterOptions {
@@ -39,7 +39,7 @@ export class WorkerExporter implements Exporter {
     return withoutMapsSql(sql, await this.pool.rows(describeSql(sql)));
   }
 
-  async exportQuery(sql: string, opts: ExportQueryOptions, tokens?: { port: MessagePort; maxTokens: number | null }): Promise<Blob> {
+  async exportQuery(sql: string, opts: ExportQueryOptions, tokens?: { port: MessagePort; maxTokens: number | null; mode?: 'sft' | 'rl_steps' }): Promise<Blob> {
     sql = sql.trim().replace(/;\s*$/, '');
     if (opts.format === 'parquet') sql = await this.withoutMaps(sql);
     const api = await this.worker();
@@ -49,7 +49,7 @@ export class WorkerExporter implements Exporter {
       (job) => api.cancel(job),
       (job) =>
         tokens
-          ? api.exportQuery(job, sql, opts.format, progress, Comlink.transfer({ port: tokens.port, maxTokens: tokens.maxTokens }, [tokens.port]))
+          ? api.exportQuery(job, sql, opts.format, progress, Comlink.transfer({ port: tokens.port, maxTokens: tokens.maxTokens, mode: tokens.mode ?? 'sft' }, [tokens.port]))
           : api.exportQuery(job, sql, opts.format, progress),
     );
   }
@@ -67,8 +67,9 @@ export class WorkerExporter implements Exporter {
    */
   private async exportWithTokens(resolved: Awaited<ReturnType<typeof resolveLayoutOptions>>, opts: ExportDatasetOptions): Promise<Blob> {
     const tok = this.tokenizer;
-    if (opts.layout !== 'sft') throw new Error(`tokens: true is for the sft layout (got ${JSON.stringify(opts.layout)}).`);
+    if (opts.layout !== 'sft' && opts.layout !== 'rl_steps') throw new Error(`tokens: true is for the sft and rl_steps layouts (got ${JSON.stringify(opts.layout)}).`);
     if (!tok?.info()) throw new Error('No tokenizer is set: call workbench.setTokenizer(…) first (exportDataset with tokens: true renders rows with it).');
+    if (opts.layout === 'rl_steps') return this.exportRlStepsWithTokens(resolved, opts, tok);
     const maxTokens = opts.maxTokens == null ? null : Math.floor(Number(opts.maxTokens));
     if (maxTokens !== null && !(maxTokens > 0)) throw new Error(`maxTokens must be a positive number (got ${JSON.stringify(opts.maxTokens)}).`);
     // a per-step row is a prompt and its completion: cutting it would cut the completion, so over-long ones are left out
@@ -84,6 +85,31 @@ export class WorkerExporter implements Exporter {
     opts.onTokens?.(report);
     try {
       return await this.exportQuery(tokenizedSql(resolved, exceptions), opts, { port: await tok.exportPort(), maxTokens });
+    } finally {
+      await tok.endExport();
+    }
+  }
+
+  /**
+   * rl_steps with re-tokenized ids (decision 032): no row is left out; the export worker asks the tokenizer worker per
+   * chunk for the prompt_ids / response_ids of steps that have none (the sampler's are kept), and the counts are
+   * reported through onTokens once the file is written.
+   */
+  private async exportRlStepsWithTokens(resolved: Awaited<ReturnType<typeof resolveLayoutOptions>>, opts: ExportDatasetOptions, tok: TokenizerService): Promise<Blob> {
+    if (opts.maxTokens != null || (opts.truncate && opts.truncate !== 'drop')) throw new Error('maxTokens / truncate are for the sft layout: rl_steps keeps every step (its ids are what the sampler saw).');
+    const info = tok.info();
+    if (info?.countingOnly) throw new Error(`${info.name} has no chat template: it counts tokens only, so it cannot write prompt_ids a trainer would compute. Choose a model's tokenizer for an export with tokens.`);
+    const sql = retokenizedSql(resolved);
+    const warnings = await tok.toolWarnings(`SELECT prompt AS messages, tools FROM (${datasetSql(resolved)})`);
+    try {
+      const blob = await this.exportQuery(sql, opts, { port: await tok.exportPort(), maxTokens: null, mode: 'rl_steps' });
+      const s = await tok.exportStats();
+      opts.onTokens?.({
+        tokenizer: s.profile.name, vocab_size: s.profile.vocabSize, template_hash: s.profile.templateHash, mask_source: null, max_tokens: null, truncate: 'drop',
+        rows_in: s.rows, rows: s.rows, truncated: 0, excluded: {}, lost: { reasoning: 0, tool_calls: 0, tool_results: 0, content: 0 },
+        tokens: s.tokens, trained_tokens: 0, warnings, retokenized: s.retokenized, sampler_ids: s.samplerIds, not_retokenized: s.notRetokenized,
+      });
+      return blob;
     } finally {
       await tok.endExport();
     }

@@ -373,6 +373,15 @@ export function tokenizedSql(opts: LayoutOptions, exceptions: [string, number][]
     WHERE k._keep IS NULL OR k._keep > 0 ORDER BY ${c.order}`;
 }
 
+/**
+ * An `rl_steps` layout with re-tokenized ids (issue 19): an `ids_retokenized` column the export worker fills chunk by
+ * chunk with `prompt_ids` / `response_ids` for the steps that have none (true), keeping the sampler's where they are
+ * (false); NULL where neither exists (the template raised, no response).
+ */
+export function retokenizedSql(opts: LayoutOptions): string {
+  return `SELECT *, NULL::BOOLEAN AS ids_retokenized FROM (${datasetSql(opts)}) ORDER BY ${checked(opts).order}`;
+}
+
 /** The columns of a query (`name`, `type`), for withoutMapsSql. */
 export const describeSql = (sql: string) => `SELECT column_name AS name, column_type AS type FROM (DESCRIBE ${sql})`;
 

@@ -4,7 +4,8 @@
  */
 import { parseTools, templateMessage } from './messages';
 import type { TokenizerProfile } from './profile';
-import { type ChatMessage, renderChat } from './render';
+import type { ChatMessage } from './render';
+import { renderStep } from './steps';
 
 export interface StepInput {
   step_id: string;
@@ -35,28 +36,27 @@ export interface CountStats {
 
 /**
  * Count one step. `cache` holds token ids per distinct text piece (message contents sit between the
- * template's special tokens), so a history repeated across steps is tokenized once.
+ * template's special tokens), so a history repeated across steps is tokenized once. The prompt's count is read off
+ * the same rendering as the whole conversation's where the template allows it (steps.ts: one rendering per step).
+ * `single: false` renders prompt and conversation separately (the reference the one-rendering path is tested against).
  */
-export function countStep(p: TokenizerProfile, s: StepInput, cache: Map<string, number[]>): TokenCountRow {
+export function countStep(p: TokenizerProfile, s: StepInput, cache: Map<string, number[]>, opts: { single?: boolean } = {}): TokenCountRow {
   const messages: ChatMessage[] = (s.messages ?? []).map(templateMessage);
   const tools = parseTools(s.tools);
-  const full = s.response ? [...messages, templateMessage(s.response)] : messages;
-  const whole = renderChat(p, full, { tools, cache, noMask: true });
-  const prompt = messages.length ? renderChat(p, messages, { tools, cache, noMask: true, addGenerationPrompt: true }) : null;
-  const error = whole.error ?? prompt?.error ?? null;
-  const nPrompt = prompt && !prompt.error ? prompt.nTokens : null;
-  const nTokens = whole.error ? null : whole.nTokens;
+  const r = renderStep(p, messages, s.response ? templateMessage(s.response) : null, { tools, cache, audit: true, single: opts.single });
+  const nPrompt = r.promptIds ? r.promptIds.length : null;
+  const nTokens = r.wholeIds ? r.wholeIds.length : null;
   return {
     step_id: s.step_id,
     trajectory_uid: s.trajectory_uid,
     n_prompt_tokens: nPrompt,
     n_response_tokens: nPrompt !== null && nTokens !== null && s.response ? nTokens - nPrompt : null,
     n_tokens: nTokens,
-    template_error: error,
+    template_error: r.error,
     // A counting-only profile has no chat template whose losses could be audited: unknown, not zero.
-    lost_reasoning: p.countingOnly ? null : whole.lost.reasoning,
-    lost_tool_calls: p.countingOnly ? null : whole.lost.toolCalls,
-    lost_tool_results: p.countingOnly ? null : whole.lost.toolResults,
-    lost_content: p.countingOnly ? null : whole.lost.content,
+    lost_reasoning: p.countingOnly ? null : r.lost.reasoning,
+    lost_tool_calls: p.countingOnly ? null : r.lost.toolCalls,
+    lost_tool_results: p.countingOnly ? null : r.lost.toolResults,
+    lost_content: p.countingOnly ? null : r.lost.content,
   };
 }

@@ -7,6 +7,7 @@
 import { parseTools } from './messages';
 import type { TokenizerProfile } from './profile';
 import { type ChatMessage, type LostContent, renderChat } from './render';
+import { renderStep, stepIds } from './steps';
 
 export interface ExportRowInput {
   messages: ChatMessage[] | null;
@@ -129,4 +130,99 @@ export function tokenColumns(p: TokenizerProfile, rows: ExportRowInput[], maxTok
     }
   });
   return { offsets, ids, masks, masked };
+}
+
+/** An rl_steps row as written (the exported message shape), with the sampler's ids where the step has them. */
+export interface RlRowInput {
+  trajectory_uid: string | null;
+  prompt: ChatMessage[] | null;
+  response: ChatMessage | null;
+  tools: string | null;
+  prompt_ids: number[] | null;
+  response_ids: number[] | null;
+}
+
+/** Per export: the previous step's rendering (reused where the next prompt extends it), the piece cache, the counts. */
+export interface RlExportState {
+  prev: { uid: string; text: string; ids: number[] } | null;
+  cache: Map<string, number[]>;
+  rows: number;
+  retokenized: number;
+  samplerIds: number;
+  /** Prompts whose ids reused the previous step's. */
+  reused: number;
+  tokens: number;
+  notRetokenized: Record<string, number>;
+}
+
+export const newRlExportState = (): RlExportState => ({ prev: null, cache: new Map(), rows: 0, retokenized: 0, samplerIds: 0, reused: 0, tokens: 0, notRetokenized: {} });
+
+/** rl_steps' id columns for a chunk: flattened lists with validity, and per row 1 re-tokenized / 0 the sampler's / 2 none. */
+export interface RlColumns {
+  promptOffsets: Int32Array;
+  promptIds: Int32Array;
+  responseOffsets: Int32Array;
+  responseIds: Int32Array;
+  /** Per row: 1 when the row has ids (either list). */
+  promptValid: Uint8Array;
+  responseValid: Uint8Array;
+  retokenized: Uint8Array;
+}
+
+/**
+ * prompt_ids / response_ids for a chunk of rl_steps rows (issue 19, decision 032): a step with the sampler's ids keeps
+ * them; a step with none gets the ids of its prompt rendered with the generation prompt and of its response (steps.ts
+ * stepIds), marked re-tokenized. Rendered once per step; the prompt's ids reuse the previous step's where the prompt's
+ * rendering extends it.
+ */
+export function rlTokenColumns(p: TokenizerProfile, rows: RlRowInput[], st: RlExportState): RlColumns {
+  const prompts: (number[] | null)[] = [];
+  const responses: (number[] | null)[] = [];
+  const retokenized = new Uint8Array(rows.length);
+  rows.forEach((row, i) => {
+    st.rows++;
+    const uid = row.trajectory_uid ?? '';
+    if (row.prompt_ids != null || row.response_ids != null) {
+      prompts.push(row.prompt_ids ?? null);
+      responses.push(row.response_ids ?? null);
+      retokenized[i] = 0;
+      st.samplerIds++;
+      st.prev = null;
+      return;
+    }
+    const prompt = row.prompt ?? [];
+    const r = renderStep(p, prompt, row.response ?? null, { tools: parseTools(row.tools), cache: st.cache, prev: st.prev?.uid === uid ? st.prev : null });
+    const ids = stepIds(r, p, st.cache);
+    st.prev = r.wholeText !== null && r.wholeIds ? { uid, text: r.wholeText, ids: r.wholeIds } : null;
+    if (r.reused) st.reused++;
+    if (ids) {
+      prompts.push(ids.promptIds);
+      responses.push(ids.responseIds);
+      retokenized[i] = 1;
+      st.retokenized++;
+      st.tokens += ids.promptIds.length + ids.responseIds.length;
+      return;
+    }
+    const cause = r.error ? templateCause(r.error) : !prompt.length ? 'empty prompt' : !row.response ? 'no response' : 'the prompt rendering is not where the conversation rendering starts';
+    st.notRetokenized[cause] = (st.notRetokenized[cause] ?? 0) + 1;
+    prompts.push(null);
+    responses.push(null);
+    retokenized[i] = 2;
+  });
+  const flat = (lists: (number[] | null)[]) => {
+    const offsets = new Int32Array(lists.length + 1);
+    const valid = new Uint8Array(lists.length);
+    lists.forEach((l, i) => {
+      offsets[i + 1] = (offsets[i] as number) + (l?.length ?? 0);
+      valid[i] = l ? 1 : 0;
+    });
+    const ids = new Int32Array(offsets[lists.length] as number);
+    lists.forEach((l, i) => {
+      if (l) ids.set(l, offsets[i]);
+    });
+    return { offsets, ids, valid };
+  };
+  const a = flat(prompts);
+  const b = flat(responses);
+  return { promptOffsets: a.offsets, promptIds: a.ids, promptValid: a.valid, responseOffsets: b.offsets, responseIds: b.ids, responseValid: b.valid, retokenized };
 }

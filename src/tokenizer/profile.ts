@@ -13,6 +13,8 @@ export interface ProfileSource {
   /** A chat template given separately (`chat_template.jinja`); wins over the config's. */
   template?: string | null;
   name?: string;
+  /** Keep tokenizers.js's own BPE word cache (bench comparison; see GenerationCache). */
+  libraryCache?: boolean;
 }
 
 export interface ProfileInfo {
@@ -100,6 +102,45 @@ async function sha256Hex(text: string): Promise<string> {
   return [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/**
+ * A BPE word memo in two generations of plain Maps. tokenizers.js memoizes BPE per word in an LRU built on one Map
+ * (delete + set on every hit, evicting with keys().next(), which walks the deleted entries at the front): in a CPU
+ * profile of counting the bench file (bench/tokens-node.ts) its get() had the most self time of any function. The memo
+ * is pure (word → tokens), so which entries are evicted does not change any id; here a hit is a Map lookup and
+ * eviction drops the older generation at once.
+ */
+export class GenerationCache<V> {
+  private cur = new Map<string, V>();
+  private old = new Map<string, V>();
+  constructor(private readonly capacity: number) {}
+  get(key: string): V | undefined {
+    const v = this.cur.get(key);
+    if (v !== undefined) return v;
+    const o = this.old.get(key);
+    if (o !== undefined) this.put(key, o);
+    return o;
+  }
+  put(key: string, value: V): void {
+    this.cur.set(key, value);
+    if (this.cur.size >= this.capacity) {
+      this.old = this.cur;
+      this.cur = new Map();
+    }
+  }
+  clear(): void {
+    this.cur.clear();
+    this.old.clear();
+  }
+}
+
+/** Swap the library's BPE word cache for a GenerationCache where the model has one of the expected shape. */
+function fastWordCache(tokenizer: Tokenizer): void {
+  const model = (tokenizer as unknown as { model?: { cache?: { get?: unknown; put?: unknown; clear?: unknown; capacity?: unknown } } }).model;
+  const c = model?.cache;
+  if (!model || !c || typeof c.get !== 'function' || typeof c.put !== 'function' || typeof c.clear !== 'function') return;
+  model.cache = new GenerationCache<unknown>(Math.max(50_000, typeof c.capacity === 'number' ? c.capacity : 0)) as unknown as typeof c;
+}
+
 const SUPPORTED_MODELS = new Set(['BPE', 'WordPiece', 'Unigram', 'WordLevel']);
 
 /** Check and compile a profile; a ProfileError names the file and what is wrong. */
@@ -126,6 +167,7 @@ export async function loadProfile(src: ProfileSource): Promise<TokenizerProfile>
   let tokenizer: Tokenizer;
   try {
     tokenizer = new Tokenizer(tj, cfg);
+    if (!src.libraryCache) fastWordCache(tokenizer);
   } catch (e) {
     throw new ProfileError(`tokenizer.json: ${e instanceof Error ? e.message : String(e)}`);
   }

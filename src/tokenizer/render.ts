@@ -198,6 +198,16 @@ function turnSpans(p: TokenizerProfile, text: string): [number, number][] | null
   return spans;
 }
 
+/** The rendered text (generation markers removed). Throws TemplateError. */
+export function renderText(p: TokenizerProfile, messages: unknown[], opts: RenderOptions = {}): string {
+  return generationSpans(renderRaw(p, messages, opts)).text;
+}
+
+/** The template's assistant end of turn (trimmed, e.g. `<|im_end|>`), found by probing; null when not found. */
+export function assistantTurnEnd(p: TokenizerProfile): string | null {
+  return assistantTurnMarks(p)?.end ?? null;
+}
+
 /** Mask tokens overlapping each character span, as transformers does with char_to_token(start) … char_to_token(end - 1). */
 function spansToMask(text: string, spans: [number, number][], byteLens: number[]): number[] | null {
   const total = byteLens.reduce((a, b) => a + b, 0);

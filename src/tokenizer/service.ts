@@ -6,7 +6,7 @@
 import * as Comlink from 'comlink';
 import { openDB } from 'idb';
 import type { PoolClient } from '../pool/client';
-import type { ExportPlan, ProfileFiles, RenderedStep, TokenCountProgress, TokenizerWorkerApi } from '../../workers/tokenizer.worker';
+import type { ExportPlan, ProfileFiles, RenderedStep, RlExportStats, TokenCountProgress, TokenizerWorkerApi } from '../../workers/tokenizer.worker';
 import type { ExportTokenOptions } from './export-rows';
 import type { ProfileInfo } from './profile';
 
@@ -225,6 +225,11 @@ export class TokenizerService {
   /** Bench: one worker encoding `text` with the active profile (ms per run, token count). */
   async benchEncode(text: string, runs = 3): Promise<{ ms: number[]; tokens: number }> {
     return (await this.worker()).benchEncode(text, runs);
+  }
+
+  /** What the last rl_steps export with tokens did (decision 032). */
+  async exportStats(): Promise<RlExportStats> {
+    return (await this.worker()).exportStats();
   }
 
   /** Free what the last export kept (its piece cache). */

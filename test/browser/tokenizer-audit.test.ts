@@ -68,8 +68,13 @@ describe('<aw-tokenizer-panel> audit, progress and the trainer view in the inspe
     );
     const [before] = await pool.rows('SELECT count(*)::INTEGER AS n FROM token_counts');
     await importerFor(pool).importFiles([new File([lines.join('\n')], 'many.jsonl')]);
+    const drawn = panel.shadowRoot?.querySelector('figure svg');
+    expect(drawn).to.not.equal(null);
     const run = svc.count();
     await until(() => panel.shadowRoot?.querySelector('progress') !== null, 30_000);
+    // the render that shows the progress does not redraw the histogram (redrawing it on every progress update was the
+    // longest main-thread task while counting)
+    expect(panel.shadowRoot?.querySelector('figure svg')).to.equal(drawn);
     expect(panel.shadowRoot?.querySelector('div[role=status]')?.textContent).to.match(/Counting tokens/);
     const cancel = [...(panel.shadowRoot?.querySelectorAll('button') ?? [])].find((b) => b.textContent === 'Cancel') as HTMLButtonElement;
     cancel.click();

@@ -3,7 +3,8 @@
  * exactly what Python transformers' apply_chat_template gave for that written row (test/fixtures/tokenizer/
  * export-golden.json, made by scripts/tokenizer-golden/make_export_golden.py from an export of the built app), and
  * the report (the manifest's `tokens` section) counts what was left out by cause: a too-long row, a row whose
- * template raises, and a row whose reasoning the template drops.
+ * template raises, and a row whose reasoning the template drops. rl_steps with tokens: re-tokenized prompt_ids /
+ * response_ids equal to the ids computed from scratch.
  */
 import { expect } from '@esm-bundle/chai';
 import { tableFromIPC } from 'apache-arrow';
@@ -12,6 +13,10 @@ import type { TokenExportReport } from '../../src/contract/reports';
 import { WorkerExporter } from '../../src/export/exporter';
 import type { PoolClient } from '../../src/pool/client';
 import { tableToRows } from '../../src/pool/rows';
+import type { RlRowInput } from '../../src/tokenizer/export-rows';
+import { parseTools } from '../../src/tokenizer/messages';
+import { loadProfile } from '../../src/tokenizer/profile';
+import { encode, renderText } from '../../src/tokenizer/render';
 import { type TokenizerInput, TokenizerService } from '../../src/tokenizer/service';
 import { fixture, importerFor, parquetWasmUrl, startPool } from './helpers';
 
@@ -109,6 +114,31 @@ describe('export with tokens: ids equal transformers, left-out rows counted by c
     expect(String(t.schema.fields.find((f) => f.name === 'n_tokens')?.type)).to.equal('Int32');
     const rows = tableToRows(t) as unknown as Row[];
     for (const r of rows) expect(r.input_ids).to.deep.equal(golden.cases['qwen3-turn'].rows[firstUser(r)].ids);
+
+    // rl_steps (decision 032): the steps have no sampler ids, so every step that renders gets re-tokenized ids, equal to
+    // the prompt rendered with the generation prompt and tokenized from scratch here (no reuse, no single rendering)
+    let report: TokenExportReport | null = null;
+    const rl = await exporter.exportDataset({ layout: 'rl_steps', format: 'parquet', tokens: true, onTokens: (r) => (report = r) });
+    const rt = tableFromIPC(readParquet(new Uint8Array(await rl.arrayBuffer())).intoIPCStream());
+    expect(String(rt.schema.fields.find((f) => f.name === 'prompt_ids')?.type)).to.match(/^List<Int32>$/);
+    expect(String(rt.schema.fields.find((f) => f.name === 'ids_retokenized')?.type)).to.equal('Bool');
+    const steps = tableToRows(rt) as unknown as (RlRowInput & { ids_retokenized: boolean | null })[];
+    const p = await loadProfile({ tokenizer: await (await fetch(`${MODEL}/tokenizer.json`)).json(), config: await (await fetch(`${MODEL}/tokenizer_config.json`)).json() });
+    const filled = steps.filter((r) => r.ids_retokenized === true);
+    expect(filled.length).to.be.greaterThan(0);
+    for (const r of filled) {
+      const tools = parseTools(r.tools);
+      const promptText = renderText(p, r.prompt ?? [], { tools, addGenerationPrompt: true });
+      expect(r.prompt_ids).to.deep.equal(encode(p, promptText));
+      const whole = renderText(p, [...(r.prompt ?? []), r.response as NonNullable<RlRowInput['response']>], { tools });
+      expect(whole.startsWith(promptText)).to.equal(true);
+      expect([...(r.prompt_ids ?? []), ...(r.response_ids ?? [])]).to.deep.equal(encode(p, whole.slice(0, whole.lastIndexOf('<|im_end|>') + '<|im_end|>'.length)));
+    }
+    const rep = report as unknown as TokenExportReport;
+    expect(rep.rows).to.equal(steps.length);
+    expect(rep.retokenized).to.equal(filled.length);
+    expect((rep.retokenized ?? 0) + (rep.sampler_ids ?? 0) + Object.values(rep.not_retokenized ?? {}).reduce((a, b) => a + b, 0)).to.equal(steps.length);
+    expect(rep.tokens).to.equal(filled.reduce((a, r) => a + (r.prompt_ids?.length ?? 0) + (r.response_ids?.length ?? 0), 0));
   });
 
   it('tokens: true without a profile, or on another layout, is refused with a message', async () => {
@@ -119,6 +149,6 @@ describe('export with tokens: ids equal transformers, left-out rows counted by c
     await exporter.exportDataset({ layout: 'sft', format: 'jsonl', tokens: true }).catch((e: Error) => (err = e.message));
     expect(err).to.match(/No tokenizer is set/);
     await exporter.exportDataset({ layout: 'dpo', format: 'jsonl', tokens: true }).catch((e: Error) => (err = e.message));
-    expect(err).to.match(/tokens: true is for the sft layout/);
+    expect(err).to.match(/tokens: true is for the sft and rl_steps layouts/);
   });
 });

@@ -70,6 +70,8 @@ export class AwTokenizerPanel extends LitElement {
   @state() private busy = false;
   private off?: () => void;
   private offPool?: () => void;
+  /** The drawn histogram, redrawn only when its rows or the limit change (not on every counting progress update). */
+  private chart: { rows: Row[]; limit: number; el: Element } | null = null;
   private seq = 0;
 
   static override styles = css`
@@ -222,8 +224,21 @@ export class AwTokenizerPanel extends LitElement {
         <span class="muted">${over.toLocaleString('en-US')} selected steps over the limit</span>
         ${this.tok?.counting ? nothing : html`<button @click=${() => void this.svc()?.count().catch(() => undefined)}>Count again</button>`}
       </div>
-      ${this.histogram.length ? html`<figure style="margin:0"><figcaption class="muted">Rendered length of the selected steps</figcaption>${lengthHistogram(this.histogram, this.limit)}</figure>` : nothing}
+      ${this.histogram.length ? html`<figure style="margin:0"><figcaption class="muted">Rendered length of the selected steps</figcaption>${this.histogramChart()}</figure>` : nothing}
       ${this.tok?.profile?.countingOnly ? this.renderCountingOnly(this.tok.profile) : this.renderAudit()}`;
+  }
+
+  /**
+   * The histogram element for the current rows and limit. Drawing it (Observable Plot) was the longest main-thread task
+   * while counting (bench --tok-profile): render() runs on every progress update, so the element is kept until its
+   * inputs change.
+   */
+  private histogramChart(): Element {
+    const c = this.chart;
+    if (c && c.rows === this.histogram && c.limit === this.limit) return c.el;
+    const el = lengthHistogram(this.histogram, this.limit);
+    this.chart = { rows: this.histogram, limit: this.limit, el };
+    return el;
   }
 
   /** A counting-only profile has no chat template: no audit of what a template loses, said instead of shown as zero. */
