@@ -2,7 +2,7 @@
  * `agentworld` — the workbench headless (issue 22): import, run a notebook, export layouts, on native
  * DuckDB with the page's own pipeline, pool SQL, layouts and notebook runtime. See README "CLI".
  */
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import '../util/arrow-bool-fix';
@@ -13,10 +13,12 @@ import { NativePool } from './native-pool';
 import { runNotebook } from './notebook';
 import { UsageError, parseSize } from './files';
 import { layoutBundle } from './layout-bundle';
+import { mergeShardSteps, writeShardSteps } from './shards';
 
 const HELP = `agentworld — AgentWorld Workbench, headless
 
   agentworld import <files|folders|globs…> --pool pool.duckdb [--shard i/n] [--format id] [--threads N] [--steps-out DIR] [--json]
+  agentworld merge <shard steps files|globs…> --pool merged.duckdb [--steps-out DIR] [--json]   (shards joined as one import of the listing)
   agentworld run <notebook.md> --pool pool.duckdb [--allow-effects] [--json]
   agentworld export --pool pool.duckdb --layout sft|rl_steps|verl_prompts|dpo|steps[,…] --out DIR
                     [--include-untrainable] [--partition-by data_source,channel] [--max-file-size 512MB] [--where SQL] [--keep-invalid] [--sft-per step] [--json]
@@ -162,7 +164,7 @@ export async function main(argv: string[]): Promise<number> {
         if (rejects.length) writeFileSync(rejectsPath, `${rejects.join('\n')}\n`);
         else rmSync(rejectsPath, { force: true });
         let stepsOut: string | null = null;
-        if (v['steps-out']) stepsOut = await writeShardSteps(pool, resolve(v['steps-out']), v.shard);
+        if (v['steps-out']) stepsOut = await writeShardSteps(pool, resolve(v['steps-out']), v.shard, result);
         const failed = result.reports.filter((r) => r.status === 'failed' || r.status === 'cancelled').length;
         const peakRss = process.resourceUsage().maxRSS * 1024;
         if (v.json) process.stdout.write(`${JSON.stringify({ ...result, peakRss, rejectsFile: rejects.length ? rejectsPath : null, stepsOut, failed }, null, 1)}\n`);
@@ -202,6 +204,19 @@ export async function main(argv: string[]): Promise<number> {
         if (v.json) process.stdout.write(`${JSON.stringify(layouts.length > 1 ? reports : reports[0], null, 1)}\n`);
         return 0;
       }
+      case 'merge': {
+        if (!rest.length) throw new UsageError('merge: name the shards\' steps files (import --steps-out), as paths or globs');
+        pool = await NativePool.open(resolve(need(v.pool, '--pool')));
+        const result = await mergeShardSteps(pool, rest.map((r) => resolve(r)));
+        let stepsOut: string | null = null;
+        if (v['steps-out']) stepsOut = await writeShardSteps(pool, resolve(v['steps-out']), undefined, null);
+        if (v.json) process.stdout.write(`${JSON.stringify({ ...result, stepsOut }, null, 1)}\n`);
+        else {
+          for (const m of result.messages) say(false, `${m.file}: ${m.message}`);
+          say(false, `${result.shards.length} shard file(s), ${result.imports} import(s), ${result.added} step(s) in the pool${stepsOut ? `; steps: ${stepsOut}` : ''}`);
+        }
+        return 0;
+      }
       case 'layout-sql': {
         const out = resolve(need(v.out, '--out'));
         if (v.pool) pool = await NativePool.open(resolve(v.pool));
@@ -230,23 +245,6 @@ export async function main(argv: string[]): Promise<number> {
 /** Rows of steps Parquet files written by writeShardSteps, as the pool's columns (metadata back to a MAP). */
 function stepsFromParquet(glob: string): string {
   return `SELECT * REPLACE (map_from_entries(metadata) AS metadata) FROM read_parquet(${q(glob)})`;
-}
-
-/**
- * The pool's steps as one Parquet file per shard (`steps-<i>-of-<n>.parquet`, MAP columns as {key, value} lists),
- * written under a temporary name and renamed: a retried shard replaces its file, so it never adds rows twice.
- */
-async function writeShardSteps(pool: NativePool, dir: string, shard: string | undefined): Promise<string> {
-  const [i, n] = (shard ?? '0/1').split('/');
-  const name = `steps-${i.padStart(5, '0')}-of-${n.padStart(5, '0')}.parquet`;
-  const final = join(dir, name);
-  const tmp = join(dir, `.${name}.${process.pid}.tmp`);
-  mkdirSync(dir, { recursive: true });
-  const base = 'SELECT * FROM steps ORDER BY step_id';
-  const sql = withoutMapsSql(base, await pool.rows(describeSql(base)));
-  await pool.exec(`COPY (${sql}) TO ${q(tmp)} (FORMAT parquet, COMPRESSION zstd)`);
-  renameSync(tmp, final);
-  return final;
 }
 
 if (import.meta.url === `file://${process.argv[1]}` || process.env.AGENTWORLD_MAIN === '1') {
