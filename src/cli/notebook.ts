@@ -80,7 +80,9 @@ export async function runNotebook(pool: NativePool, path: string, opts: { allowE
     const s = rt.state(c.key);
     const effect = !!c.options.effect;
     const sql = c.kind === 'sql' ? rt.qualified(c.key) : '';
-    const rows = s.status === 'done' && c.kind === 'sql' ? (counts.get(effect ? sql : `SELECT * FROM (\n${sql}\n) LIMIT 1000001`) ?? s.table?.numRows ?? null) : null;
+    // a query cell's full row count; another cell's (a plot) the rows of the table it shows, as the page's runAll reports
+    const done = s.status === 'done';
+    const rows = done && c.kind === 'sql' ? (counts.get(effect ? sql : `SELECT * FROM (\n${sql}\n) LIMIT 1000001`) ?? s.table?.numRows ?? null) : done ? (s.table?.numRows ?? null) : null;
     let note = s.note;
     if (effect && !opts.allowEffects) note = 'effect cell: not run (pass --allow-effects to run it)';
     cells.push({ name: c.options.id ?? `cell ${i + 1} (${c.kind})`, kind: c.kind, effect, status: s.status, rows, ms: s.ms === null ? null : Math.round(s.ms), error: s.error, note });
