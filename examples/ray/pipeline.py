@@ -29,8 +29,7 @@ CLI = ['node', os.path.join(REPO, 'bin', 'agentworld.mjs')]
 LAYOUTS = ['sft', 'rl_steps', 'verl_prompts', 'dpo']
 
 
-@ray.remote(max_retries=3)
-def import_shard(data: str, out: str, i: int, n: int) -> dict:
+def run_shard(data: str, out: str, i: int, n: int) -> dict:
     """One shard of the sorted listing through the CLI, into OUT/steps/steps-<i>-of-<n>.parquet."""
     with tempfile.TemporaryDirectory() as tmp:  # a fresh pool per attempt: a retry starts clean
         pool = os.path.join(tmp, 'shard.duckdb')
@@ -42,8 +41,7 @@ def import_shard(data: str, out: str, i: int, n: int) -> dict:
         return {'shard': i, 'files': len(report['files']), 'added': report['added'], 'failed': report['failed']}
 
 
-@ray.remote(max_retries=3)
-def merge_shards(out: str) -> dict:
+def run_merge(out: str) -> dict:
     """The shards' steps joined as one import of the listing would make them, into OUT/merged/steps-00000-of-00001.parquet."""
     with tempfile.TemporaryDirectory() as tmp:  # a fresh pool per attempt; the output file is replaced by rename
         r = subprocess.run(CLI + ['merge', os.path.join(out, 'steps', '*.parquet'), '--pool', os.path.join(tmp, 'merged.duckdb'),
@@ -52,6 +50,19 @@ def merge_shards(out: str) -> dict:
             raise RuntimeError(f'merge: {r.stderr}')
         report = json.loads(r.stdout)
         return {'imports': report['imports'], 'steps': report['added'], 'joined_or_kept_apart': len(report['messages'])}
+
+
+# a Ray task each (a task that fails is retried: a fresh pool, its output file replaced by rename)
+import_shard = ray.remote(max_retries=3)(run_shard)
+merge_shards = ray.remote(max_retries=3)(run_merge)
+
+
+def write_layout_sql(out: str) -> dict:
+    """The layouts' SQL for the merged steps (verl_prompts types the sources' JSON fields from them)."""
+    bundle_path = os.path.join(out, 'layouts.json')
+    subprocess.run(CLI + ['layout-sql', '--steps', os.path.join(out, 'merged', '*.parquet'), '--out', bundle_path], check=True)
+    with open(bundle_path) as f:
+        return json.load(f)
 
 
 def layout_fn(bundle: dict, layout: str):
@@ -84,9 +95,7 @@ def main() -> None:
 
     print('merged:', ray.get(merge_shards.remote(out)))
 
-    bundle_path = os.path.join(out, 'layouts.json')
-    subprocess.run(CLI + ['layout-sql', '--steps', os.path.join(out, 'merged', '*.parquet'), '--out', bundle_path], check=True)
-    bundle = json.load(open(bundle_path))
+    bundle = write_layout_sql(out)
 
     steps = ray.data.read_parquet(os.path.join(out, 'merged'))
     for layout in LAYOUTS:
