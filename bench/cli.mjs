@@ -1,7 +1,7 @@
 // CLI side of the benchmark (issue 22): `agentworld import` of the bench file on native DuckDB against native
 // read_json_auto of the same file (ratio), the CLI's peak RSS, and the file split in 8 shards imported by 2
 // processes in parallel (--shard 0/2, 1/2) against 1 process. `node bench/cli.mjs [--sizes 100] [--runs 3]`
-// runs it alone; `npm run bench` runs it unless `--skip cli`. The CLI runs as users run it (bin/agentworld.mjs: the
+// runs it alone (`node --import tsx bench/cli.mjs …`: the native side reads TypeScript); `npm run bench` runs it unless `--skip cli`. The CLI runs as users run it (bin/agentworld.mjs: the
 // precompiled bundle), and each run prints where its time went (the report's timings: hashed, read, appended,
 // committed) and the CPU time of the process tree (user + sys), which on a shared machine says more than wall time.
 import { execFile } from 'node:child_process';
