@@ -2,6 +2,8 @@
 CLI's row for row, and that polars and Hugging Face `datasets` read the Parquet output as one dataset.
 
     python examples/ray/check_fixtures.py [--shards 2]      (docs/scale-out.md has a recorded run)
+    python examples/ray/check_fixtures.py --shards 2 --no-ray   (the same steps without Ray's scheduler: the shard and
+        merge functions the Ray tasks run, one after the other, and the same per-group DuckDB step over pyarrow groups)
 """
 import argparse
 import glob
@@ -26,16 +28,43 @@ def rows(path: str) -> list:
     return sorted(r[0] for r in con.execute(f"SELECT to_json(t)::VARCHAR FROM read_parquet('{path}') t").fetchall())
 
 
+def without_ray(out: str, shards: int) -> None:
+    """pipeline.py's steps in this process: the shard imports, the merge, then per prompt group the layout SQL in DuckDB."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    sys.path.insert(0, HERE)
+    import pipeline
+
+    print('shards:', [pipeline.run_shard(FIXTURES, out, i, shards) for i in range(shards)])
+    print('merged:', pipeline.run_merge(out))
+    bundle = pipeline.write_layout_sql(out)
+    steps = pq.read_table(os.path.join(out, 'merged'))
+    for layout in LAYOUTS:
+        run = pipeline.layout_fn(bundle, layout)
+        # the groups Ray's groupby makes: one per prompt_uid (rows without one form a group of their own)
+        groups = [steps.filter(pc.equal(steps['prompt_uid'], p)) for p in pc.unique(steps['prompt_uid']).to_pylist() if p is not None]
+        groups += [g for g in [steps.filter(pc.is_null(steps['prompt_uid']))] if g.num_rows]
+        parts = [run(g) for g in groups]
+        os.makedirs(os.path.join(out, layout), exist_ok=True)
+        for k, t in enumerate(p for p in parts if p.num_rows):
+            pq.write_table(t, os.path.join(out, layout, f'part-{k}.parquet'))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument('--shards', type=int, default=2)
+    ap.add_argument('--no-ray', action='store_true')
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix='aw-ray-check-')
     ray_out, cli_out, pool = os.path.join(tmp, 'ray'), os.path.join(tmp, 'cli'), os.path.join(tmp, 'pool.duckdb')
 
     t0 = time.time()
-    subprocess.run([sys.executable, os.path.join(HERE, 'pipeline.py'), FIXTURES, ray_out, '--shards', str(args.shards)], check=True)
-    print(f'ray pipeline: {time.time() - t0:.1f} s')
+    if args.no_ray:
+        without_ray(ray_out, args.shards)
+    else:
+        subprocess.run([sys.executable, os.path.join(HERE, 'pipeline.py'), FIXTURES, ray_out, '--shards', str(args.shards)], check=True)
+    print(f'{"pipeline without ray" if args.no_ray else "ray pipeline"}: {time.time() - t0:.1f} s')
 
     t0 = time.time()
     subprocess.run(CLI + ['import', FIXTURES, '--pool', pool], stdout=subprocess.DEVNULL)  # exit 1: some fixtures make no step

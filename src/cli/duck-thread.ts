@@ -5,12 +5,12 @@
  * main thread reads with receiveMessageOnPort while it waits on a shared flag (see native-db.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { Compression, Table as WasmTable, WriterPropertiesBuilder, writeParquet } from 'parquet-wasm/node';
+import { ipcToParquet, isParquetBytes } from './stage';
 
 export type Request =
   | { op: 'connect' }
@@ -19,6 +19,7 @@ export type Request =
   | { op: 'exec'; conn: number; sql: string }
   /** Exactly one statement (a prepared statement cannot hold more); `readOnly`: inside a READ ONLY transaction. */
   | { op: 'one'; conn: number; sql: string; readOnly: boolean; run: boolean }
+  /** An import batch: Arrow IPC stream or (converted by a reader thread) Parquet bytes. */
   | { op: 'appendIPC'; conn: number; table: string; bytes: Uint8Array };
 
 export interface Envelope {
@@ -35,8 +36,6 @@ const instance = await DuckDBInstance.create(path);
 const conns = new Map<number, DuckDBConnection>();
 let nextConn = 0;
 const stage = join(tmpdir(), `agentworld-${process.pid}-${randomUUID().slice(0, 8)}`);
-
-const props = () => new WriterPropertiesBuilder().setCompression(Compression.UNCOMPRESSED).setMaxRowGroupSize(1 << 20).build();
 
 function conn(id: number): DuckDBConnection {
   const c = conns.get(id);
@@ -74,11 +73,11 @@ async function handle(req: Request): Promise<unknown> {
     }
     case 'appendIPC': {
       // No Arrow IPC reader in native DuckDB without extensions: the batch (stepsToIPC's, as the browser
-      // inserts it) goes through an uncompressed Parquet file DuckDB reads by position into the table.
+      // inserts it) goes through an uncompressed Parquet file DuckDB reads by position into the table
+      // (converted here unless a reader thread sent it converted, stage.ts).
       const file = join(stage, `${randomUUID()}.parquet`);
-      const { mkdirSync } = await import('node:fs');
       mkdirSync(stage, { recursive: true });
-      writeFileSync(file, writeParquet(WasmTable.fromIPCStream(req.bytes), props()));
+      writeFileSync(file, isParquetBytes(req.bytes) ? req.bytes : ipcToParquet(req.bytes));
       try {
         await conn(req.conn).run(`INSERT INTO ${req.table} SELECT * FROM read_parquet('${file.replaceAll("'", "''")}')`);
       } finally {

@@ -1,5 +1,6 @@
 /** `agentworld import`: the page's import pipeline (src/ingest/pipeline.ts) over files on disk, into a native pool. */
 import { readParquet } from 'parquet-wasm/node';
+import '../util/arrow-bool-fix';
 import type { ImportProgress, ImportReport } from '../contract/reports';
 import { parquetRecords } from '../ingest/parquet-records';
 import { ingestFile } from '../ingest/pipeline';
@@ -26,8 +27,11 @@ export interface CliImportResult {
 
 export async function runImport(pool: NativePool, inputs: readonly string[], opts: CliImportOptions = {}): Promise<CliImportResult> {
   const t0 = performance.now();
-  const paths = shardOf(listInputs(inputs), opts.shard);
+  const listing = listInputs(inputs);
+  const paths = shardOf(listing, opts.shard);
   const files = await Promise.all(paths.map(fileOf));
+  // a shard's files join across files of the whole listing (openai-batch output + input, langfuse-blob), as one run does
+  const others = opts.shard ? await Promise.all(listing.filter((p) => !paths.includes(p)).map(fileOf)) : [];
   const shards = opts.threads === 1 ? undefined : threadShardPool(new Map(files.map((f, i) => [f, paths[i]])), opts.threads);
   const reports: ImportReport[] = [];
   try {
@@ -36,7 +40,7 @@ export async function runImport(pool: NativePool, inputs: readonly string[], opt
     const report = await ingestFile(file, pool, {
       format: opts.format,
       onProgress: opts.onProgress,
-      siblings: files.filter((f) => f !== file),
+      siblings: [...files.filter((f) => f !== file), ...others],
       readParquet: async (bytes) => parquetRecords(bytes, readParquet),
       shards,
       shardMinBytes: opts.shardMinBytes,

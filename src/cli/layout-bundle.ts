@@ -18,8 +18,9 @@ export interface LayoutBundle {
 }
 
 /**
- * The steps Parquet (MAP columns as {key, value} lists, how writeShardSteps writes them) as the pool's steps rows. A step
- * two shards both made (the same call in two files) is kept once, the first by file, as one pool keeps it (decision 011).
+ * The steps Parquet (MAP columns as {key, value} lists, how writeShardSteps writes them) as the pool's steps rows. Read
+ * from `merge`'s output, whose step ids are unique (shards merged as one pool, decision 011); over unmerged shard files a
+ * step two shards both made would be kept once here, but a trace split over two shards would not be joined.
  */
 const STEPS_FROM_IN = 'SELECT * REPLACE (map_from_entries(metadata) AS metadata) FROM steps_in QUALIFY row_number() OVER (PARTITION BY step_id ORDER BY source, source_line) = 1';
 

@@ -2,44 +2,45 @@
  * `agentworld` — the workbench headless (issue 22): import, run a notebook, export layouts, on native
  * DuckDB with the page's own pipeline, pool SQL, layouts and notebook runtime. See README "CLI".
  */
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import '../util/arrow-bool-fix';
-import type { DatasetLayout, ImportProgress, ImportReport } from '../contract/reports';
-import { datasetSql, describeSql, LAYOUTS, type LayoutOptions, problemsSql, resolveLayoutOptions, withoutMapsSql } from '../export/layouts';
+import type { ImportProgress, ImportReport } from '../contract/reports';
+import { datasetSql, describeSql, problemsSql, resolveLayoutOptions, withoutMapsSql } from '../export/layouts';
+import { EXPORT_FLAGS, exportOptions, type HeadlessExportOptions } from './export-options';
 import { runImport } from './import';
 import { NativePool } from './native-pool';
 import { runNotebook } from './notebook';
 import { UsageError, parseSize } from './files';
 import { layoutBundle } from './layout-bundle';
+import { mergeShardSteps, writeShardSteps } from './shards';
 
 const HELP = `agentworld — AgentWorld Workbench, headless
 
   agentworld import <files|folders|globs…> --pool pool.duckdb [--shard i/n] [--format id] [--threads N] [--steps-out DIR] [--json]
+  agentworld merge <shard steps files|globs…> --pool merged.duckdb [--steps-out DIR] [--json]   (shards joined as one import of the listing)
   agentworld run <notebook.md> --pool pool.duckdb [--allow-effects] [--json]
   agentworld export --pool pool.duckdb --layout sft|rl_steps|verl_prompts|dpo|steps[,…] --out DIR
-                    [--include-untrainable] [--partition-by data_source,channel] [--max-file-size 512MB] [--where SQL] [--keep-invalid] [--sft-per step] [--json]
+                    [--partition-by data_source,channel] [--max-file-size 512MB] [--json]
+                    the page's export options: [--where SQL] [--include-untrainable] [--keep-invalid] [--sft-per trajectory|step]
+                    [--dpo-min-margin N] [--redact] [--split NAME] [--split-column split|channel]
   agentworld layout-sql --out layouts.json [--pool pool.duckdb | --steps 'DIR/*.parquet']   (the layouts' SQL for Ray / DuckDB elsewhere)
 
 Exit codes: 0 ok; 1 a file failed to import, a cell failed or an export failed; 2 bad usage or a missing input.
 Rejected lines of an import are written next to the pool as <pool>.rejects.jsonl.`;
 
 const OPTIONS = {
+  ...EXPORT_FLAGS,
   pool: { type: 'string' },
   shard: { type: 'string' },
   format: { type: 'string' },
   json: { type: 'boolean', default: false },
   'steps-out': { type: 'string' },
   'allow-effects': { type: 'boolean', default: false },
-  layout: { type: 'string' },
   out: { type: 'string' },
   'partition-by': { type: 'string' },
   'max-file-size': { type: 'string', default: '512MB' },
-  where: { type: 'string' },
-  'keep-invalid': { type: 'boolean', default: false },
-  'include-untrainable': { type: 'boolean', default: false },
-  'sft-per': { type: 'string' },
   steps: { type: 'string' },
   threads: { type: 'string' },
   'shard-min-bytes': { type: 'string' },
@@ -56,24 +57,13 @@ function need(v: string | undefined, flag: string): string {
 const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
 const ident = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
-/** `--layout a,b`: one set of options per layout. */
-function layoutOptions(v: Values): LayoutOptions[] {
-  return need(v.layout, '--layout').split(',').map((name) => {
-    const layout = name.trim() as DatasetLayout;
-    if (!(layout in LAYOUTS)) throw new UsageError(`unknown layout ${layout} (one of ${Object.keys(LAYOUTS).join(', ')})`);
-    return {
-      layout,
-      where: v.where,
-      trainableOnly: !v['include-untrainable'],
-      validOnly: !v['keep-invalid'],
-      sftPer: v['sft-per'] === 'step' ? ('step' as const) : undefined,
-    };
-  });
-}
-
 /** One layout written as Parquet part files under `out` (DuckDB's COPY … PARTITION_BY / FILE_SIZE_BYTES). */
-export async function exportLayout(pool: NativePool, opts: LayoutOptions, out: string, partitionBy: string[], maxBytes: number) {
+export async function exportLayout(pool: NativePool, opts: HeadlessExportOptions, out: string, partitionBy: string[], maxBytes: number) {
   const t0 = performance.now();
+  if (opts.tokens) {
+    // token columns are rendered by the page's tokenizer worker and its active profile (decision 026), which the CLI does not have yet
+    throw new UsageError('--tokens (input_ids, assistant_masks, n_tokens) is not available headless yet: export it from the page, or leave --tokens out');
+  }
   const resolved = await resolveLayoutOptions((sql) => pool.rows(sql), opts);
   const base = datasetSql(resolved);
   const described = await pool.rows(describeSql(base));
@@ -162,7 +152,7 @@ export async function main(argv: string[]): Promise<number> {
         if (rejects.length) writeFileSync(rejectsPath, `${rejects.join('\n')}\n`);
         else rmSync(rejectsPath, { force: true });
         let stepsOut: string | null = null;
-        if (v['steps-out']) stepsOut = await writeShardSteps(pool, resolve(v['steps-out']), v.shard);
+        if (v['steps-out']) stepsOut = await writeShardSteps(pool, resolve(v['steps-out']), v.shard, result);
         const failed = result.reports.filter((r) => r.status === 'failed' || r.status === 'cancelled').length;
         const peakRss = process.resourceUsage().maxRSS * 1024;
         if (v.json) process.stdout.write(`${JSON.stringify({ ...result, peakRss, rejectsFile: rejects.length ? rejectsPath : null, stepsOut, failed }, null, 1)}\n`);
@@ -189,7 +179,7 @@ export async function main(argv: string[]): Promise<number> {
         pool = await NativePool.open(resolve(need(v.pool, '--pool')));
         const out = resolve(need(v.out, '--out'));
         const partitionBy = (v['partition-by'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-        const layouts = layoutOptions(v);
+        const layouts = exportOptions(v);
         const reports = [];
         // several layouts: one folder each under --out
         for (const o of layouts) {
@@ -200,6 +190,19 @@ export async function main(argv: string[]): Promise<number> {
           for (const p of report.leftOut) say(v.json, `  left out: ${p.n} × ${p.problem}`);
         }
         if (v.json) process.stdout.write(`${JSON.stringify(layouts.length > 1 ? reports : reports[0], null, 1)}\n`);
+        return 0;
+      }
+      case 'merge': {
+        if (!rest.length) throw new UsageError('merge: name the shards\' steps files (import --steps-out), as paths or globs');
+        pool = await NativePool.open(resolve(need(v.pool, '--pool')));
+        const result = await mergeShardSteps(pool, rest.map((r) => resolve(r)));
+        let stepsOut: string | null = null;
+        if (v['steps-out']) stepsOut = await writeShardSteps(pool, resolve(v['steps-out']), undefined, null);
+        if (v.json) process.stdout.write(`${JSON.stringify({ ...result, stepsOut }, null, 1)}\n`);
+        else {
+          for (const m of result.messages) say(false, `${m.file}: ${m.message}`);
+          say(false, `${result.shards.length} shard file(s), ${result.imports} import(s), ${result.added} step(s) in the pool${stepsOut ? `; steps: ${stepsOut}` : ''}`);
+        }
         return 0;
       }
       case 'layout-sql': {
@@ -230,23 +233,6 @@ export async function main(argv: string[]): Promise<number> {
 /** Rows of steps Parquet files written by writeShardSteps, as the pool's columns (metadata back to a MAP). */
 function stepsFromParquet(glob: string): string {
   return `SELECT * REPLACE (map_from_entries(metadata) AS metadata) FROM read_parquet(${q(glob)})`;
-}
-
-/**
- * The pool's steps as one Parquet file per shard (`steps-<i>-of-<n>.parquet`, MAP columns as {key, value} lists),
- * written under a temporary name and renamed: a retried shard replaces its file, so it never adds rows twice.
- */
-async function writeShardSteps(pool: NativePool, dir: string, shard: string | undefined): Promise<string> {
-  const [i, n] = (shard ?? '0/1').split('/');
-  const name = `steps-${i.padStart(5, '0')}-of-${n.padStart(5, '0')}.parquet`;
-  const final = join(dir, name);
-  const tmp = join(dir, `.${name}.${process.pid}.tmp`);
-  mkdirSync(dir, { recursive: true });
-  const base = 'SELECT * FROM steps ORDER BY step_id';
-  const sql = withoutMapsSql(base, await pool.rows(describeSql(base)));
-  await pool.exec(`COPY (${sql}) TO ${q(tmp)} (FORMAT parquet, COMPRESSION zstd)`);
-  renameSync(tmp, final);
-  return final;
 }
 
 if (import.meta.url === `file://${process.argv[1]}` || process.env.AGENTWORLD_MAIN === '1') {

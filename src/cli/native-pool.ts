@@ -67,6 +67,11 @@ export class NativePool implements IngestSink {
     return this.db.call({ op: 'appendIPC', conn: this.conn(id), table: 'steps', bytes }, [bytes.buffer as ArrayBuffer]);
   }
 
+  /** Rows of a query appended to the import's steps (by column name), inside its transaction. */
+  appendSql(id: number, select: string): Promise<void> {
+    return this.db.exec(this.conn(id), `INSERT INTO steps BY NAME ${select}`);
+  }
+
   async resetImport(id: number): Promise<void> {
     const c = this.conn(id);
     await this.db.exec(c, 'ROLLBACK');

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { type Table, tableFromJSON } from 'apache-arrow';
 import { parseNotebook } from '../notebook/format';
+import { buildGraph } from '../notebook/graph';
 import { NotebookRuntime, type RuntimePool } from '../notebook/runtime';
 import { TIME_MACROS } from '../pool/read-only';
 import type { NativePool } from './native-pool';
@@ -75,12 +76,27 @@ export async function runNotebook(pool: NativePool, path: string, opts: { allowE
   await rt.runAll({ effects: !!opts.allowEffects });
   await rt.idle();
   const cells: CellRun[] = [];
+  const graph = buildGraph(doc.cells);
+  const rowsOf = new Map<string, number | null>();
   doc.cells.forEach((c, i) => {
     if (c.kind === 'md') return;
     const s = rt.state(c.key);
     const effect = !!c.options.effect;
     const sql = c.kind === 'sql' ? rt.qualified(c.key) : '';
-    const rows = s.status === 'done' && c.kind === 'sql' ? (counts.get(effect ? sql : `SELECT * FROM (\n${sql}\n) LIMIT 1000001`) ?? s.table?.numRows ?? null) : null;
+    const done = s.status === 'done';
+    // a query cell: its full row count. A plot: the rows it draws, as the page's runAll reports them — its data cell's,
+    // up to the runtime's 200 000 (PLOT_ROWS, src/notebook/runtime.ts); the rows it holds here are a sample of 50
+    // (only counts cross from the DuckDB thread).
+    const dep = graph.nodes.get(c.key)?.deps[0];
+    const depRows = dep === undefined ? null : (rowsOf.get(dep) ?? null);
+    const rows = !done
+      ? null
+      : c.kind === 'sql'
+        ? (counts.get(effect ? sql : `SELECT * FROM (\n${sql}\n) LIMIT 1000001`) ?? s.table?.numRows ?? null)
+        : depRows !== null
+          ? Math.min(depRows, 200_000)
+          : (s.table?.numRows ?? null);
+    rowsOf.set(c.key, rows);
     let note = s.note;
     if (effect && !opts.allowEffects) note = 'effect cell: not run (pass --allow-effects to run it)';
     cells.push({ name: c.options.id ?? `cell ${i + 1} (${c.kind})`, kind: c.kind, effect, status: s.status, rows, ms: s.ms === null ? null : Math.round(s.ms), error: s.error, note });

@@ -1,12 +1,13 @@
 /**
  * A reader thread for the CLI: reads one shard of a large JSON Lines file with the page's runShard
- * (src/ingest/pipeline.ts) and hands its Arrow batches to the main thread, one at a time (each waits for
+ * (src/ingest/pipeline.ts) and hands its batches to the main thread as Parquet (stage.ts), one at a time (each waits for
  * the main thread's ack, so a slow pool holds the reader back instead of queueing batches in memory).
  */
 import { parentPort } from 'node:worker_threads';
 import '../util/arrow-bool-fix';
 import { runShard, type ShardJob } from '../ingest/pipeline';
 import { fileOf } from './files';
+import { ipcToParquet } from './stage';
 
 export type ShardIn = { type: 'run'; job: Omit<ShardJob, 'file'>; path: string } | { type: 'ack' };
 export type ShardOut =
@@ -28,11 +29,14 @@ port.on('message', async (m: ShardIn) => {
     const file = await fileOf(m.path);
     const run = await runShard(
       { ...m.job, file },
-      (bytes) =>
-        new Promise<void>((resolve) => {
+      (ipc) => {
+        // converted here, in parallel with the other readers, rather than on the one DuckDB thread
+        const bytes = ipcToParquet(ipc);
+        return new Promise<void>((resolve) => {
           acked = resolve;
           post({ type: 'batch', bytes }, [bytes.buffer as ArrayBuffer]);
-        }),
+        });
+      },
       (bytes, records, rows) => post({ type: 'progress', bytes, records, rows }),
     );
     post({ type: 'done', run });

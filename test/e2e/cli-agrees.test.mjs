@@ -1,6 +1,8 @@
 // Browser and CLI agree (issue 22): every fixture format imported by the page (window.workbench) and by
-// `agentworld import` on native DuckDB gives the same import reports, and every layout the page exports
-// equals the CLI's export row for row (normalized JSON of the Parquet rows; import_id left out).
+// `agentworld import` on native DuckDB gives the same import reports, every layout the page exports (with its default
+// options and with others: the page's ExportDatasetOptions as CLI flags) equals the CLI's export row for row
+// (normalized JSON of the Parquet rows; import_id left out), and every demo notebook (notebooks/*.md) run on that
+// pool by the page (runAll) and by `agentworld run` gives the same cells: status, rows, error.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +16,21 @@ import { startApp, uniquePool } from './harness.mjs';
 const run = promisify(execFile);
 const DIR = 'test/fixtures/formats';
 const LAYOUTS = ['steps', 'sft', 'rl_steps', 'verl_prompts', 'dpo'];
+const NOTEBOOKS = readdirSync('notebooks').filter((f) => f.endsWith('.md')).sort();
+// the page's export options (ExportDatasetOptions) other than the defaults, and the same as `agentworld export` flags
+const OPTIONED = [
+  {
+    name: 'sft-per-step-kept-redacted',
+    page: { layout: 'sft', sftPer: 'step', validOnly: false, redact: true, where: "s.status = 'ok'" },
+    cli: ['--layout', 'sft', '--sft-per', 'step', '--keep-invalid', '--redact', '--where', "s.status = 'ok'"],
+  },
+  {
+    name: 'rl-steps-train-channel-all',
+    page: { layout: 'rl_steps', trainableOnly: false, split: 'train', splitColumn: 'channel' },
+    cli: ['--layout', 'rl_steps', '--include-untrainable', '--split', 'train', '--split-column', 'channel'],
+  },
+  { name: 'dpo-margin', page: { layout: 'dpo', dpoMinMargin: 0.5 }, cli: ['--layout', 'dpo', '--dpo-min-margin', '0.5'] },
+];
 const cli = (args) => run(process.execPath, ['bin/agentworld.mjs', ...args], { maxBuffer: 64 << 20 });
 
 let app;
@@ -42,20 +59,28 @@ before(async () => {
   const pool = join(tmp, 'pool.duckdb');
   const inPage = (async () => {
     page = await app.open(uniquePool('cli-agrees'));
-    const out = await page.evaluate(async ({ files, layouts }) => {
+    const notebooks = NOTEBOOKS.map((name) => ({ name, md: readFileSync(join('notebooks', name), 'utf8') }));
+    const options = [...LAYOUTS.map((layout) => ({ name: layout, page: { layout, trainableOnly: layout !== 'steps' } })), ...OPTIONED.map(({ name, page }) => ({ name, page }))];
+    const out = await page.evaluate(async ({ files, options, notebooks }) => {
       const asFile = (f) => new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name);
       const reports = await window.workbench.importFiles(files.map(asFile));
       const exports = {};
-      for (const layout of layouts) {
-        const blob = await window.workbench.exportDataset({ layout, format: 'parquet', trainableOnly: layout !== 'steps' });
+      for (const o of options) {
+        const blob = await window.workbench.exportDataset({ ...o.page, format: 'parquet' });
         const bytes = new Uint8Array(await blob.arrayBuffer());
         let s = '';
         for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-        exports[layout] = btoa(s);
+        exports[o.name] = btoa(s);
       }
-      return { reports, exports };
-    }, { files, layouts: LAYOUTS });
+      const cells = {};
+      for (const nb of notebooks) {
+        window.workbench.openNotebook(nb.md);
+        cells[nb.name] = (await window.workbench.runAll()).cells;
+      }
+      return { reports, exports, cells };
+    }, { files, options, notebooks });
     browser.reports = out.reports;
+    browser.cells = out.cells;
     for (const [layout, b64] of Object.entries(out.exports)) writeFileSync(join(tmp, `page-${layout}.parquet`), Buffer.from(b64, 'base64'));
   })();
   const inCli = (async () => {
@@ -64,6 +89,12 @@ before(async () => {
     headless.importCode = imp.code ?? 0;
     await cli(['export', '--pool', pool, '--layout', 'steps', '--include-untrainable', '--out', join(tmp, 'cli', 'steps')]);
     await cli(['export', '--pool', pool, '--layout', LAYOUTS.slice(1).join(','), '--out', join(tmp, 'cli')]);
+    for (const o of OPTIONED) await cli(['export', '--pool', pool, ...o.cli, '--out', join(tmp, 'cli', o.name)]);
+    headless.cells = {};
+    for (const name of NOTEBOOKS) {
+      const r = await cli(['run', join('notebooks', name), '--pool', pool, '--json']).catch((e) => e); // exit 1: a cell failed
+      headless.cells[name] = JSON.parse(r.stdout).cells;
+    }
   })();
   await Promise.all([inPage, inCli]);
 });
@@ -81,7 +112,7 @@ describe('browser and CLI agree', () => {
     assert.equal(headless.importCode, browser.reports.some((r) => r.status === 'failed') ? 1 : 0);
   });
 
-  for (const layout of LAYOUTS) {
+  for (const layout of [...LAYOUTS, ...OPTIONED.map((o) => o.name)]) {
     it(`${layout}: the page's export equals the CLI's, row for row`, async () => {
       const page = await rowsOf(join(tmp, `page-${layout}.parquet`));
       const mine = await rowsOf(join(tmp, 'cli', layout, '*.parquet'));
@@ -91,4 +122,17 @@ describe('browser and CLI agree', () => {
       for (let i = 0; i < page.rows.length; i++) assert.equal(mine.rows[i], page.rows[i], `${layout} row ${i} differs`);
     });
   }
+
+  it('the demo notebooks: every cell has the same status, row count and error in the page and headless', () => {
+    // the page names a cell by its id or `<kind><position>`, the CLI by its id or `cell <position> (<kind>)`
+    const page = (c) => ({ id: c.id, status: c.status, rows: c.rows ?? null, error: c.error ?? null });
+    const mine = (c) => ({ id: /^cell \d+ \(/.test(c.name) ? c.name.replace(/^cell (\d+) \((\w+)\)$/, '$2$1') : c.name, status: c.status, rows: c.rows, error: c.error });
+    assert.deepEqual(Object.keys(headless.cells), NOTEBOOKS);
+    let done = 0;
+    for (const name of NOTEBOOKS) {
+      assert.deepEqual(headless.cells[name].map(mine), browser.cells[name].map(page), name);
+      done += browser.cells[name].filter((c) => c.status === 'done' && c.rows > 0).length;
+    }
+    assert.ok(done >= NOTEBOOKS.length, `only ${done} cells made rows`);
+  });
 });
