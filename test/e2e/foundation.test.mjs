@@ -21,10 +21,43 @@ async function count(page, sql = 'SELECT count(*) AS n FROM steps') {
   return r.n;
 }
 
+/**
+ * One new user's session on one page and one saved pool, in order (a page boot is the costliest step of an e2e test):
+ * the page loads from a sub-path → imports through the file picker → reloads → downloads sft.parquet → clears the
+ * pool → loads the demo data → an import cut off by a reload rolls back. Requests are watched from the first one.
+ */
 describe('foundation, as a new user', () => {
+  const base = () => new URL(app.url);
+  const fetched = [];
+  const errors = [];
+  let page;
+
+  before(async () => {
+    // The harness serves dist/ under /workbench/ only (anything else is a 404), so an absolute asset URL breaks here.
+    page = await app.context.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('response', (r) => {
+      const u = new URL(r.url());
+      if (u.origin === base().origin) fetched.push({ path: u.pathname, status: r.status() });
+    });
+    page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
+    await page.goto(`${app.url}?pool=${uniquePool('found')}`);
+    await page.waitForFunction(() => window.workbench?.ready !== undefined);
+    await page.evaluate(() => window.workbench.ready);
+  });
+  after(() => page?.close());
+
+  it('works from a sub-path: every asset, worker and wasm is fetched under it, and queries run', async () => {
+    const [row] = await page.evaluate(() => window.workbench.query('SELECT 6 * 7 AS n'));
+    assert.equal(Number(row.n), 42);
+    const outside = fetched.filter((f) => !f.path.startsWith(base().pathname) || f.status >= 400);
+    assert.deepEqual(outside, [], 'requests outside the sub-path or failing');
+    assert.ok(fetched.some((f) => f.path.endsWith('.js')), `no script fetched: ${JSON.stringify(fetched)}`);
+    assert.ok(fetched.some((f) => f.path.endsWith('.wasm')), `no DuckDB wasm fetched under the sub-path: ${JSON.stringify(fetched)}`);
+    assert.deepEqual(errors, []);
+  });
+
   it('imports through the file picker, persists across reload, exports sft.parquet that native DuckDB reads', async () => {
-    const pool = uniquePool('found');
-    const page = await app.open(pool);
     await page.getByLabel('Import files').setInputFiles(['test/fixtures/core/chat.jsonl', 'notebooks/data/gsm8k-rollouts.jsonl']);
     await waitForReports(page, 2);
     const panel = page.locator('aw-import-panel');
@@ -50,41 +83,35 @@ describe('foundation, as a new user', () => {
     assert.match(String(t), /^STRUCT\(.*"role" VARCHAR.*tool_calls STRUCT.*\)\[\]$/);
     assert.ok(Number(longest) >= 5);
     conn.closeSync?.();
-    await page.close();
   });
 
   it('clears the pool after confirmation', async () => {
-    const page = await app.open(uniquePool('clear'));
-    await page.getByLabel('Import files').setInputFiles(['test/fixtures/core/chat.jsonl']);
-    await waitForReports(page, 1);
-    assert.equal(await count(page), 40);
+    const steps = await count(page);
+    assert.ok(steps > 40);
     await page.getByRole('button', { name: 'Clear pool…' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
-    assert.equal(await count(page), 40);
+    assert.equal(await count(page), steps);
     await page.getByRole('button', { name: 'Clear pool…' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Clear pool' }).click();
     await waitForQuery(page, 'SELECT count(*) AS n FROM steps', (r) => r[0].n === 0);
-    await page.close();
   });
 
   it('loads the bundled demo data with one click', async () => {
-    const page = await app.open(uniquePool('demo'));
+    const reports = await page.locator('aw-import-panel .report').count();
     await page.getByRole('button', { name: 'Load demo data' }).click();
     const manifest = JSON.parse(readFileSync('notebooks/data/manifest.json', 'utf8'));
-    await waitForReports(page, manifest.length, 120000);
+    await waitForReports(page, reports + manifest.length, 120000);
     const formats = await page.evaluate(() => window.workbench.query('SELECT source, any_value(source_format) AS f, count(*) AS n FROM steps GROUP BY source ORDER BY source'));
     assert.equal(formats.length, manifest.length, JSON.stringify(formats));
     assert.ok(formats.reduce((a, r) => a + r.n, 0) >= 200, 'a few hundred steps');
-    await page.close();
   });
 
   it('rolls back an import interrupted by a reload; earlier data is intact', async () => {
     const big = join(tmp, 'big.jsonl');
     const line = (i) => JSON.stringify({ messages: [{ role: 'user', content: `question ${i} ${'lorem ipsum '.repeat(40)}` }, { role: 'assistant', content: `answer ${i}` }] });
     writeFileSync(big, Array.from({ length: 120000 }, (_, i) => line(i)).join('\n'));
-    const page = await app.open(uniquePool('interrupt'));
-    await page.getByLabel('Import files').setInputFiles(['test/fixtures/core/chat.jsonl']);
-    await waitForReports(page, 1);
+    const earlier = await count(page);
+    assert.ok(earlier > 0, 'the demo data is there');
     await page.getByLabel('Import files').setInputFiles([big]);
     await waitForQuery(page, `SELECT count(*) AS n FROM imports WHERE status = 'running'`, (r) => r[0].n === 1);
     await page.waitForTimeout(500);
@@ -93,34 +120,11 @@ describe('foundation, as a new user', () => {
     const status = await page.evaluate(() => window.workbench.poolStatus());
     assert.equal(status.interrupted.length, 1, JSON.stringify(status));
     assert.equal(status.interrupted[0].file, 'big.jsonl');
-    assert.equal(await count(page), 40, 'only the earlier import remains');
+    assert.equal(await count(page), earlier, 'only the earlier imports remain');
     await assert.doesNotReject(page.getByText('was interrupted by a reload and rolled back').waitFor());
-    await page.close();
-  });
-
-  it('works from a sub-path: every asset, worker and wasm is fetched under it, and queries run', async () => {
-    // The harness serves dist/ under /workbench/ only (anything else is a 404), so an absolute asset URL breaks here.
-    const base = new URL(app.url);
-    const page = await app.context.newPage();
-    const errors = [];
-    const fetched = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('response', (r) => {
-      const u = new URL(r.url());
-      if (u.origin === base.origin) fetched.push({ path: u.pathname, status: r.status() });
-    });
-    page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
-    await page.goto(`${app.url}?pool=${uniquePool('subpath')}`);
-    await page.waitForFunction(() => window.workbench?.ready !== undefined);
-    await page.evaluate(() => window.workbench.ready);
-    const [row] = await page.evaluate(() => window.workbench.query('SELECT 6 * 7 AS n'));
-    assert.equal(Number(row.n), 42);
-    const outside = fetched.filter((f) => !f.path.startsWith(base.pathname) || f.status >= 400);
-    assert.deepEqual(outside, [], 'requests outside the sub-path or failing');
-    assert.ok(fetched.some((f) => f.path.endsWith('.js')), `no script fetched: ${JSON.stringify(fetched)}`);
-    assert.ok(fetched.some((f) => f.path.endsWith('.wasm')), `no DuckDB wasm fetched under the sub-path: ${JSON.stringify(fetched)}`);
+    // every request of the whole session stayed under the sub-path
+    assert.deepEqual(fetched.filter((f) => !f.path.startsWith(base().pathname) || f.status >= 400), []);
     assert.deepEqual(errors, []);
     assert.deepEqual(app.errors, [], 'page errors in the other tests of this file');
-    await page.close();
   });
 });
