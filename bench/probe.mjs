@@ -42,7 +42,7 @@ export function pageHooks() {
   });
 }
 
-function descendants(root) {
+export function descendants(root) {
   const kids = new Map();
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
@@ -64,6 +64,20 @@ function descendants(root) {
 }
 
 const PAGE = 4096;
+const TICK_MS = 10; // USER_HZ 100 on Linux
+
+/** CPU time (user + system, ms) used so far by the descendants of `root` that are still running. */
+export function treeCpu(root = process.pid) {
+  let ticks = 0;
+  for (const pid of descendants(root)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch { /* exited */ }
+  }
+  return ticks * TICK_MS;
+}
 
 /**
  * Sum of resident memory of every descendant process of `root` (Chromium's browser, renderer, GPU,

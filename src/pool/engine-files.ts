@@ -111,6 +111,11 @@ export class PoolFiles {
     return isAccessHandle(h) ? h : null;
   }
 
+  /** Bytes in the WAL DuckDB opened (0 when it opened none: nothing was replayed). */
+  walBytes(): number {
+    return this.walHandle()?.getSize() ?? 0;
+  }
+
   /** Make what a call committed to the WAL durable (fsync of the OPFS file: duckdb-wasm's own sync is a no-op). */
   syncWal(): void {
     const h = this.walHandle();

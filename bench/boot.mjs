@@ -1,0 +1,116 @@
+// `node bench/boot.mjs [--runs 3] [--no-build]` (also the `start` section of `npm run bench`): time from
+// navigation to `workbench.ready`, split into the stages the app marks (`aw:boot:*` performance marks,
+// src/main.ts; the pool worker's stages come back in PoolStatus.boot), and the CPU time the browser's
+// processes spent on it. Three cases per run, each in a fresh browser profile:
+//   cold      new profile, new pool (a first visit: nothing cached);
+//   warm      the same profile and pool again (a returning user);
+//   new pool  the same profile, another pool (what every e2e page and browser-test pool pays).
+// Prints medians beside the previous run's (bench/results-boot.json) and writes that file.
+import { execSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { launch } from '../scripts/browser.mjs';
+import { serve } from '../scripts/serve.mjs';
+import { pageHooks, treeCpu } from './probe.mjs';
+
+const CASES = ['cold', 'warm', 'newPool'];
+const STAGES = [
+  ['load', 'page and script load (navigation → boot())', (m) => m.start],
+  ['worker', 'pool worker start (boot() → worker evaluated)', (m) => m['worker-workerReady'] - m.start],
+  ['instantiate', 'DuckDB wasm fetch + compile + instantiate', (m) => m['worker-instantiated'] - m['worker-workerReady']],
+  ['open', 'open the OPFS database', (m) => m['worker-opened'] - m['worker-instantiated']],
+  ['schema', 'prepare the schema', (m) => m['worker-schema'] - m['worker-opened']],
+  ['recover', 'recovery, stats check, settings', (m) => m['worker-done'] - m['worker-schema']],
+  ['page', 'page side after the pool (gateway, services, mount)', (m) => m.ready - m['worker-done']],
+];
+
+const median = (xs) => {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (!s.length) return null;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function openTimed(context, url, errors) {
+  const page = await context.newPage();
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.addInitScript(pageHooks);
+  const cpu0 = treeCpu();
+  await page.goto(url);
+  await page.waitForFunction(() => window.__readyAt !== undefined, null, { timeout: 120_000 });
+  const cpu = treeCpu() - cpu0;
+  const t = await page.evaluate(() => ({
+    ready: window.__readyAt,
+    marks: Object.fromEntries(performance.getEntriesByType('mark').filter((e) => e.name.startsWith('aw:boot:')).map((e) => [e.name.slice(8), e.startTime])),
+  }));
+  if (t.ready < 0) throw new Error('the workbench failed to start');
+  const stages = Object.fromEntries(STAGES.map(([k, , f]) => [k, f({ ...t.marks, ready: t.ready })]));
+  return { page, ready: t.ready, cpu, stages };
+}
+
+/** Boot the app at `baseUrl` `runs` times per case; returns medians and every run. */
+export async function bootBench(baseUrl, { runs = 3, log = console.log } = {}) {
+  const all = Object.fromEntries(CASES.map((c) => [c, []]));
+  const errors = [];
+  for (let i = 0; i < runs; i++) {
+    const b = await launch();
+    try {
+      const pool = `boot-${Date.now().toString(36)}-${i}`;
+      const sep = baseUrl.includes('?') ? '&' : '?';
+      const cold = await openTimed(b.context, `${baseUrl}${sep}pool=${pool}`, errors);
+      await cold.page.close();
+      const warm = await openTimed(b.context, `${baseUrl}${sep}pool=${pool}`, errors);
+      await warm.page.close();
+      const fresh = await openTimed(b.context, `${baseUrl}${sep}pool=${pool}-2`, errors);
+      await fresh.page.close();
+      for (const [c, r] of [['cold', cold], ['warm', warm], ['newPool', fresh]]) {
+        all[c].push({ ready: r.ready, cpu: r.cpu, stages: r.stages });
+        log(`boot run ${i + 1} ${c}: ready ${r.ready.toFixed(0)} ms, CPU ${r.cpu} ms, ${STAGES.map(([k]) => `${k} ${r.stages[k]?.toFixed(0)}`).join(', ')}`);
+      }
+    } finally {
+      await b.close();
+    }
+  }
+  if (errors.length) throw new Error(`page errors during the boot bench: ${errors.join('; ')}`);
+  const summary = Object.fromEntries(
+    CASES.map((c) => [
+      c,
+      {
+        ready: median(all[c].map((r) => r.ready)),
+        readyRange: [Math.min(...all[c].map((r) => r.ready)), Math.max(...all[c].map((r) => r.ready))],
+        cpu: median(all[c].map((r) => r.cpu)),
+        stages: Object.fromEntries(STAGES.map(([k]) => [k, median(all[c].map((r) => r.stages[k]))])),
+      },
+    ]),
+  );
+  return { runs, summary, all };
+}
+
+/** The table of `now` beside `before` (either's summary; before may be null). */
+export function bootTable(now, before) {
+  const f = (x) => (x == null ? '–' : `${Math.round(x)}`);
+  const rows = [['', ...CASES.flatMap((c) => [`${c} ms`, 'before'])]];
+  rows.push(['workbench.ready', ...CASES.flatMap((c) => [f(now[c].ready), f(before?.[c]?.ready)])]);
+  for (const [k, what] of STAGES) rows.push([`  ${k}: ${what}`, ...CASES.flatMap((c) => [f(now[c].stages[k]), f(before?.[c]?.stages?.[k])])]);
+  rows.push(['CPU time of the browser, ms', ...CASES.flatMap((c) => [f(now[c].cpu), f(before?.[c]?.cpu)])]);
+  const w = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((x, i) => (i ? x.padStart(w[i]) : x.padEnd(w[i]))).join('  ')).join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const argv = process.argv.slice(2);
+  const runs = Number(argv[argv.indexOf('--runs') + 1] || 3) || 3;
+  const out = 'bench/results-boot.json';
+  if (!argv.includes('--no-build')) execSync('npx vite build --mode test --logLevel warn', { stdio: 'inherit' });
+  const before = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : null;
+  const srv = await serve('dist', { base: '/workbench/' });
+  const load = loadavg()[0];
+  try {
+    const r = await bootBench(srv.url, { runs });
+    const result = { date: new Date().toISOString(), loadAtStart: load, loadAtEnd: loadavg()[0], ...r };
+    console.log(`\nboot, median of ${runs} (load ${load.toFixed(1)} → ${result.loadAtEnd.toFixed(1)}); before: ${before?.date ?? 'none'}`);
+    console.log(bootTable(r.summary, before?.summary));
+    writeFileSync(out, `${JSON.stringify({ ...result, previous: before ? { date: before.date, summary: before.summary } : null }, null, 1)}\n`);
+  } finally {
+    await srv.close();
+  }
+}
