@@ -28,7 +28,7 @@ import { execOne, readOnlyQuery, withTimeMacros } from './read-only';
 import { DDL, SCHEMA_VERSION } from './schema';
 import { SCHEMA_HASH } from './schema-hash';
 import { TrajectoryStats } from './stats';
-import { loadWasmFrom } from './wasm-load';
+import { loadWasmFrom, type WasmSource } from './wasm-load';
 
 export { POOL_FILE_DENIED } from './engine-files';
 export type { CommitResult, ImportCommit, ImportMeta } from './import-tx';
@@ -55,6 +55,8 @@ export interface PoolStatus {
   schema: { version: number; migratedFrom: number | null; applied: string[]; refused: string | null };
   /** When each stage of opening ended, epoch ms (the page marks them: `aw:boot:*` performance marks; bench/boot.mjs). */
   boot: BootStages;
+  /** Where DuckDB's wasm came from (wasm-load.ts). */
+  wasmSource: WasmSource;
 }
 
 export interface BootStages {
@@ -137,7 +139,7 @@ export class PoolEngine implements ImportHost {
     };
     const db = await createDuckDB(bundles, new ConsoleLogger(LogLevel.WARNING), BROWSER_RUNTIME);
     this.db = db;
-    loadWasmFrom(db, init.wasmCache ?? null);
+    const wasm = loadWasmFrom(db, init.wasmCache ?? null);
     await db.instantiate(() => {});
     const instantiated = epochNow();
     let message: string | null = null;
@@ -184,6 +186,7 @@ export class PoolEngine implements ImportHost {
       interrupted,
       version,
       schema: { version: schema.refused ? (schema.from ?? SCHEMA_VERSION) : SCHEMA_VERSION, migratedFrom: schema.applied.length ? schema.from : null, applied: schema.applied, refused: schema.refused },
+      wasmSource: wasm.source,
       boot: { workerOrigin: performance.timeOrigin, workerReady: WORKER_READY, instantiated, opened, schema: schemaReady, done: epochNow() },
     };
   }

@@ -17,13 +17,20 @@ interface Bindings {
   instantiateWasm: InstantiateWasm;
 }
 
+/** Where the module came from: Cache Storage, a fetch (HTTP cache or network), or duckdb-wasm's own loader. */
+export type WasmSource = 'cache' | 'fetch' | 'duckdb';
+
 /** The cached response for `url`, else a fetch of it that is stored as it streams (other entries of `cacheName` are dropped: one build's module is kept). */
-export async function wasmResponse(url: string, cacheName: string | null): Promise<Response> {
+export async function wasmResponse(url: string, cacheName: string | null, from?: (s: WasmSource) => void): Promise<Response> {
+  from?.('fetch');
   if (cacheName && typeof caches !== 'undefined') {
     try {
       const cache = await caches.open(cacheName);
       const hit = await cache.match(url);
-      if (hit) return hit;
+      if (hit) {
+        from?.('cache');
+        return hit;
+      }
       const res = await fetch(url, { credentials: 'same-origin' });
       if (res.ok) {
         cache
@@ -47,17 +54,22 @@ export async function wasmResponse(url: string, cacheName: string | null): Promi
  * Make `db.instantiate()` compile from `wasmResponse` with streaming compilation. Falls back to
  * duckdb-wasm's own loader when that fails (no `instantiateStreaming`, a wrong MIME type…).
  */
-export function loadWasmFrom(db: unknown, cacheName: string | null): void {
+export function loadWasmFrom(db: unknown, cacheName: string | null): { source: WasmSource } {
   const b = db as Bindings;
+  const used: { source: WasmSource } = { source: 'duckdb' };
   const own = b.instantiateWasm.bind(b);
-  if (typeof WebAssembly.instantiateStreaming !== 'function') return;
+  if (typeof WebAssembly.instantiateStreaming !== 'function') return used;
   b.instantiateWasm = (imports, done) => {
     // what duckdb-wasm's loader sets before instantiating: the module's imports call into this runtime
     (globalThis as { DUCKDB_RUNTIME?: unknown }).DUCKDB_RUNTIME = b._runtime;
-    WebAssembly.instantiateStreaming(wasmResponse(b.mainModuleURL, cacheName), imports).then(
+    WebAssembly.instantiateStreaming(wasmResponse(b.mainModuleURL, cacheName, (s) => (used.source = s)), imports).then(
       (r) => done(r.instance, r.module),
-      () => own(imports, done),
+      () => {
+        used.source = 'duckdb';
+        own(imports, done);
+      },
     );
     return [];
   };
+  return used;
 }
