@@ -20,6 +20,8 @@ const STAGES = [
   ['instantiate', 'DuckDB wasm fetch + compile + instantiate', (m) => m['worker-instantiated'] - m['worker-workerReady']],
   ['open', 'open the OPFS database', (m) => m['worker-opened'] - m['worker-instantiated']],
   ['schema', 'prepare the schema', (m) => m['worker-schema'] - m['worker-opened']],
+  ['  probe', '  read pool_meta (and probes)', (m) => m['worker-probed'] - m['worker-opened']],
+  ['  ddl', '  the DDL batch (new or changed schema)', (m) => (m['worker-ddl'] ? m['worker-ddl'] - m['worker-probed'] : 0)],
   ['recover', 'recovery, stats check, settings', (m) => m['worker-done'] - m['worker-schema']],
   ['page', 'page side after the pool (gateway, services, mount)', (m) => m.ready - m['worker-done']],
 ];
@@ -48,11 +50,11 @@ async function openTimed(context, url, errors) {
 }
 
 /** Boot the app at `baseUrl` `runs` times per case; returns medians and every run. */
-export async function bootBench(baseUrl, { runs = 3, log = console.log } = {}) {
+export async function bootBench(baseUrl, { runs = 3, log = console.log, extraArgs = [] } = {}) {
   const all = Object.fromEntries(CASES.map((c) => [c, []]));
   const errors = [];
   for (let i = 0; i < runs; i++) {
-    const b = await launch();
+    const b = await launch({ extraArgs });
     try {
       const pool = `boot-${Date.now().toString(36)}-${i}`;
       const sep = baseUrl.includes('?') ? '&' : '?';
@@ -99,14 +101,17 @@ export function bootTable(now, before) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const argv = process.argv.slice(2);
   const runs = Number(argv[argv.indexOf('--runs') + 1] || 3) || 3;
-  const out = 'bench/results-boot.json';
+  const i = argv.indexOf('--chrome-args');
+  // e.g. --chrome-args '--js-flags=--wasm-caching-threshold=1000' (an experiment: written to another file)
+  const extraArgs = i >= 0 ? argv[i + 1].split(' ').filter(Boolean) : [];
+  const out = extraArgs.length ? 'bench/results-boot-flags.json' : 'bench/results-boot.json';
   if (!argv.includes('--no-build')) execSync('npx vite build --mode test --logLevel warn', { stdio: 'inherit' });
   const before = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : null;
   const srv = await serve('dist', { base: '/workbench/' });
   const load = loadavg()[0];
   try {
-    const r = await bootBench(srv.url, { runs });
-    const result = { date: new Date().toISOString(), loadAtStart: load, loadAtEnd: loadavg()[0], ...r };
+    const r = await bootBench(srv.url, { runs, extraArgs });
+    const result = { date: new Date().toISOString(), extraArgs, loadAtStart: load, loadAtEnd: loadavg()[0], ...r };
     console.log(`\nboot, median of ${runs} (load ${load.toFixed(1)} → ${result.loadAtEnd.toFixed(1)}); before: ${before?.date ?? 'none'}`);
     console.log(bootTable(r.summary, before?.summary));
     writeFileSync(out, `${JSON.stringify({ ...result, previous: before ? { date: before.date, summary: before.summary } : null }, null, 1)}\n`);

@@ -62,7 +62,7 @@ async function boot(): Promise<void> {
   const owner = await acquirePoolLock(poolName);
   const pool = await PoolClient.start({ poolName, memory: !owner, wasm: assets.duckdb, wasmCache: WASM_CACHE, worker: earlyPoolWorker });
   mark('pool-ready');
-  for (const [stage, at] of Object.entries(pool.status.boot)) mark(`worker-${stage}`, at);
+  for (const [stage, at] of Object.entries(pool.status.boot)) if (at !== null) mark(`worker-${stage}`, at);
   if (!owner) banners.push({ kind: 'error', text: 'The workbench is already open in another tab, which owns the saved pool. This tab works on a temporary in-memory pool: close the other tab and reload to use your saved data.' });
   else if (pool.status.message) banners.push({ kind: 'error', text: pool.status.message });
   for (const i of pool.status.interrupted) banners.push({ kind: 'info', text: `The import of “${i.file}” was interrupted by a reload and rolled back; import the file again. Earlier data is intact.` });

@@ -66,6 +66,9 @@ export interface BootStages {
   instantiated: number;
   opened: number;
   schema: number;
+  /** Inside the schema stage: pool_meta read (and, for a pool without it, the probes); the DDL batch committed (a new or changed schema only). */
+  probed: number;
+  ddl: number | null;
   done: number;
 }
 
@@ -95,6 +98,8 @@ export class PoolEngine implements ImportHost {
   fileLimit = POOL_FILE_LIMIT;
   /** Set when this build must not write the pool (a newer or unmigratable schema): the reason. */
   private refused: string | null = null;
+  /** Sub-stages of prepareSchema, for PoolStatus.boot. */
+  private schemaMarks: { probed: number; ddl: number | null } = { probed: 0, ddl: null };
   private checkpointTimer: ReturnType<typeof setTimeout> | null = null;
   private stageSeq = 1;
   readonly stats = new TrajectoryStats((sql, on) => this.run(sql, on));
@@ -187,7 +192,7 @@ export class PoolEngine implements ImportHost {
       version,
       schema: { version: schema.refused ? (schema.from ?? SCHEMA_VERSION) : SCHEMA_VERSION, migratedFrom: schema.applied.length ? schema.from : null, applied: schema.applied, refused: schema.refused },
       wasmSource: wasm.source,
-      boot: { workerOrigin: performance.timeOrigin, workerReady: WORKER_READY, instantiated, opened, schema: schemaReady, done: epochNow() },
+      boot: { workerOrigin: performance.timeOrigin, workerReady: WORKER_READY, instantiated, opened, schema: schemaReady, ...this.schemaMarks, done: epochNow() },
     };
   }
 
@@ -215,12 +220,14 @@ export class PoolEngine implements ImportHost {
 
   private createSchema(): MigrationOutcome {
     const meta = this.poolMeta();
+    this.schemaMarks.probed = epochNow();
     if (meta?.get('schema_version') === String(SCHEMA_VERSION) && meta.get('schema_hash') === SCHEMA_HASH) {
       return { from: SCHEMA_VERSION, to: SCHEMA_VERSION, applied: [], refused: null };
     }
     // nothing in the database at all: a new pool (no information_schema probes)
     const empty = !meta && Number(this.c().query('SELECT count(*)::INTEGER AS n FROM duckdb_tables()').getChild('n')?.get(0)) === 0;
     const outcome: MigrationOutcome = empty ? { from: null, to: SCHEMA_VERSION, applied: [], refused: null } : migrate((sql: string) => this.run(sql));
+    this.schemaMarks.probed = epochNow();
     if (outcome.refused) {
       this.refused = outcome.refused;
       return outcome;
@@ -239,6 +246,7 @@ export class PoolEngine implements ImportHost {
       }
       throw new QueryError(e instanceof Error ? e.message : String(e), batch, { cause: e });
     }
+    this.schemaMarks.ddl = epochNow();
     // A new pool's schema stays in the WAL (made durable here); the next open's checkpoint moves it.
     if (outcome.from === null) this.files?.flushAll();
     else this.checkpoint();
