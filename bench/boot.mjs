@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { launch } from '../scripts/browser.mjs';
 import { serve } from '../scripts/serve.mjs';
-import { pageHooks, treeCpu } from './probe.mjs';
+import { cpuSince, pageHooks, treeCpu } from './probe.mjs';
 
 const CASES = ['cold', 'warm', 'newPool'];
 const STAGES = [
@@ -39,7 +39,7 @@ async function openTimed(context, url, errors) {
   const cpu0 = treeCpu();
   await page.goto(url);
   await page.waitForFunction(() => window.__readyAt !== undefined, null, { timeout: 120_000 });
-  const cpu = treeCpu() - cpu0;
+  const cpu = cpuSince(cpu0);
   const t = await page.evaluate(() => ({
     ready: window.__readyAt,
     marks: Object.fromEntries(performance.getEntriesByType('mark').filter((e) => e.name.startsWith('aw:boot:')).map((e) => [e.name.slice(8), e.startTime])),

@@ -66,17 +66,24 @@ export function descendants(root) {
 const PAGE = 4096;
 const TICK_MS = 10; // USER_HZ 100 on Linux
 
-/** CPU time (user + system, ms) used so far by the descendants of `root` that are still running. */
+/** CPU time (user + system, ms) used so far by each running descendant of `root`, by pid. */
 export function treeCpu(root = process.pid) {
-  let ticks = 0;
+  const out = new Map();
   for (const pid of descendants(root)) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(f[11]) + Number(f[12]);
+      out.set(pid, (Number(f[11]) + Number(f[12])) * TICK_MS);
     } catch { /* exited */ }
   }
-  return ticks * TICK_MS;
+  return out;
+}
+
+/** CPU ms the tree spent between two treeCpu() readings (processes that exited in between are not counted; new ones count whole). */
+export function cpuSince(before, after = treeCpu()) {
+  let ms = 0;
+  for (const [pid, t] of after) ms += t - (before.get(pid) ?? 0);
+  return ms;
 }
 
 /**
