@@ -1,11 +1,12 @@
-// `node bench/boot.mjs [--runs 3] [--no-build]` (also the `start` section of `npm run bench`): time from
+// `node bench/boot.mjs [--runs 3] [--no-build] [--before <other dist dir>] [--chrome-args "<flags>"]` (also the `start` section of `npm run bench`): time from
 // navigation to `workbench.ready`, split into the stages the app marks (`aw:boot:*` performance marks,
 // src/main.ts; the pool worker's stages come back in PoolStatus.boot), and the CPU time the browser's
 // processes spent on it. Three cases per run, each in a fresh browser profile:
 //   cold      new profile, new pool (a first visit: nothing cached);
 //   warm      the same profile and pool again (a returning user);
 //   new pool  the same profile, another pool (what every e2e page and browser-test pool pays).
-// Prints medians beside the previous run's (bench/results-boot.json) and writes that file.
+// Prints medians beside the previous run's (bench/results-boot.json), or beside another build booted in
+// turn with this one (--before), and writes bench/results-boot.json.
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -73,7 +74,12 @@ export async function bootBench(baseUrl, { runs = 3, log = console.log, extraArg
     }
   }
   if (errors.length) throw new Error(`page errors during the boot bench: ${errors.join('; ')}`);
-  const summary = Object.fromEntries(
+  return { runs, summary: summarize(all), all };
+}
+
+/** Medians per case and stage of bootBench's runs (`all`). */
+export function summarize(all) {
+  return Object.fromEntries(
     CASES.map((c) => [
       c,
       {
@@ -84,7 +90,6 @@ export async function bootBench(baseUrl, { runs = 3, log = console.log, extraArg
       },
     ]),
   );
-  return { runs, summary, all };
 }
 
 /** The table of `now` beside `before` (either's summary; before may be null). */
@@ -107,15 +112,30 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const out = extraArgs.length ? 'bench/results-boot-flags.json' : 'bench/results-boot.json';
   if (!argv.includes('--no-build')) execSync('npx vite build --mode test --logLevel warn', { stdio: 'inherit' });
   const before = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : null;
+  // --before <dir>: another build (e.g. the previous commit's dist/), booted in turn with this one in the
+  // same minutes, so both columns see the same machine load
+  const j = argv.indexOf('--before');
+  const beforeDir = j >= 0 ? argv[j + 1] : null;
   const srv = await serve('dist', { base: '/workbench/' });
+  const old = beforeDir ? await serve(beforeDir, { base: '/workbench/' }) : null;
   const load = loadavg()[0];
   try {
-    const r = await bootBench(srv.url, { runs, extraArgs });
-    const result = { date: new Date().toISOString(), extraArgs, loadAtStart: load, loadAtEnd: loadavg()[0], ...r };
-    console.log(`\nboot, median of ${runs} (load ${load.toFixed(1)} → ${result.loadAtEnd.toFixed(1)}); before: ${before?.date ?? 'none'}`);
-    console.log(bootTable(r.summary, before?.summary));
-    writeFileSync(out, `${JSON.stringify({ ...result, previous: before ? { date: before.date, summary: before.summary } : null }, null, 1)}\n`);
+    const now = Object.fromEntries(CASES.map((c) => [c, []]));
+    const then = Object.fromEntries(CASES.map((c) => [c, []]));
+    for (let k = 0; k < runs; k++) {
+      for (const [url, into, what] of [[srv.url, now, 'this build'], ...(old ? [[old.url, then, beforeDir]] : [])]) {
+        const r = await bootBench(url, { runs: 1, extraArgs, log: (m) => console.log(`${what}: ${m}`) });
+        for (const c of CASES) into[c].push(...r.all[c]);
+      }
+    }
+    const summary = summarize(now);
+    const previous = old ? { date: 'same run', dir: beforeDir, summary: summarize(then), all: then } : before ? { date: before.date, summary: before.summary } : null;
+    const result = { date: new Date().toISOString(), extraArgs, loadAtStart: load, loadAtEnd: loadavg()[0], runs, summary, all: now, previous };
+    console.log(`\nboot, median of ${runs} (load ${load.toFixed(1)} → ${result.loadAtEnd.toFixed(1)}); before: ${previous ? `${previous.dir ?? 'bench/results-boot.json'} (${previous.date})` : 'none'}`);
+    console.log(bootTable(summary, previous?.summary));
+    writeFileSync(out, `${JSON.stringify(result, null, 1)}\n`);
   } finally {
     await srv.close();
+    await old?.close();
   }
 }
