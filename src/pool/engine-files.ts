@@ -31,6 +31,8 @@ export class PoolFiles {
   /** WAL bytes when the last write call returned: a call that grew the WAL committed something. */
   private walSynced = 0;
   readonly walPath: string;
+  /** The database file was empty when prepared: a new pool, nothing to probe or recover (decision 036). */
+  isNew = false;
 
   constructor(readonly dbPath: string) {
     this.walPath = `${dbPath}.wal`;
@@ -46,6 +48,11 @@ export class PoolFiles {
     for (;;) {
       try {
         await d.prepareDBFileHandle(this.dbPath, DuckDBDataProtocol.BROWSER_FSACCESS);
+        const empty = (path: string) => {
+          const h = runtime()._preparedHandles?.[path];
+          return isAccessHandle(h) && h.getSize() === 0;
+        };
+        this.isNew = empty(this.dbPath) && empty(this.walPath);
         return;
       } catch (e) {
         const busy = /NoModificationAllowed|InvalidState|access handle|locked|createSyncAccessHandle/i.test(`${(e as Error)?.name} ${(e as Error)?.message}`);

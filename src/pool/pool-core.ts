@@ -219,13 +219,15 @@ export class PoolEngine implements ImportHost {
   }
 
   private createSchema(): MigrationOutcome {
-    const meta = this.poolMeta();
+    // a new database file (or an in-memory pool) has nothing to read: its first query is the DDL
+    const isNew = this.files ? this.files.isNew : true;
+    const meta = isNew ? null : this.poolMeta();
     this.schemaMarks.probed = epochNow();
     if (meta?.get('schema_version') === String(SCHEMA_VERSION) && meta.get('schema_hash') === SCHEMA_HASH) {
       return { from: SCHEMA_VERSION, to: SCHEMA_VERSION, applied: [], refused: null };
     }
     // nothing in the database at all: a new pool (no information_schema probes)
-    const empty = !meta && Number(this.c().query('SELECT count(*)::INTEGER AS n FROM duckdb_tables()').getChild('n')?.get(0)) === 0;
+    const empty = isNew || (!meta && Number(this.c().query('SELECT count(*)::INTEGER AS n FROM duckdb_tables()').getChild('n')?.get(0)) === 0);
     const outcome: MigrationOutcome = empty ? { from: null, to: SCHEMA_VERSION, applied: [], refused: null } : migrate((sql: string) => this.run(sql));
     this.schemaMarks.probed = epochNow();
     if (outcome.refused) {
