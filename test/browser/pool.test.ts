@@ -55,10 +55,10 @@ describe('pool wasm', () => {
     const start = () => PoolClient.start({ poolName: 'wasm-cache', memory: true, wasm, wasmCache, worker: poolWorker });
     const a = await start();
     expect(a.status.wasmSource).to.equal('fetch');
-    a.terminate();
     const cache = await caches.open(wasmCache);
-    // stored as it streamed into the compiler
-    for (let i = 0; i < 600 && (await cache.keys()).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    // stored by the worker as it streamed into the compiler (terminating the worker first would abort the put)
+    for (let i = 0; i < 1200 && (await cache.keys()).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    a.terminate();
     expect((await cache.keys()).map((k) => new URL(k.url).pathname)).to.deep.equal([wasm.eh]);
     const b = await start();
     expect(b.status.wasmSource).to.equal('cache');
