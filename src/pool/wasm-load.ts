@@ -21,7 +21,9 @@ interface Bindings {
 export type WasmSource = 'cache' | 'fetch' | 'duckdb';
 
 /** The cached response for `url`, else a fetch of it that is stored as it streams (other entries of `cacheName` are dropped: one build's module is kept). */
-export async function wasmResponse(url: string, cacheName: string | null, from?: (s: WasmSource) => void): Promise<Response> {
+export async function wasmResponse(moduleUrl: string, cacheName: string | null, from?: (s: WasmSource) => void): Promise<Response> {
+  // absolute, as Cache Storage keys are (a relative URL made the clean-up below drop the entry just stored)
+  const url = new URL(moduleUrl, location.href).href;
   from?.('fetch');
   if (cacheName && typeof caches !== 'undefined') {
     try {
@@ -38,9 +40,7 @@ export async function wasmResponse(url: string, cacheName: string | null, from?:
           .then(async () => {
             for (const k of await cache.keys()) if (k.url !== url) await cache.delete(k);
           })
-          .catch(() => {
-            /* not stored (quota): the next start fetches again */
-          });
+          .catch((e: unknown) => console.warn('pool: the DuckDB wasm was not kept in Cache Storage; the next start fetches it again', e));
       }
       return res;
     } catch {
