@@ -42,7 +42,7 @@ export function pageHooks() {
   });
 }
 
-function descendants(root) {
+export function descendants(root) {
   const kids = new Map();
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
@@ -64,6 +64,27 @@ function descendants(root) {
 }
 
 const PAGE = 4096;
+const TICK_MS = 10; // USER_HZ 100 on Linux
+
+/** CPU time (user + system, ms) used so far by each running descendant of `root`, by pid. */
+export function treeCpu(root = process.pid) {
+  const out = new Map();
+  for (const pid of descendants(root)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(pid, (Number(f[11]) + Number(f[12])) * TICK_MS);
+    } catch { /* exited */ }
+  }
+  return out;
+}
+
+/** CPU ms the tree spent between two treeCpu() readings (processes that exited in between are not counted; new ones count whole). */
+export function cpuSince(before, after = treeCpu()) {
+  let ms = 0;
+  for (const [pid, t] of after) ms += t - (before.get(pid) ?? 0);
+  return ms;
+}
 
 /**
  * Sum of resident memory of every descendant process of `root` (Chromium's browser, renderer, GPU,

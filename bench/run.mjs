@@ -11,6 +11,7 @@ import { cliBench } from './cli.mjs';
 import { nativeImportExport, nativeRollups, nativeStepsExport } from './native.mjs';
 import { exportSteps, fetchLastExport, importStaged, importWithPings, pageHooks, parseFloor, sampler, serveCached, stageFile, timeQuery } from './probe.mjs';
 import { growStepsSql, ROLLUPS } from './rollups.mjs';
+import { bootTable, bootBench } from './boot.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (k, d) => {
@@ -284,33 +285,12 @@ if (!SKIP.has('tokens')) {
 }
 
 if (!SKIP.has('cold')) {
-  const cold = { cold: { ready: [], fcp: [] }, warm: { ready: [], fcp: [] } };
-  for (let i = 0; i < RUNS; i++) {
-    const b = await launch();
-    try {
-      const { ready, fcp } = await openPage(b.context, poolName('cold'));
-      cold.cold.ready.push(ready);
-      if (fcp !== null) cold.cold.fcp.push(fcp);
-    } finally {
-      await b.close();
-    }
-  }
-  const b = await launch();
-  try {
-    (await openPage(b.context, poolName('prime'))).page.close();
-    for (let i = 0; i < RUNS; i++) {
-      const { page, ready, fcp } = await openPage(b.context, poolName('warm'));
-      cold.warm.ready.push(ready);
-      if (fcp !== null) cold.warm.fcp.push(fcp);
-      await page.close();
-    }
-  } finally {
-    await b.close();
-  }
-  results.coldStart = {
-    cold: { ready: stats(cold.cold.ready), fcp: cold.cold.fcp.length ? stats(cold.cold.fcp) : null },
-    warm: { ready: stats(cold.warm.ready), fcp: cold.warm.fcp.length ? stats(cold.warm.fcp) : null },
-  };
+  // bench/boot.mjs: cold (new profile), warm (same profile and pool), new pool (same profile): time to
+  // workbench.ready, its stages and the browser's CPU time
+  const boot = await bootBench(server.url, { runs: RUNS, log });
+  results.boot = boot.summary;
+  const byCase = (c) => stats(boot.all[c].map((r) => r.ready));
+  results.coldStart = { cold: { ready: byCase('cold'), fcp: null }, warm: { ready: byCase('newPool'), fcp: null }, returning: { ready: byCase('warm') } };
   log(`start: cold ready ${results.coldStart.cold.ready.median.toFixed(0)} ms, warm ready ${results.coldStart.warm.ready.median.toFixed(0)} ms`);
 }
 await server.close();
@@ -369,13 +349,18 @@ if (results.responsive) {
   rows.push([`query latency during a ${r.mb} MB import, p50 / p90 / p99 / worst, ms`, `${r.p50.toFixed(0)} / ${r.p90.toFixed(0)} / ${r.p99.toFixed(0)} / ${r.max.toFixed(0)}`, '', '']);
 }
 if (results.coldStart) {
-  rows.push(['start, cold HTTP cache: workbench.ready, ms', f(results.coldStart.cold.ready), '', '']);
-  rows.push(['start, warm HTTP cache: workbench.ready, ms', f(results.coldStart.warm.ready), '', '']);
+  rows.push(['start, new profile: workbench.ready, ms', f(results.coldStart.cold.ready), '', '']);
+  rows.push(['start, same profile, new pool: workbench.ready, ms', f(results.coldStart.warm.ready), '', '']);
+  if (results.coldStart.returning) rows.push(['start, same profile and pool: workbench.ready, ms', f(results.coldStart.returning.ready), '', '']);
   if (results.coldStart.cold.fcp) rows.push(['  first contentful paint cold / warm, ms', `${f(results.coldStart.cold.fcp)} / ${f(results.coldStart.warm.fcp)}`, '', '']);
 }
 const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
 console.log(`\n${results.machine.cpus} × ${results.machine.cpu}, ${results.machine.memGB} GB, ${results.machine.chromium}, median of ${RUNS} runs; load average ${results.machine.loadAtStart[0].toFixed(1)} at start, ${results.machine.loadAtEnd[0].toFixed(1)} at end (other work on the machine inflates both sides)`);
 for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join(' │ '));
 if (errors.length) console.log(`page errors: ${errors.slice(0, 5).join(' | ')}`);
+if (results.boot) {
+  const prev = existsSync(OUT) ? JSON.parse(readFileSync(OUT, 'utf8')).boot : null;
+  console.log(`\nstart, median of ${RUNS} (stages in ms; "before": ${OUT} as it was)\n${bootTable(results.boot, prev ?? null)}`);
+}
 writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);
 log(`wrote ${OUT} (${results.totalSeconds.toFixed(0)} s)`);

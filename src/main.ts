@@ -1,4 +1,5 @@
 /** Boot: take the pool lock, start the pool worker, wire importer / exporter, mount <aw-app>, expose window.workbench. */
+import { earlyPoolWorker, WASM_CACHE } from './app/early-pool';
 import type { AwApp } from './app/aw-app';
 import { foreignFramer, refuseFramed } from './app/frame-guard';
 import './app/aw-app';
@@ -14,6 +15,7 @@ import { EXAMPLE_NOTEBOOKS, openNotebook, runAll } from './notebook/api';
 import { fetchExample } from './notebook/examples';
 import './views/notebook/aw-notebooks';
 import { startGatewayServices } from './gateway/page/boot';
+import { registerGateway } from './gateway/page/register';
 import { agentServices } from './agents/services';
 import './views/gateway/aw-gateway';
 import { setCuration, setCurationWhere } from './curation/api';
@@ -39,16 +41,34 @@ function acquirePoolLock(name: string): Promise<boolean> {
   });
 }
 
+/** `aw:boot:<stage>` performance marks (bench/boot.mjs reads them); `at` is epoch ms, e.g. a worker's stage. */
+function mark(stage: string, at?: number): void {
+  try {
+    performance.mark(`aw:boot:${stage}`, at === undefined ? undefined : { startTime: at - performance.timeOrigin });
+  } catch {
+    /* a mark before the time origin: not worth failing the boot */
+  }
+}
+
 async function boot(): Promise<void> {
   const app = document.querySelector('aw-app') as AwApp;
   const banners: AwApp['banners'] = [];
+  mark('start');
+  // What does not need the pool starts beside it: the gateway's service worker, the demo list.
+  const base = new URL('./', document.baseURI).href;
+  const registration = registerGateway(base);
+  registration.catch(() => {}); // reported by startGatewayServices below
+  const demo = loadDemoManifest();
   const owner = await acquirePoolLock(poolName);
-  const pool = await PoolClient.start({ poolName, memory: !owner, wasm: assets.duckdb, worker: assets.poolWorker });
+  const pool = await PoolClient.start({ poolName, memory: !owner, wasm: assets.duckdb, wasmCache: WASM_CACHE, worker: earlyPoolWorker });
+  mark('pool-ready');
+  for (const [stage, at] of Object.entries(pool.status.boot)) if (at !== null) mark(`worker-${stage}`, at);
   if (!owner) banners.push({ kind: 'error', text: 'The workbench is already open in another tab, which owns the saved pool. This tab works on a temporary in-memory pool: close the other tab and reload to use your saved data.' });
   else if (pool.status.message) banners.push({ kind: 'error', text: pool.status.message });
   for (const i of pool.status.interrupted) banners.push({ kind: 'info', text: `The import of “${i.file}” was interrupted by a reload and rolled back; import the file again. Earlier data is intact.` });
 
-  const gw = await startGatewayServices(pool, new URL('./', document.baseURI).href, { sink: owner });
+  const gw = await startGatewayServices(pool, base, { sink: owner, registration });
+  mark('gateway');
   if (gw.error) banners.push({ kind: 'error', text: gw.error });
 
   const importer = new WorkerImporter({ pool, worker: assets.ingestWorker, parquetWasmUrl: assets.parquet, mappings: () => mappingStore.enabledSpecs() });
@@ -67,7 +87,8 @@ async function boot(): Promise<void> {
     ];
     app.requestUpdate();
   });
-  wb.demo = await loadDemoManifest();
+  wb.demo = await demo;
+  mark('demo-manifest');
   app.requestUpdate();
   app.tabs = [
     { id: 'dashboard', label: 'Dashboard', render: () => html`<aw-dashboard></aw-dashboard>` },
@@ -89,6 +110,7 @@ async function boot(): Promise<void> {
       void openExample(e.file);
     }}>${e.title}</a></li>`)}</ul>`;
   await app.updateComplete;
+  mark('mounted');
 
   Object.assign(window.workbench, gw.api, agentServices(new URL('./', document.baseURI).href));
   Object.assign(window.workbench, {
@@ -140,7 +162,10 @@ const framer = foreignFramer();
 if (framer) {
   refuseFramed(framer);
   rejectReady(new Error(`refused to run inside a frame of ${framer}`));
-} else boot().then(resolveReady, (e) => {
+} else boot().then(() => {
+  mark('ready');
+  resolveReady();
+}, (e) => {
   const msg = e instanceof Error ? e.message : String(e);
   const p = document.createElement('p');
   p.setAttribute('role', 'alert');

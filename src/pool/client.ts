@@ -10,6 +10,8 @@ export interface PoolClientOptions {
   /** See PoolInit.fileLimit. */
   fileLimit?: number;
   wasm: { mvp: string; eh: string };
+  /** See PoolInit.wasmCache (only for content-hashed wasm URLs). */
+  wasmCache?: string;
   worker: () => Worker;
 }
 
@@ -95,7 +97,7 @@ export class PoolClient {
   private static async spawn(opts: PoolClientOptions): Promise<{ worker: Worker; api: PoolRemote; status: PoolStatus }> {
     const worker = opts.worker();
     const api = Comlink.wrap<PoolWorkerApi>(worker);
-    const status = await api.open({ poolName: opts.poolName ?? 'pool', wasm: opts.wasm, memory: opts.memory, fileLimit: opts.fileLimit });
+    const status = await api.open({ poolName: opts.poolName ?? 'pool', wasm: opts.wasm, wasmCache: opts.wasmCache, memory: opts.memory, fileLimit: opts.fileLimit });
     return { worker, api, status };
   }
 

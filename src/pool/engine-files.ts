@@ -31,6 +31,8 @@ export class PoolFiles {
   /** WAL bytes when the last write call returned: a call that grew the WAL committed something. */
   private walSynced = 0;
   readonly walPath: string;
+  /** The database file was empty when prepared: a new pool, nothing to probe or recover (decision 036). */
+  isNew = false;
 
   constructor(readonly dbPath: string) {
     this.walPath = `${dbPath}.wal`;
@@ -46,6 +48,11 @@ export class PoolFiles {
     for (;;) {
       try {
         await d.prepareDBFileHandle(this.dbPath, DuckDBDataProtocol.BROWSER_FSACCESS);
+        const empty = (path: string) => {
+          const h = runtime()._preparedHandles?.[path];
+          return isAccessHandle(h) && h.getSize() === 0;
+        };
+        this.isNew = empty(this.dbPath) && empty(this.walPath);
         return;
       } catch (e) {
         const busy = /NoModificationAllowed|InvalidState|access handle|locked|createSyncAccessHandle/i.test(`${(e as Error)?.name} ${(e as Error)?.message}`);
@@ -109,6 +116,11 @@ export class PoolFiles {
   private walHandle(): FileSystemSyncAccessHandle | null {
     const h = runtime()._files?.get(this.walPath);
     return isAccessHandle(h) ? h : null;
+  }
+
+  /** Bytes in the WAL DuckDB opened (0 when it opened none: nothing was replayed). */
+  walBytes(): number {
+    return this.walHandle()?.getSize() ?? 0;
   }
 
   /** Make what a call committed to the WAL durable (fsync of the OPFS file: duckdb-wasm's own sync is a no-op). */

@@ -25,10 +25,12 @@ import { CURATION_HELPERS } from './curation-sql';
 import { Cursors } from './cursors';
 import { PoolFiles } from './engine-files';
 import { type CommitResult, type ImportCommit, type ImportHost, type ImportMeta, ImportTransactions } from './import-tx';
-import { type MigrationOutcome, migrate, recordVersion } from './migrations';
+import { type MigrationOutcome, migrate } from './migrations';
 import { execOne, readOnlyQuery, withTimeMacros } from './read-only';
 import { DDL, SCHEMA_VERSION } from './schema';
+import { SCHEMA_HASH } from './schema-hash';
 import { TrajectoryStats } from './stats';
+import { loadWasmFrom, type WasmSource } from './wasm-load';
 
 export { POOL_FILE_DENIED } from './engine-files';
 export type { CommitResult, ImportCommit, ImportMeta } from './import-tx';
@@ -37,6 +39,8 @@ export interface PoolInit {
   /** Name of the OPFS database file (one per test, so tests never contend). */
   poolName: string;
   wasm: { mvp: string; eh: string };
+  /** Keep the wasm in this Cache Storage cache (only for content-hashed URLs: an entry is never revalidated; wasm-load.ts). */
+  wasmCache?: string;
   /** Force an in-memory pool (no persistence). */
   memory?: boolean;
   /** Refuse imports that would grow the database file past this many bytes (default POOL_FILE_LIMIT; tests set it low). */
@@ -51,7 +55,28 @@ export interface PoolStatus {
   version: string;
   /** The pool's schema version, and what opening it migrated (docs/decisions/023). */
   schema: { version: number; migratedFrom: number | null; applied: string[]; refused: string | null };
+  /** When each stage of opening ended, epoch ms (the page marks them: `aw:boot:*` performance marks; bench/boot.mjs). */
+  boot: BootStages;
+  /** Where DuckDB's wasm came from (wasm-load.ts). */
+  wasmSource: WasmSource;
 }
+
+export interface BootStages {
+  /** The worker's time origin (its creation) and when this module was evaluated. */
+  workerOrigin: number;
+  workerReady: number;
+  instantiated: number;
+  opened: number;
+  schema: number;
+  /** Inside the schema stage: pool_meta read (and, for a pool without it, the probes); the DDL batch committed (a new or changed schema only). */
+  probed: number;
+  ddl: number | null;
+  done: number;
+}
+
+/** Epoch ms, comparable across the page and its workers. */
+const epochNow = () => performance.timeOrigin + performance.now();
+const WORKER_READY = epochNow();
 
 export class QueryError extends Error {
   constructor(
@@ -75,6 +100,8 @@ export class PoolEngine implements ImportHost {
   fileLimit = POOL_FILE_LIMIT;
   /** Set when this build must not write the pool (a newer or unmigratable schema): the reason. */
   private refused: string | null = null;
+  /** Sub-stages of prepareSchema, for PoolStatus.boot. */
+  private schemaMarks: { probed: number; ddl: number | null } = { probed: 0, ddl: null };
   private checkpointTimer: ReturnType<typeof setTimeout> | null = null;
   private stageSeq = 1;
   readonly stats = new TrajectoryStats((sql, on) => this.run(sql, on));
@@ -119,7 +146,9 @@ export class PoolEngine implements ImportHost {
     };
     const db = await createDuckDB(bundles, new ConsoleLogger(LogLevel.WARNING), BROWSER_RUNTIME);
     this.db = db;
+    const wasm = loadWasmFrom(db, init.wasmCache ?? null);
     await db.instantiate(() => {});
+    const instantiated = epochNow();
     let message: string | null = null;
     if (!init.memory) {
       try {
@@ -142,18 +171,21 @@ export class PoolEngine implements ImportHost {
     this.conn = db.connect();
     // What DuckDB replayed from the WAL at open is only in memory: its next WAL starts at offset 0,
     // over the replayed one. Write it to the database file before anything else is written.
-    if (this.persistent) this.run('CHECKPOINT');
-    this.run('SET autoinstall_known_extensions=false');
-    this.run('SET autoload_known_extensions=false');
+    // (A WAL left empty, as a new pool's or one closed after a checkpoint, replayed nothing.)
+    if (this.persistent && this.files?.walBytes() !== 0) this.run('CHECKPOINT');
+    this.run('SET autoinstall_known_extensions=false; SET autoload_known_extensions=false');
+    const opened = epochNow();
     const schema = this.prepareSchema();
+    const schemaReady = epochNow();
     if (schema.refused) message = schema.refused;
-    const interrupted = this.refused ? [] : this.imports.recover();
-    if (!this.refused && this.stats.check()) this.checkpoint();
+    // a new pool has no import to recover and no steps to count
+    const fresh = schema.from === null;
+    const interrupted = this.refused || fresh ? [] : this.imports.recover();
+    if (!this.refused && !fresh && this.stats.check()) this.checkpoint();
     const version = String(this.run('SELECT version() AS v').getChild('v')?.get(0));
     // SQL from notebooks (also ones opened from a URL) must not reach the network or the file system.
     // The open database file and Arrow inserts keep working; lock_configuration stops SQL undoing this.
-    this.run('SET enable_external_access=false');
-    this.run('SET lock_configuration=true');
+    this.run('SET enable_external_access=false; SET lock_configuration=true');
     this.files?.seal();
     return {
       persistent: this.persistent,
@@ -161,22 +193,67 @@ export class PoolEngine implements ImportHost {
       interrupted,
       version,
       schema: { version: schema.refused ? (schema.from ?? SCHEMA_VERSION) : SCHEMA_VERSION, migratedFrom: schema.applied.length ? schema.from : null, applied: schema.applied, refused: schema.refused },
+      wasmSource: wasm.source,
+      boot: { workerOrigin: performance.timeOrigin, workerReady: WORKER_READY, instantiated, opened, schema: schemaReady, ...this.schemaMarks, done: epochNow() },
     };
   }
 
-  /** Migrate a saved pool to this build's schema, then create what is missing (docs/decisions/023). */
+  /** pool_meta's rows, or null when the database has no pool_meta table. */
+  private poolMeta(): Map<string, string> | null {
+    let t: Table;
+    try {
+      t = this.c().query('SELECT key, value FROM pool_meta');
+    } catch {
+      return null;
+    }
+    return new Map(t.toArray().map((r) => [String(r.key), String(r.value)]));
+  }
+
+  /**
+   * Migrate a saved pool to this build's schema, then create what is missing (docs/decisions/023).
+   * A pool whose pool_meta names this build's schema version and DDL (SCHEMA_HASH) is used as it is:
+   * no probe, no DDL, nothing written (docs/decisions/036).
+   */
   private prepareSchema(): MigrationOutcome {
-    const q = (sql: string) => this.run(sql);
-    const outcome = migrate(q);
+    const outcome = this.createSchema();
+    withTimeMacros(this.c()); // now() - interval … in workbench.query and effect cells (read-only.ts)
+    return outcome;
+  }
+
+  private createSchema(): MigrationOutcome {
+    // a new database file (or an in-memory pool) has nothing to read: its first query is the DDL
+    const isNew = this.files ? this.files.isNew : true;
+    const meta = isNew ? null : this.poolMeta();
+    this.schemaMarks.probed = epochNow();
+    if (meta?.get('schema_version') === String(SCHEMA_VERSION) && meta.get('schema_hash') === SCHEMA_HASH) {
+      return { from: SCHEMA_VERSION, to: SCHEMA_VERSION, applied: [], refused: null };
+    }
+    // nothing in the database at all: a new pool (no information_schema probes)
+    const empty = isNew || (!meta && Number(this.c().query('SELECT count(*)::INTEGER AS n FROM duckdb_tables()').getChild('n')?.get(0)) === 0);
+    const outcome: MigrationOutcome = empty ? { from: null, to: SCHEMA_VERSION, applied: [], refused: null } : migrate((sql: string) => this.run(sql));
+    this.schemaMarks.probed = epochNow();
     if (outcome.refused) {
       this.refused = outcome.refused;
       return outcome;
     }
-    for (const stmt of DDL) this.run(stmt);
-    for (const h of CURATION_HELPERS) this.run(h.sql);
-    withTimeMacros(this.c()); // now() - interval … in workbench.query and effect cells (read-only.ts)
-    if (outcome.from === null) recordVersion(q);
-    if (outcome.from !== SCHEMA_VERSION) this.checkpoint();
+    // The whole schema in one transaction and one call: one WAL commit instead of one per statement.
+    const stmts = [...DDL, ...CURATION_HELPERS.map((h) => h.sql)];
+    stmts.push(`INSERT OR REPLACE INTO pool_meta VALUES ('schema_version', '${SCHEMA_VERSION}'), ('schema_hash', '${SCHEMA_HASH}')`);
+    const batch = `BEGIN TRANSACTION;\n${stmts.join(';\n')};\nCOMMIT`;
+    try {
+      this.c().query(batch);
+    } catch (e) {
+      try {
+        this.c().query('ROLLBACK');
+      } catch {
+        /* the failed statement ended the transaction */
+      }
+      throw new QueryError(e instanceof Error ? e.message : String(e), batch, { cause: e });
+    }
+    this.schemaMarks.ddl = epochNow();
+    // A new pool's schema stays in the WAL (made durable here); the next open's checkpoint moves it.
+    if (outcome.from === null) this.files?.flushAll();
+    else this.checkpoint();
     return outcome;
   }
 

@@ -34,7 +34,7 @@ export const TIME_MACROS = [
  * them too, or a notebook view using now() fails to export (issue 15).
  */
 export function withTimeMacros(conn: DuckDBConnection): DuckDBConnection {
-  for (const m of TIME_MACROS) conn.query(m);
+  conn.query(TIME_MACROS.join(';\n')); // one call: each statement of its own cost a round of parsing and commit
   return conn;
 }
 

@@ -6,6 +6,7 @@
  */
 import { expect } from '@esm-bundle/chai';
 import { PoolClient } from '../../src/pool/client';
+import { SCHEMA_HASH } from '../../src/pool/schema-hash';
 import { fixture, importerFor, poolWorker, wasm } from './helpers';
 
 const open = (poolName: string) => PoolClient.start({ poolName, wasm, worker: poolWorker });
@@ -65,6 +66,29 @@ describe('pool schema migrations', function () {
     expect(await snapshot(pool)).to.deep.equal(before);
     expect((await pool.rows('SELECT count(*)::INTEGER AS n FROM steps WHERE source_trajectory_id IS NULL'))[0].n).to.equal(before.count);
     pool.terminate();
+  });
+
+  it('a pool at this build\'s schema reopens without running the DDL again; another schema_hash (a changed DDL) runs it (decision 036)', async () => {
+    const name = `schema-hash-${Date.now()}`;
+    const first = await open(name);
+    expect(first.status.schema.migratedFrom).to.equal(null);
+    expect(await first.rows(`SELECT key, value FROM pool_meta ORDER BY key`)).to.deep.equal([
+      { key: 'schema_hash', value: SCHEMA_HASH },
+      { key: 'schema_version', value: '2' },
+    ]);
+    // a helper replaced by hand outlives a reopen only when the DDL is not run again
+    await first.exec(`CREATE OR REPLACE MACRO estimate_tokens(t) AS 42`);
+    await first.checkpoint();
+    first.terminate();
+    const second = await open(name);
+    expect(second.status.schema.migratedFrom).to.equal(null);
+    expect((await second.rows(`SELECT estimate_tokens('abcd') AS n`))[0].n).to.equal(42);
+    await second.exec(`UPDATE pool_meta SET value = 'stale' WHERE key = 'schema_hash'`);
+    second.terminate();
+    const third = await open(name);
+    expect((await third.rows(`SELECT estimate_tokens('abcd') AS n`))[0].n).to.equal(1);
+    expect(await third.rows(`SELECT value FROM pool_meta WHERE key = 'schema_hash'`)).to.deep.equal([{ value: SCHEMA_HASH }]);
+    third.terminate();
   });
 
   it('a pool saved by a newer build is not written: its rows stay readable, the status says why, imports are refused', async () => {

@@ -1,7 +1,8 @@
 import { expect } from '@esm-bundle/chai';
 import { stepsToIPC } from '../../src/ingest/step-arrow';
 import type { StepRecord } from '../../src/contract/step';
-import { startPool } from './helpers';
+import { PoolClient } from '../../src/pool/client';
+import { poolWorker, startPool, wasm } from './helpers';
 
 function step(i: number, traj = 't1', importId: number | null = null): StepRecord {
   return {
@@ -45,6 +46,25 @@ describe('pool', () => {
     expect((await pool.rows('SELECT count(*) AS n FROM steps'))[0].n).to.equal(0);
     expect((await pool.rows('SELECT status FROM imports'))[0].status).to.equal('failed');
     pool.terminate();
+  });
+});
+
+describe('pool wasm', () => {
+  it('compiles DuckDB from a real Response (not duckdb-wasm\'s re-wrapped stream); with wasmCache, the next start compiles from Cache Storage (decision 036)', async () => {
+    const wasmCache = `aw-test-wasm-${Date.now()}`;
+    const start = () => PoolClient.start({ poolName: 'wasm-cache', memory: true, wasm, wasmCache, worker: poolWorker });
+    const a = await start();
+    expect(a.status.wasmSource).to.equal('fetch');
+    const cache = await caches.open(wasmCache);
+    // stored by the worker as it streamed into the compiler (terminating the worker first would abort the put)
+    for (let i = 0; i < 1200 && (await cache.keys()).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    a.terminate();
+    expect((await cache.keys()).map((k) => new URL(k.url).pathname)).to.deep.equal([wasm.eh]);
+    const b = await start();
+    expect(b.status.wasmSource).to.equal('cache');
+    expect((await b.rows('SELECT 41 + 1 AS n'))[0].n).to.equal(42);
+    b.terminate();
+    await caches.delete(wasmCache);
   });
 });
 

@@ -25,12 +25,17 @@ export interface GatewayServices {
  * `sink: false` for a tab that does not own the saved pool: it must not move journal entries into a
  * temporary pool (they would be marked pooled and never reach the saved one).
  */
-export async function startGatewayServices(pool: PoolClient, base: string = new URL('./', document.baseURI).href, opts: { sink?: boolean } = {}): Promise<GatewayServices> {
+export async function startGatewayServices(
+  pool: PoolClient,
+  base: string = new URL('./', document.baseURI).href,
+  opts: { sink?: boolean; registration?: Promise<GatewayHandle> } = {},
+): Promise<GatewayServices> {
   const sink = opts.sink === false ? idleSink() : startCaptureSink(pool);
   let gateway: GatewayHandle | null = null;
   let error: string | null = null;
   try {
-    gateway = await registerGateway(base);
+    // the app starts registering while the pool opens (opts.registration, from registerGateway)
+    gateway = await (opts.registration ?? registerGateway(base));
   } catch (e) {
     error = `The gateway could not start, so agent calls are not captured: ${e instanceof Error ? e.message : String(e)}`;
   }
