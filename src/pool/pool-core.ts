@@ -28,7 +28,7 @@ import { type CommitResult, type ImportCommit, type ImportHost, type ImportMeta,
 import { type MigrationOutcome, migrate } from './migrations';
 import { execOne, readOnlyQuery, withTimeMacros } from './read-only';
 import { DDL, SCHEMA_VERSION } from './schema';
-import { SCHEMA_HASH } from './schema-hash';
+import { SCHEMA_HASH, SCHEMA_OBJECTS, SCHEMA_OBJECTS_SQL } from './schema-hash';
 import { TrajectoryStats } from './stats';
 import { loadWasmFrom, type WasmSource } from './wasm-load';
 
@@ -226,7 +226,10 @@ export class PoolEngine implements ImportHost {
     const meta = isNew ? null : this.poolMeta();
     this.schemaMarks.probed = epochNow();
     if (meta?.get('schema_version') === String(SCHEMA_VERSION) && meta.get('schema_hash') === SCHEMA_HASH) {
-      return { from: SCHEMA_VERSION, to: SCHEMA_VERSION, applied: [], refused: null };
+      // unless SQL dropped one of the pool's views or macros since (an effect cell may): then the DDL below repairs it
+      if (Number(this.c().query(SCHEMA_OBJECTS_SQL).getChild('n')?.get(0)) === SCHEMA_OBJECTS.length) {
+        return { from: SCHEMA_VERSION, to: SCHEMA_VERSION, applied: [], refused: null };
+      }
     }
     // nothing in the database at all: a new pool (no information_schema probes)
     const empty = isNew || (!meta && Number(this.c().query('SELECT count(*)::INTEGER AS n FROM duckdb_tables()').getChild('n')?.get(0)) === 0);

@@ -22,3 +22,14 @@ export function schemaHash(parts: readonly string[]): string {
 }
 
 export const SCHEMA_HASH = schemaHash([String(SCHEMA_VERSION), ...DDL, ...CURATION_HELPERS.map((h) => h.sql)]);
+
+/** The views and macros prepareSchema creates (by name): a user's DROP of one is repaired at the next open. */
+export const SCHEMA_OBJECTS: readonly string[] = [
+  ...new Set([...DDL, ...CURATION_HELPERS.map((h) => h.sql)].flatMap((sql) => [...sql.matchAll(/CREATE OR REPLACE (?:VIEW|MACRO) ([a-z_]+)/g)].map((m) => m[1]))),
+];
+
+/** One catalog query: how many of SCHEMA_OBJECTS exist (views, and macros, which DuckDB lists once per overload). */
+export const SCHEMA_OBJECTS_SQL = `SELECT count(DISTINCT n)::INTEGER AS n FROM (
+  SELECT view_name AS n FROM duckdb_views() WHERE NOT internal AND schema_name = 'main'
+  UNION ALL SELECT function_name FROM duckdb_functions() WHERE function_type IN ('macro', 'table_macro') AND schema_name = 'main'
+) WHERE n IN (${SCHEMA_OBJECTS.map((n) => `'${n}'`).join(', ')})`;

@@ -68,7 +68,7 @@ describe('pool schema migrations', function () {
     pool.terminate();
   });
 
-  it('a pool at this build\'s schema reopens without running the DDL again; another schema_hash (a changed DDL) runs it (decision 036)', async () => {
+  it('a pool at this build\'s schema reopens without running the DDL again; another schema_hash (a changed DDL) or a dropped view runs it (decision 036)', async () => {
     const name = `schema-hash-${Date.now()}`;
     const first = await open(name);
     expect(first.status.schema.migratedFrom).to.equal(null);
@@ -88,7 +88,15 @@ describe('pool schema migrations', function () {
     const third = await open(name);
     expect((await third.rows(`SELECT estimate_tokens('abcd') AS n`))[0].n).to.equal(1);
     expect(await third.rows(`SELECT value FROM pool_meta WHERE key = 'schema_hash'`)).to.deep.equal([{ value: SCHEMA_HASH }]);
+    // a view or macro of the pool dropped by SQL (an effect cell) is made again at the next open, the hash matching or not
+    await third.exec(`DROP VIEW trajectories`);
+    await third.exec(`DROP MACRO split_of`);
+    await third.checkpoint();
     third.terminate();
+    const fourth = await open(name);
+    expect(await fourth.rows(`SELECT count(*)::INT AS n FROM trajectories`)).to.deep.equal([{ n: 0 }]);
+    expect(await fourth.rows(`SELECT count(*)::INT AS n FROM duckdb_functions() WHERE function_name = 'split_of'`)).to.not.deep.equal([{ n: 0 }]);
+    fourth.terminate();
   });
 
   it('a pool saved by a newer build is not written: its rows stay readable, the status says why, imports are refused', async () => {
