@@ -313,7 +313,7 @@ export class AwExportForm extends LitElement {
           : nothing
       }
       <div class="actions">
-        <button ?disabled=${this.busy} @click=${() => void this.exportNow()}>Export and download</button>
+        <button ?disabled=${this.busy} @click=${() => void this.exportNow()}>Download ${this.layout}.${this.format === 'parquet' ? 'parquet' : 'jsonl'}</button>
         ${this.busy ? html`<progress aria-label="Export progress" max=${total || 1} value=${Math.min(this.progress?.rows ?? 0, total)}></progress>
             <span>${(this.progress?.rows ?? 0).toLocaleString('en-US')} rows · ${Math.round((this.progress?.bytes ?? 0) / 1024)} KB</span>
             <button @click=${() => this.cancel()}>Cancel</button>` : nothing}
