@@ -9,20 +9,35 @@ import { insertSteps, loadStandardPool, testServices, trajectorySteps } from './
 import { mountDashboard } from './dashboard-helpers';
 import { startPool, until } from './helpers';
 
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+type Rows = Awaited<ReturnType<PoolClient['rows']>>;
+
+/** One in-memory pool for the whole file (a pool boot is the costliest step of a browser test); each block empties it first. */
+let pool: PoolClient;
+before(async function () {
+  this.timeout(120_000); // a boot on a loaded CI machine can take 30 s
+  pool = await startPool('dashboard-overview', true);
+});
+after(() => pool.terminate());
 
 describe('<aw-dashboard>', () => {
-  let pool: PoolClient;
   before(async () => {
-    pool = await startPool('dashboard-overview', true);
+    await pool.clear();
     await loadStandardPool(pool);
   });
-  after(() => pool.terminate());
   afterEach(() => {
     for (const e of document.querySelectorAll('aw-dashboard, aw-review-queue, aw-export-form')) e.remove();
   });
 
   const mount = () => mountDashboard(pool);
+  /** The rows of `sql` once `done` holds for them (or the last ones read after 10 s: the assertion then says what they were). */
+  async function settled(sql: string, done: (rows: Rows) => boolean): Promise<Rows> {
+    let rows = await pool.rows(sql);
+    for (let i = 0; i < 200 && !done(rows); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      rows = await pool.rows(sql);
+    }
+    return rows;
+  }
 
   it('counts, groups and the sortable list agree with SQL; filters compose', async () => {
     const el = await mount();
@@ -148,16 +163,19 @@ describe('<aw-dashboard>', () => {
     await until(() => q.unreviewedTrajectories === 10, 'unreviewed count after g');
     await until(() => inspector.selectedStep?.trajectory_uid === 'p2-c', 'inspector p2-c');
     key('t');
-    await wait(300);
-    let rows = await pool.rows(`SELECT step_id, quality, trainable FROM curation ORDER BY step_id`);
+    const want = JSON.stringify([
+      { step_id: 'p0-b:0', quality: 'bad', trainable: null },
+      { step_id: 'p2-a:0', quality: 'good', trainable: null },
+      { step_id: 'p2-c:0', quality: 'unreviewed', trainable: true },
+    ]);
+    let rows = await settled(`SELECT step_id, quality, trainable FROM curation ORDER BY step_id`, (r) => JSON.stringify(r) === want);
     expect(rows).to.deep.equal([
       { step_id: 'p0-b:0', quality: 'bad', trainable: null },
       { step_id: 'p2-a:0', quality: 'good', trainable: null },
       { step_id: 'p2-c:0', quality: 'unreviewed', trainable: true },
     ]);
     key('u');
-    await wait(300);
-    rows = await pool.rows(`SELECT step_id FROM curation ORDER BY step_id`);
+    rows = await settled(`SELECT step_id FROM curation ORDER BY step_id`, (r) => r.length === 2);
     expect(rows.map((r) => r.step_id)).to.deep.equal(['p0-b:0', 'p2-a:0']);
     await q.undo();
     await until(() => q.unreviewedTrajectories === 11, 'unreviewed count after undo');
@@ -170,7 +188,7 @@ describe('<aw-dashboard>', () => {
 
 describe('<aw-trajectory-list> virtualization', () => {
   it('renders only the visible rows of thousands of trajectories', async () => {
-    const pool = await startPool('dashboard-virtual', true);
+    await pool.clear();
     const steps = Array.from({ length: 2000 }, (_, i) => trajectorySteps({ uid: `t${String(i).padStart(4, '0')}`, prompt: `g${i % 500}`, question: `q${i % 500}`, reward: i % 3 })).flat();
     await insertSteps(pool, steps);
     const el = document.createElement('aw-dashboard');
@@ -193,13 +211,12 @@ describe('<aw-trajectory-list> virtualization', () => {
     }, 'rows near 1,800 rendered after scrolling');
     expect(list.renderRoot.querySelectorAll('.row').length).to.be.lessThan(60);
     el.remove();
-    pool.terminate();
   });
 });
 
 describe('<aw-grpo-groups> signal', () => {
   it('flags groups where fewer than two rollouts have a reward: a NULL reward is not signal', async () => {
-    const pool = await startPool('dashboard-signal', true);
+    await pool.clear();
     const specs = [
       { uid: 'n-a', prompt: 'none', question: 'q none', reward: null },
       { uid: 'n-b', prompt: 'none', question: 'q none', reward: null },
@@ -225,13 +242,12 @@ describe('<aw-grpo-groups> signal', () => {
     expect(flagged).to.deep.equal(['none', 'one']);
     expect(Number(el.renderRoot.querySelector('[aria-label="no-signal groups"] b')?.textContent)).to.equal(2);
     el.remove();
-    pool.terminate();
   });
 });
 
 describe('<aw-dashboard> on a large pool', () => {
   it('lists the first LIST_LIMIT trajectories and groups, and counts, charts and says all of them', async () => {
-    const pool = await startPool('dashboard-large', true);
+    await pool.clear();
     const steps = Array.from({ length: 5200 }, (_, i) => trajectorySteps({ uid: `t${String(i).padStart(5, '0')}`, prompt: `g${i % 5100}`, question: `q${i % 5100}`, reward: i % 4 })).flat();
     await insertSteps(pool, steps);
     const el = document.createElement('aw-dashboard');
@@ -256,6 +272,5 @@ describe('<aw-dashboard> on a large pool', () => {
     expect(lo).to.equal(rmin);
     expect(hi).to.equal(rmax);
     el.remove();
-    pool.terminate();
   });
 });

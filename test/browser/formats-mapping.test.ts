@@ -117,12 +117,16 @@ describe('mapping store', () => {
   });
 });
 
+/** One in-memory pool for the whole file (a pool boot is the costliest step of a browser test); each block empties it first. */
+let pool: PoolClient;
+before(async function () {
+  this.timeout(120_000); // a boot on a loaded CI machine can take 30 s
+  pool = await startPool('formats-mapping', true);
+});
+after(() => pool.terminate());
+
 describe('a file of an unknown shape becomes importable by a mapping', () => {
-  let pool: PoolClient;
-  before(async () => {
-    pool = await startPool('formats-mapping', true);
-  });
-  after(() => pool.terminate());
+  before(() => pool.clear());
 
   it('imports as generic first, then as steps once a mapping is saved and enabled', async () => {
     const file = await fixture('mapping/support-tickets.jsonl');
@@ -172,7 +176,7 @@ describe('a file of an unknown shape becomes importable by a mapping', () => {
 
 describe('import report of an unrecognized file', () => {
   it('offers "Write a mapping for this file", which hands the File over in aw-start-mapping', async () => {
-    const pool = await startPool('formats-report', true);
+    await pool.clear();
     const host = document.createElement('test-formats-host') as TestFormatsHost;
     host.services = withImports({ pool, importer: importerFor(pool), exporter: {} as Exporter, notify: () => {} });
     const panel = document.createElement('aw-import-panel');
@@ -194,16 +198,11 @@ describe('import report of an unrecognized file', () => {
     expect(takePendingMapping(), 'kept for a Formats panel that mounts later').to.equal(unknown);
     expect(takePendingMapping()).to.equal(null);
     host.remove();
-    pool.terminate();
   });
 });
 
 describe('<aw-formats> editor', () => {
-  let pool: PoolClient;
-  before(async () => {
-    pool = await startPool('formats-editor', true);
-  });
-  after(() => pool.terminate());
+  before(() => pool.clear());
 
   it('takes a file from aw-start-mapping, guesses a mapping, previews steps as text, flags problems, saves and imports', async () => {
     const store = storeFor('editor');

@@ -45,15 +45,21 @@ function otlp(trace: string, spans: number[]): string {
   return JSON.stringify({ resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'agent' } }] }, scopeSpans: [{ scope: { name: 'test' }, spans: spans.map(span) }] }] });
 }
 
+/** One in-memory pool for the whole file (a pool boot is the costliest step of a browser test); each block empties it first. */
+let pool: PoolClient;
+before(async function () {
+  this.timeout(120_000); // a boot on a loaded CI machine can take 30 s
+  pool = await startPool('collisions', true);
+});
+after(() => pool.terminate());
+
 describe('import: ids that collide across files', function () {
   this.timeout(180_000);
-  let pool: PoolClient;
   let importer: ReturnType<typeof importerFor>;
   before(async () => {
-    pool = await startPool('collisions', true);
+    await pool.clear();
     importer = importerFor(pool);
   });
-  after(() => pool.terminate());
 
   const imp = async (file: File): Promise<ImportReport> => (await importer.importFiles([file]))[0];
   const count = async (where = 'true') => Number((await pool.rows(`SELECT count(*) AS n FROM steps WHERE ${where}`))[0].n);
@@ -156,7 +162,7 @@ describe('import: ids that collide across files', function () {
 describe('import panel: what was kept', function () {
   this.timeout(120_000);
   it('says nothing was imported for a failed file, names collisions, and "already imported" on a re-import', async () => {
-    const pool = await startPool('collisions-panel', true);
+    await pool.clear();
     const host = document.createElement('test-collisions-host') as TestCollisionsHost;
     host.services = withImports({ pool, importer: importerFor(pool), exporter: {} as Exporter, notify: () => {} });
     const panel = document.createElement('aw-import-panel');
@@ -179,7 +185,6 @@ describe('import panel: what was kept', function () {
     expect(again.querySelector('.message')!.textContent).to.match(/^Already imported — 0 new steps/);
     expect(again.querySelector('.nothing')).to.equal(null);
     host.remove();
-    pool.terminate();
   });
 });
 
@@ -194,7 +199,7 @@ describe('import commit: rows captured outside any import', function () {
   });
 
   it('gateway rows (import_id NULL) re-imported from a steps export are already in the pool; changed ones are kept apart', async () => {
-    const pool = await startPool('collisions-captured', true);
+    await pool.clear();
     await pool.upsertSteps(stepsToIPC([step(0, null), step(1, null)]));
     const id = await pool.beginImport({ file: 'steps.jsonl', sourceId: 'abcdef0123456789', bytes: 1 });
     await pool.appendBatch(id, stepsToIPC([step(0, id, 'a0', 'abcdef0123456789'), step(1, id, 'a1', 'abcdef0123456789')]));
@@ -210,6 +215,5 @@ describe('import commit: rows captured outside any import', function () {
     expect(rows).to.deep.equal([{ t: 'gw-1', n: 2 }, { t: 'gw-1@fedcba987654', n: 2 }]);
     const [imp] = await pool.rows(`SELECT status FROM imports WHERE import_id = ${id}`);
     expect(imp.status).to.equal('unchanged');
-    pool.terminate();
   });
 });

@@ -169,8 +169,12 @@ describe('notebook UI', () => {
     await sendKeys({ press: 'Control+Enter' });
     await until('downstream rerun', () => rowCount(cellById('top')) === '1 row');
     await until('chart redraw', () => cells()[4].shadowRoot!.querySelector('aw-chart')!.shadowRoot!.querySelectorAll('g[aria-label="bar"] rect').length === 1);
-    await new Promise((r) => setTimeout(r, 600));
-    const saved = (await store.list())[0];
+    // the autosave is debounced: wait for the saved copy to carry the edit (no fixed sleep)
+    let saved = (await store.list())[0];
+    for (let i = 0; i < 200 && !saved?.markdown.includes("WHERE agent = 'solver'"); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      saved = (await store.list())[0];
+    }
     expect(saved.title).to.equal('UI test');
     expect(saved.markdown).to.include("WHERE agent = 'solver'");
   });

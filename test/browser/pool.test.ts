@@ -17,8 +17,16 @@ function step(i: number, traj = 't1', importId: number | null = null): StepRecor
 }
 
 describe('pool', () => {
+  /** One in-memory pool for the block (a pool boot is the costliest step of a browser test), emptied before each test. */
+  let pool: Awaited<ReturnType<typeof startPool>>;
+  before(async function () {
+    this.timeout(120_000); // a boot on a loaded CI machine can take 30 s
+    pool = await startPool('pool-basic', true);
+  });
+  after(() => pool.terminate());
+  beforeEach(() => pool.clear());
+
   it('stages, commits atomically and derives is_last; re-import adds nothing', async () => {
-    const pool = await startPool('pool-basic', true);
     const id = await pool.beginImport({ file: 'f.jsonl', sourceId: 'sid', bytes: 1 });
     await pool.appendBatch(id, stepsToIPC([step(0, 't1', id), step(1, 't1', id), step(2, 't1', id)]));
     expect((await pool.rows('SELECT count(*) AS n FROM steps'))[0].n).to.equal(0);
@@ -35,17 +43,14 @@ describe('pool', () => {
     expect(errs).to.deep.equal([{ line: 9, reason: 'bad json' }]);
     const t = await pool.rows('SELECT step_count, reward_sum, complete FROM trajectories');
     expect(t).to.deep.equal([{ step_count: 3, reward_sum: 3, complete: true }]);
-    pool.terminate();
   });
 
   it('an aborted import keeps nothing of it', async () => {
-    const pool = await startPool('pool-abort', true);
     const id = await pool.beginImport({ file: 'g.jsonl', sourceId: 'g', bytes: 1 });
     await pool.appendBatch(id, stepsToIPC([step(0, 'g', id)]));
     await pool.abortImport(id, 'cancelled by the user');
     expect((await pool.rows('SELECT count(*) AS n FROM steps'))[0].n).to.equal(0);
     expect((await pool.rows('SELECT status FROM imports'))[0].status).to.equal('failed');
-    pool.terminate();
   });
 });
 
@@ -68,12 +73,21 @@ describe('pool wasm', () => {
   });
 });
 
+// A file limit is fixed when a saved pool opens: each test here opens its own (two boots).
 describe('pool file limit', () => {
+  /** A saved pool with a 64 MiB limit; its size while still empty sizes the other test's limit (no probe boot). */
+  let saved: Awaited<ReturnType<typeof startPool>>;
+  let emptyBytes = 0;
+  before(async function () {
+    this.timeout(120_000); // a boot on a loaded CI machine can take 30 s
+    saved = await startPool('pool-room', false, 64 * 1024 ** 2);
+    emptyBytes = Number((await saved.rows('SELECT total_blocks * block_size AS b FROM pragma_database_size()'))[0].b);
+  });
+  after(() => saved.terminate());
+
   it('an import that would grow the database file past the limit fails cleanly and keeps nothing', async () => {
-    const probe = await startPool('pool-limit-probe');
-    const [{ b }] = await probe.rows('SELECT total_blocks * block_size AS b FROM pragma_database_size()');
-    probe.terminate();
-    const pool = await startPool('pool-limit', false, Number(b) + 256 * 1024);
+    expect(emptyBytes).to.be.greaterThan(0);
+    const pool = await startPool('pool-limit', false, emptyBytes + 256 * 1024);
     const id = await pool.beginImport({ file: 'big.jsonl', sourceId: 'big', bytes: 1 });
     const many = Array.from({ length: 3000 }, (_, i) => ({ ...step(i, 'big', id), raw: 'x'.repeat(2000) + i }));
     let err = '';
@@ -90,7 +104,7 @@ describe('pool file limit', () => {
   });
 
   it('a commit says how large the database file is and where imports stop (the import report and Pool card show the room left)', async () => {
-    const pool = await startPool('pool-room', false, 64 * 1024 ** 2);
+    const pool = saved;
     const id = await pool.beginImport({ file: 'r.jsonl', sourceId: 'r', bytes: 1 });
     await pool.appendBatch(id, stepsToIPC(Array.from({ length: 200 }, (_, i) => ({ ...step(i, 'r', id), raw: 'y'.repeat(1000) + i }))));
     const r = await pool.commitImport(id, { format: 'test', confidence: 1, records: 200, rowsMade: 200, errors: [] });
@@ -100,6 +114,5 @@ describe('pool file limit', () => {
     const [{ b }] = await pool.rows('SELECT (total_blocks * block_size)::BIGINT AS b FROM pragma_database_size()');
     expect(room).to.deep.equal({ bytes: Number(b), limit: 64 * 1024 ** 2 });
     expect(r.stages && Object.keys(r.stages)).to.include.members(['dedupe', 'isLast', 'stats', 'meta', 'commit', 'flush']);
-    pool.terminate();
   });
 });
