@@ -33,7 +33,7 @@ describe('export panel', () => {
     assert.match(text, /QWJhYvA_2:0 — empty prompt/);
     const shown = Number(((await form.locator('strong.total').textContent()) ?? '').replace(/,/g, ''));
 
-    const [download] = await Promise.all([page.waitForEvent('download'), form.getByRole('button', { name: /^Download sft\.(parquet|jsonl)$/ }).click()]);
+    const [download] = await Promise.all([page.waitForEvent('download'), form.getByRole('button', { name: 'Download rl_steps.parquet' }).click()]);
     const file = join(mkdtempSync(join(tmpdir(), 'aw-panel-')), 'rl_steps.parquet');
     await download.saveAs(file);
     const conn = await (await DuckDBInstance.create(':memory:')).connect();
