@@ -7,82 +7,26 @@ import { after, before, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { startApp, uniquePool, waitForQuery } from './harness.mjs';
 
+/**
+ * One page and one pool for the gateway's flows, in order (a page boot is the costliest step of an e2e test): the live
+ * call list starts empty → the built-in agent's 4 rollouts → an edited agent config. Each test reads only its own
+ * trajectories, and waits until every one of its calls is stored before the next starts.
+ */
 let app;
+let page;
 before(async () => {
   app = await startApp();
+  page = await app.open(uniquePool('gw-app'));
 });
 after(async () => {
+  await page?.close();
   await app?.close();
 });
 
-describe('gateway in the app', () => {
-  it('runs the built-in agent with 4 rollouts on the mock upstream and exports GRPO-ready rl_steps', async () => {
-    const page = await app.open(uniquePool('gw-app'));
-    const base = await page.evaluate(() => window.workbench.gatewayBaseUrl());
-    assert.match(base, /\/workbench\/gateway\/v1$/);
-    const run = await page.evaluate(() => window.workbench.runAgent({ agent: 'calculator-agent', tasks: 'math', rollouts: 4 }).then((r) => r.trajectories));
-    assert.ok(run.length >= 4 && run.length % 4 === 0, `trajectories ${run.length}`);
-    const groups = await waitForQuery(
-      page,
-      `SELECT prompt_uid, count(DISTINCT trajectory_uid) AS n, count(*) FILTER (WHERE is_last) AS done FROM steps WHERE source = 'capture' GROUP BY prompt_uid ORDER BY prompt_uid`,
-      (r) => r.length === run.length / 4 && r.every((g) => g.n === 4 && g.done === 4),
-      30000,
-    );
-    assert.ok(groups.length >= 1);
-    const blob = await page.evaluateHandle(() => window.workbench.exportDataset({ layout: 'rl_steps', format: 'parquet' }));
-    const b64 = await page.evaluate(async (b) => {
-      const buf = new Uint8Array(await b.arrayBuffer());
-      let s = '';
-      for (let i = 0; i < buf.length; i += 0x8000) s += String.fromCharCode(...buf.subarray(i, i + 0x8000));
-      return btoa(s);
-    }, blob);
-    const file = join(mkdtempSync(join(tmpdir(), 'aw-gw-')), 'rl_steps.parquet');
-    const { writeFileSync } = await import('node:fs');
-    writeFileSync(file, Buffer.from(b64, 'base64'));
-    const db = await DuckDBInstance.create(':memory:');
-    const conn = await db.connect();
-    const res = await conn.runAndReadAll(`SELECT count(DISTINCT prompt_uid) AS g, count(DISTINCT trajectory_uid) AS t, count(*) FILTER (WHERE reward IS NOT NULL) AS rewarded,
-      bool_and(len(prompt) > 0) AS prompts FROM read_parquet('${file}')`);
-    const [g, t, rewarded, prompts] = res.getRows()[0];
-    assert.equal(Number(g), groups.length);
-    assert.equal(Number(t), run.length);
-    assert.ok(Number(rewarded) >= run.length, 'the final step of every trajectory has its reward');
-    assert.equal(prompts, true);
-    await page.close();
-  });
-});
-
-describe('agent configs in the app', () => {
-  it('an agent config is edited in the Gateway tab, saved in the browser and used by the next run', async () => {
-    const page = await app.open(uniquePool('gw-config'));
-    await page.evaluate(() => document.querySelector('aw-app').selectTab('gateway'));
-    await page.getByText('Edit agent and task configs').click();
-    await page.getByLabel('Config to edit').selectOption({ label: 'agent: calculator-agent (built-in)' });
-    const text = await page.getByLabel('Config text (YAML or JSON)').inputValue();
-    assert.match(text, /name:\s*calculator-agent/);
-    await page.getByLabel('Config text (YAML or JSON)').fill(text.replace(/name:\s*calculator-agent/, 'name: edited-agent'));
-    await page.getByRole('button', { name: 'Save config' }).click();
-    await page.getByText('Saved agent “edited-agent” in this browser.').waitFor();
-    const broken = text.replace(/name:\s*calculator-agent/, 'name: [unclosed');
-    await page.getByLabel('Config to edit').selectOption({ label: 'agent: edited-agent' });
-    await page.getByLabel('Config text (YAML or JSON)').fill(broken);
-    await page.getByRole('button', { name: 'Save config' }).click();
-    await page.locator('aw-gateway [role=alert]').waitFor();
-    const run = await page.evaluate(() => window.workbench.runAgent({ agent: 'edited-agent', tasks: 'math', rollouts: 1 }).then((x) => x.results.map((r) => r.turns)));
-    assert.ok(run.length >= 1);
-    // every turn's step stored before the page closes: a capture still in the gateway's hands when its page
-    // closes is handed to the next page that opens (another test's pool)
-    const turns = run.reduce((a, b) => a + b, 0);
-    await waitForQuery(page, `SELECT count(*)::INT AS n FROM steps WHERE source = 'capture'`, (rows) => rows[0].n >= turns);
-    const agents = await page.evaluate(() => window.workbench.query(`SELECT DISTINCT agent FROM steps WHERE source = 'capture'`));
-    assert.deepEqual(agents.map((a) => a.agent), ['edited-agent']);
-    await page.close();
-  });
-});
+const inList = (ids) => ids.map((t) => `'${t}'`).join(', ');
 
 describe('captured calls in the Gateway tab', () => {
   it('lists each call as it arrives (method, model, status, latency, tokens) and opens it in the inspector from the keyboard', async () => {
-    const page = await app.open(uniquePool('gw-calls'));
     await page.evaluate(() => document.querySelector('aw-app').selectTab('gateway'));
     const calls = page.locator('aw-gateway-calls');
     await calls.getByText('No captured calls yet').waitFor();
@@ -109,6 +53,68 @@ describe('captured calls in the Gateway tab', () => {
     const inspector = calls.locator('aw-step-inspector');
     await inspector.locator('header h2', { hasText: step.trajectory_uid }).waitFor();
     await inspector.getByText('What is 2+3?').first().waitFor();
-    await page.close();
+    await page.keyboard.press('Escape');
+  });
+});
+
+describe('gateway in the app', () => {
+  it('runs the built-in agent with 4 rollouts on the mock upstream and exports GRPO-ready rl_steps', async () => {
+    const base = await page.evaluate(() => window.workbench.gatewayBaseUrl());
+    assert.match(base, /\/workbench\/gateway\/v1$/);
+    const run = await page.evaluate(() => window.workbench.runAgent({ agent: 'calculator-agent', tasks: 'math', rollouts: 4 }).then((r) => r.trajectories));
+    assert.ok(run.length >= 4 && run.length % 4 === 0, `trajectories ${run.length}`);
+    const groups = await waitForQuery(
+      page,
+      `SELECT prompt_uid, count(DISTINCT trajectory_uid) AS n, count(*) FILTER (WHERE is_last) AS done FROM steps WHERE source = 'capture' AND trajectory_uid IN (${inList(run)}) GROUP BY prompt_uid ORDER BY prompt_uid`,
+      (r) => r.length === run.length / 4 && r.every((g) => g.n === 4 && g.done === 4),
+      30000,
+    );
+    assert.ok(groups.length >= 1);
+    const blob = await page.evaluateHandle((where) => window.workbench.exportDataset({ layout: 'rl_steps', format: 'parquet', where }), `trajectory_uid IN (${inList(run)})`);
+    const b64 = await page.evaluate(async (b) => {
+      const buf = new Uint8Array(await b.arrayBuffer());
+      let s = '';
+      for (let i = 0; i < buf.length; i += 0x8000) s += String.fromCharCode(...buf.subarray(i, i + 0x8000));
+      return btoa(s);
+    }, blob);
+    const file = join(mkdtempSync(join(tmpdir(), 'aw-gw-')), 'rl_steps.parquet');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(file, Buffer.from(b64, 'base64'));
+    const db = await DuckDBInstance.create(':memory:');
+    const conn = await db.connect();
+    const res = await conn.runAndReadAll(`SELECT count(DISTINCT prompt_uid) AS g, count(DISTINCT trajectory_uid) AS t, count(*) FILTER (WHERE reward IS NOT NULL) AS rewarded,
+      bool_and(len(prompt) > 0) AS prompts FROM read_parquet('${file}')`);
+    const [g, t, rewarded, prompts] = res.getRows()[0];
+    assert.equal(Number(g), groups.length);
+    assert.equal(Number(t), run.length);
+    assert.ok(Number(rewarded) >= run.length, 'the final step of every trajectory has its reward');
+    assert.equal(prompts, true);
+  });
+});
+
+describe('agent configs in the app', () => {
+  it('an agent config is edited in the Gateway tab, saved in the browser and used by the next run', async () => {
+    await page.evaluate(() => document.querySelector('aw-app').selectTab('gateway'));
+    await page.getByText('Edit agent and task configs').click();
+    await page.getByLabel('Config to edit').selectOption({ label: 'agent: calculator-agent (built-in)' });
+    const text = await page.getByLabel('Config text (YAML or JSON)').inputValue();
+    assert.match(text, /name:\s*calculator-agent/);
+    await page.getByLabel('Config text (YAML or JSON)').fill(text.replace(/name:\s*calculator-agent/, 'name: edited-agent'));
+    await page.getByRole('button', { name: 'Save config' }).click();
+    await page.getByText('Saved agent “edited-agent” in this browser.').waitFor();
+    const broken = text.replace(/name:\s*calculator-agent/, 'name: [unclosed');
+    await page.getByLabel('Config to edit').selectOption({ label: 'agent: edited-agent' });
+    await page.getByLabel('Config text (YAML or JSON)').fill(broken);
+    await page.getByRole('button', { name: 'Save config' }).click();
+    await page.locator('aw-gateway [role=alert]').waitFor();
+    const run = await page.evaluate(() => window.workbench.runAgent({ agent: 'edited-agent', tasks: 'math', rollouts: 1 }).then((x) => x.results.map((r) => [r.trajectory_uid, r.turns])));
+    assert.ok(run.length >= 1);
+    // every turn's step stored before the page closes: a capture still in the gateway's journal when its page
+    // closes is handed to the next page that opens (another test's pool)
+    const turns = run.reduce((a, [, n]) => a + n, 0);
+    const ids = inList(run.map(([t]) => t));
+    await waitForQuery(page, `SELECT count(*)::INT AS n FROM steps WHERE trajectory_uid IN (${ids})`, (rows) => rows[0].n >= turns);
+    const agents = await page.evaluate((sql) => window.workbench.query(sql), `SELECT DISTINCT agent FROM steps WHERE trajectory_uid IN (${ids})`);
+    assert.deepEqual(agents.map((a) => a.agent), ['edited-agent']);
   });
 });
