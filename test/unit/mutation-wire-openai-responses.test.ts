@@ -230,7 +230,8 @@ describe('tool definitions', () => {
   });
   it('toolsText / toolsOriginal', () => {
     assert.equal(toolsText([oa]), JSON.stringify([oa]));
-    assert.equal(toolsText(JSON.stringify([oa])), JSON.stringify([oa]), 'text is kept as sent');
+    const spaced = JSON.stringify([oa], null, 2);
+    assert.equal(toolsText(spaced), spaced, 'text is kept as sent');
     assert.equal(toolsText(' [ ] '), ' [ ] ', 'an empty list as text is kept');
     assert.equal(toolsText('[broken'), '[broken');
     assert.equal(toolsText('nonsense'), null);
