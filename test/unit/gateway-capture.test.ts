@@ -285,7 +285,7 @@ describe('gateway capture', () => {
         upstreamCancelled = reason;
       },
     });
-    const { gw, steps } = setup({ settings: upstream({}), fetch: async () => new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }) });
+    const { gw, steps, mem } = setup({ settings: upstream({}), fetch: async () => new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }) });
     const h = gw.handle(new Request(`${ORIGIN}${BASE}gateway/v1/chat/completions`, { method: 'POST', headers: { 'x-aw-call-id': 'call-9' }, body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [] }) }));
     const res = await h.response;
     const reader = res.body!.getReader();
@@ -300,6 +300,7 @@ describe('gateway capture', () => {
     assert.equal(s.error, 'cancelled by client');
     assert.equal(s.metadata?.aborted, 'true');
     assert.equal(s.response?.content, 'Once upon');
+    assert.equal(mem.all('links').length, 0, 'a cancelled answer is no link for a follow-up');
   });
 
   it('the agent dropping the body cancels the upstream and records a cancelled step', async () => {
@@ -364,7 +365,7 @@ describe('gateway capture', () => {
     assert.deepEqual(reg.json(), { ok: true, trajectory_uid: 'tr', channel: 'eval' });
     assert.deepEqual([traj('tr')?.agent, traj('tr')?.metadata, traj('tr')?.prompt_uid], ['a1', { split: 'dev' }, 'pr']);
     await send(gw, 'gateway/tr/pr/v1/register_trajectory', {});
-    assert.equal(traj('tr')?.channel, 'eval', 'an empty register keeps what was set');
+    assert.deepEqual([traj('tr')?.channel, traj('tr')?.agent, traj('tr')?.metadata], ['eval', 'a1', { split: 'dev' }], 'an empty register keeps what was set');
     await send(gw, 'gateway/tr/pr/v1/chat/completions', { model: 'mock', messages: [{ role: 'user', content: 'go' }] });
     await send(gw, 'gateway/tr/pr/v1/chat/completions', { model: 'mock', messages: [{ role: 'user', content: 'again' }] });
     events.length = 0;
@@ -415,6 +416,60 @@ describe('gateway capture', () => {
     assert.equal(gw.owns(new URL(`${ORIGIN}/wb/gateway`)), true);
     assert.equal(gw.owns(new URL(`${ORIGIN}/wb/gatewayx`)), false);
     assert.equal(gw.owns(new URL(`${ORIGIN}/wb/app`)), false);
+  });
+
+  it('upstream choice: the x-aw-upstream header, else the one init_trajectory named, else by model', async () => {
+    const urls: string[] = [];
+    const fetchUp: typeof fetch = async (u) => {
+      urls.push(String(u));
+      return new Response(JSON.stringify(chatJson('ok')), { status: 200, headers: { 'content-type': 'application/json' } });
+    };
+    const a: UpstreamConfig = { id: 'a', name: 'A', kind: 'openai', baseUrl: 'https://a.example/v1', key: null, remember: false, models: ['gpt-*'] };
+    const b: UpstreamConfig = { ...a, id: 'b', name: 'B', baseUrl: 'https://b.example/v1', models: ['llama*'] };
+    const { gw, steps } = setup({ settings: { upstreams: [a, b], defaultUpstream: 'a' }, fetch: fetchUp });
+    const body = { model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] };
+    await send(gw, 'gateway/v1/chat/completions', body);
+    await send(gw, 'gateway/v1/chat/completions', body, { headers: { 'x-aw-upstream': 'b' } });
+    await send(gw, 'gateway/init_trajectory', { trajectory_uid: 'tb', upstream: 'b' });
+    await send(gw, 'gateway/tb/auto/v1/chat/completions', body);
+    assert.deepEqual(urls, ['https://a.example/v1/chat/completions', 'https://b.example/v1/chat/completions', 'https://b.example/v1/chat/completions']);
+    assert.deepEqual(steps().map((s) => s.metadata?.upstream), ['a', 'b', 'b']);
+  });
+
+  it('a scoped call that continues a response of another trajectory stays in its own; a cancelled call is no link', async () => {
+    const { gw, steps, mem } = setup();
+    const id = (await send(gw, 'gateway/v1/responses', { model: 'mock', input: 'Plan a trip' })).json().id;
+    await send(gw, 'gateway/mine/p/v1/responses', { model: 'mock', previous_response_id: id, input: 'Shorter' });
+    const [s0, s1] = steps();
+    assert.equal(s1.trajectory_uid, 'mine');
+    assert.equal(s1.prompt_uid, 'p');
+    assert.equal(s1.messages.length, 3, 'the linked context is still prepended');
+    assert.notEqual(s0.trajectory_uid, 'mine');
+    assert.equal(mem.all('links').length, 2);
+  });
+
+  it('an OK answer without a body is an error step; and a timeout without a configured limit', async () => {
+    const { gw, steps } = setup({ settings: upstream({}), fetch: async () => new Response(null, { status: 200 }) });
+    const r = await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(r.res.status, 200);
+    const [s] = steps();
+    assert.deepEqual([s.status, s.error, s.response], ['error', 'upstream error: upstream answered with a body that is not a JSON object', null]);
+    const t = setup({ settings: upstream({}), fetch: async () => Promise.reject(new DOMException('timed out', 'TimeoutError')) });
+    await send(t.gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [] });
+    assert.equal(t.steps()[0].error, 'upstream Real timed out after 600000 ms');
+  });
+
+  it('a request body that is not JSON is forwarded as sent and recorded as text', async () => {
+    let got: unknown = null;
+    const { gw, steps } = setup({ settings: upstream({}), fetch: async (_u, init) => {
+        got = init?.body;
+        return new Response('{"error":{"message":"bad json"}}', { status: 400 });
+      },
+    });
+    await send(gw, 'gateway/v1/chat/completions', '{"model": broken');
+    assert.equal(got, '{"model": broken');
+    assert.equal(steps()[0].status, 'error');
+    assert.match(steps()[0].raw ?? '', /broken/);
   });
 
   it('a journal that fails: the agent gets a 500 naming the gateway, and done still settles', async () => {
