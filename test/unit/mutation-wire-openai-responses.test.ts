@@ -82,6 +82,37 @@ describe('itemsToMessages', () => {
   });
 });
 
+describe('itemsToMessages: what the Responses API also sends', () => {
+  it('built-in tool calls (web search, file search) are no messages; null items are skipped', () => {
+    const ms = itemsToMessages([
+      { type: 'message', role: 'user', content: 'News about DuckDB?' },
+      null,
+      { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'duckdb news' } },
+      { type: 'file_search_call', id: 'fs_1', status: 'completed', queries: ['duckdb'] },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'DuckDB 1.4 is out.' }] },
+    ]);
+    assert.deepEqual(ms, [{ role: 'user', content: 'News about DuckDB?' }, { role: 'assistant', content: 'DuckDB 1.4 is out.' }]);
+  });
+
+  it('a tool output sent as JSON text is stored as sent; an empty assistant item adds nothing', () => {
+    const ms = itemsToMessages([
+      { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+      { type: 'function_call_output', call_id: 'call_1', output: '{"temp": 18, "sky": "clear"}' },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'It is 18C.' }] },
+      { type: 'message', role: 'assistant', content: [] },
+      { type: 'function_call', call_id: 'call_2' },
+    ]);
+    assert.equal(ms[1].content, '{"temp": 18, "sky": "clear"}');
+    assert.equal(ms[2].content, 'It is 18C.');
+    assert.deepEqual(ms[2].tool_calls?.[0].function, { name: '', arguments: '{}' }, 'a call without a name keeps an empty name');
+  });
+
+  it('reasoning whose summary texts are empty but encrypted content is present is named as encrypted', () => {
+    const ms = itemsToMessages([{ type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: '' }], encrypted_content: 'gAAAAB' }, { type: 'message', role: 'assistant', content: 'ok' }]);
+    assert.equal(ms[0].reasoning, '[encrypted reasoning]');
+  });
+});
+
 describe('mergeAssistant', () => {
   it('none, one, or several messages as one', () => {
     assert.equal(mergeAssistant([]), null);
@@ -159,6 +190,7 @@ describe('responsesResponse', () => {
     assert.equal(responsesResponse({ status: 'failed', error: null }).error, 'response failed');
     assert.equal(responsesResponse({ status: 'completed', error: null }).error, null);
     assert.equal(responsesResponse({ error: {} }).error, '{}');
+    assert.equal(responsesResponse({ status: 'failed', error: 500 }).error, 'response failed', 'an error value without text');
   });
 });
 
@@ -193,7 +225,7 @@ describe('responsesAccumulator', () => {
   });
 
   it('the event name counts when the data has no type; [DONE] is no error; other text is malformed', () => {
-    const r = run(`event: response.completed\ndata: ${JSON.stringify({ response: { id: 'r2', status: 'completed', output: [] } })}\n\ndata: [DONE]\n\n`);
+    const r = run(`event: response.completed\ndata: ${JSON.stringify({ response: { id: 'r2', status: 'completed', output: [] } })}\n\ndata: [DONE] \n\n`);
     assert.equal(r.id, 'r2');
     assert.equal(r.error, null);
     const m = run('data: oops\n\n');
