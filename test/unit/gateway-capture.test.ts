@@ -313,13 +313,15 @@ describe('gateway capture', () => {
         cancelled = true;
       },
     });
-    const { gw, steps } = setup({ settings: upstream({}), fetch: async () => new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }) });
+    const { gw, steps, events, mem } = setup({ settings: upstream({}), fetch: async () => new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }) });
     const h = gw.handle(new Request(`${ORIGIN}${BASE}gateway/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [] }) }));
     const res = await h.response;
     await res.body!.cancel('agent gone');
     await h.done;
     assert.equal(cancelled, true);
     assert.equal(steps()[0].error, 'cancelled by client');
+    assert.deepEqual(events.map((e) => e.type), ['call-start', 'call-end', 'journal'], 'the call ends once, though both the cancel and the abort it causes settle it');
+    assert.equal((mem.all('journal') as JournalEntry[])[0].rev, 1, 'written once');
   });
 
   it('a request already aborted is a 499 and a cancelled step', async () => {
