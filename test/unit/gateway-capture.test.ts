@@ -474,6 +474,23 @@ describe('gateway capture', () => {
     assert.match(steps()[0].raw ?? '', /broken/);
   });
 
+  it('a journal write that fails after the answer: the agent still gets it, and done settles (the worker may stop)', async () => {
+    const { gw, mem } = setup();
+    const journal = mem.stores.get('journal')!;
+    journal.put = async () => Promise.reject(new DOMException('disk full', 'QuotaExceededError'));
+    const errors: unknown[] = [];
+    const log = console.error;
+    console.error = (...a: unknown[]) => errors.push(a);
+    try {
+      const r = await send(gw, 'gateway/v1/chat/completions', { model: 'mock', messages: [{ role: 'user', content: 'hi' }] });
+      assert.equal(r.res.status, 200);
+    } finally {
+      console.error = log;
+    }
+    assert.equal(errors.length, 1);
+    assert.match(String((errors[0] as unknown[])[0]), /journal write failed/);
+  });
+
   it('a journal that fails: the agent gets a 500 naming the gateway, and done still settles', async () => {
     const gw = new Gateway(BASE, { db: async () => Promise.reject(new Error('quota exceeded')), settings: async () => defaultSettings(), notify: () => {} });
     const h = gw.handle(new Request(`${ORIGIN}${BASE}gateway/v1/chat/completions`, { method: 'POST', body: '{"model":"mock","messages":[]}' }));
