@@ -41,6 +41,7 @@ function upstream(over: Partial<UpstreamConfig>): GatewaySettings {
   return { upstreams: [u], defaultUpstream: u.id };
 }
 
+const u = (content: string) => ({ role: 'user', content });
 const chatJson = (content: string, extra: Record<string, unknown> = {}) => ({
   id: 'chatcmpl-1', object: 'chat.completion', created: 1767225600, model: 'gpt-4o-mini',
   choices: [{ index: 0, message: { role: 'assistant', content, ...extra }, finish_reason: 'stop' }],
@@ -129,6 +130,17 @@ describe('gateway capture', () => {
     const [s0, s1, s2] = steps();
     assert.equal(s1.trajectory_uid, s0.trajectory_uid);
     assert.notEqual(s2.trajectory_uid, s0.trajectory_uid, 'other arguments: another trajectory');
+  });
+
+  it('the same answer in another conversation does not join it: the link is on the whole history', async () => {
+    const fetchUp: typeof fetch = async () => new Response(JSON.stringify(chatJson('Done.')), { status: 200, headers: { 'content-type': 'application/json' } });
+    const { gw, steps } = setup({ settings: upstream({}), fetch: fetchUp });
+    await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [u('Rename the file')] });
+    await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [u('Delete the branch'), { role: 'assistant', content: 'Done.' }, u('Thanks')] });
+    await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [u('Rename the file'), { role: 'assistant', content: 'Done.' }, u('Thanks')] });
+    const [s0, s1, s2] = steps();
+    assert.notEqual(s1.trajectory_uid, s0.trajectory_uid);
+    assert.equal(s2.trajectory_uid, s0.trajectory_uid);
   });
 
   it('Responses API: previous_response_id prepends the linked context and joins its trajectory', async () => {
