@@ -27,12 +27,14 @@ export default {
   //   src/gateway/core/{assemble,request,to-step,routes}.ts: wanted, not measured (each module is hundreds of
   //   mutants at a few a minute on the shared 2-core machine). Run one on demand:
   //   `npm run mutation -- --mutate src/wire/sse.ts --concurrency 1`.
-  // Added 2026-12-03 evening (measured: docs/testing.md): src/wire/{tools,openai-responses}.ts.
+  // Added 2026-12-03 evening (measured: docs/testing.md): src/wire/{tools,openai-responses}.ts and
+  // src/gateway/core/capture.ts (measured on lines 166-269 only; its test is test/unit/gateway-capture.test.ts).
   mutate: [
     'src/curation/filter.ts',
     'src/curation/minhash.ts',
     'src/curation/sql.ts',
     'src/export/layouts.ts',
+    'src/gateway/core/capture.ts',
     'src/gateway/core/scrub.ts',
     'src/ingest/detect.ts',
     'src/ingest/finalize.ts',

@@ -77,6 +77,8 @@ describe('gateway capture', () => {
     assert.equal(s.response?.content, answer);
     assert.deepEqual(s.messages.map((m) => m.content), ['Be brief.', 'Say hi']);
     assert.equal(s.metadata?.http_status, '200');
+    assert.equal(s.channel, 'train');
+    assert.ok(s.latency_ms !== null && s.started_at !== null && s.ended_at !== null && Math.abs(s.latency_ms - (s.ended_at - s.started_at)) < 20, `latency ${s.latency_ms}`);
     assert.equal(s.ttft_ms, null, 'no time to first token for a JSON answer');
     assert.deepEqual(events.map((e) => e.type), ['call-start', 'call-end', 'journal']);
     assert.deepEqual(events[0], { type: 'call-start', id: 'traj-1:0', trajectory_uid: 'traj-1', api: 'chat', model: 'mock' });
@@ -206,7 +208,10 @@ describe('gateway capture', () => {
   it('upstream errors: the agent gets the upstream status and body (a configured key scrubbed), the step the error', async () => {
     const errBody = JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}`, type: 'invalid_request_error', code: 'invalid_api_key' } });
     const fetchUp: typeof fetch = async () => new Response(errBody, { status: 401, statusText: 'Unauthorized', headers: { 'content-type': 'application/json' } });
-    const { gw, steps, events } = setup({ settings: upstream({}), fetch: fetchUp });
+    const other: UpstreamConfig = { id: 'other', name: 'Other', kind: 'openai', baseUrl: 'https://other.example/v1', key: 'sk-other-0123456789abcdefghij', remember: false, models: [] };
+    const two = upstream({});
+    two.upstreams.push(other);
+    const { gw, steps, events } = setup({ settings: two, fetch: fetchUp });
     const r = await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
     assert.equal(r.res.status, 401);
     assert.equal(r.res.statusText, 'Unauthorized');
@@ -347,7 +352,7 @@ describe('gateway capture', () => {
     const h = gw.handle(new Request(`${ORIGIN}${BASE}gateway/v1/chat/completions`, { method: 'POST', body: '{"model":"m","messages":[]}', signal: ac.signal }));
     const res = await h.response;
     assert.equal(res.status, 499);
-    assert.equal((await res.json()).error.type, 'gateway_cancelled');
+    assert.deepEqual((await res.json()).error, { type: 'gateway_cancelled', message: 'cancelled by client', source: 'agentworld-gateway' });
     await h.done;
     assert.equal(steps()[0].error, 'cancelled by client');
   });
@@ -501,6 +506,43 @@ describe('gateway capture', () => {
     }
     assert.equal(errors.length, 1);
     assert.match(String((errors[0] as unknown[])[0]), /journal write failed/);
+  });
+
+  it('a scoped call keeps its trajectory even when its history repeats another trajectory\'s answer', async () => {
+    const { gw, steps } = setup();
+    const q = u('What is 2+2?');
+    const a1 = (await send(gw, 'gateway/v1/chat/completions', { model: 'mock', messages: [q] })).json().choices[0].message;
+    await send(gw, 'gateway/mine/p/v1/chat/completions', { model: 'mock', messages: [q, { role: 'assistant', content: a1.content }, u('And 3+3?')] });
+    assert.equal(steps()[1].trajectory_uid, 'mine');
+  });
+
+  it('an aborted request signal (the agent gave up) cancels the stream; a DOMException that is no timeout is unreachable, not 504', async () => {
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('data: {"choices":[{"index":0,"delta":{"content":"Once"}}]}\n\n'));
+      },
+    });
+    const { gw, steps } = setup({ settings: upstream({}), fetch: async () => new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }) });
+    const ac = new AbortController();
+    const h = gw.handle(new Request(`${ORIGIN}${BASE}gateway/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [] }), signal: ac.signal }));
+    const res = await h.response;
+    await res.body!.getReader().read();
+    ac.abort();
+    await h.done;
+    assert.equal(steps()[0].error, 'cancelled by client');
+    const n = setup({ settings: upstream({}), fetch: async () => Promise.reject(new DOMException('network changed', 'NetworkError')) });
+    const r = await send(n.gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [] });
+    assert.equal(r.res.status, 502);
+    assert.equal(r.json().error.type, 'gateway_upstream_unreachable');
+  });
+
+  it('a chat stream that errors after some text is no link for a follow-up', async () => {
+    const sse = 'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Part"},"finish_reason":null}]}\n\ndata: {"error":{"message":"overloaded","type":"server_error"}}\n\n';
+    const { gw, steps, mem } = setup({ settings: upstream({}), fetch: async () => new Response(sse, { status: 200, headers: { 'content-type': 'text/event-stream' } }) });
+    await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', stream: true, messages: [u('hi')] });
+    assert.equal(steps()[0].status, 'error');
+    assert.equal(steps()[0].response?.content, 'Part');
+    assert.equal(mem.all('links').length, 0);
   });
 
   it('a journal that fails: the agent gets a 500 naming the gateway, and done still settles', async () => {
