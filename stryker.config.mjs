@@ -28,7 +28,8 @@ export default {
   //   mutants at a few a minute on the shared 2-core machine). Run one on demand:
   //   `npm run mutation -- --mutate src/wire/sse.ts --concurrency 1`.
   // Added 2026-12-03 evening (measured: docs/testing.md): src/wire/{tools,openai-responses}.ts and
-  // src/gateway/core/capture.ts (measured on lines 166-269 only; its test is test/unit/gateway-capture.test.ts).
+  // src/gateway/core/capture.ts (measured on lines 166-269 only; its test is test/unit/gateway-capture.test.ts),
+  // src/ingest/normalizers/openai-chat.ts.
   mutate: [
     'src/curation/filter.ts',
     'src/curation/minhash.ts',
@@ -38,6 +39,7 @@ export default {
     'src/gateway/core/scrub.ts',
     'src/ingest/detect.ts',
     'src/ingest/finalize.ts',
+    'src/ingest/normalizers/openai-chat.ts',
     'src/ingest/redact.ts',
     'src/pool/curation-sql.ts',
     'src/pool/schema.ts',

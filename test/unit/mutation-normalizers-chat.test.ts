@@ -38,6 +38,15 @@ describe('openai-chat normalizer', () => {
     assert.equal(rows(openaiChat, { messages: msgs, reward: 0, score: 1 })[0].reward, 0, 'a zero reward is a reward');
   });
 
+  it('every own field is read, none repeated in metadata; one malformed message makes the row no chat row', () => {
+    const r = rows(openaiChat, {
+      messages: [u('q'), a('x')], tools: [{ type: 'function', function: { name: 'f' } }], functions: [{ name: 'g' }], session_id: 's', conversation_id: 'c', id: 'i',
+      reward: 1, score: 0, model: 'm', data_source: 'd', uid: 'p', agent: 'ag', split: 'train',
+    })[0];
+    assert.deepEqual(r.metadata, { split: 'train' });
+    assert.equal(openaiChat.detect([{ messages: [u('q'), { role: 'assistant' }] }]), 0);
+  });
+
   it('legacy functions become tools; a row without messages is rejected with its reason', () => {
     const r = rows(openaiChat, { messages: [u('q'), { role: 'assistant', content: null, function_call: { name: 'f', arguments: '{}' } }], functions: [{ name: 'f', parameters: {} }] })[0];
     assert.equal(r.tools, '[{"type":"function","function":{"name":"f","parameters":{}}}]');
