@@ -29,7 +29,7 @@ export default {
   //   `npm run mutation -- --mutate src/wire/sse.ts --concurrency 1`.
   // Added 2026-12-03 evening (measured: docs/testing.md): src/wire/{tools,openai-responses}.ts and
   // src/gateway/core/capture.ts (measured on lines 166-269 only; its test is test/unit/gateway-capture.test.ts),
-  // src/ingest/normalizers/openai-chat.ts.
+  // src/ingest/normalizers/{openai-chat,sharegpt}.ts.
   mutate: [
     'src/curation/filter.ts',
     'src/curation/minhash.ts',
@@ -40,6 +40,7 @@ export default {
     'src/ingest/detect.ts',
     'src/ingest/finalize.ts',
     'src/ingest/normalizers/openai-chat.ts',
+    'src/ingest/normalizers/sharegpt.ts',
     'src/ingest/redact.ts',
     'src/pool/curation-sql.ts',
     'src/pool/schema.ts',
