@@ -21,23 +21,31 @@ export default {
   // - src/curation/{store,split,near-duplicates,api}.ts: they drive the pool worker / a Web Worker through comlink,
   //   so only the browser tests (test/browser/curation-*.test.ts) reach them; their SQL pieces are in scope.
   // - src/wire/{sse,anthropic,openai-chat}.ts and src/notebook/sql-tokens.ts: their mutation tests are written
-  //   (test/unit/mutation-wire-*.test.ts, mutation-notebook-sql.test.ts) but Stryker has not measured them yet;
-  //   add each here once a run shows its score.
-  // - the rest of src/ingest/** (reader, normalizers), src/wire/openai-responses.ts, src/notebook/{format,graph}.ts,
+  //   (test/unit/mutation-wire-*.test.ts, mutation-notebook-sql.test.ts) but no Stryker run has finished yet;
+  //   add each here once a run shows its score. Same for the normalizers' test/unit/mutation-normalizers-chat.test.ts.
+  // - the rest of src/ingest/** (reader, normalizers), src/notebook/{format,graph}.ts,
   //   src/gateway/core/{assemble,request,to-step,routes}.ts: wanted, not measured (each module is hundreds of
   //   mutants at a few a minute on the shared 2-core machine). Run one on demand:
   //   `npm run mutation -- --mutate src/wire/sse.ts --concurrency 1`.
+  // Added 2026-12-03 evening (measured: docs/testing.md): src/wire/{tools,openai-responses}.ts and
+  // src/gateway/core/capture.ts (measured on lines 166-269 only; its test is test/unit/gateway-capture.test.ts),
+  // src/ingest/normalizers/{openai-chat,sharegpt}.ts.
   mutate: [
     'src/curation/filter.ts',
     'src/curation/minhash.ts',
     'src/curation/sql.ts',
     'src/export/layouts.ts',
+    'src/gateway/core/capture.ts',
     'src/gateway/core/scrub.ts',
     'src/ingest/detect.ts',
     'src/ingest/finalize.ts',
+    'src/ingest/normalizers/openai-chat.ts',
+    'src/ingest/normalizers/sharegpt.ts',
     'src/ingest/redact.ts',
     'src/pool/curation-sql.ts',
     'src/pool/schema.ts',
+    'src/wire/openai-responses.ts',
+    'src/wire/tools.ts',
   ],
   // Stryker rewrites tsconfig `extends`/`references` in the sandbox with the TypeScript compiler API, which
   // TypeScript 7 no longer has (no `ts.parseConfigFileTextToJson`). Our tsconfig has neither, so point the

@@ -23,6 +23,7 @@ export function itemsToMessages(input: unknown): ChatMessage[] {
   if (!Array.isArray(v)) return [];
   const out: ChatMessage[] = [];
   // held in an object: TS does not track assignments made inside the closures below
+  // Stryker disable next-line ObjectLiteral: `{}` leaves cur undefined, which every use treats as null
   const st: { cur: ChatMessage | null } = { cur: null };
   const flush = () => {
     if (st.cur) out.push(st.cur);
@@ -37,10 +38,11 @@ export function itemsToMessages(input: unknown): ChatMessage[] {
     }
     if (!isObject(item)) continue;
     const type = str(item.type) ?? (item.role ? 'message' : '');
+    // Stryker disable next-line ConditionalExpression: only message items carry a role, so the type test cannot change the outcome
     if (type === 'message' && item.role === 'assistant') {
       const a = assistant();
       const { content } = contentToText(item.content);
-      if (content !== null) a.content = a.content ? `${a.content}\n${content}` : content;
+      if (content) a.content = a.content ? `${a.content}\n${content}` : content;
     } else if (type === 'message') {
       flush();
       const { content, parts } = contentToText(item.content);
@@ -142,6 +144,7 @@ export function responsesAccumulator(): StreamAccumulator {
       }
       const type = str(e.type) ?? ev.event;
       if (type === 'response.output_text.delta') text += str(e.delta) ?? '';
+      // Stryker disable next-line ConditionalExpression: DONE_EVENTS has no null; the test narrows the type only
       else if (type !== null && DONE_EVENTS.has(type) && isObject(e.response)) final = e.response;
       else if (type === 'error') error = errorText(e) ?? ev.data;
     },

@@ -25,7 +25,7 @@ export function openaiToolShape(t: unknown): unknown {
  * it when a conversion changed it.
  */
 export function toolsText(tools: unknown, functions?: unknown): string | null {
-  const list = typeof tools === 'string' ? parseJsonDeep(tools) : tools;
+  const list = parseJsonDeep(tools);
   if (Array.isArray(list) && list.length) return list.some(isAnthropicTool) ? JSON.stringify(list.map(openaiToolShape)) : typeof tools === 'string' ? tools : JSON.stringify(list);
   if (typeof tools === 'string' && tools.trim().startsWith('[')) return tools;
   if (Array.isArray(functions) && functions.length) return JSON.stringify(functions.map((f) => ({ type: 'function', function: f })));
@@ -34,7 +34,7 @@ export function toolsText(tools: unknown, functions?: unknown): string | null {
 
 /** The source's tool list as JSON text when `toolsText` converted it (Anthropic-shaped entries), else null. */
 export function toolsOriginal(tools: unknown): string | null {
-  const list = typeof tools === 'string' ? parseJsonDeep(tools) : tools;
+  const list = parseJsonDeep(tools);
   return Array.isArray(list) && list.some(isAnthropicTool) ? JSON.stringify(list) : null;
 }
 

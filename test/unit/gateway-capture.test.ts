@@ -1,0 +1,558 @@
+/**
+ * The gateway proper (src/gateway/core/capture.ts) in node: the service worker's fetch handler fed real
+ * `Request`s, the journal in memory (helpers/memory-journal.ts), the upstream either the built-in mock or a
+ * scripted `fetch`. What an agent sees (status, body, headers) and what lands in the journal (the step, its
+ * trajectory and prompt, the chain links a follow-up call finds). The browser test
+ * (test/browser/gateway-*.test.ts) keeps the service-worker wiring; this file the logic.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { StepRecord } from '../../src/contract/step';
+import { Gateway, type GatewayEvent } from '../../src/gateway/core/capture';
+import type { JournalEntry, TrajectoryState } from '../../src/gateway/core/journal';
+import { defaultSettings, type GatewaySettings, type UpstreamConfig } from '../../src/gateway/core/upstream';
+import { promptUid } from '../../src/ingest/finalize';
+import { MemoryJournal } from './helpers/memory-journal';
+
+const ORIGIN = 'https://workbench.example';
+const BASE = '/wb/';
+const KEY = 'sk-proj-gatewayTestKey0123456789abcdef';
+
+function setup(opts: { settings?: GatewaySettings; fetch?: typeof fetch } = {}) {
+  const mem = new MemoryJournal();
+  const events: GatewayEvent[] = [];
+  const gw = new Gateway(BASE, { db: async () => mem.asDb(), settings: async () => opts.settings ?? defaultSettings(), notify: (e) => events.push(e), fetch: opts.fetch });
+  const steps = () => (mem.all('journal') as JournalEntry[]).map((e) => e.step);
+  const traj = (uid: string) => mem.all('trajectories').find((t) => (t as TrajectoryState).trajectory_uid === uid) as TrajectoryState | undefined;
+  return { mem, events, gw, steps, traj };
+}
+
+async function send(gw: Gateway, path: string, body?: unknown, init: RequestInit = {}) {
+  const req = new Request(`${ORIGIN}${BASE}${path}`, { method: 'POST', ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }), ...init });
+  const h = gw.handle(req);
+  const res = await h.response;
+  const text = await res.text();
+  await h.done;
+  return { res, text, json: () => JSON.parse(text) };
+}
+
+function upstream(over: Partial<UpstreamConfig>): GatewaySettings {
+  const u: UpstreamConfig = { id: 'real', name: 'Real', kind: 'openai', baseUrl: 'https://llm.example/v1', key: KEY, remember: false, models: ['*'], ...over };
+  return { upstreams: [u], defaultUpstream: u.id };
+}
+
+const u = (content: string) => ({ role: 'user', content });
+const chatJson = (content: string, extra: Record<string, unknown> = {}) => ({
+  id: 'chatcmpl-1', object: 'chat.completion', created: 1767225600, model: 'gpt-4o-mini',
+  choices: [{ index: 0, message: { role: 'assistant', content, ...extra }, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 },
+});
+
+describe('gateway capture', () => {
+  it('init_trajectory: ids from the body or generated, defaults stored, a base_url under the scope', async () => {
+    const { gw, traj } = setup();
+    const r = await send(gw, 'gateway/init_trajectory', { trajectory_uid: 'run 1/a', prompt_uid: 'p:7', channel: 'eval', agent: 'bot', metadata: { task: 'x', n: 3 } });
+    assert.equal(r.res.status, 200);
+    assert.equal(r.res.headers.get('content-type'), 'application/json');
+    assert.deepEqual(r.json(), { trajectory_uid: 'run 1/a', prompt_uid: 'p:7', base_url: `${ORIGIN}/wb/gateway/run%201%2Fa/p%3A7/v1` });
+    const t = traj('run 1/a')!;
+    assert.deepEqual([t.prompt_uid, t.channel, t.agent, t.upstream, t.metadata], ['p:7', 'eval', 'bot', null, { task: 'x', n: '3' }]);
+    const g = (await send(gw, 'gateway/init_trajectory', 'not json')).json();
+    assert.match(g.trajectory_uid, /^t-[0-9a-f]{20}$/);
+    assert.equal(g.prompt_uid, 'auto');
+    const t2 = traj(g.trajectory_uid)!;
+    assert.deepEqual([t2.channel, t2.agent, t2.metadata], ['train', null, null]);
+  });
+
+  it('a scoped chat call to the mock: the agent gets the answer, the journal the step, the page the events', async () => {
+    const { gw, steps, events } = setup();
+    const body = { model: 'mock', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Say hi' }] };
+    const r = await send(gw, 'gateway/traj-1/p-1/v1/chat/completions', body, { headers: { 'content-type': 'application/json' } });
+    assert.equal(r.res.status, 200);
+    const answer = r.json().choices[0].message.content;
+    assert.ok(answer);
+    const [s] = steps();
+    assert.equal(s.step_id, 'traj-1:0');
+    assert.deepEqual([s.trajectory_uid, s.prompt_uid, s.step_index, s.status, s.error], ['traj-1', 'p-1', 0, 'ok', null]);
+    assert.equal(s.response?.content, answer);
+    assert.deepEqual(s.messages.map((m) => m.content), ['Be brief.', 'Say hi']);
+    assert.equal(s.metadata?.http_status, '200');
+    assert.equal(s.channel, 'train');
+    assert.ok(s.latency_ms !== null && s.started_at !== null && s.ended_at !== null && Math.abs(s.latency_ms - (s.ended_at - s.started_at)) < 20, `latency ${s.latency_ms}`);
+    assert.equal(s.ttft_ms, null, 'no time to first token for a JSON answer');
+    assert.deepEqual(events.map((e) => e.type), ['call-start', 'call-end', 'journal']);
+    assert.deepEqual(events[0], { type: 'call-start', id: 'traj-1:0', trajectory_uid: 'traj-1', api: 'chat', model: 'mock' });
+    const end = events[1] as Extract<GatewayEvent, { type: 'call-end' }>;
+    assert.deepEqual([end.id, end.status, end.error], ['traj-1:0', 'ok', null]);
+    assert.ok((end.latency_ms ?? -1) >= 0);
+    assert.deepEqual(events[2], { type: 'journal', step_ids: ['traj-1:0'] });
+    // the next call in the same trajectory is step 1
+    await send(gw, 'gateway/traj-1/p-1/v1/chat/completions', body);
+    assert.deepEqual(steps().map((x) => x.step_id), ['traj-1:0', 'traj-1:1']);
+  });
+
+  it('unscoped chat calls: a growing history joins the trajectory of the call whose answer it repeats; the prompt id is the first user turn', async () => {
+    const { gw, steps } = setup();
+    const sys = { role: 'system', content: 'You are terse.' };
+    const u1 = { role: 'user', content: 'What is 2+2?' };
+    const r1 = await send(gw, 'gateway/v1/chat/completions', { model: 'mock', messages: [sys, u1] });
+    const a1 = r1.json().choices[0].message;
+    const u2 = { role: 'user', content: 'And 3+3?' };
+    await send(gw, 'gateway/v1/chat/completions', { model: 'mock', messages: [sys, u1, { role: 'assistant', content: ` ${a1.content} ` }, u2] });
+    // an unrelated conversation starts its own trajectory
+    await send(gw, 'gateway/v1/chat/completions', { model: 'mock', messages: [sys, { role: 'user', content: 'Other task' }] });
+    // a history whose assistant turn was never answered by the gateway does not join anything
+    await send(gw, 'gateway/v1/chat/completions', { model: 'mock', messages: [sys, u1, { role: 'assistant', content: 'I made this up' }, u2] });
+    const [s0, s1, s2, s3] = steps();
+    assert.match(s0.trajectory_uid, /^gw-[0-9a-f]{20}$/);
+    assert.deepEqual([s1.trajectory_uid, s1.step_index], [s0.trajectory_uid, 1], 'the follow-up joins the first call');
+    assert.equal(s0.prompt_uid, promptUid([sys, u1] as StepRecord['messages']));
+    assert.equal(s1.prompt_uid, s0.prompt_uid, 'one prompt: the second user turn does not change it');
+    assert.notEqual(s2.trajectory_uid, s0.trajectory_uid);
+    assert.notEqual(s2.prompt_uid, s0.prompt_uid);
+    assert.notEqual(s3.trajectory_uid, s0.trajectory_uid);
+    assert.equal(s3.step_index, 0);
+  });
+
+  it('a history with tool calls links by the call and its arguments, whatever their JSON spacing', async () => {
+    const calls = [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city": "Paris"}' } }];
+    let n = 0;
+    const fetchUp: typeof fetch = async () => {
+      n++;
+      const msg = n === 1 ? chatJson('', { content: null, tool_calls: calls }) : chatJson('Sunny.');
+      return new Response(JSON.stringify(msg), { status: 200, headers: { 'content-type': 'application/json' } });
+    };
+    const { gw, steps } = setup({ settings: upstream({}), fetch: fetchUp });
+    const u = { role: 'user', content: 'Weather in Paris?' };
+    await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [u] });
+    const echoed = { role: 'assistant', content: null, tool_calls: [{ ...calls[0], function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] };
+    await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [u, echoed, { role: 'tool', tool_call_id: 'call_1', content: '18C sunny' }] });
+    const other = { ...echoed, tool_calls: [{ ...calls[0], function: { name: 'get_weather', arguments: '{"city":"Rome"}' } }] };
+    await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [u, other, { role: 'tool', tool_call_id: 'call_1', content: '20C' }] });
+    const [s0, s1, s2] = steps();
+    assert.equal(s1.trajectory_uid, s0.trajectory_uid);
+    assert.notEqual(s2.trajectory_uid, s0.trajectory_uid, 'other arguments: another trajectory');
+  });
+
+  it('the same answer in another conversation does not join it: the link is on the whole history', async () => {
+    const fetchUp: typeof fetch = async () => new Response(JSON.stringify(chatJson('Done.')), { status: 200, headers: { 'content-type': 'application/json' } });
+    const { gw, steps } = setup({ settings: upstream({}), fetch: fetchUp });
+    await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [u('Rename the file')] });
+    await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [u('Delete the branch'), { role: 'assistant', content: 'Done.' }, u('Thanks')] });
+    await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [u('Rename the file'), { role: 'assistant', content: 'Done.' }, u('Thanks')] });
+    const [s0, s1, s2] = steps();
+    assert.notEqual(s1.trajectory_uid, s0.trajectory_uid);
+    assert.equal(s2.trajectory_uid, s0.trajectory_uid);
+  });
+
+  it('Responses API: previous_response_id prepends the linked context and joins its trajectory', async () => {
+    const { gw, steps } = setup();
+    const r1 = await send(gw, 'gateway/v1/responses', { model: 'mock', instructions: 'Be helpful.', input: 'Plan a trip' });
+    const id = r1.json().id;
+    assert.ok(id);
+    await send(gw, 'gateway/v1/responses', { model: 'mock', previous_response_id: id, input: [{ role: 'user', content: 'Shorter please' }] });
+    await send(gw, 'gateway/v1/responses', { model: 'mock', previous_response_id: 'resp_unknown', input: 'Hello' });
+    const [s0, s1, s2] = steps();
+    assert.equal(s1.trajectory_uid, s0.trajectory_uid);
+    assert.equal(s1.step_index, 1);
+    assert.deepEqual(s1.messages.map((m) => m.role), ['system', 'user', 'assistant', 'user']);
+    assert.equal(s1.messages[2].content, s0.response?.content);
+    assert.equal(s1.prompt_uid, s0.prompt_uid);
+    assert.notEqual(s2.trajectory_uid, s0.trajectory_uid);
+    assert.deepEqual(s2.messages.map((m) => m.content), ['Hello']);
+  });
+
+  it('a streamed chat answer in small network chunks: the agent gets the bytes untouched, the step the text and a time to first token', async () => {
+    const deltas = ['数据', '工厂', ' ok'];
+    const base = { id: 'chatcmpl-2', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini' };
+    const sse = `${deltas.map((d) => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: d }, finish_reason: null }] })}\n\n`).join('')}data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`;
+    const bytes = new TextEncoder().encode(sse);
+    let sent: RequestInit | undefined;
+    const fetchUp: typeof fetch = async (_u, init) => {
+      sent = init;
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          for (let i = 0; i < bytes.length; i += 2) c.enqueue(bytes.slice(i, i + 2));
+          c.close();
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream', 'content-length': String(bytes.length), 'content-encoding': 'identity', 'x-request-id': 'req_1' } });
+    };
+    const { gw, steps } = setup({ settings: upstream({}), fetch: fetchUp });
+    const r = await send(gw, 'gateway/t-s/p-s/v1/chat/completions', { model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'hi' }] }, { headers: { authorization: 'Bearer agent-own-token', 'x-aw-call-id': 'c1' } });
+    assert.equal(r.text, sse);
+    assert.equal(r.res.headers.get('content-length'), null);
+    assert.equal(r.res.headers.get('content-encoding'), null);
+    assert.equal(r.res.headers.get('x-request-id'), 'req_1');
+    assert.equal(new Headers(sent?.headers).get('authorization'), `Bearer ${KEY}`);
+    const [s] = steps();
+    assert.equal(s.response?.content, '数据工厂 ok');
+    assert.equal(s.finish_reason, 'stop');
+    assert.equal(s.status, 'ok');
+    assert.ok(typeof s.ttft_ms === 'number' && s.ttft_ms >= 0);
+    assert.ok(!JSON.stringify(s).includes(KEY));
+    assert.equal(gw.abort('c1'), false, 'a finished call is no longer in flight');
+  });
+
+  it('a stream that ends with an error event is recorded as an error step', async () => {
+    const sse = 'event: response.created\ndata: {"type":"response.created","response":{"id":"resp_e","status":"in_progress"}}\n\nevent: error\ndata: {"type":"error","code":"server_error","message":"The server had an error"}\n\n';
+    const fetchUp: typeof fetch = async () => new Response(sse, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    const { gw, steps, mem } = setup({ settings: upstream({}), fetch: fetchUp });
+    await send(gw, 'gateway/v1/responses', { model: 'gpt-4o-mini', stream: true, input: 'hi' });
+    const [s] = steps();
+    assert.equal(s.status, 'error');
+    assert.match(s.error ?? '', /^upstream stream error: .*The server had an error/);
+    assert.equal(mem.all('links').length, 0, 'a failed call is no link for a follow-up');
+  });
+
+  it('upstream errors: the agent gets the upstream status and body (a configured key scrubbed), the step the error', async () => {
+    const errBody = JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}`, type: 'invalid_request_error', code: 'invalid_api_key' } });
+    const fetchUp: typeof fetch = async () => new Response(errBody, { status: 401, statusText: 'Unauthorized', headers: { 'content-type': 'application/json' } });
+    const other: UpstreamConfig = { id: 'other', name: 'Other', kind: 'openai', baseUrl: 'https://other.example/v1', key: 'sk-other-0123456789abcdefghij', remember: false, models: [] };
+    const two = upstream({});
+    two.upstreams.push(other);
+    const { gw, steps, events } = setup({ settings: two, fetch: fetchUp });
+    const r = await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(r.res.status, 401);
+    assert.equal(r.res.statusText, 'Unauthorized');
+    assert.ok(!r.text.includes(KEY));
+    assert.match(r.text, /Incorrect API key provided/);
+    const [s] = steps();
+    assert.equal(s.status, 'error');
+    assert.match(s.error ?? '', /401/);
+    assert.ok(!JSON.stringify(s).includes(KEY));
+    assert.equal(s.metadata?.http_status, '401');
+    const end = events.find((e) => e.type === 'call-end') as Extract<GatewayEvent, { type: 'call-end' }>;
+    assert.equal(end.status, 'error');
+    // an error body without the key is handed on as is
+    const plain = '{"error":{"message":"Rate limit reached"}}';
+    const g2 = setup({ settings: upstream({}), fetch: async () => new Response(plain, { status: 429 }) });
+    assert.equal((await send(g2.gw, 'gateway/v1/chat/completions', { model: 'x', messages: [] })).text, plain);
+  });
+
+  it('the mock scripted 500, and a 200 JSON body that carries an error', async () => {
+    const { gw, steps } = setup();
+    const r = await send(gw, 'gateway/v1/messages', { model: 'mock-500', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(r.res.status, 500);
+    assert.equal(steps()[0].status, 'error');
+    const failed = { id: 'resp_f', object: 'response', status: 'failed', error: { code: 'server_error', message: 'boom' }, output: [] };
+    const g2 = setup({ settings: upstream({}), fetch: async () => new Response(JSON.stringify(failed), { status: 200, headers: { 'content-type': 'application/json' } }) });
+    await send(g2.gw, 'gateway/v1/responses', { model: 'gpt-4o-mini', input: 'hi' });
+    const [s] = g2.steps();
+    assert.equal(s.status, 'error');
+    assert.equal(s.error, 'upstream stream error: boom', 'a body is always read through the tee');
+  });
+
+  it('an unreachable upstream is a 502 naming CORS; a timeout a 504; a body that breaks a 502', async () => {
+    const { gw, steps } = setup({ settings: upstream({}), fetch: async () => Promise.reject(new TypeError('Failed to fetch')) });
+    const r = await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(r.res.status, 502);
+    assert.equal(r.json().error.type, 'gateway_upstream_unreachable');
+    assert.match(r.json().error.message, /Could not reach https:\/\/llm\.example\/v1 from https:\/\/workbench\.example/);
+    assert.equal(r.json().error.source, 'agentworld-gateway');
+    assert.match(steps()[0].error ?? '', /CORS/);
+
+    const t = setup({ settings: upstream({ timeoutMs: 1234 }), fetch: async () => Promise.reject(new DOMException('timed out', 'TimeoutError')) });
+    const rt = await send(t.gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [] });
+    assert.equal(rt.res.status, 504);
+    assert.equal(rt.json().error.type, 'gateway_upstream_timeout');
+    assert.equal(t.steps()[0].error, 'upstream Real timed out after 1234 ms');
+
+    const broken = new ReadableStream({
+      pull(c) {
+        c.error(new Error('connection reset'));
+      },
+    });
+    const b = setup({ settings: upstream({}), fetch: async () => new Response(broken, { status: 500 }) });
+    const rb = await send(b.gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [] });
+    assert.equal(rb.res.status, 502);
+    assert.equal(rb.json().error.type, 'gateway_upstream_broken');
+    assert.equal(b.steps()[0].error, 'upstream body broke: connection reset');
+  });
+
+  it('a stream that breaks midway: the agent sees the error, the step keeps the text so far', async () => {
+    const chunk = `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'partial' }, finish_reason: null }] })}\n\n`;
+    let sent = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (!sent) {
+          sent = true;
+          c.enqueue(new TextEncoder().encode(chunk));
+        } else c.error(new Error('socket hang up'));
+      },
+    });
+    const { gw, steps } = setup({ settings: upstream({}), fetch: async () => new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }) });
+    const h = gw.handle(new Request(`${ORIGIN}${BASE}gateway/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [] }) }));
+    const res = await h.response;
+    await assert.rejects(res.text(), /socket hang up/);
+    await h.done;
+    const [s] = steps();
+    assert.equal(s.status, 'error');
+    assert.equal(s.error, 'upstream stream broke: socket hang up');
+    assert.equal(s.response?.content, 'partial');
+  });
+
+  it('a client cancel by call id aborts the upstream stream and records the step as cancelled', async () => {
+    let upstreamCancelled: unknown = null;
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'Once upon' }, finish_reason: null }] })}\n\n`));
+      },
+      cancel(reason) {
+        upstreamCancelled = reason;
+      },
+    });
+    const { gw, steps, mem } = setup({ settings: upstream({}), fetch: async () => new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }) });
+    const h = gw.handle(new Request(`${ORIGIN}${BASE}gateway/v1/chat/completions`, { method: 'POST', headers: { 'x-aw-call-id': 'call-9' }, body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [] }) }));
+    const res = await h.response;
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    assert.match(new TextDecoder().decode(first.value), /Once upon/);
+    assert.equal(gw.abort('call-9'), true);
+    assert.equal(gw.abort('nope'), false);
+    await h.done;
+    assert.equal(upstreamCancelled, 'cancelled by client');
+    const [s] = steps();
+    assert.equal(s.status, 'error');
+    assert.equal(s.error, 'cancelled by client');
+    assert.equal(s.metadata?.aborted, 'true');
+    assert.equal(s.response?.content, 'Once upon');
+    assert.equal(mem.all('links').length, 0, 'a cancelled answer is no link for a follow-up');
+  });
+
+  it('the agent dropping the body cancels the upstream and records a cancelled step', async () => {
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('data: {"choices":[{"index":0,"delta":{"content":"a"}}]}\n\n'));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const { gw, steps, events, mem } = setup({ settings: upstream({}), fetch: async () => new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }) });
+    const h = gw.handle(new Request(`${ORIGIN}${BASE}gateway/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [] }) }));
+    const res = await h.response;
+    await res.body!.cancel('agent gone');
+    await h.done;
+    assert.equal(cancelled, true);
+    assert.equal(steps()[0].error, 'cancelled by client');
+    assert.deepEqual(events.map((e) => e.type), ['call-start', 'call-end', 'journal'], 'the call ends once, though both the cancel and the abort it causes settle it');
+    assert.equal((mem.all('journal') as JournalEntry[])[0].rev, 1, 'written once');
+  });
+
+  it('a request already aborted is a 499 and a cancelled step', async () => {
+    const ac = new AbortController();
+    ac.abort();
+    const fetchUp: typeof fetch = async (_u, init) => {
+      if (init?.signal?.aborted) throw new DOMException('aborted', 'AbortError');
+      return new Response('{}');
+    };
+    const { gw, steps } = setup({ settings: upstream({}), fetch: fetchUp });
+    const h = gw.handle(new Request(`${ORIGIN}${BASE}gateway/v1/chat/completions`, { method: 'POST', body: '{"model":"m","messages":[]}', signal: ac.signal }));
+    const res = await h.response;
+    assert.equal(res.status, 499);
+    assert.deepEqual((await res.json()).error, { type: 'gateway_cancelled', message: 'cancelled by client', source: 'agentworld-gateway' });
+    await h.done;
+    assert.equal(steps()[0].error, 'cancelled by client');
+  });
+
+  it('forwarding rules: an Anthropic upstream only takes messages; an upstream without a base URL is refused; the Anthropic path gets /v1', async () => {
+    const urls: string[] = [];
+    const fetchUp: typeof fetch = async (u, init) => {
+      urls.push(String(u));
+      assert.equal(new Headers(init?.headers).get('x-api-key'), KEY);
+      return new Response(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', model: 'claude', content: [{ type: 'text', text: 'Hi!' }], stop_reason: 'end_turn', usage: { input_tokens: 5, output_tokens: 2 } }), { status: 200, headers: { 'content-type': 'application/json' } });
+    };
+    const a = setup({ settings: upstream({ kind: 'anthropic', baseUrl: 'https://api.anthropic.com' }), fetch: fetchUp });
+    const r = await send(a.gw, 'gateway/v1/chat/completions', { model: 'claude', messages: [] });
+    assert.equal(r.res.status, 400);
+    assert.equal(r.json().error.type, 'gateway_upstream_mismatch');
+    const ok = await send(a.gw, 'gateway/v1/messages', { model: 'claude', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(ok.res.status, 200);
+    assert.deepEqual(urls, ['https://api.anthropic.com/v1/messages']);
+    assert.equal(a.steps()[1].response?.content, 'Hi!');
+    const n = setup({ settings: upstream({ baseUrl: '' }), fetch: fetchUp });
+    const rn = await send(n.gw, 'gateway/v1/chat/completions', { model: 'gpt', messages: [] });
+    assert.equal(rn.res.status, 400);
+    assert.equal(rn.json().error.type, 'gateway_upstream_unset');
+  });
+
+  it('register and complete: metadata, channel and agent stored; the reward lands on the last step', async () => {
+    const { gw, steps, traj, events } = setup();
+    const reg = await send(gw, 'gateway/tr/pr/v1/register_trajectory', { channel: 'eval', agent: 'a1', metadata: { split: 'dev' } });
+    assert.deepEqual(reg.json(), { ok: true, trajectory_uid: 'tr', channel: 'eval' });
+    assert.deepEqual([traj('tr')?.agent, traj('tr')?.metadata, traj('tr')?.prompt_uid], ['a1', { split: 'dev' }, 'pr']);
+    await send(gw, 'gateway/tr/pr/v1/register_trajectory', {});
+    assert.deepEqual([traj('tr')?.channel, traj('tr')?.agent, traj('tr')?.metadata], ['eval', 'a1', { split: 'dev' }], 'an empty register keeps what was set');
+    await send(gw, 'gateway/tr/pr/v1/chat/completions', { model: 'mock', messages: [{ role: 'user', content: 'go' }] });
+    await send(gw, 'gateway/tr/pr/v1/chat/completions', { model: 'mock', messages: [{ role: 'user', content: 'again' }] });
+    events.length = 0;
+    const c = await send(gw, 'gateway/tr/pr/v1/complete_trajectory', { reward: 0.75 });
+    assert.deepEqual(c.json(), { ok: true, trajectory_uid: 'tr', steps: 2, reward: 0.75 });
+    assert.deepEqual(events, [{ type: 'journal', step_ids: ['tr:1'] }]);
+    const s = steps();
+    assert.equal(s[1].reward, 0.75);
+    assert.equal(s[1].is_last, true);
+    assert.equal(s[0].is_last, false);
+    assert.equal(s[0].channel, 'eval');
+    // completing a trajectory without steps touches nothing
+    events.length = 0;
+    const e = await send(gw, 'gateway/empty/p/v1/complete_trajectory', { reward: 'high' });
+    assert.deepEqual(e.json(), { ok: true, trajectory_uid: 'empty', steps: 0, reward: null });
+    assert.deepEqual(events, []);
+  });
+
+  it('the auto prompt: a trajectory initialised without a prompt id takes the first call\'s prompt', async () => {
+    const { gw, steps, traj } = setup();
+    const { trajectory_uid } = (await send(gw, 'gateway/init_trajectory', { trajectory_uid: 'ta' })).json();
+    const msgs = [{ role: 'user', content: 'Write a haiku' }];
+    await send(gw, `gateway/${trajectory_uid}/auto/v1/chat/completions`, { model: 'mock', messages: msgs });
+    const want = promptUid(msgs as StepRecord['messages']);
+    assert.equal(steps()[0].prompt_uid, want);
+    assert.equal(traj('ta')?.prompt_uid, want);
+  });
+
+  it('models, OPTIONS, unknown routes and ownership', async () => {
+    const { gw } = setup();
+    const m = await send(gw, 'gateway/v1/models', undefined, { method: 'GET' });
+    assert.deepEqual(m.json().data.map((x: { id: string }) => x.id), ['mock', 'mock-slow', 'mock-500']);
+    const urls: string[] = [];
+    const real = setup({ settings: upstream({}), fetch: async (u) => {
+        urls.push(String(u));
+        return new Response('{"object":"list","data":[{"id":"llama"}]}');
+      },
+    });
+    assert.equal((await send(real.gw, 'gateway/v1/models', undefined, { method: 'GET' })).json().data[0].id, 'llama');
+    assert.deepEqual(urls, ['https://llm.example/v1/models']);
+    const o = await send(gw, 'gateway/v1/chat/completions', undefined, { method: 'OPTIONS' });
+    assert.equal(o.res.status, 204);
+    const u = await send(gw, 'gateway/v1/embeddings', {});
+    assert.equal(u.res.status, 404);
+    assert.equal(u.json().error.type, 'gateway_route_not_found');
+    assert.match(u.json().error.message, /^POST \/wb\/gateway\/v1\/embeddings: no gateway route/);
+    assert.equal(gw.owns(new URL(`${ORIGIN}/wb/gateway/v1/models`)), true);
+    assert.equal(gw.owns(new URL(`${ORIGIN}/wb/gateway`)), true);
+    assert.equal(gw.owns(new URL(`${ORIGIN}/wb/gatewayx`)), false);
+    assert.equal(gw.owns(new URL(`${ORIGIN}/wb/app`)), false);
+  });
+
+  it('upstream choice: the x-aw-upstream header, else the one init_trajectory named, else by model', async () => {
+    const urls: string[] = [];
+    const fetchUp: typeof fetch = async (u) => {
+      urls.push(String(u));
+      return new Response(JSON.stringify(chatJson('ok')), { status: 200, headers: { 'content-type': 'application/json' } });
+    };
+    const a: UpstreamConfig = { id: 'a', name: 'A', kind: 'openai', baseUrl: 'https://a.example/v1', key: null, remember: false, models: ['gpt-*'] };
+    const b: UpstreamConfig = { ...a, id: 'b', name: 'B', baseUrl: 'https://b.example/v1', models: ['llama*'] };
+    const { gw, steps } = setup({ settings: { upstreams: [a, b], defaultUpstream: 'a' }, fetch: fetchUp });
+    const body = { model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] };
+    await send(gw, 'gateway/v1/chat/completions', body);
+    await send(gw, 'gateway/v1/chat/completions', body, { headers: { 'x-aw-upstream': 'b' } });
+    await send(gw, 'gateway/init_trajectory', { trajectory_uid: 'tb', upstream: 'b' });
+    await send(gw, 'gateway/tb/auto/v1/chat/completions', body);
+    assert.deepEqual(urls, ['https://a.example/v1/chat/completions', 'https://b.example/v1/chat/completions', 'https://b.example/v1/chat/completions']);
+    assert.deepEqual(steps().map((s) => s.metadata?.upstream), ['a', 'b', 'b']);
+  });
+
+  it('a scoped call that continues a response of another trajectory stays in its own; a cancelled call is no link', async () => {
+    const { gw, steps, mem } = setup();
+    const id = (await send(gw, 'gateway/v1/responses', { model: 'mock', input: 'Plan a trip' })).json().id;
+    await send(gw, 'gateway/mine/p/v1/responses', { model: 'mock', previous_response_id: id, input: 'Shorter' });
+    const [s0, s1] = steps();
+    assert.equal(s1.trajectory_uid, 'mine');
+    assert.equal(s1.prompt_uid, 'p');
+    assert.equal(s1.messages.length, 3, 'the linked context is still prepended');
+    assert.notEqual(s0.trajectory_uid, 'mine');
+    assert.equal(mem.all('links').length, 2);
+  });
+
+  it('an OK answer without a body is an error step; and a timeout without a configured limit', async () => {
+    const { gw, steps } = setup({ settings: upstream({}), fetch: async () => new Response(null, { status: 200 }) });
+    const r = await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(r.res.status, 200);
+    const [s] = steps();
+    assert.deepEqual([s.status, s.error, s.response], ['error', 'upstream error: upstream answered with a body that is not a JSON object', null]);
+    const t = setup({ settings: upstream({}), fetch: async () => Promise.reject(new DOMException('timed out', 'TimeoutError')) });
+    await send(t.gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [] });
+    assert.equal(t.steps()[0].error, 'upstream Real timed out after 600000 ms');
+  });
+
+  it('a request body that is not JSON is forwarded as sent and recorded as text', async () => {
+    let got: unknown = null;
+    const { gw, steps } = setup({ settings: upstream({}), fetch: async (_u, init) => {
+        got = init?.body;
+        return new Response('{"error":{"message":"bad json"}}', { status: 400 });
+      },
+    });
+    await send(gw, 'gateway/v1/chat/completions', '{"model": broken');
+    assert.equal(got, '{"model": broken');
+    assert.equal(steps()[0].status, 'error');
+    assert.match(steps()[0].raw ?? '', /broken/);
+  });
+
+  it('a journal write that fails after the answer: the agent still gets it, and done settles (the worker may stop)', async () => {
+    const { gw, mem } = setup();
+    const journal = mem.stores.get('journal')!;
+    journal.put = async () => Promise.reject(new DOMException('disk full', 'QuotaExceededError'));
+    const errors: unknown[] = [];
+    const log = console.error;
+    console.error = (...a: unknown[]) => errors.push(a);
+    try {
+      const r = await send(gw, 'gateway/v1/chat/completions', { model: 'mock', messages: [{ role: 'user', content: 'hi' }] });
+      assert.equal(r.res.status, 200);
+    } finally {
+      console.error = log;
+    }
+    assert.equal(errors.length, 1);
+    assert.match(String((errors[0] as unknown[])[0]), /journal write failed/);
+  });
+
+  it('a scoped call keeps its trajectory even when its history repeats another trajectory\'s answer', async () => {
+    const { gw, steps } = setup();
+    const q = u('What is 2+2?');
+    const a1 = (await send(gw, 'gateway/v1/chat/completions', { model: 'mock', messages: [q] })).json().choices[0].message;
+    await send(gw, 'gateway/mine/p/v1/chat/completions', { model: 'mock', messages: [q, { role: 'assistant', content: a1.content }, u('And 3+3?')] });
+    assert.equal(steps()[1].trajectory_uid, 'mine');
+  });
+
+  it('an aborted request signal (the agent gave up) cancels the stream; a DOMException that is no timeout is unreachable, not 504', async () => {
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('data: {"choices":[{"index":0,"delta":{"content":"Once"}}]}\n\n'));
+      },
+    });
+    const { gw, steps } = setup({ settings: upstream({}), fetch: async () => new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }) });
+    const ac = new AbortController();
+    const h = gw.handle(new Request(`${ORIGIN}${BASE}gateway/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [] }), signal: ac.signal }));
+    const res = await h.response;
+    await res.body!.getReader().read();
+    ac.abort();
+    await h.done;
+    assert.equal(steps()[0].error, 'cancelled by client');
+    const n = setup({ settings: upstream({}), fetch: async () => Promise.reject(new DOMException('network changed', 'NetworkError')) });
+    const r = await send(n.gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [] });
+    assert.equal(r.res.status, 502);
+    assert.equal(r.json().error.type, 'gateway_upstream_unreachable');
+  });
+
+  it('a chat stream that errors after some text is no link for a follow-up', async () => {
+    const sse = 'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Part"},"finish_reason":null}]}\n\ndata: {"error":{"message":"overloaded","type":"server_error"}}\n\n';
+    const { gw, steps, mem } = setup({ settings: upstream({}), fetch: async () => new Response(sse, { status: 200, headers: { 'content-type': 'text/event-stream' } }) });
+    await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', stream: true, messages: [u('hi')] });
+    assert.equal(steps()[0].status, 'error');
+    assert.equal(steps()[0].response?.content, 'Part');
+    assert.equal(mem.all('links').length, 0);
+  });
+
+  it('a journal that fails: the agent gets a 500 naming the gateway, and done still settles', async () => {
+    const gw = new Gateway(BASE, { db: async () => Promise.reject(new Error('quota exceeded')), settings: async () => defaultSettings(), notify: () => {} });
+    const h = gw.handle(new Request(`${ORIGIN}${BASE}gateway/v1/chat/completions`, { method: 'POST', body: '{"model":"mock","messages":[]}' }));
+    const res = await h.response;
+    assert.equal(res.status, 500);
+    const e = (await res.json()).error;
+    assert.equal(e.type, 'gateway_internal_error');
+    assert.match(e.message, /^The gateway failed: quota exceeded\./);
+    await h.done;
+  });
+});
