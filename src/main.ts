@@ -1,5 +1,5 @@
 /** Boot: take the pool lock, start the pool worker, wire importer / exporter, mount <aw-app>, expose window.workbench. */
-import { earlyPoolWorker, WASM_CACHE } from './app/early-pool';
+import { earlyPoolWorker, WASM_CACHE } from './early-pool';
 import type { AwApp } from './app/aw-app';
 import { foreignFramer, refuseFramed } from './app/frame-guard';
 import './app/aw-app';

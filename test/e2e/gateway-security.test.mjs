@@ -331,7 +331,8 @@ describe('anti-framing', () => {
 
 describe('gateway: upstream-echoed secrets are scrubbed before anything is stored', () => {
   it('a 401 that echoes the key, a debug echo and a stream that spells the key: no key in journal, pool or any export (read back decoded)', async () => {
-    const app = await openApp('gw-sec-echo');
+    // the shared page: a second app page would drain part of the gateway's journal into its own pool
+    const app = await sharedApp();
     await configure(app, [
       { id: 'echo-keyed', name: 'echo keyed', kind: 'openai', baseUrl: upstream.url, key: KEY, remember: false, models: ['echo*'] },
       { id: 'echo-open', name: 'echo open', kind: 'openai', baseUrl: upstream.url, key: '', remember: false, models: ['open-*'] },
@@ -401,7 +402,6 @@ describe('gateway: upstream-echoed secrets are scrubbed before anything is store
       } else assert.deepEqual(leaks(`${e.layout}.jsonl`, bytes.toString('utf8')), []);
     }
     assert.ok(parquetRows >= 6, `parquet exports were read back (${parquetRows} rows)`);
-    await app.close();
   });
 });
 

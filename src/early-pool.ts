@@ -2,8 +2,8 @@
  * Imported first by main.ts, so the pool worker starts loading (its script, then DuckDB's wasm once
  * `open` arrives) while the rest of the app's modules are still being evaluated (docs/decisions/036).
  */
-import { assets } from '../assets';
-import { foreignFramer } from './frame-guard';
+import { assets } from './assets';
+import { foreignFramer } from './app/frame-guard';
 
 /** The Cache Storage cache the pool worker keeps the (content-hashed) DuckDB wasm in (src/pool/wasm-load.ts). */
 export const WASM_CACHE = 'aw-duckdb-wasm';
