@@ -5,7 +5,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter } from '@web/test-runner';
 import { playwrightLauncher } from '@web/test-runner-playwright';
-import { CHROME_ARGS, CHROME_PATH } from './scripts/browser.mjs';
+import { CHROME_ARGS, CHROME_PATH, TEST_ARGS } from './scripts/browser.mjs';
 import { timingsReporter } from './scripts/wtr-timings.mjs';
 
 let swBundle;
@@ -53,7 +53,7 @@ export default {
       },
     },
   ],
-  browsers: [playwrightLauncher({ launchOptions: { executablePath: CHROME_PATH, headless: true, args: CHROME_ARGS } })],
+  browsers: [playwrightLauncher({ launchOptions: { executablePath: CHROME_PATH, headless: true, args: [...CHROME_ARGS, ...TEST_ARGS] } })],
   concurrency: 1,
   reporters: [defaultReporter(), timingsReporter()],
   testFramework: { config: { timeout: 60000 } },

@@ -10,6 +10,13 @@ export const CHROME_ARGS = [
   '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
 ];
 
+/**
+ * Tests only (web-test-runner and the e2e harness; never benchmarks, which measure what users get): WebAssembly stays
+ * on V8's baseline compiler, no TurboFan tier-up. A DuckDB boot then costs the renderer 3.7 CPU-s instead of 6.6, and
+ * an import-and-export-heavy pair of browser files ran 59 → 49 s (docs/testing.md "Where test time goes").
+ */
+export const TEST_ARGS = ['--js-flags=--liftoff-only'];
+
 /** A persistent context with a fresh user-data-dir (OPFS and IndexedDB survive reloads within it). */
 export async function launch({ headless = true, extraArgs = [] } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'aw-chrome-'));

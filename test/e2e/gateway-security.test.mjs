@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { tableFromIPC } from 'apache-arrow';
 import { readParquet } from 'parquet-wasm';
-import { launch } from '../../scripts/browser.mjs';
+import { launch, TEST_ARGS } from '../../scripts/browser.mjs';
 import { serve } from '../../scripts/serve.mjs';
 
 const DIST = process.env.AW_DIST ?? 'dist';
@@ -124,7 +124,7 @@ function hostileSite() {
 
 before(async () => {
   srv = await serve(DIST, { base: '/workbench/' });
-  browser = await launch();
+  browser = await launch({ extraArgs: TEST_ARGS });
   upstream = await testUpstream();
   hostile = await hostileSite();
 });

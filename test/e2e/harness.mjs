@@ -1,12 +1,12 @@
 // Shared e2e setup: the built app (dist/) served under a sub-path, Debian's Chromium via playwright-core.
 import { existsSync } from 'node:fs';
-import { launch } from '../../scripts/browser.mjs';
+import { launch, TEST_ARGS } from '../../scripts/browser.mjs';
 import { serve } from '../../scripts/serve.mjs';
 
 export async function startApp({ base = '/workbench/' } = {}) {
   if (!existsSync('dist/index.html')) throw new Error('dist/ is missing: run `npx vite build` first (npm test does)');
   const srv = await serve('dist', { base });
-  const browser = await launch();
+  const browser = await launch({ extraArgs: TEST_ARGS });
   const errors = [];
   const open = async (pool, extra = '') => {
     const page = await browser.context.newPage();
@@ -48,6 +48,7 @@ export async function waitForQuery(page, sql, test, timeout = 60000) {
     const rows = await page.evaluate((q) => window.workbench.query(q), sql);
     if (test(rows)) return rows;
     if (Date.now() - t0 > timeout) throw new Error(`timed out waiting on: ${sql} → ${JSON.stringify(rows)}`);
-    await new Promise((r) => setTimeout(r, 50));
+    // each poll is a query through the pool (≈ 8 ms of CPU): every 150 ms, not 50, while a test waits
+    await new Promise((r) => setTimeout(r, 150));
   }
 }

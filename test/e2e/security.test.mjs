@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { tableFromIPC } from 'apache-arrow';
 import { readParquet } from 'parquet-wasm';
 import { chromium } from 'playwright-core';
-import { CHROME_ARGS, CHROME_PATH } from '../../scripts/browser.mjs';
+import { CHROME_ARGS, CHROME_PATH, TEST_ARGS } from '../../scripts/browser.mjs';
 import { serve } from '../../scripts/serve.mjs';
 import { startLocalUpstream } from '../fixtures/gateway/local-upstream.mjs';
 import { waitForQuery, waitForReports } from './harness.mjs';
@@ -33,7 +33,7 @@ const consoleText = [];
 before(async () => {
   srv = await serve(process.env.AW_DIST ?? 'dist', { base: '/workbench/' });
   dir = mkdtempSync(join(tmpdir(), 'aw-sec-'));
-  context = await chromium.launchPersistentContext(dir, { executablePath: CHROME_PATH, headless: true, args: CHROME_ARGS, acceptDownloads: true });
+  context = await chromium.launchPersistentContext(dir, { executablePath: CHROME_PATH, headless: true, args: [...CHROME_ARGS, ...TEST_ARGS], acceptDownloads: true });
   upstream = await startLocalUpstream();
 });
 after(async () => {
