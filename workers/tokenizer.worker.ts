@@ -10,7 +10,7 @@ import type { PoolApi } from '../src/pool/pool-core';
 import { sqlString } from '../src/pool/sql';
 import { tableToRows } from '../src/pool/rows';
 import { countStep, type StepInput, type TokenCountRow } from '../src/tokenizer/counts';
-import { type ExportRowInput, type ExportTokenOptions, newRlExportState, planRow, type RlColumns, type RlRowInput, rlTokenColumns, type TokenColumns, tokenColumns } from '../src/tokenizer/export-rows';
+import { type ExportRowInput, type ExportTokenOptions, newRlExportState, planRow, type RlColumns, type RlExportCounts, type RlRowInput, rlTokenColumns, type TokenColumns, tokenColumns } from '../src/tokenizer/export-rows';
 import { parseTools, templateMessage } from '../src/tokenizer/messages';
 import { loadO200k } from '../src/tokenizer/openai';
 import { loadProfile, type ProfileInfo, profileInfo, type TokenizerProfile } from '../src/tokenizer/profile';
@@ -56,14 +56,8 @@ export interface ExportPlan extends Pick<TokenExportReport, 'mask_source' | 'row
 }
 
 /** What an rl_steps export with tokens did (decision 032). */
-export interface RlExportStats {
+export interface RlExportStats extends RlExportCounts {
   profile: ProfileInfo;
-  rows: number;
-  retokenized: number;
-  samplerIds: number;
-  reused: number;
-  tokens: number;
-  notRetokenized: Record<string, number>;
 }
 
 let pool: Comlink.Remote<PoolApi> | null = null;

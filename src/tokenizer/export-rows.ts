@@ -142,10 +142,8 @@ export interface RlRowInput {
   response_ids: number[] | null;
 }
 
-/** Per export: the previous step's rendering (reused where the next prompt extends it), the piece cache, the counts. */
-export interface RlExportState {
-  prev: { uid: string; text: string; ids: number[] } | null;
-  cache: Map<string, number[]>;
+/** What an rl_steps export with tokens did (decision 032): rows, ids made here or kept, tokens. */
+export interface RlExportCounts {
   rows: number;
   retokenized: number;
   samplerIds: number;
@@ -153,6 +151,12 @@ export interface RlExportState {
   reused: number;
   tokens: number;
   notRetokenized: Record<string, number>;
+}
+
+/** Per export: the previous step's rendering (reused where the next prompt extends it), the piece cache, the counts. */
+export interface RlExportState extends RlExportCounts {
+  prev: { uid: string; text: string; ids: number[] } | null;
+  cache: Map<string, number[]>;
 }
 
 export const newRlExportState = (): RlExportState => ({ prev: null, cache: new Map(), rows: 0, retokenized: 0, samplerIds: 0, reused: 0, tokens: 0, notRetokenized: {} });
