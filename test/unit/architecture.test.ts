@@ -234,3 +234,22 @@ describe('architecture: the rules of docs/architecture.md a grep can check', () 
     assert.deepEqual(sqlLiterals("pool.rows(`\n  SELECT count(*) FROM steps`); t.tagName === 'SELECT'"), ['SELECT count(*) FROM steps']);
   });
 });
+
+describe('architecture: the bench and scripts follow the code they measure', () => {
+  it("every relative import of a bench/ or scripts/ file names a file that exists (a move in src/ broke `npm run bench` once)", () => {
+    const dirs = ['bench', 'scripts'].map((d) => join(ROOT, d)).filter((d) => existsSync(d));
+    const missing = dirs.flatMap((d) =>
+      readdirSync(d)
+        .filter((f) => /\.(mjs|mts|ts|js)$/.test(f))
+        .flatMap((f) => {
+          const text = readFileSync(join(d, f), 'utf8');
+          return [...text.matchAll(/(?:from|import\()\s*['"](\.\.?\/[^'"]+)['"]/g)].flatMap(([, spec]) => {
+            const base = resolve(d, spec as string);
+            const found = [base, `${base}.ts`, `${base}.mts`, `${base}.mjs`, `${base}.js`, join(base, 'index.ts')].some((p) => existsSync(p) && statSync(p).isFile());
+            return found ? [] : [`${relative(ROOT, join(d, f))}: ${spec}`];
+          });
+        }),
+    );
+    assert.deepEqual(missing, []);
+  });
+});
