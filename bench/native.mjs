@@ -63,7 +63,7 @@ export async function nativeRollups(wbParquet, rows, runs) {
   const { conn, close } = await fresh();
   try {
     for (const d of DDL) await conn.run(d);
-    await conn.run(`INSERT INTO steps SELECT * FROM read_parquet(${q(wbParquet)})`);
+    await conn.run(`INSERT INTO steps SELECT * REPLACE (map_from_entries(metadata) AS metadata) FROM read_parquet(${q(wbParquet)})`);
     const have = Number(await scalar(conn, 'SELECT count(*) FROM steps'));
     const cols = (await conn.runAndReadAll(`SELECT column_name FROM information_schema.columns WHERE table_name = 'steps' ORDER BY ordinal_position`)).getRows().map((r) => String(r[0]));
     const t0 = performance.now();
