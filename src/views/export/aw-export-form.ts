@@ -341,7 +341,7 @@ export class AwExportForm extends LitElement {
         <label>split from <select aria-label="Split column" .value=${this.splitColumn} @change=${(e: Event) => (this.splitColumn = (e.target as HTMLSelectElement).value as 'split' | 'channel')}>
           <option value="split">split helper (else channel)</option><option value="channel">source channel</option></select></label>
       </fieldset>
-      <fieldset><legend>Format</legend>
+      <fieldset><legend>Format and files</legend>
         ${this.radio('format', 'parquet' as ExportFormat, this.format, 'Parquet (zstd)', (v) => (this.format = v))}
         ${this.radio('format', 'jsonl' as ExportFormat, this.format, 'JSONL', (v) => (this.format = v))}
         <label>files <select aria-label="Split into files by" .value=${this.partitionBy} @change=${(e: Event) => (this.partitionBy = (e.target as HTMLSelectElement).value)}>
