@@ -119,6 +119,7 @@ async function boot(): Promise<void> {
     query: (sql: string) => wb.query(sql),
     exportQuery: (sql: string, opts: { format: 'parquet' | 'jsonl' | 'csv' }) => wb.exportQuery(sql, opts),
     exportDataset: (opts: Parameters<WorkbenchApi['exportDataset']>[0]) => wb.exportDataset(opts),
+    exportDatasetParts: (...a: Parameters<WorkbenchApi['exportDatasetParts']>) => wb.exportDatasetParts(...a),
     loadDemoData: () => wb.loadDemoData(),
     clearPool: () => wb.clearPool(),
     openNotebook: (markdown: string) => {

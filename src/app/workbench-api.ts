@@ -2,6 +2,7 @@
  * `window.workbench`: the page's public scripting API (devtools console, end-to-end tests).
  * Documented in README.md; keep it stable.
  */
+import type { PartsOptions, PartsReport } from '../export/parts';
 import type { Row } from '../pool/rows';
 import type { ProfileInfo } from '../tokenizer/profile';
 import type { TokenCountResult, TokenizerInput } from '../tokenizer/service';
@@ -19,6 +20,12 @@ export interface WorkbenchApi {
   exportQuery(sql: string, opts: { format: ExportFormat }): Promise<Blob>;
   /** A training layout of the selected (by default: trainable) steps. */
   exportDataset(opts: ExportDatasetOptions): Promise<Blob>;
+  /**
+   * The same layout as several files: a folder per `partitionBy` value (hive style), parts of at most `maxFileBytes`,
+   * and `_manifest.json`, written into `target` (a folder from `showDirectoryPicker()`, or OPFS) or, without one,
+   * returned as `zip`. Readers (DuckDB, Ray Data, polars, datasets) read the folder as one dataset.
+   */
+  exportDatasetParts(opts: ExportDatasetOptions & PartsOptions, target?: FileSystemDirectoryHandle | null): Promise<PartsReport & { zip?: Blob }>;
   /** Load the bundled demo data (notebooks/data/). */
   loadDemoData(): Promise<ImportReport[]>;
   /** Delete everything in the pool. */

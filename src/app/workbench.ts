@@ -6,6 +6,7 @@
 import type { ExportDatasetOptions, Exporter, ExportFormat, Importer, ImportReport } from '../contract/reports';
 import type { PoolClient } from '../pool/client';
 import type { Row } from '../pool/rows';
+import { exportPartsTo, type PartsOptions, type PartsReport } from '../export/parts';
 import { ImportQueue } from '../ingest/import-queue';
 import type { Services } from '../views/kit/services';
 
@@ -70,6 +71,11 @@ export class Workbench {
 
   exportDataset(opts: ExportDatasetOptions): Promise<Blob> {
     return this.exporter.exportDataset(opts);
+  }
+
+  exportDatasetParts(opts: ExportDatasetOptions & PartsOptions, target?: FileSystemDirectoryHandle | null): Promise<PartsReport & { zip?: Blob }> {
+    const { partitionBy, maxFileBytes, ...rest } = opts;
+    return exportPartsTo({ exporter: this.exporter, rows: (sql) => this.pool.rows(sql) }, rest, { partitionBy, maxFileBytes }, target);
   }
 
   clearPool(): Promise<void> {

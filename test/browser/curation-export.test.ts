@@ -1,5 +1,6 @@
 import { expect } from '@esm-bundle/chai';
 import { type Table, tableFromIPC } from 'apache-arrow';
+import { unzipSync } from 'fflate';
 import initParquet, { readParquet } from 'parquet-wasm/esm';
 import type { DatasetLayout, ExportDatasetOptions } from '../../src/contract/reports';
 import { setCurationWhere } from '../../src/curation/api';
@@ -7,6 +8,7 @@ import { filterWhere } from '../../src/curation/filter';
 import { curationStore } from '../../src/curation/store';
 import type { PoolClient } from '../../src/pool/client';
 import { type Row, tableToRows } from '../../src/pool/rows';
+import { exportPartsTo } from '../../src/export/parts';
 import { loadStandardPool } from './curation-data';
 import { exporterFor, parquetWasmUrl, startPool } from './helpers';
 
@@ -133,5 +135,54 @@ describe('curation exports', () => {
 
     const val = await parquet({ layout: 'rl_steps', split: 'val', splitColumn: 'channel' });
     expect(val.rows.map((x) => x.step_id)).to.deep.equal(['p1-c:0']);
+  });
+
+  it('an export split into part files (by data_source, at most N bytes each) holds the one-file export\'s rows, no group cut across files', async () => {
+    const deps = { exporter, rows: (sql: string) => pool.rows(sql) };
+    const fromParquet = (bytes: Uint8Array) => tableToRows(tableFromIPC(readParquet(bytes).intoIPCStream()));
+    const sorted = (rows: Row[]) => rows.map((r) => JSON.stringify(r)).sort();
+    const cases: { layout: DatasetLayout; maxFileBytes?: number; group: string }[] = [
+      { layout: 'sft', group: 'trajectory_uid' },
+      { layout: 'verl_prompts', group: 'prompt_uid' },
+      { layout: 'rl_steps', maxFileBytes: 1, group: 'trajectory_uid' },
+      { layout: 'dpo', maxFileBytes: 1, group: 'prompt_uid' },
+    ];
+    for (const c of cases) {
+      const one = (await parquet({ layout: c.layout })).rows;
+      const r = await exportPartsTo(deps, { layout: c.layout, format: 'parquet' }, { partitionBy: ['data_source'], maxFileBytes: c.maxFileBytes });
+      const files = unzipSync(new Uint8Array(await r.zip!.arrayBuffer()));
+      const manifest = JSON.parse(new TextDecoder().decode(files[`${r.folder}/_manifest.json`]));
+      expect(manifest.files.map((f: { path: string }) => f.path)).to.deep.equal(r.files.map((f) => f.path));
+      const parts = r.files.map((f) => ({ ...f, rows: fromParquet(files[f.path]) }));
+      expect(parts.every((p) => p.rows.length === r.files.find((f) => f.path === p.path)!.rows && p.rows.length > 0), `${c.layout}: every part has the rows its manifest entry says`).to.equal(true);
+      expect(sorted(parts.flatMap((p) => p.rows)), `${c.layout}: the parts hold the one file's rows`).to.deep.equal(sorted(one));
+      for (const p of parts) {
+        expect(p.path).to.match(new RegExp(`^${r.folder}/data_source=${p.partition.data_source}/part-\\d+\\.parquet$`));
+        if (c.layout !== 'dpo') expect(new Set(p.rows.map((x) => x.data_source)), p.path).to.deep.equal(new Set([p.partition.data_source]));
+      }
+      const fileOf = new Map<unknown, string>();
+      for (const p of parts) for (const x of p.rows) {
+        expect(fileOf.get(x[c.group]) ?? p.path, `${c.layout}: ${String(x[c.group])} in one file`).to.equal(p.path);
+        fileOf.set(x[c.group], p.path);
+      }
+      if (c.maxFileBytes) expect(parts.length, `${c.layout}: cut into more files than partitions`).to.be.greaterThan(new Set(parts.map((p) => p.partition.data_source)).size);
+    }
+    // into a folder (OPFS here; a picked folder in the page): same files, under a sub-folder of their own
+    const root = await navigator.storage.getDirectory();
+    const r = await exportPartsTo(deps, { layout: 'sft', format: 'jsonl' }, { partitionBy: ['channel', 'data_source'] }, root);
+    const lines: string[] = [];
+    for (const f of r.files) {
+      let dir = root;
+      const segs = f.path.split('/');
+      const name = segs.pop()!;
+      for (const s of segs) dir = await dir.getDirectoryHandle(s);
+      lines.push(...(await (await (await dir.getFileHandle(name)).getFile()).text()).trim().split('\n'));
+    }
+    expect(r.files.map((f) => f.path.slice(r.folder.length + 1))).to.include('channel=val/data_source=trivia/part-0.jsonl');
+    expect(lines.length).to.equal((await parquet({ layout: 'sft' })).rows.length);
+    await root.removeEntry(r.folder, { recursive: true });
+    let bad = '';
+    await exportPartsTo(deps, { layout: 'sft', format: 'parquet' }, { partitionBy: ['data_source; DROP TABLE steps' as 'data_source'] }).catch((e) => (bad = String(e)));
+    expect(bad).to.include('cannot split an export by data_source; DROP TABLE steps');
   });
 });

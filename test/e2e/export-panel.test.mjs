@@ -1,11 +1,12 @@
 // The Data tab's export form (the same element the dashboard opens as its export dialog) tells the user which rows a trainer would reject before the download (issue 21),
 // and the downloaded file holds only the others (read back with native DuckDB).
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { unzipSync } from 'fflate';
 import { startApp, uniquePool, waitForReports } from './harness.mjs';
 
 let app;
@@ -43,6 +44,26 @@ describe('export panel', () => {
     assert.equal(n, shown);
     assert.equal(bad, 0);
     assert.equal(nullContent, 0);
+
+    // the same rows as part files, a folder per data_source, in one zip: native DuckDB reads the folder as one dataset
+    await form.getByLabel('Split into files by').selectOption('data_source');
+    const [zipped] = await Promise.all([page.waitForEvent('download'), form.getByRole('button', { name: 'Download rl_steps files (.zip)' }).click()]);
+    assert.match(zipped.suggestedFilename(), /^rl_steps-[\d-]+\.zip$/);
+    const dir = mkdtempSync(join(tmpdir(), 'aw-parts-'));
+    const files = unzipSync(readFileSync(await zipped.path()));
+    for (const [path, bytes] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), bytes);
+    }
+    const manifest = JSON.parse(readFileSync(join(dir, zipped.suggestedFilename().replace(/\.zip$/, ''), '_manifest.json'), 'utf8'));
+    const parts = await conn.runAndReadAll(`SELECT count(*) AS n, count(DISTINCT filename) AS files, count(DISTINCT coalesce(data_source, '(null)')) AS sources, count(*) FILTER (WHERE filename NOT LIKE '%/data_source=' || data_source || '/part-%') AS misplaced
+      FROM read_parquet('${dir}/**/*.parquet', hive_partitioning = false, filename = true)`);
+    const [pn, pfiles, sources, misplaced] = parts.getRows()[0].map(Number);
+    assert.equal(pn, shown, 'the part files hold the rows of the one file');
+    assert.equal(pfiles, manifest.files.length);
+    assert.equal(pfiles, sources, 'a file per data source');
+    assert.equal(misplaced, 0, 'every row sits in its data_source folder');
+    assert.equal(manifest.rows, shown);
     await page.close();
   });
 });

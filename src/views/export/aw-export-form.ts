@@ -2,7 +2,8 @@
  * <aw-export-form>: the one dataset export form, inline on the Data tab and, with `modal`, the
  * dashboard's export dialog. Layout (steps | sft per trajectory or step | rl_steps | verl_prompts |
  * dpo with a minimum margin), source (whole pool, the dashboard filter, a notebook cell's view or a SQL predicate),
- * trainable-only (default on), redaction, split, Parquet (zstd) or JSONL. Shows the row count, the
+ * trainable-only (default on), redaction, split, Parquet (zstd) or JSONL, one file or part files (a folder per
+ * data_source / channel / model, parts of at most N MB; export/parts.ts) saved to a picked folder or a zip. Shows the row count, the
  * rows a trainer would reject and the first rows (export/preview.ts) before download; downloads a
  * manifest JSON beside the file; shows progress and can cancel.
  *
@@ -23,6 +24,7 @@ import { type Services, servicesContext } from '../kit/services';
 import { base } from '../kit/styles';
 import { type CurationFilter, filterSummary } from '../../curation/filter';
 import { datasetSql, LAYOUTS, resolveLayoutOptions } from '../../export/layouts';
+import { type PartitionColumn, exportPartsTo } from '../../export/parts';
 import { datasetPreview } from '../../export/preview';
 import { inView } from '../../pool/queries/steps';
 import '../aw-table';
@@ -31,6 +33,8 @@ import { buildManifest, type ExportManifest, fileStem } from './manifest';
 import { Cancellable } from '../../util/jobs';
 
 export type ExportSource = 'pool' | 'filter' | 'view' | 'sql';
+/** The "files" choices: one file, or a folder per value of these step columns (export/parts.ts PARTITION_COLUMNS). */
+const PART_CHOICES: [string, string][] = [['', 'one file'], ['data_source', 'a folder per data_source'], ['channel', 'a folder per channel'], ['data_source,channel', 'per data_source, then channel'], ['model', 'a folder per model']];
 const VIEW_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
 
 @customElement('aw-export-form')
@@ -49,6 +53,9 @@ export class AwExportForm extends LitElement {
   /** Source `sql`: a SQL predicate over `steps s` and `curation c`, typed by the user. */
   @property() predicate = '';
   @property({ attribute: false }) saveFile: (name: string, blob: Blob) => void = (name, blob) => download(blob, name);
+  /** Asks for the folder part files go into (File System Access API); tests replace it. Null: no picker, a zip instead. */
+  @property({ attribute: false }) pickFolder: (() => Promise<FileSystemDirectoryHandle>) | null =
+    'showDirectoryPicker' in window ? () => (window as unknown as { showDirectoryPicker(o: object): Promise<FileSystemDirectoryHandle> }).showDirectoryPicker({ mode: 'readwrite' }) : null;
 
   @property() layout: DatasetLayout = 'sft';
   @property() format: ExportFormat = 'parquet';
@@ -64,6 +71,9 @@ export class AwExportForm extends LitElement {
   @state() tokens = false;
   @state() maxTokens = 32768;
   @state() truncate: 'drop' | 'turn' = 'drop';
+  /** Part files: a folder per value of these columns ('' = one file), each part at most `maxFileMb` (0 = no limit). */
+  @state() partitionBy = '';
+  @state() maxFileMb = 0;
 
   @state() preview: Table | null = null;
   @state() rowCount: number | null = null;
@@ -75,6 +85,8 @@ export class AwExportForm extends LitElement {
   @state() private busy = false;
   /** The last export's manifest (also downloaded as JSON). */
   lastManifest: ExportManifest | null = null;
+  /** The last part-file export's report (files, rows, bytes). */
+  lastParts: Awaited<ReturnType<typeof exportPartsTo>> | null = null;
   private job = new Cancellable();
   private previewSeq = 0;
   /** Inline: the user asked for a preview, so it follows the controls from now on. */
@@ -185,7 +197,7 @@ export class AwExportForm extends LitElement {
   }
 
   /** Export with the current options, then save the file and its manifest. Resolves with the manifest. */
-  async exportNow(): Promise<ExportManifest | null> {
+  async exportNow(toFolder = false): Promise<ExportManifest | null> {
     const s = this.services;
     if (!s || this.busy) return null;
     this.error = null;
@@ -196,6 +208,7 @@ export class AwExportForm extends LitElement {
       return null;
     }
     const opts = this.options();
+    if (this.partitionBy || this.maxFileMb > 0) return this.exportParts(opts, toFolder);
     const stem = fileStem(this.layout);
     const file = `${stem}.${this.format === 'parquet' ? 'parquet' : 'jsonl'}`;
     const signal = this.job.start();
@@ -226,6 +239,33 @@ export class AwExportForm extends LitElement {
     }
   }
 
+  /** The export as part files (export/parts.ts): into a folder the user picks, or one zip download. */
+  private async exportParts(opts: Omit<ExportDatasetOptions, 'format'>, toFolder: boolean): Promise<ExportManifest | null> {
+    const s = this.services as Services;
+    const signal = this.job.start();
+    this.busy = true;
+    this.progress = { rows: 0, bytes: 0 };
+    try {
+      const folder = toFolder && this.pickFolder ? await this.pickFolder() : null;
+      const partitionBy = this.partitionBy.split(',').filter(Boolean) as PartitionColumn[];
+      const maxFileBytes = this.maxFileMb > 0 ? this.maxFileMb * 1024 * 1024 : null;
+      const source = { kind: this.source, ...(this.source === 'view' ? { view: this.viewName.trim() } : {}), where: opts.where ?? null };
+      const r = await exportPartsTo({ exporter: s.exporter, rows: (q) => s.pool.rows(q) }, { ...opts, format: this.format, signal, onProgress: (p) => (this.progress = p) },
+        { partitionBy, maxFileBytes }, folder, { source });
+      if (r.zip) this.saveFile(`${r.folder}.zip`, r.zip);
+      s.notify(`Exported ${r.rows.toLocaleString('en-US')} ${this.layout} rows in ${r.files.length} files to ${folder ? `${folder.name}/` : ''}${r.folder}${r.zip ? '.zip' : '/'}`);
+      this.lastParts = r;
+      return null;
+    } catch (e) {
+      this.error = signal.aborted || (e instanceof DOMException && e.name === 'AbortError') ? 'The export was cancelled; nothing more was saved.' : `The export failed: ${e instanceof Error ? e.message : String(e)}`;
+      return null;
+    } finally {
+      this.busy = false;
+      this.job.end();
+      if (!this.modal) this.previewing = true;
+    }
+  }
+
   cancel(): void {
     this.job.cancel();
   }
@@ -235,6 +275,11 @@ export class AwExportForm extends LitElement {
     this.cancel();
     this.open = false;
     this.dispatchEvent(new CustomEvent('aw-close', { bubbles: true, composed: true }));
+  }
+
+  /** The export goes into part files (a split or a size limit is set). */
+  private get parted(): boolean {
+    return !!this.partitionBy || this.maxFileMb > 0;
   }
 
   private radio<T extends string>(name: string, value: T, current: T, label: string, set: (v: T) => void) {
@@ -296,9 +341,14 @@ export class AwExportForm extends LitElement {
         <label>split from <select aria-label="Split column" .value=${this.splitColumn} @change=${(e: Event) => (this.splitColumn = (e.target as HTMLSelectElement).value as 'split' | 'channel')}>
           <option value="split">split helper (else channel)</option><option value="channel">source channel</option></select></label>
       </fieldset>
-      <fieldset><legend>Format</legend>
+      <fieldset><legend>Format and files</legend>
         ${this.radio('format', 'parquet' as ExportFormat, this.format, 'Parquet (zstd)', (v) => (this.format = v))}
         ${this.radio('format', 'jsonl' as ExportFormat, this.format, 'JSONL', (v) => (this.format = v))}
+        <label>files <select aria-label="Split into files by" .value=${this.partitionBy} @change=${(e: Event) => (this.partitionBy = (e.target as HTMLSelectElement).value)}>
+          ${PART_CHOICES.map(([v, label]) => html`<option value=${v}>${label}</option>`)}</select></label>
+        <label>at most <input type="number" min="0" step="1" aria-label="Largest file in MB (0: no limit)" .value=${String(this.maxFileMb)}
+          @change=${(e: Event) => (this.maxFileMb = Math.max(0, Math.floor(Number((e.target as HTMLInputElement).value)) || 0))} /> MB per file</label>
+        ${this.parted ? html`<div class="desc">Hive-style folders (<code>data_source=…/part-0.${this.format}</code>) and <code>_manifest.json</code>: DuckDB, Ray Data, polars and datasets read the folder as one dataset. No trajectory or prompt group is cut across files.</div>` : nothing}
       </fieldset>
       </div>
       ${this.modal ? nothing : html`<div class="actions"><button @click=${() => (this.previewing ? void this.refreshPreview() : (this.previewing = true))}>Preview</button></div>`}
@@ -313,7 +363,10 @@ export class AwExportForm extends LitElement {
           : nothing
       }
       <div class="actions">
-        <button ?disabled=${this.busy} @click=${() => void this.exportNow()}>Download ${this.layout}.${this.format === 'parquet' ? 'parquet' : 'jsonl'}</button>
+        ${this.parted
+          ? html`${this.pickFolder ? html`<button ?disabled=${this.busy} @click=${() => void this.exportNow(true)}>Save ${this.layout} files to a folder…</button>` : nothing}
+            <button ?disabled=${this.busy} @click=${() => void this.exportNow()}>Download ${this.layout} files (.zip)</button>`
+          : html`<button ?disabled=${this.busy} @click=${() => void this.exportNow()}>Download ${this.layout}.${this.format === 'parquet' ? 'parquet' : 'jsonl'}</button>`}
         ${this.busy ? html`<progress aria-label="Export progress" max=${total || 1} value=${Math.min(this.progress?.rows ?? 0, total)}></progress>
             <span>${(this.progress?.rows ?? 0).toLocaleString('en-US')} rows · ${Math.round((this.progress?.bytes ?? 0) / 1024)} KB</span>
             <button @click=${() => this.cancel()}>Cancel</button>` : nothing}

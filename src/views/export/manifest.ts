@@ -23,9 +23,7 @@ export interface ExportManifest {
   sql: string;
 }
 
-export function fileStem(layout: DatasetLayout, when = new Date()): string {
-  return `${layout}-${when.toISOString().slice(0, 19).replaceAll(':', '').replace('T', '-')}`;
-}
+export { fileStem } from '../../export/parts';
 
 /** What the form knew when it exported: the options it asked for and what the preview counted. */
 export interface ManifestInput {
