@@ -37,37 +37,20 @@ async function pickTrajectories(page) {
   return rows;
 }
 
-describe('durability: writes after an import survive a reload', () => {
-  it('effect cell, workbench.query, setCuration, setCurationWhere, split, near-duplicates and gateway capture', async () => {
+// Rounds: a path whose write is followed by its own CHECKPOINT (curation, split, near-duplicates, capture)
+// gets a round of its own: import → write → reload (a later checkpoint in the same round would hide its lost
+// write). The paths that only append to the WAL (workbench.query, an effect cell) call no CHECKPOINT, so they
+// share the last round, after a second import: nothing checkpoints between their writes and the reloads,
+// and the effect cell (a path of its own) writes last, so no later write's WAL flush covers it either.
+// 1 page + 7 reloads (was 2 pages + 11 reloads).
+describe('durability: writes after an import survive reloads', () => {
+  it('labels, split, near-duplicates, capture (a round each); then after a reload and a second import, workbench.query and an effect cell survive two reloads', async () => {
     const page = await app.open(uniquePool('durable'));
     await importChat(page);
     const [t1, t2, t3, t4, t5] = await pickTrajectories(page);
     const count = async (sql) => (await q(page, `SELECT count(*)::INTEGER AS n FROM ${sql}`))[0].n;
-    // Each path alone: an import (a re-import commits and checkpoints too), one write, a reload.
-    // A later checkpoint would rescue an earlier lost write, so no two paths share a round.
+    // Each path that checkpoints alone: an import (a re-import commits and checkpoints too), one write, a reload.
     const paths = [
-      {
-        name: 'effect cell',
-        write: async () => {
-          await page.evaluate((t) => window.workbench.openNotebook(`# durability\n\n\`\`\`sql effect id=del\nDELETE FROM steps WHERE trajectory_uid = '${t}'\n\`\`\`\n`), t1.t);
-          await page.getByRole('button', { name: 'Run del' }).click();
-          await waitForQuery(page, `SELECT count(*) AS n FROM steps WHERE trajectory_uid = '${t1.t}'`, (r) => r[0].n === 0);
-        },
-        read: () => count(`steps WHERE trajectory_uid = '${t1.t}'`),
-        want: 0,
-      },
-      {
-        name: 'workbench.query DELETE',
-        write: () => q(page, `DELETE FROM steps WHERE trajectory_uid = '${t2.t}'`),
-        read: () => count(`steps WHERE trajectory_uid = '${t2.t}'`),
-        want: 0,
-      },
-      {
-        name: 'workbench.query UPDATE',
-        write: () => q(page, `UPDATE steps SET model = 'durable-update' WHERE trajectory_uid = '${t5.t}'`),
-        read: () => count(`steps WHERE model = 'durable-update'`),
-        want: t5.n,
-      },
       {
         name: 'setCuration',
         write: () => page.evaluate((s) => window.workbench.setCuration([s], { quality: 'bad', note: 'durable note' }), t3.s),
@@ -103,6 +86,7 @@ describe('durability: writes after an import survive a reload', () => {
         want: async () => count('near_duplicates'),
       },
       {
+        // last: the write after the reload below follows this round's reload
         name: 'gateway capture',
         write: async () => {
           const run = await page.evaluate(() => window.workbench.runAgent({ agent: 'calculator-agent', tasks: 'math', rollouts: 1 }).then((r) => r.trajectories));
@@ -117,8 +101,8 @@ describe('durability: writes after an import survive a reload', () => {
       },
     ];
     const lost = [];
-    for (const p of paths) {
-      await importChat(page);
+    for (const [i, p] of paths.entries()) {
+      if (i > 0) await importChat(page); // the first round's import is the one above
       await p.write();
       const want = typeof p.want === 'function' ? await p.want() : p.want;
       assert.equal(await p.read(), want, `${p.name}: before the reload`);
@@ -128,30 +112,47 @@ describe('durability: writes after an import survive a reload', () => {
       if (got !== want || (await count('steps')) !== steps) lost.push(`${p.name}: ${got} after the reload, ${want} before`);
     }
     assert.deepEqual(lost, []);
-    // the per-trajectory stats agree with steps after the reload too
-    assert.deepEqual(await q(page, 'SELECT (SELECT count(*) FROM steps) = (SELECT sum(step_count) FROM trajectory_stats) AS ok'), [{ ok: true }]);
-    await page.close();
-  });
 
-  it('a write after a reload and one after a second import survive the next two reloads', async () => {
-    const page = await app.open(uniquePool('durable2'));
-    await importChat(page);
-    await reload(page);
+    // A write right after a reload (the WAL restarts at offset 0 after the open's checkpoint), then a second
+    // import (it checkpoints), then the WAL-only paths; twice reloaded: what DuckDB replayed from the WAL at the
+    // first start must still be there at the second.
     await q(page, `UPDATE steps SET model = 'after-reload' WHERE step_index = 0`);
-    const n0 = (await q(page, `SELECT count(*) AS n FROM steps WHERE model = 'after-reload'`))[0].n;
+    const n0 = await count(`steps WHERE model = 'after-reload'`);
+    assert.ok(n0 > 0);
     await page.evaluate(async () => {
       const res = await fetch('notebooks/data/gsm8k-rollouts.jsonl');
       await window.workbench.importFiles([new File([await res.blob()], 'gsm8k-rollouts.jsonl')]);
     });
-    await q(page, `DELETE FROM steps WHERE model = 'after-reload'`);
-    const total = (await q(page, 'SELECT count(*) AS n FROM steps'))[0].n;
-    assert.ok(n0 > 0);
-    // twice: what DuckDB replayed from the WAL at the first start must still be there at the second
-    for (let i = 0; i < 2; i++) {
-      await reload(page);
-      assert.equal((await q(page, 'SELECT count(*) AS n FROM steps'))[0].n, total, `reload ${i + 1}`);
-      assert.equal((await q(page, `SELECT count(*) AS n FROM steps WHERE model = 'after-reload'`))[0].n, 0);
+    const walOnly = [
+      { name: 'workbench.query DELETE after a write after a reload', write: () => q(page, `DELETE FROM steps WHERE model = 'after-reload'`), read: () => count(`steps WHERE model = 'after-reload'`), want: 0 },
+      { name: 'workbench.query DELETE', write: () => q(page, `DELETE FROM steps WHERE trajectory_uid = '${t2.t}'`), read: () => count(`steps WHERE trajectory_uid = '${t2.t}'`), want: 0 },
+      // t5 less its first step (deleted just above)
+      { name: 'workbench.query UPDATE', write: () => q(page, `UPDATE steps SET model = 'durable-update' WHERE trajectory_uid = '${t5.t}'`), read: () => count(`steps WHERE model = 'durable-update'`), want: () => count(`steps WHERE trajectory_uid = '${t5.t}'`) },
+      {
+        name: 'effect cell',
+        write: async () => {
+          await page.evaluate((t) => window.workbench.openNotebook(`# durability\n\n\`\`\`sql effect id=del\nDELETE FROM steps WHERE trajectory_uid = '${t}'\n\`\`\`\n`), t1.t);
+          await page.getByRole('button', { name: 'Run del' }).click();
+          await waitForQuery(page, `SELECT count(*) AS n FROM steps WHERE trajectory_uid = '${t1.t}'`, (r) => r[0].n === 0);
+        },
+        read: () => count(`steps WHERE trajectory_uid = '${t1.t}'`),
+        want: 0,
+      },
+    ];
+    for (const p of walOnly) {
+      await p.write();
+      if (typeof p.want === 'function') p.want = await p.want();
+      assert.equal(await p.read(), p.want, `${p.name}: before the reloads`);
     }
+    assert.ok(walOnly[2].want > 0);
+    const total = await count('steps');
+    for (let i = 1; i <= 2; i++) {
+      await reload(page);
+      assert.equal(await count('steps'), total, `reload ${i}: steps`);
+      for (const p of walOnly) assert.equal(await p.read(), p.want, `reload ${i}: ${p.name}`);
+    }
+    // the per-trajectory stats agree with steps after the reloads too
+    assert.deepEqual(await q(page, 'SELECT (SELECT count(*) FROM steps) = (SELECT sum(step_count) FROM trajectory_stats) AS ok'), [{ ok: true }]);
     await page.close();
   });
 });

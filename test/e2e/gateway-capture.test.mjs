@@ -19,9 +19,20 @@ before(async () => {
 });
 
 after(async () => {
+  await shared?.close();
   await app?.close();
   await upstream?.close();
 });
+
+/**
+ * One app page for the tests that need no fresh pool or reload of their own (the local upstream, the black-box
+ * agent, the panel): each tags its calls and filters by its tag or upstream. Saves 2 app boots.
+ */
+let shared = null;
+async function sharedPage() {
+  shared ??= await open(uniquePool('gw-shared'));
+  return shared;
+}
 
 async function open(pool, extra = '') {
   const page = await app.open(pool, extra);
@@ -113,8 +124,29 @@ test('a reload mid-run loses no finished call', async () => {
   await page.close();
 });
 
+// before the shared page opens: an open app page would take the bare page's capture into its own pool
+test('capture needs no app page: a bare same-origin page under the base is captured, and the app replays it on start', async () => {
+  const pool = uniquePool('gw-nopage');
+  const first = await open(pool);
+  await first.close();
+  const bare = await browser.context.newPage();
+  await bare.goto(`${srv.url}some/agent/page.html`);
+  assert.equal(await bare.evaluate(() => !!navigator.serviceWorker.controller), true);
+  const tag = `no page open ${Date.now()}`;
+  const r = await bare.evaluate(async ({ base, tag }) => {
+    const res = await fetch(`${base}gateway/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'mock', messages: [{ role: 'user', content: tag }] }) });
+    return res.status;
+  }, { base: srv.url, tag });
+  assert.equal(r, 200);
+  await bare.close();
+  const again = await open(pool);
+  const rows = await waitFor(again, `SELECT status FROM steps WHERE messages[-1].content = '${tag}'`, (x) => x.length === 1);
+  assert.equal(rows[0].status, 'ok');
+  await again.close();
+});
+
 test('a real OpenAI-compatible server on 127.0.0.1: key from settings, never stored; and the gateway overhead', async () => {
-  const page = await open(uniquePool('gw-local'));
+  const page = await sharedPage();
   const KEY = 'sk-local-SECRETSECRETSECRET9876';
   await page.evaluate(async ({ url, key }) => {
     const s = await window.workbench.gatewaySettings();
@@ -164,31 +196,10 @@ test('a real OpenAI-compatible server on 127.0.0.1: key from settings, never sto
   }, upstream.url);
   console.log(`# overhead p50 (ms): json direct ${m.direct.toFixed(1)}, via gateway ${m.gateway.toFixed(1)}, added ${(m.gateway - m.direct).toFixed(1)}; first chunk direct ${m.directFirst.toFixed(1)}, via gateway ${m.gatewayFirst.toFixed(1)}, added ${(m.gatewayFirst - m.directFirst).toFixed(1)}; stream total direct ${m.directTotal.toFixed(1)}, via gateway ${m.gatewayTotal.toFixed(1)}`);
   assert.ok(m.gatewayFirst < m.gatewayTotal - 300, 'first chunk must arrive before the upstream finishes');
-  await page.close();
-});
-
-test('capture needs no app page: a bare same-origin page under the base is captured, and the app replays it on start', async () => {
-  const pool = uniquePool('gw-nopage');
-  const first = await open(pool);
-  await first.close();
-  const bare = await browser.context.newPage();
-  await bare.goto(`${srv.url}some/agent/page.html`);
-  assert.equal(await bare.evaluate(() => !!navigator.serviceWorker.controller), true);
-  const tag = `no page open ${Date.now()}`;
-  const r = await bare.evaluate(async ({ base, tag }) => {
-    const res = await fetch(`${base}gateway/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'mock', messages: [{ role: 'user', content: tag }] }) });
-    return res.status;
-  }, { base: srv.url, tag });
-  assert.equal(r, 200);
-  await bare.close();
-  const again = await open(pool);
-  const rows = await waitFor(again, `SELECT status FROM steps WHERE messages[-1].content = '${tag}'`, (x) => x.length === 1);
-  assert.equal(rows[0].status, 'ok');
-  await again.close();
 });
 
 test('a black-box agent in the sandbox reaches the gateway (streaming too) and nothing else', async () => {
-  const page = await open(uniquePool('gw-blackbox'));
+  const page = await sharedPage();
   const tag = `black box ${Date.now()}`;
   const code = `
     export default async function ({ baseUrl, input }) {
@@ -211,21 +222,19 @@ test('a black-box agent in the sandbox reaches the gateway (streaming too) and n
   assert.equal(r.origin_seen, 'null');
   const rows = await waitFor(page, `SELECT count(*) AS n FROM steps WHERE messages[-1].content LIKE '${tag}%'`, (x) => x[0].n === 2);
   assert.equal(rows[0].n, 2);
-  await page.close();
 });
 
 test('the <aw-gateway> panel: live status strip, and the CORS hint when an upstream cannot be reached', async () => {
-  const page = await open(uniquePool('gw-panel'), '#gateway');
+  const page = await sharedPage();
   await page.evaluate(() => document.querySelector('aw-app').selectTab('gateway'));
   const panel = page.locator('aw-gateway');
   await panel.getByRole('button', { name: 'Add upstream' }).click();
   await panel.getByLabel('Upstream base URL').fill('http://127.0.0.1:9/v1');
   await panel.getByRole('button', { name: 'Test connection' }).click();
   await panel.getByRole('alert').filter({ hasText: 'OLLAMA_ORIGINS' }).waitFor({ timeout: 10000 });
-  assert.match(await panel.getByRole('alert').first().textContent(), /--allowed-origins/);
+  assert.match(await panel.getByRole('alert').filter({ hasText: 'OLLAMA_ORIGINS' }).first().textContent(), /--allowed-origins/);
   await page.evaluate(async () => {
     for (let i = 0; i < 3; i++) await fetch(window.workbench.gatewayBaseUrl() + '/chat/completions', { method: 'POST', body: JSON.stringify({ model: 'mock', messages: [{ role: 'user', content: `panel ${i}` }] }) });
   });
   await page.waitForFunction(() => /([3-9]|\d\d+) calls\/min/.test(document.querySelector('aw-app').shadowRoot.querySelector('aw-gateway').shadowRoot.textContent), null, { timeout: 5000 });
-  await page.close();
 });

@@ -320,6 +320,60 @@ describe('gateway capture', () => {
     assert.equal(mem.all('links').length, 0, 'a cancelled answer is no link for a follow-up');
   });
 
+  it('an abort relayed before the call registers its id (the relay beat the fetch event) still cancels the call', async () => {
+    // the abort travels on a BroadcastChannel, the call as a fetch event: under load the abort can arrive first
+    const seenAborted: boolean[] = [];
+    const fetchUp: typeof fetch = async (_u, init) => {
+      seenAborted.push(!!init?.signal?.aborted);
+      if (init?.signal?.aborted) throw new DOMException('aborted', 'AbortError');
+      return new Response(JSON.stringify(chatJson('late answer')), { status: 200, headers: { 'content-type': 'application/json' } });
+    };
+    const { gw, steps } = setup({ settings: upstream({}), fetch: fetchUp });
+    assert.equal(gw.abort('early-1'), false, 'nothing in flight yet: remembered, not applied');
+    const r = await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [u('hi')] }, { headers: { 'x-aw-call-id': 'early-1' } });
+    assert.deepEqual(seenAborted, [true], 'the upstream request starts already aborted');
+    assert.equal(r.res.status, 499);
+    assert.equal(steps()[0].error, 'cancelled by client');
+    // the remembered abort is used up: another call is not touched by it, even one reusing the id
+    const again = await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [u('hi again')] }, { headers: { 'x-aw-call-id': 'early-1' } });
+    assert.equal(again.res.status, 200);
+    const plain = await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [u('no id')] });
+    assert.equal(plain.res.status, 200);
+  });
+
+  it('an abort that arrives while the gateway is still preparing the call (before the upstream fetch) cancels it', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((ok) => (release = ok));
+    let asked!: () => void;
+    const settingsAsked = new Promise<void>((ok) => (asked = ok));
+    const mem = new MemoryJournal();
+    const seenAborted: boolean[] = [];
+    const gw = new Gateway(BASE, {
+      db: async () => mem.asDb(),
+      // the worker may wait up to 400 ms for an open page to send the keys: a wide window for an early abort
+      settings: async () => {
+        asked();
+        await gate;
+        return upstream({});
+      },
+      notify: () => {},
+      fetch: async (_u, init) => {
+        seenAborted.push(!!init?.signal?.aborted);
+        if (init?.signal?.aborted) throw new DOMException('aborted', 'AbortError');
+        return new Response(JSON.stringify(chatJson('late answer')), { status: 200, headers: { 'content-type': 'application/json' } });
+      },
+    });
+    const h = gw.handle(new Request(`${ORIGIN}${BASE}gateway/v1/chat/completions`, { method: 'POST', headers: { 'x-aw-call-id': 'mid-1' }, body: JSON.stringify({ model: 'gpt-4o-mini', messages: [u('hi')] }) }));
+    await settingsAsked;
+    gw.abort('mid-1');
+    release();
+    const res = await h.response;
+    await res.text();
+    await h.done;
+    assert.deepEqual(seenAborted, [true], 'the upstream request starts already aborted');
+    assert.equal(res.status, 499);
+  });
+
   it('the agent dropping the body cancels the upstream and records a cancelled step', async () => {
     let cancelled = false;
     const body = new ReadableStream<Uint8Array>({

@@ -11,6 +11,7 @@ import { isObject, num, type Obj, str } from '../../contract/json';
 import { hash64 } from '../../util/hash';
 import { type Api, httpErrorText, wireRequest, wireResponse } from '../../wire';
 import { allocateStep, completeTrajectory, getLink, type JournalDb, putLink, putStep, updateTrajectory } from './journal';
+import { CallAborts } from './call-aborts';
 import { mockFetch } from './mock-upstream';
 import { CALL_ID_HEADER } from './protocol';
 import { parseRoute } from './routes';
@@ -78,13 +79,14 @@ export class Gateway {
   ) {}
 
   /** Calls in flight by the client's `x-aw-call-id`, so a client can cancel one (see ABORT_CHANNEL). */
-  private inflight = new Map<string, AbortController>();
+  private aborts = new CallAborts();
 
-  /** Cancel a call in flight: the upstream request is aborted and the step recorded as cancelled. */
+  /**
+   * Cancel a call: the upstream request is aborted and the step recorded as cancelled. True if the call
+   * was in flight; a cancel that came before its call is applied when the call starts (call-aborts.ts).
+   */
   abort(callId: string): boolean {
-    const ac = this.inflight.get(callId);
-    ac?.abort(new DOMException('cancelled by client', 'AbortError'));
-    return !!ac;
+    return this.aborts.abort(callId);
   }
 
   owns(url: URL): boolean {
@@ -166,6 +168,33 @@ export class Gateway {
   }
 
   private async call(request: Request, api: Api, scopedTraj: string | null, scopedPrompt: string | null, path: string, track: (p: Promise<void>) => void): Promise<Response> {
+    // the client's abort: the request's own signal where the browser signals it, else the client's explicit
+    // cancel, registered before the first await so a cancel sent while the call is prepared is not lost
+    const client = new AbortController();
+    const clientId = request.headers.get(CALL_ID_HEADER);
+    if (request.signal.aborted) client.abort();
+    request.signal.addEventListener('abort', () => client.abort(), { once: true });
+    // Stryker disable next-line ConditionalExpression: a null id is never looked up (abort takes a string)
+    if (clientId) this.aborts.register(clientId, client);
+    try {
+      return await this.prepared(request, api, scopedTraj, scopedPrompt, path, track, client, clientId);
+    } catch (e) {
+      // Stryker disable next-line ConditionalExpression: releasing a null id releases nothing
+      if (clientId) this.aborts.release(clientId, client);
+      throw e;
+    }
+  }
+
+  private async prepared(
+    request: Request,
+    api: Api,
+    scopedTraj: string | null,
+    scopedPrompt: string | null,
+    path: string,
+    track: (p: Promise<void>) => void,
+    client: AbortController,
+    clientId: string | null,
+  ): Promise<Response> {
     const text = await request.text();
     let body: unknown = text;
     try {
@@ -207,13 +236,6 @@ export class Gateway {
     if (state.prompt_uid === AUTO_PROMPT) await updateTrajectory(db, trajectory_uid, prompt_uid, { prompt_uid });
     const settings = await this.deps.settings();
     const secrets = secretsOf(settings, request.headers);
-    // the client's abort: the request's own signal where the browser signals it, else the client's explicit cancel
-    const client = new AbortController();
-    const clientId = request.headers.get(CALL_ID_HEADER);
-    if (request.signal.aborted) client.abort();
-    request.signal.addEventListener('abort', () => client.abort(), { once: true });
-    // Stryker disable next-line ConditionalExpression: a null id is never looked up (abort takes a string)
-    if (clientId) this.inflight.set(clientId, client);
     const upstream = pickUpstream(settings, request.headers.get('x-aw-upstream') ?? state.upstream, summary.model);
     const callId = `${trajectory_uid}:${index}`;
     this.deps.notify({ type: 'call-start', id: callId, trajectory_uid, api, model: summary.model });
@@ -227,7 +249,7 @@ export class Gateway {
     };
     const finish = async (): Promise<void> => {
       // Stryker disable next-line ConditionalExpression: deleting a null id deletes nothing
-      if (clientId) this.inflight.delete(clientId);
+      if (clientId) this.aborts.release(clientId, client);
       rec.ended_at = Date.now();
       rec.latency_ms = performance.now() - t0;
       const step = scrubSecrets(callToStep(rec), secrets);
