@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import '../util/arrow-bool-fix';
 import type { ImportProgress, ImportReport } from '../contract/reports';
 import { datasetSql, describeSql, problemsSql, resolveLayoutOptions, withoutMapsSql } from '../export/layouts';
-import { EXPORT_FLAGS, exportOptions, type HeadlessExportOptions } from './export-options';
+import { EXPORT_FLAGS, ExportFlagError, exportOptions, type HeadlessExportOptions } from '../export/export-flags';
 import { runImport } from './import';
 import { NativePool } from './native-pool';
 import { runNotebook } from './notebook';
@@ -42,6 +42,7 @@ const OPTIONS = {
   'partition-by': { type: 'string' },
   'max-file-size': { type: 'string', default: '512MB' },
   steps: { type: 'string' },
+  tokenizer: { type: 'string' },
   threads: { type: 'string' },
   'shard-min-bytes': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
@@ -122,10 +123,15 @@ function importLine(r: ImportReport): string {
   return r.status === 'failed' || r.status === 'cancelled' ? `${head}\n          ${r.message ?? ''}` : head;
 }
 
+/** The CLI's own flag parsing (the export flags come from src/export/export-flags.ts, as "Run headless" writes them). */
+export function parseCli(argv: string[]): { values: Values; positionals: string[] } {
+  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+}
+
 export async function main(argv: string[]): Promise<number> {
   let parsed: { values: Values; positionals: string[] };
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+    parsed = parseCli(argv);
   } catch (e) {
     process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n\n${HELP}\n`);
     return 2;
@@ -222,7 +228,7 @@ export async function main(argv: string[]): Promise<number> {
         throw new UsageError(`unknown command ${cmd}`);
     }
   } catch (e) {
-    const usage = e instanceof UsageError;
+    const usage = e instanceof UsageError || e instanceof ExportFlagError;
     process.stderr.write(`agentworld ${cmd}: ${e instanceof Error ? e.message : String(e)}\n${usage ? `\n${HELP}\n` : ''}`);
     return usage ? 2 : 1;
   } finally {

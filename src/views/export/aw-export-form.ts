@@ -22,11 +22,13 @@ import { download } from '../kit/download';
 import { type Services, servicesContext } from '../kit/services';
 import { base } from '../kit/styles';
 import { type CurationFilter, filterSummary } from '../../curation/filter';
+import { formExportOptions } from '../../export/export-flags';
 import { datasetSql, LAYOUTS, resolveLayoutOptions } from '../../export/layouts';
 import { datasetPreview } from '../../export/preview';
 import { inView } from '../../pool/queries/steps';
 import '../aw-table';
 import { dashboardFilter, dashboardWhere } from '../dashboard/filter-state';
+import { setExportSettings } from './export-state';
 import { buildManifest, type ExportManifest, fileStem } from './manifest';
 import { Cancellable } from '../../util/jobs';
 
@@ -106,20 +108,21 @@ export class AwExportForm extends LitElement {
     `,
   ];
 
-  /** The dataset options the dialog's controls describe. */
+  /** The dataset options the dialog's controls describe (the same mapping "Run headless" writes as CLI flags). */
   options(): Omit<ExportDatasetOptions, 'format'> {
-    return {
-      layout: this.layout,
-      where: this.sourceWhere() || undefined,
-      trainableOnly: this.trainableOnly,
-      validOnly: this.validOnly,
-      redact: this.redact,
-      split: this.split || null,
-      splitColumn: this.splitColumn,
-      ...(this.layout === 'sft' ? { sftPer: this.sftPer } : {}),
-      ...(this.layout === 'sft' && this.tokens ? { tokens: true, maxTokens: this.maxTokens, truncate: this.truncate } : {}),
-      ...(this.layout === 'dpo' && this.dpoMinMargin > 0 ? { dpoMinMargin: this.dpoMinMargin } : {}),
-    };
+    return formExportOptions({
+      layout: this.layout, where: this.sourceWhere(), trainableOnly: this.trainableOnly, validOnly: this.validOnly, redact: this.redact, split: this.split,
+      splitColumn: this.splitColumn, sftPer: this.sftPer, tokens: this.tokens, maxTokens: this.maxTokens, truncate: this.truncate, dpoMinMargin: this.dpoMinMargin,
+    });
+  }
+
+  /** Share the settings with "Run headless" (an invalid view name shares none). */
+  private shareSettings(): void {
+    try {
+      setExportSettings({ options: this.options(), view: this.source === 'view' ? this.viewName.trim() : null });
+    } catch {
+      setExportSettings(null);
+    }
   }
 
   private sourceWhere(): string {
@@ -160,6 +163,7 @@ export class AwExportForm extends LitElement {
     // focus moves into the dialog when it opens (its first control), so the keyboard starts there
     if (this.modal && changed.has('open') && this.open) (this.renderRoot.querySelector('.dialog input, .dialog button') as HTMLElement | null)?.focus();
     const inputs = ['open', 'source', 'where', 'viewName', 'predicate', 'layout', 'sftPer', 'tokens', 'maxTokens', 'truncate', 'dpoMinMargin', 'trainableOnly', 'validOnly', 'redact', 'split', 'splitColumn', 'services', 'previewing'] as const;
+    if (inputs.some((k) => changed.has(k))) this.shareSettings();
     if (this.live && inputs.some((k) => changed.has(k))) void this.refreshPreview();
   }
 

@@ -1,0 +1,21 @@
+/**
+ * The export form's current settings, shared with views mounted elsewhere: the notebook panel's "Run headless"
+ * prints them as `agentworld export` flags (as the dashboard filter is shared through filter-state.ts).
+ */
+import type { HeadlessExportOptions } from '../../export/export-flags';
+
+export interface ExportSettings {
+  options: HeadlessExportOptions;
+  /** The source was a notebook cell's view: its name as typed. */
+  view: string | null;
+}
+
+let current: ExportSettings | null = null;
+
+export function exportSettings(): ExportSettings | null {
+  return current;
+}
+
+export function setExportSettings(s: ExportSettings | null): void {
+  current = s;
+}
