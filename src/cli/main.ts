@@ -15,6 +15,7 @@ import { runNotebook } from './notebook';
 import { UsageError, parseSize } from './files';
 import { layoutBundle } from './layout-bundle';
 import { mergeShardSteps, writeShardSteps } from './shards';
+import { cliTokenizer, tokenizedExport } from './tokens';
 
 const HELP = `agentworld — AgentWorld Workbench, headless
 
@@ -25,6 +26,8 @@ const HELP = `agentworld — AgentWorld Workbench, headless
                     [--partition-by data_source,channel] [--max-file-size 512MB] [--json]
                     the page's export options: [--where SQL] [--include-untrainable] [--keep-invalid] [--sft-per trajectory|step]
                     [--dpo-min-margin N] [--redact] [--split NAME] [--split-column split|channel]
+                    [--tokens [--max-tokens N] [--truncate drop|turn] [--tokenizer qwen3|DIR]]   (sft: input_ids, assistant_masks, n_tokens;
+                    DIR holds tokenizer.json, tokenizer_config.json and optionally chat_template.jinja)
   agentworld layout-sql --out layouts.json [--pool pool.duckdb | --steps 'DIR/*.parquet']   (the layouts' SQL for Ray / DuckDB elsewhere)
 
 Exit codes: 0 ok; 1 a file failed to import, a cell failed or an export failed; 2 bad usage or a missing input.
@@ -59,14 +62,12 @@ const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
 const ident = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
 /** One layout written as Parquet part files under `out` (DuckDB's COPY … PARTITION_BY / FILE_SIZE_BYTES). */
-export async function exportLayout(pool: NativePool, opts: HeadlessExportOptions, out: string, partitionBy: string[], maxBytes: number) {
+export async function exportLayout(pool: NativePool, opts: HeadlessExportOptions, out: string, partitionBy: string[], maxBytes: number, tokenizer?: string) {
   const t0 = performance.now();
-  if (opts.tokens) {
-    // token columns are rendered by the page's tokenizer worker and its active profile (decision 026), which the CLI does not have yet
-    throw new UsageError('--tokens (input_ids, assistant_masks, n_tokens) is not available headless yet: export it from the page, or leave --tokens out');
-  }
   const resolved = await resolveLayoutOptions((sql) => pool.rows(sql), opts);
-  const base = datasetSql(resolved);
+  // with --tokens: the page's two passes on the page's tokenizer code (src/cli/tokens.ts), the rows as written with their ids
+  const tok = opts.tokens ? await tokenizedExport(pool, resolved, await cliTokenizer(tokenizer)) : null;
+  const base = tok ? tok.sql : datasetSql(resolved);
   const described = await pool.rows(describeSql(base));
   const sql = withoutMapsSql(base, described);
   // a layout without a partition column (dpo has no data_source) is partitioned by the ones it has
@@ -93,6 +94,7 @@ export async function exportLayout(pool: NativePool, opts: HeadlessExportOptions
   }
   const files = await pool.rows(`SELECT file FROM glob(${q(join(out, '**', '*.parquet'))}) ORDER BY file`);
   const problems = opts.layout === 'steps' ? [] : await pool.rows(problemsSql(resolved));
+  await tok?.done();
   return {
     layout: opts.layout,
     out,
@@ -100,6 +102,7 @@ export async function exportLayout(pool: NativePool, opts: HeadlessExportOptions
     files: files.map((f) => String(f.file)),
     leftOut: problems.map((p) => ({ problem: String(p.problem), n: Number(p.n) })),
     notPartitionedBy: missing,
+    tokens: tok?.report ?? null,
     ms: Math.round(performance.now() - t0),
   };
 }
@@ -190,7 +193,7 @@ export async function main(argv: string[]): Promise<number> {
         // several layouts: one folder each under --out
         for (const o of layouts) {
           const dir = layouts.length > 1 ? join(out, o.layout) : out;
-          const report = await exportLayout(pool, o, dir, partitionBy, parseSize(v['max-file-size'] ?? '512MB'));
+          const report = await exportLayout(pool, o, dir, partitionBy, parseSize(v['max-file-size'] ?? '512MB'), v.tokenizer);
           reports.push(report);
           say(v.json, `${report.layout}: ${report.rows} row(s) in ${report.files.length} file(s) under ${dir}`);
           for (const p of report.leftOut) say(v.json, `  left out: ${p.n} × ${p.problem}`);
