@@ -30,6 +30,8 @@ const HELP = `agentworld — AgentWorld Workbench, headless
                     DIR holds tokenizer.json, tokenizer_config.json and optionally chat_template.jinja)
   agentworld layout-sql --out layouts.json [--pool pool.duckdb | --steps 'DIR/*.parquet']   (the layouts' SQL for Ray / DuckDB elsewhere)
 
+Every command: [--memory-limit 256MB] — DuckDB's memory_limit; past it DuckDB spills to <pool>.tmp (raise it for large exports).
+
 Exit codes: 0 ok; 1 a file failed to import, a cell failed or an export failed; 2 bad usage or a missing input.
 Rejected lines of an import are written next to the pool as <pool>.rejects.jsonl.`;
 
@@ -46,6 +48,7 @@ const OPTIONS = {
   'max-file-size': { type: 'string', default: '512MB' },
   steps: { type: 'string' },
   tokenizer: { type: 'string' },
+  'memory-limit': { type: 'string', default: '256MB' },
   threads: { type: 'string' },
   'shard-min-bytes': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
@@ -140,6 +143,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const { values: v, positionals } = parsed;
+  const memoryLimit = v['memory-limit'];
   const [cmd, ...rest] = positionals;
   if (v.help || !cmd) {
     process.stdout.write(`${HELP}\n`);
@@ -151,7 +155,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'import': {
         if (!rest.length) throw new UsageError('import: name at least one file, folder or glob');
         const poolPath = resolve(need(v.pool, '--pool'));
-        pool = await NativePool.open(poolPath);
+        pool = await NativePool.open(poolPath, { memoryLimit });
         const threads = v.threads ? Number(v.threads) : undefined;
         if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) throw new UsageError(`--threads takes a whole number ≥ 1 (got ${v.threads})`);
         const shardMinBytes = v['shard-min-bytes'] ? parseSize(v['shard-min-bytes']) : undefined;
@@ -174,7 +178,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'run': {
         const nb = rest[0];
         if (!nb) throw new UsageError('run: name a notebook file');
-        pool = await NativePool.open(resolve(need(v.pool, '--pool')));
+        pool = await NativePool.open(resolve(need(v.pool, '--pool')), { memoryLimit });
         const report = await runNotebook(pool, nb, { allowEffects: v['allow-effects'] });
         if (v.json) process.stdout.write(`${JSON.stringify(report, null, 1)}\n`);
         else {
@@ -185,7 +189,7 @@ export async function main(argv: string[]): Promise<number> {
         return bad ? 1 : 0;
       }
       case 'export': {
-        pool = await NativePool.open(resolve(need(v.pool, '--pool')));
+        pool = await NativePool.open(resolve(need(v.pool, '--pool')), { memoryLimit });
         const out = resolve(need(v.out, '--out'));
         const partitionBy = (v['partition-by'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
         const layouts = exportOptions(v);
@@ -203,7 +207,7 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'merge': {
         if (!rest.length) throw new UsageError('merge: name the shards\' steps files (import --steps-out), as paths or globs');
-        pool = await NativePool.open(resolve(need(v.pool, '--pool')));
+        pool = await NativePool.open(resolve(need(v.pool, '--pool')), { memoryLimit });
         const result = await mergeShardSteps(pool, rest.map((r) => resolve(r)));
         let stepsOut: string | null = null;
         if (v['steps-out']) stepsOut = await writeShardSteps(pool, resolve(v['steps-out']), undefined, null);
@@ -216,10 +220,10 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'layout-sql': {
         const out = resolve(need(v.out, '--out'));
-        if (v.pool) pool = await NativePool.open(resolve(v.pool));
+        if (v.pool) pool = await NativePool.open(resolve(v.pool), { memoryLimit });
         else if (v.steps) {
           // steps Parquet files (import --steps-out) stand in for the pool's steps table: verl_prompts reads their JSON types
-          pool = await NativePool.open(':memory:');
+          pool = await NativePool.open(':memory:', { memoryLimit });
           await pool.exec(`INSERT INTO steps BY NAME ${stepsFromParquet(v.steps)}`);
         }
         const bundle = await layoutBundle(pool);

@@ -110,3 +110,17 @@ describe('CLI export options: one table for the page and the CLI', () => {
     }
   });
 });
+
+describe('CLI memory', () => {
+  it('DuckDB runs under the --memory-limit the CLI gives it (256MB unless told)', async () => {
+    const { NativePool } = await import('../../src/cli/native-pool');
+    assert.equal(parseCli(['import', 'x']).values['memory-limit'], '256MB');
+    const pool = await NativePool.open(':memory:', { memoryLimit: parseCli(['import', 'x', '--memory-limit', '300MB']).values['memory-limit'] });
+    try {
+      const [{ m }] = await pool.rows("SELECT current_setting('memory_limit') AS m");
+      assert.match(String(m), /^286\.\d MiB$|^300\.0 MB$/);
+    } finally {
+      await pool.close();
+    }
+  });
+});
