@@ -21,7 +21,7 @@ const HELP = `agentworld — AgentWorld Workbench, headless
 
   agentworld import <files|folders|globs…> --pool pool.duckdb [--shard i/n] [--format id] [--threads N] [--steps-out DIR] [--json]
   agentworld merge <shard steps files|globs…> --pool merged.duckdb [--steps-out DIR] [--json]   (shards joined as one import of the listing)
-  agentworld run <notebook.md> --pool pool.duckdb [--allow-effects] [--json]
+  agentworld run <notebook.md…> --pool pool.duckdb [--allow-effects] [--json]   (several notebooks: in the order given)
   agentworld export --pool pool.duckdb --layout sft|rl_steps|verl_prompts|dpo|steps[,…] --out DIR
                     [--partition-by data_source,channel] [--max-file-size 512MB] [--json]
                     the page's export options: [--where SQL] [--include-untrainable] [--keep-invalid] [--sft-per trajectory|step]
@@ -176,17 +176,22 @@ export async function main(argv: string[]): Promise<number> {
         return failed ? 1 : 0;
       }
       case 'run': {
-        const nb = rest[0];
-        if (!nb) throw new UsageError('run: name a notebook file');
+        if (!rest.length) throw new UsageError('run: name a notebook file');
         pool = await NativePool.open(resolve(need(v.pool, '--pool')), { memoryLimit });
-        const report = await runNotebook(pool, nb, { allowEffects: v['allow-effects'] });
-        if (v.json) process.stdout.write(`${JSON.stringify(report, null, 1)}\n`);
-        else {
-          for (const c of report.cells) say(false, `${c.status.padEnd(8)} ${c.name}${c.rows !== null ? `: ${c.rows} row(s)` : ''}${c.note ? ` — ${c.note}` : ''}${c.error ? `\n         ${c.error}` : ''}`);
+        // several notebooks: one after another on the same pool, in the order given
+        const reports = [];
+        for (const nb of rest) {
+          const report = await runNotebook(pool, nb, { allowEffects: v['allow-effects'] });
+          reports.push(report);
+          if (!v.json) {
+            if (rest.length > 1) say(false, `${nb}:`);
+            for (const c of report.cells) say(false, `${c.status.padEnd(8)} ${c.name}${c.rows !== null ? `: ${c.rows} row(s)` : ''}${c.note ? ` — ${c.note}` : ''}${c.error ? `\n         ${c.error}` : ''}`);
+          }
+          const bad = report.cells.find((c) => c.status === 'error');
+          if (bad) process.stderr.write(`${rest.length > 1 ? `${nb}: ` : ''}cell ${bad.name} failed: ${bad.error}\n`);
         }
-        const bad = report.cells.find((c) => c.status === 'error');
-        if (bad) process.stderr.write(`cell ${bad.name} failed: ${bad.error}\n`);
-        return bad ? 1 : 0;
+        if (v.json) process.stdout.write(`${JSON.stringify(reports.length > 1 ? reports : reports[0], null, 1)}\n`);
+        return reports.some((r) => r.cells.some((c) => c.status === 'error')) ? 1 : 0;
       }
       case 'export': {
         pool = await NativePool.open(resolve(need(v.pool, '--pool')), { memoryLimit });
