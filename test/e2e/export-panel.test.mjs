@@ -1,5 +1,5 @@
 // The Data tab's export form (the same element the dashboard opens as its export dialog) tells the user which rows a trainer would reject before the download (issue 21),
-// and the downloaded file holds only the others (read back with native DuckDB).
+// and the downloaded file holds only the others (read back with native DuckDB); the notebook view's "Run headless" prints its settings as flags.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,6 +43,18 @@ describe('export panel', () => {
     assert.equal(n, shown);
     assert.equal(bad, 0);
     assert.equal(nullContent, 0);
+
+    // "Run headless" (issue 22): the notebook view prints the export form's current settings as CLI flags
+    await form.getByLabel('Split to export').selectOption('val');
+    await form.getByRole('checkbox', { name: /redact/ }).check();
+    await page.evaluate(() => document.querySelector('aw-app').selectTab('notebook'));
+    await page.getByRole('button', { name: 'New notebook' }).click();
+    await page.locator('details.headless summary').click();
+    const commands = (await page.getByLabel('Headless commands').textContent()) ?? '';
+    const line = commands.split('\n').find((l) => l.startsWith('npx agentworld export')) ?? '';
+    assert.match(line, /--layout rl_steps /);
+    assert.match(line, / --redact /);
+    assert.match(line, / --split val /);
     await page.close();
   });
 });
