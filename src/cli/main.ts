@@ -70,44 +70,47 @@ export async function exportLayout(pool: NativePool, opts: HeadlessExportOptions
   const resolved = await resolveLayoutOptions((sql) => pool.rows(sql), opts);
   // with --tokens: the page's two passes on the page's tokenizer code (src/cli/tokens.ts), the rows as written with their ids
   const tok = opts.tokens ? await tokenizedExport(pool, resolved, await cliTokenizer(tokenizer)) : null;
-  const base = tok ? tok.sql : datasetSql(resolved);
-  const described = await pool.rows(describeSql(base));
-  const sql = withoutMapsSql(base, described);
-  // a layout without a partition column (dpo has no data_source) is partitioned by the ones it has
-  const names = new Set(described.map((c) => String(c.name)));
-  const missing = partitionBy.filter((c) => !names.has(c));
-  partitionBy = partitionBy.filter((c) => names.has(c));
-  const copyOpts = ['FORMAT parquet', 'COMPRESSION zstd', `FILE_SIZE_BYTES ${maxBytes}`, "FILENAME_PATTERN 'part-{i}'", 'OVERWRITE true'];
-  const [{ n }] = await pool.rows(`SELECT count(*) AS n FROM (${sql})`);
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(dirname(out), { recursive: true });
-  if (!partitionBy.length) await pool.exec(`COPY (${sql}) TO ${q(out)} (${copyOpts.join(', ')})`);
-  else {
-    // DuckDB cannot combine PARTITION_BY with FILE_SIZE_BYTES: one COPY per partition, into hive-style folders
-    // (col=value; the columns stay in the files too, so a reader that ignores folder names loses nothing)
-    const cols = partitionBy.map(ident);
-    const parts = await pool.rows(`SELECT DISTINCT ${cols.map((c, i) => `${c}::VARCHAR AS p${i}`).join(', ')} FROM (${sql}) ORDER BY ALL`);
-    for (const p of parts) {
-      const vals = partitionBy.map((_, i) => (p[`p${i}`] === null ? null : String(p[`p${i}`])));
-      const dir = join(out, ...partitionBy.map((c, i) => `${c}=${vals[i] === null ? '__HIVE_DEFAULT_PARTITION__' : encodeURIComponent(vals[i] as string)}`));
-      mkdirSync(dirname(dir), { recursive: true });
-      const where = cols.map((c, i) => (vals[i] === null ? `${c} IS NULL` : `${c}::VARCHAR = ${q(vals[i] as string)}`)).join(' AND ');
-      await pool.exec(`COPY (SELECT * FROM (${sql}) WHERE ${where}) TO ${q(dir)} (${copyOpts.join(', ')})`);
+  try {
+    const base = tok ? tok.sql : datasetSql(resolved);
+    const described = await pool.rows(describeSql(base));
+    const sql = withoutMapsSql(base, described);
+    // a layout without a partition column (dpo has no data_source) is partitioned by the ones it has
+    const names = new Set(described.map((c) => String(c.name)));
+    const missing = partitionBy.filter((c) => !names.has(c));
+    partitionBy = partitionBy.filter((c) => names.has(c));
+    const copyOpts = ['FORMAT parquet', 'COMPRESSION zstd', `FILE_SIZE_BYTES ${maxBytes}`, "FILENAME_PATTERN 'part-{i}'", 'OVERWRITE true'];
+    const [{ n }] = await pool.rows(`SELECT count(*) AS n FROM (${sql})`);
+    rmSync(out, { recursive: true, force: true });
+    mkdirSync(dirname(out), { recursive: true });
+    if (!partitionBy.length) await pool.exec(`COPY (${sql}) TO ${q(out)} (${copyOpts.join(', ')})`);
+    else {
+      // DuckDB cannot combine PARTITION_BY with FILE_SIZE_BYTES: one COPY per partition, into hive-style folders
+      // (col=value; the columns stay in the files too, so a reader that ignores folder names loses nothing)
+      const cols = partitionBy.map(ident);
+      const parts = await pool.rows(`SELECT DISTINCT ${cols.map((c, i) => `${c}::VARCHAR AS p${i}`).join(', ')} FROM (${sql}) ORDER BY ALL`);
+      for (const p of parts) {
+        const vals = partitionBy.map((_, i) => (p[`p${i}`] === null ? null : String(p[`p${i}`])));
+        const dir = join(out, ...partitionBy.map((c, i) => `${c}=${vals[i] === null ? '__HIVE_DEFAULT_PARTITION__' : encodeURIComponent(vals[i] as string)}`));
+        mkdirSync(dirname(dir), { recursive: true });
+        const where = cols.map((c, i) => (vals[i] === null ? `${c} IS NULL` : `${c}::VARCHAR = ${q(vals[i] as string)}`)).join(' AND ');
+        await pool.exec(`COPY (SELECT * FROM (${sql}) WHERE ${where}) TO ${q(dir)} (${copyOpts.join(', ')})`);
+      }
     }
+    const files = await pool.rows(`SELECT file FROM glob(${q(join(out, '**', '*.parquet'))}) ORDER BY file`);
+    const problems = opts.layout === 'steps' ? [] : await pool.rows(problemsSql(resolved));
+    return {
+      layout: opts.layout,
+      out,
+      rows: Number(n),
+      files: files.map((f) => String(f.file)),
+      leftOut: problems.map((p) => ({ problem: String(p.problem), n: Number(p.n) })),
+      notPartitionedBy: missing,
+      tokens: tok?.report ?? null,
+      ms: Math.round(performance.now() - t0),
+    };
+  } finally {
+    await tok?.done(); // its temp table and ids file, also when the COPY failed
   }
-  const files = await pool.rows(`SELECT file FROM glob(${q(join(out, '**', '*.parquet'))}) ORDER BY file`);
-  const problems = opts.layout === 'steps' ? [] : await pool.rows(problemsSql(resolved));
-  await tok?.done();
-  return {
-    layout: opts.layout,
-    out,
-    rows: Number(n),
-    files: files.map((f) => String(f.file)),
-    leftOut: problems.map((p) => ({ problem: String(p.problem), n: Number(p.n) })),
-    notPartitionedBy: missing,
-    tokens: tok?.report ?? null,
-    ms: Math.round(performance.now() - t0),
-  };
 }
 
 function progressLine(): (p: ImportProgress) => void {
