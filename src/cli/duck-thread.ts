@@ -31,8 +31,9 @@ export interface Envelope {
 
 export type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
 
-const { path, syncPort } = workerData as { path: string; syncPort: MessagePort };
-const instance = await DuckDBInstance.create(path);
+const { path, syncPort, memoryLimit } = workerData as { path: string; syncPort: MessagePort; memoryLimit?: string };
+// bounded by default (src/cli/main.ts --memory-limit): past it DuckDB spills to <pool>.tmp instead of growing (decision 040)
+const instance = await DuckDBInstance.create(path, memoryLimit ? { memory_limit: memoryLimit } : {});
 const conns = new Map<number, DuckDBConnection>();
 let nextConn = 0;
 const stage = join(tmpdir(), `agentworld-${process.pid}-${randomUUID().slice(0, 8)}`);

@@ -15,6 +15,9 @@ export interface CliImportOptions {
   threads?: number;
   /** Below this size a file is read by one reader (the pipeline's default otherwise). */
   shardMinBytes?: number;
+  /** Import batch size (the pipeline's batchBytes / batchRows). */
+  batchBytes?: number;
+  batchRows?: number;
   onProgress?: (p: ImportProgress) => void;
 }
 
@@ -44,6 +47,10 @@ export async function runImport(pool: NativePool, inputs: readonly string[], opt
       readParquet: async (bytes) => parquetRecords(bytes, readParquet),
       shards,
       shardMinBytes: opts.shardMinBytes,
+      // smaller batches than the page's (16 MB): each is held several times over (Arrow, Parquet in wasm memory, the
+      // DuckDB insert) in every reader thread at once, so they set the import's peak memory (decision 040)
+      batchBytes: opts.batchBytes ?? 4 << 20,
+      batchRows: opts.batchRows ?? 1000,
     });
     reports.push(report);
   }

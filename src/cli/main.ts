@@ -8,24 +8,29 @@ import { parseArgs } from 'node:util';
 import '../util/arrow-bool-fix';
 import type { ImportProgress, ImportReport } from '../contract/reports';
 import { datasetSql, describeSql, problemsSql, resolveLayoutOptions, withoutMapsSql } from '../export/layouts';
-import { EXPORT_FLAGS, exportOptions, type HeadlessExportOptions } from './export-options';
+import { EXPORT_FLAGS, ExportFlagError, exportOptions, type HeadlessExportOptions } from '../export/export-flags';
 import { runImport } from './import';
 import { NativePool } from './native-pool';
 import { runNotebook } from './notebook';
 import { UsageError, parseSize } from './files';
 import { layoutBundle } from './layout-bundle';
 import { mergeShardSteps, writeShardSteps } from './shards';
+import { cliTokenizer, tokenizedExport } from './tokens';
 
 const HELP = `agentworld — AgentWorld Workbench, headless
 
   agentworld import <files|folders|globs…> --pool pool.duckdb [--shard i/n] [--format id] [--threads N] [--steps-out DIR] [--json]
   agentworld merge <shard steps files|globs…> --pool merged.duckdb [--steps-out DIR] [--json]   (shards joined as one import of the listing)
-  agentworld run <notebook.md> --pool pool.duckdb [--allow-effects] [--json]
+  agentworld run <notebook.md…> --pool pool.duckdb [--allow-effects] [--json]   (several notebooks: in the order given)
   agentworld export --pool pool.duckdb --layout sft|rl_steps|verl_prompts|dpo|steps[,…] --out DIR
                     [--partition-by data_source,channel] [--max-file-size 512MB] [--json]
                     the page's export options: [--where SQL] [--include-untrainable] [--keep-invalid] [--sft-per trajectory|step]
                     [--dpo-min-margin N] [--redact] [--split NAME] [--split-column split|channel]
+                    [--tokens [--max-tokens N] [--truncate drop|turn] [--tokenizer qwen3|DIR]]   (sft: input_ids, assistant_masks, n_tokens;
+                    DIR holds tokenizer.json, tokenizer_config.json and optionally chat_template.jinja)
   agentworld layout-sql --out layouts.json [--pool pool.duckdb | --steps 'DIR/*.parquet']   (the layouts' SQL for Ray / DuckDB elsewhere)
+
+Every command: [--memory-limit 256MB] — DuckDB's memory_limit; past it DuckDB spills to <pool>.tmp (raise it for large exports).
 
 Exit codes: 0 ok; 1 a file failed to import, a cell failed or an export failed; 2 bad usage or a missing input.
 Rejected lines of an import are written next to the pool as <pool>.rejects.jsonl.`;
@@ -42,6 +47,8 @@ const OPTIONS = {
   'partition-by': { type: 'string' },
   'max-file-size': { type: 'string', default: '512MB' },
   steps: { type: 'string' },
+  tokenizer: { type: 'string' },
+  'memory-limit': { type: 'string', default: '256MB' },
   threads: { type: 'string' },
   'shard-min-bytes': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
@@ -58,49 +65,52 @@ const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
 const ident = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
 /** One layout written as Parquet part files under `out` (DuckDB's COPY … PARTITION_BY / FILE_SIZE_BYTES). */
-export async function exportLayout(pool: NativePool, opts: HeadlessExportOptions, out: string, partitionBy: string[], maxBytes: number) {
+export async function exportLayout(pool: NativePool, opts: HeadlessExportOptions, out: string, partitionBy: string[], maxBytes: number, tokenizer?: string) {
   const t0 = performance.now();
-  if (opts.tokens) {
-    // token columns are rendered by the page's tokenizer worker and its active profile (decision 026), which the CLI does not have yet
-    throw new UsageError('--tokens (input_ids, assistant_masks, n_tokens) is not available headless yet: export it from the page, or leave --tokens out');
-  }
   const resolved = await resolveLayoutOptions((sql) => pool.rows(sql), opts);
-  const base = datasetSql(resolved);
-  const described = await pool.rows(describeSql(base));
-  const sql = withoutMapsSql(base, described);
-  // a layout without a partition column (dpo has no data_source) is partitioned by the ones it has
-  const names = new Set(described.map((c) => String(c.name)));
-  const missing = partitionBy.filter((c) => !names.has(c));
-  partitionBy = partitionBy.filter((c) => names.has(c));
-  const copyOpts = ['FORMAT parquet', 'COMPRESSION zstd', `FILE_SIZE_BYTES ${maxBytes}`, "FILENAME_PATTERN 'part-{i}'", 'OVERWRITE true'];
-  const [{ n }] = await pool.rows(`SELECT count(*) AS n FROM (${sql})`);
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(dirname(out), { recursive: true });
-  if (!partitionBy.length) await pool.exec(`COPY (${sql}) TO ${q(out)} (${copyOpts.join(', ')})`);
-  else {
-    // DuckDB cannot combine PARTITION_BY with FILE_SIZE_BYTES: one COPY per partition, into hive-style folders
-    // (col=value; the columns stay in the files too, so a reader that ignores folder names loses nothing)
-    const cols = partitionBy.map(ident);
-    const parts = await pool.rows(`SELECT DISTINCT ${cols.map((c, i) => `${c}::VARCHAR AS p${i}`).join(', ')} FROM (${sql}) ORDER BY ALL`);
-    for (const p of parts) {
-      const vals = partitionBy.map((_, i) => (p[`p${i}`] === null ? null : String(p[`p${i}`])));
-      const dir = join(out, ...partitionBy.map((c, i) => `${c}=${vals[i] === null ? '__HIVE_DEFAULT_PARTITION__' : encodeURIComponent(vals[i] as string)}`));
-      mkdirSync(dirname(dir), { recursive: true });
-      const where = cols.map((c, i) => (vals[i] === null ? `${c} IS NULL` : `${c}::VARCHAR = ${q(vals[i] as string)}`)).join(' AND ');
-      await pool.exec(`COPY (SELECT * FROM (${sql}) WHERE ${where}) TO ${q(dir)} (${copyOpts.join(', ')})`);
+  // with --tokens: the page's two passes on the page's tokenizer code (src/cli/tokens.ts), the rows as written with their ids
+  const tok = opts.tokens ? await tokenizedExport(pool, resolved, await cliTokenizer(tokenizer)) : null;
+  try {
+    const base = tok ? tok.sql : datasetSql(resolved);
+    const described = await pool.rows(describeSql(base));
+    const sql = withoutMapsSql(base, described);
+    // a layout without a partition column (dpo has no data_source) is partitioned by the ones it has
+    const names = new Set(described.map((c) => String(c.name)));
+    const missing = partitionBy.filter((c) => !names.has(c));
+    partitionBy = partitionBy.filter((c) => names.has(c));
+    const copyOpts = ['FORMAT parquet', 'COMPRESSION zstd', `FILE_SIZE_BYTES ${maxBytes}`, "FILENAME_PATTERN 'part-{i}'", 'OVERWRITE true'];
+    const [{ n }] = await pool.rows(`SELECT count(*) AS n FROM (${sql})`);
+    rmSync(out, { recursive: true, force: true });
+    mkdirSync(dirname(out), { recursive: true });
+    if (!partitionBy.length) await pool.exec(`COPY (${sql}) TO ${q(out)} (${copyOpts.join(', ')})`);
+    else {
+      // DuckDB cannot combine PARTITION_BY with FILE_SIZE_BYTES: one COPY per partition, into hive-style folders
+      // (col=value; the columns stay in the files too, so a reader that ignores folder names loses nothing)
+      const cols = partitionBy.map(ident);
+      const parts = await pool.rows(`SELECT DISTINCT ${cols.map((c, i) => `${c}::VARCHAR AS p${i}`).join(', ')} FROM (${sql}) ORDER BY ALL`);
+      for (const p of parts) {
+        const vals = partitionBy.map((_, i) => (p[`p${i}`] === null ? null : String(p[`p${i}`])));
+        const dir = join(out, ...partitionBy.map((c, i) => `${c}=${vals[i] === null ? '__HIVE_DEFAULT_PARTITION__' : encodeURIComponent(vals[i] as string)}`));
+        mkdirSync(dirname(dir), { recursive: true });
+        const where = cols.map((c, i) => (vals[i] === null ? `${c} IS NULL` : `${c}::VARCHAR = ${q(vals[i] as string)}`)).join(' AND ');
+        await pool.exec(`COPY (SELECT * FROM (${sql}) WHERE ${where}) TO ${q(dir)} (${copyOpts.join(', ')})`);
+      }
     }
+    const files = await pool.rows(`SELECT file FROM glob(${q(join(out, '**', '*.parquet'))}) ORDER BY file`);
+    const problems = opts.layout === 'steps' ? [] : await pool.rows(problemsSql(resolved));
+    return {
+      layout: opts.layout,
+      out,
+      rows: Number(n),
+      files: files.map((f) => String(f.file)),
+      leftOut: problems.map((p) => ({ problem: String(p.problem), n: Number(p.n) })),
+      notPartitionedBy: missing,
+      tokens: tok?.report ?? null,
+      ms: Math.round(performance.now() - t0),
+    };
+  } finally {
+    await tok?.done(); // its temp table and ids file, also when the COPY failed
   }
-  const files = await pool.rows(`SELECT file FROM glob(${q(join(out, '**', '*.parquet'))}) ORDER BY file`);
-  const problems = opts.layout === 'steps' ? [] : await pool.rows(problemsSql(resolved));
-  return {
-    layout: opts.layout,
-    out,
-    rows: Number(n),
-    files: files.map((f) => String(f.file)),
-    leftOut: problems.map((p) => ({ problem: String(p.problem), n: Number(p.n) })),
-    notPartitionedBy: missing,
-    ms: Math.round(performance.now() - t0),
-  };
 }
 
 function progressLine(): (p: ImportProgress) => void {
@@ -122,15 +132,21 @@ function importLine(r: ImportReport): string {
   return r.status === 'failed' || r.status === 'cancelled' ? `${head}\n          ${r.message ?? ''}` : head;
 }
 
+/** The CLI's own flag parsing (the export flags come from src/export/export-flags.ts, as "Run headless" writes them). */
+export function parseCli(argv: string[]): { values: Values; positionals: string[] } {
+  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+}
+
 export async function main(argv: string[]): Promise<number> {
   let parsed: { values: Values; positionals: string[] };
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+    parsed = parseCli(argv);
   } catch (e) {
     process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n\n${HELP}\n`);
     return 2;
   }
   const { values: v, positionals } = parsed;
+  const memoryLimit = v['memory-limit'];
   const [cmd, ...rest] = positionals;
   if (v.help || !cmd) {
     process.stdout.write(`${HELP}\n`);
@@ -142,7 +158,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'import': {
         if (!rest.length) throw new UsageError('import: name at least one file, folder or glob');
         const poolPath = resolve(need(v.pool, '--pool'));
-        pool = await NativePool.open(poolPath);
+        pool = await NativePool.open(poolPath, { memoryLimit });
         const threads = v.threads ? Number(v.threads) : undefined;
         if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) throw new UsageError(`--threads takes a whole number ≥ 1 (got ${v.threads})`);
         const shardMinBytes = v['shard-min-bytes'] ? parseSize(v['shard-min-bytes']) : undefined;
@@ -163,20 +179,25 @@ export async function main(argv: string[]): Promise<number> {
         return failed ? 1 : 0;
       }
       case 'run': {
-        const nb = rest[0];
-        if (!nb) throw new UsageError('run: name a notebook file');
-        pool = await NativePool.open(resolve(need(v.pool, '--pool')));
-        const report = await runNotebook(pool, nb, { allowEffects: v['allow-effects'] });
-        if (v.json) process.stdout.write(`${JSON.stringify(report, null, 1)}\n`);
-        else {
-          for (const c of report.cells) say(false, `${c.status.padEnd(8)} ${c.name}${c.rows !== null ? `: ${c.rows} row(s)` : ''}${c.note ? ` — ${c.note}` : ''}${c.error ? `\n         ${c.error}` : ''}`);
+        if (!rest.length) throw new UsageError('run: name a notebook file');
+        pool = await NativePool.open(resolve(need(v.pool, '--pool')), { memoryLimit });
+        // several notebooks: one after another on the same pool, in the order given
+        const reports = [];
+        for (const nb of rest) {
+          const report = await runNotebook(pool, nb, { allowEffects: v['allow-effects'] });
+          reports.push(report);
+          if (!v.json) {
+            if (rest.length > 1) say(false, `${nb}:`);
+            for (const c of report.cells) say(false, `${c.status.padEnd(8)} ${c.name}${c.rows !== null ? `: ${c.rows} row(s)` : ''}${c.note ? ` — ${c.note}` : ''}${c.error ? `\n         ${c.error}` : ''}`);
+          }
+          const bad = report.cells.find((c) => c.status === 'error');
+          if (bad) process.stderr.write(`${rest.length > 1 ? `${nb}: ` : ''}cell ${bad.name} failed: ${bad.error}\n`);
         }
-        const bad = report.cells.find((c) => c.status === 'error');
-        if (bad) process.stderr.write(`cell ${bad.name} failed: ${bad.error}\n`);
-        return bad ? 1 : 0;
+        if (v.json) process.stdout.write(`${JSON.stringify(reports.length > 1 ? reports : reports[0], null, 1)}\n`);
+        return reports.some((r) => r.cells.some((c) => c.status === 'error')) ? 1 : 0;
       }
       case 'export': {
-        pool = await NativePool.open(resolve(need(v.pool, '--pool')));
+        pool = await NativePool.open(resolve(need(v.pool, '--pool')), { memoryLimit });
         const out = resolve(need(v.out, '--out'));
         const partitionBy = (v['partition-by'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
         const layouts = exportOptions(v);
@@ -184,7 +205,7 @@ export async function main(argv: string[]): Promise<number> {
         // several layouts: one folder each under --out
         for (const o of layouts) {
           const dir = layouts.length > 1 ? join(out, o.layout) : out;
-          const report = await exportLayout(pool, o, dir, partitionBy, parseSize(v['max-file-size'] ?? '512MB'));
+          const report = await exportLayout(pool, o, dir, partitionBy, parseSize(v['max-file-size'] ?? '512MB'), v.tokenizer);
           reports.push(report);
           say(v.json, `${report.layout}: ${report.rows} row(s) in ${report.files.length} file(s) under ${dir}`);
           for (const p of report.leftOut) say(v.json, `  left out: ${p.n} × ${p.problem}`);
@@ -194,7 +215,7 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'merge': {
         if (!rest.length) throw new UsageError('merge: name the shards\' steps files (import --steps-out), as paths or globs');
-        pool = await NativePool.open(resolve(need(v.pool, '--pool')));
+        pool = await NativePool.open(resolve(need(v.pool, '--pool')), { memoryLimit });
         const result = await mergeShardSteps(pool, rest.map((r) => resolve(r)));
         let stepsOut: string | null = null;
         if (v['steps-out']) stepsOut = await writeShardSteps(pool, resolve(v['steps-out']), undefined, null);
@@ -207,10 +228,10 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'layout-sql': {
         const out = resolve(need(v.out, '--out'));
-        if (v.pool) pool = await NativePool.open(resolve(v.pool));
+        if (v.pool) pool = await NativePool.open(resolve(v.pool), { memoryLimit });
         else if (v.steps) {
           // steps Parquet files (import --steps-out) stand in for the pool's steps table: verl_prompts reads their JSON types
-          pool = await NativePool.open(':memory:');
+          pool = await NativePool.open(':memory:', { memoryLimit });
           await pool.exec(`INSERT INTO steps BY NAME ${stepsFromParquet(v.steps)}`);
         }
         const bundle = await layoutBundle(pool);
@@ -222,7 +243,7 @@ export async function main(argv: string[]): Promise<number> {
         throw new UsageError(`unknown command ${cmd}`);
     }
   } catch (e) {
-    const usage = e instanceof UsageError;
+    const usage = e instanceof UsageError || e instanceof ExportFlagError;
     process.stderr.write(`agentworld ${cmd}: ${e instanceof Error ? e.message : String(e)}\n${usage ? `\n${HELP}\n` : ''}`);
     return usage ? 2 : 1;
   } finally {

@@ -16,10 +16,10 @@ export class NativeDb {
   private pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private flag = new Int32Array(new SharedArrayBuffer(4));
 
-  constructor(path: string) {
+  constructor(path: string, memoryLimit?: string) {
     const ch = new MessageChannel();
     this.syncPort = ch.port1;
-    this.worker = tsWorker(new URL('./duck-thread.ts', import.meta.url), { workerData: { path, syncPort: ch.port2 }, transferList: [ch.port2] });
+    this.worker = tsWorker(new URL('./duck-thread.ts', import.meta.url), { workerData: { path, syncPort: ch.port2, memoryLimit }, transferList: [ch.port2] });
     this.worker.on('message', (r: Reply) => {
       const p = this.pending.get(r.id);
       if (!p) return;

@@ -18,13 +18,13 @@ export class NativePool implements IngestSink {
   private main = 0;
   private tx = new Map<number, number>();
 
-  private constructor(path: string) {
-    this.db = new NativeDb(path);
+  private constructor(path: string, memoryLimit?: string) {
+    this.db = new NativeDb(path, memoryLimit);
   }
 
-  /** Open (or create) the pool file at `path` (':memory:' for none) with the pool's schema. */
-  static async open(path: string): Promise<NativePool> {
-    const p = new NativePool(path);
+  /** Open (or create) the pool file at `path` (':memory:' for none) with the pool's schema; `memoryLimit`: DuckDB's memory_limit. */
+  static async open(path: string, opts: { memoryLimit?: string } = {}): Promise<NativePool> {
+    const p = new NativePool(path, opts.memoryLimit);
     p.main = await p.db.connect();
     for (const stmt of DDL) await p.exec(stmt);
     for (const h of CURATION_HELPERS) await p.exec(h.sql);

@@ -357,6 +357,11 @@ export function rowIdSql(opts: LayoutOptions): string {
   return checked(opts).id;
 }
 
+/** The ORDER BY of a layout's rows (an export with tokens numbers the rows in it). */
+export function rowOrderSql(opts: LayoutOptions): string {
+  return checked(opts).order;
+}
+
 /**
  * An `sft` layout with tokens (decision 026): the rows the tokenizer's first pass left out are dropped, the rows it cut
  * keep their first `n` messages, and placeholder `input_ids` / `assistant_masks` / `n_tokens` columns are filled in by

@@ -48,6 +48,9 @@ export interface TokenizerProfile extends ProfileInfo {
   byteLevel: boolean;
 }
 
+/** The profile name of the bundled Qwen3 tokenizer (the page's and the CLI's `--tokenizer qwen3`). */
+export const BUNDLED_QWEN3 = 'Qwen3 (bundled)';
+
 export class ProfileError extends Error {
   override name = 'ProfileError';
 }

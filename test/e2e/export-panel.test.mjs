@@ -1,5 +1,5 @@
 // The Data tab's export form (the same element the dashboard opens as its export dialog) tells the user which rows a trainer would reject before the download (issue 21),
-// and the downloaded file holds only the others (read back with native DuckDB).
+// and the downloaded file holds only the others (read back with native DuckDB); the notebook view's "Run headless" prints its settings as flags.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -64,6 +64,19 @@ describe('export panel', () => {
     assert.equal(pfiles, sources, 'a file per data source');
     assert.equal(misplaced, 0, 'every row sits in its data_source folder');
     assert.equal(manifest.rows, shown);
+
+    // "Run headless" (issue 22): the notebook view prints the export form's current settings as CLI flags
+    await form.getByLabel('Split to export').selectOption('val');
+    await form.getByRole('checkbox', { name: /redact/ }).check();
+    await page.evaluate(() => document.querySelector('aw-app').selectTab('notebook'));
+    await page.getByRole('button', { name: 'New notebook' }).click();
+    await page.locator('details.headless summary').click();
+    const commands = (await page.getByLabel('Headless commands').textContent()) ?? '';
+    const line = commands.split('\n').find((l) => l.startsWith('npx agentworld export')) ?? '';
+    assert.match(line, /--layout rl_steps /);
+    assert.match(line, / --redact /);
+    assert.match(line, / --split val /);
+    assert.match(line, / --partition-by data_source /, 'the form\'s part files: a folder per data_source');
     await page.close();
   });
 });

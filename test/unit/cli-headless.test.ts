@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseNotebook } from '../../src/notebook/format';
-import { headlessCommands, shellQuote } from '../../src/notebook/headless';
+import { headlessCommands, shellQuote } from '../../src/views/notebook/headless';
 
 const nb = (cells: string) => parseNotebook(`---\ntitle: t\n---\n\n${cells}`);
 
@@ -14,7 +14,7 @@ describe('run headless commands', () => {
   });
 
   it('carries the export settings, quoted for the shell', () => {
-    const out = headlessCommands(nb(''), { notebookFile: 'n.md', layouts: ['rl_steps'], where: "s.model = 'gpt'", trainableOnly: false, partitionBy: ['data_source'] });
+    const out = headlessCommands(nb(''), { notebookFile: 'n.md', export: { layout: 'rl_steps', where: "s.model = 'gpt'", trainableOnly: false }, partitionBy: ['data_source'] });
     assert.match(out, /export --pool pool.duckdb --layout rl_steps --where 's.model = '\\''gpt'\\''' --include-untrainable --partition-by data_source --out out\//);
     assert.equal(shellQuote("it's"), `'it'\\''s'`);
   });

@@ -23,12 +23,14 @@ import { download } from '../kit/download';
 import { type Services, servicesContext } from '../kit/services';
 import { base } from '../kit/styles';
 import { type CurationFilter, filterSummary } from '../../curation/filter';
+import { formExportOptions } from '../../export/export-flags';
 import { datasetSql, LAYOUTS, resolveLayoutOptions } from '../../export/layouts';
 import { type PartitionColumn, exportPartsTo } from '../../export/parts';
 import { datasetPreview } from '../../export/preview';
 import { inView } from '../../pool/queries/steps';
 import '../aw-table';
 import { dashboardFilter, dashboardWhere } from '../dashboard/filter-state';
+import { setExportSettings } from './export-state';
 import { buildManifest, type ExportManifest, fileStem } from './manifest';
 import { Cancellable } from '../../util/jobs';
 
@@ -118,20 +120,23 @@ export class AwExportForm extends LitElement {
     `,
   ];
 
-  /** The dataset options the dialog's controls describe. */
+  /** The dataset options the dialog's controls describe (the same mapping "Run headless" writes as CLI flags). */
   options(): Omit<ExportDatasetOptions, 'format'> {
-    return {
-      layout: this.layout,
-      where: this.sourceWhere() || undefined,
-      trainableOnly: this.trainableOnly,
-      validOnly: this.validOnly,
-      redact: this.redact,
-      split: this.split || null,
-      splitColumn: this.splitColumn,
-      ...(this.layout === 'sft' ? { sftPer: this.sftPer } : {}),
-      ...(this.layout === 'sft' && this.tokens ? { tokens: true, maxTokens: this.maxTokens, truncate: this.truncate } : {}),
-      ...(this.layout === 'dpo' && this.dpoMinMargin > 0 ? { dpoMinMargin: this.dpoMinMargin } : {}),
-    };
+    return formExportOptions({
+      layout: this.layout, where: this.sourceWhere(), trainableOnly: this.trainableOnly, validOnly: this.validOnly, redact: this.redact, split: this.split,
+      splitColumn: this.splitColumn, sftPer: this.sftPer, tokens: this.tokens, maxTokens: this.maxTokens, truncate: this.truncate, dpoMinMargin: this.dpoMinMargin,
+    });
+  }
+
+  /** Share the settings with "Run headless" (an invalid view name shares none). */
+  private shareSettings(): void {
+    try {
+      setExportSettings({
+        options: this.options(), view: this.source === 'view' ? this.viewName.trim() : null, partitionBy: this.partitionBy.split(',').filter(Boolean), maxFileMb: this.maxFileMb,
+      });
+    } catch {
+      setExportSettings(null);
+    }
   }
 
   private sourceWhere(): string {
@@ -172,6 +177,7 @@ export class AwExportForm extends LitElement {
     // focus moves into the dialog when it opens (its first control), so the keyboard starts there
     if (this.modal && changed.has('open') && this.open) (this.renderRoot.querySelector('.dialog input, .dialog button') as HTMLElement | null)?.focus();
     const inputs = ['open', 'source', 'where', 'viewName', 'predicate', 'layout', 'sftPer', 'tokens', 'maxTokens', 'truncate', 'dpoMinMargin', 'trainableOnly', 'validOnly', 'redact', 'split', 'splitColumn', 'services', 'previewing'] as const;
+    if (inputs.some((k) => changed.has(k)) || changed.has('partitionBy' as keyof AwExportForm) || changed.has('maxFileMb' as keyof AwExportForm)) this.shareSettings();
     if (this.live && inputs.some((k) => changed.has(k))) void this.refreshPreview();
   }
 
@@ -248,7 +254,7 @@ export class AwExportForm extends LitElement {
     try {
       const folder = toFolder && this.pickFolder ? await this.pickFolder() : null;
       const partitionBy = this.partitionBy.split(',').filter(Boolean) as PartitionColumn[];
-      const maxFileBytes = this.maxFileMb > 0 ? this.maxFileMb * 1024 * 1024 : null;
+      const maxFileBytes = this.maxFileMb > 0 ? this.maxFileMb * 1e6 : null; // MB as the CLI's --max-file-size reads it
       const source = { kind: this.source, ...(this.source === 'view' ? { view: this.viewName.trim() } : {}), where: opts.where ?? null };
       const r = await exportPartsTo({ exporter: s.exporter, rows: (q) => s.pool.rows(q) }, { ...opts, format: this.format, signal, onProgress: (p) => (this.progress = p) },
         { partitionBy, maxFileBytes }, folder, { source });

