@@ -2,6 +2,7 @@
  * `agentworld` — the workbench headless (issue 22): import, run a notebook, export layouts, on native
  * DuckDB with the page's own pipeline, pool SQL, layouts and notebook runtime. See README "CLI".
  */
+import { hiveFolder } from '../export/parts';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -90,7 +91,7 @@ export async function exportLayout(pool: NativePool, opts: HeadlessExportOptions
       const parts = await pool.rows(`SELECT DISTINCT ${cols.map((c, i) => `${c}::VARCHAR AS p${i}`).join(', ')} FROM (${sql}) ORDER BY ALL`);
       for (const p of parts) {
         const vals = partitionBy.map((_, i) => (p[`p${i}`] === null ? null : String(p[`p${i}`])));
-        const dir = join(out, ...partitionBy.map((c, i) => `${c}=${vals[i] === null ? '__HIVE_DEFAULT_PARTITION__' : encodeURIComponent(vals[i] as string)}`));
+      const dir = join(out, ...hiveFolder(partitionBy, vals).split('/'));
         mkdirSync(dirname(dir), { recursive: true });
         const where = cols.map((c, i) => (vals[i] === null ? `${c} IS NULL` : `${c}::VARCHAR = ${q(vals[i] as string)}`)).join(' AND ');
         await pool.exec(`COPY (SELECT * FROM (${sql}) WHERE ${where}) TO ${q(dir)} (${copyOpts.join(', ')})`);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { listInputs, shardOf, UsageError } from '../../src/cli/files';
 import { runImport } from '../../src/cli/import';
+import { exportLayout } from '../../src/cli/main';
 import { NativePool } from '../../src/cli/native-pool';
 
 const tmp = mkdtempSync(join(tmpdir(), 'aw-cli-unit-'));
@@ -38,6 +39,16 @@ describe('CLI import', () => {
     assert.equal(again.added, 0);
     const [{ n }] = await one.rows('SELECT count(*) AS n FROM steps');
     assert.equal(Number(n), a.added);
+  });
+
+  it('export --partition-by writes hive folders the page names the same way (export/parts.ts hiveFolder), holding every row', async () => {
+    const out = join(tmp, 'parts');
+    const r = await exportLayout(one, { layout: 'rl_steps' }, out, ['data_source', 'channel'], 512e6);
+    const [{ n, sources }] = await one.rows(`SELECT count(*) AS n, count(DISTINCT (data_source, channel)) AS sources FROM read_parquet('${out}/**/*.parquet', hive_partitioning = false)`);
+    assert.equal(Number(n), r.rows);
+    assert.ok(r.rows > 0);
+    assert.equal(r.files.length, Number(sources), 'a file per (data_source, channel)');
+    for (const f of r.files) assert.match(f.slice(out.length), /^\/data_source=[^/]+\/channel=[^/]+\/part-0\.parquet$/, f);
   });
 
   it('shards partition the sorted listing; a missing input is named', () => {
