@@ -134,10 +134,10 @@ async function boot(): Promise<void> {
       ? {
           debug: {
             /** Make the pool engine fail as a wasm abort does; the page restarts it. */
-            crashPool: () => pool.simulateCrash(),
+            crashPool: () => pool.faults!.simulateCrash(),
             poolRestarts: () => pool.restarts,
             /** The next call of a pool method fails with this message. */
-            injectPoolFault: (method: string, message: string) => pool.injectFault(method, message),
+            injectPoolFault: (method: string, message: string) => pool.faults!.injectFault(method, message),
             /** Bench: one tokenizer worker encoding `text` with the active profile (ms per run, tokens). */
             tokenizerEncode: (text: string, runs?: number) => tokenizer.benchEncode(text, runs),
           },

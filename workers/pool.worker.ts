@@ -27,7 +27,7 @@ const guarded = Object.fromEntries(
     k,
     (...args: unknown[]) => {
       if (broken) throw broken;
-      const fault = faults.get(k);
+      const fault = TEST_BUILD ? faults.get(k) : undefined;
       if (fault) {
         faults.delete(k);
         throw new Error(fault);
@@ -43,25 +43,26 @@ const guarded = Object.fromEntries(
   ]),
 ) as PoolApi;
 
-/** Fault injection for tests; only test builds (`vite build --mode test`, which `npm test` runs) carry it. */
-const faultHooks = {
-  /** The next call of `method` fails with `message` (e.g. a storage quota error). */
-  injectFault(method: string, message: string) {
-    faults.set(method, message);
-  },
-  /** Behave like a wasm abort (window.workbench.debug.crashPool). */
-  simulateCrash() {
-    broken = new WebAssembly.RuntimeError('unreachable (simulated engine crash)');
-    throw broken;
-  },
-};
-
 const api: PoolWorkerApi = {
   ...guarded,
   connect(port: MessagePort) {
     Comlink.expose(api, port);
   },
-  ...(TEST_BUILD ? faultHooks : {}),
+  // Fault injection for tests. The object is written inside the condition so a production build (TEST_BUILD folds to
+  // false) drops it whole; only test builds (`vite build --mode test`, which `npm test` and the bench run) carry it.
+  ...(TEST_BUILD
+    ? {
+        /** The next call of `method` fails with `message` (e.g. a storage quota error). */
+        injectFault(method: string, message: string) {
+          faults.set(method, message);
+        },
+        /** Behave like a wasm abort (window.workbench.debug.crashPool). */
+        simulateCrash() {
+          broken = new WebAssembly.RuntimeError('unreachable (simulated engine crash)');
+          throw broken;
+        },
+      }
+    : {}),
 };
 
 Comlink.expose(api);

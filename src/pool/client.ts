@@ -3,6 +3,7 @@ import * as Comlink from 'comlink';
 import { ALL_TABLES, isPoolChangeMessage, withViews } from './changes';
 import type { CommitResult, ImportCommit, ImportMeta, PoolApi, PoolStatus } from './pool-core';
 import { type Row, tableToRows } from './rows';
+import { TEST_BUILD } from '../util/test-build';
 
 export interface PoolClientOptions {
   poolName?: string;
@@ -247,15 +248,18 @@ export class PoolClient {
     return this.guard(() => this.api.clear());
   }
 
-  /** Fault injection (test builds only): the engine fails as a wasm abort does; the broker restarts it. */
-  simulateCrash(): Promise<void> {
-    return this.guard(() => (this.api as Comlink.Remote<Required<PoolWorkerApi>>).simulateCrash()).catch(() => undefined);
-  }
-
-  /** Fault injection (test builds only): the next call of a pool method fails with this message. */
-  injectFault(method: string, message: string): Promise<void> {
-    return this.guard(() => (this.api as Comlink.Remote<Required<PoolWorkerApi>>).injectFault(method, message));
-  }
+  /**
+   * Fault injection, only in test builds (`window.workbench.debug`). Written inside the condition so that a production
+   * build, where TEST_BUILD folds to false, drops the code and the worker's hook names with it.
+   */
+  readonly faults = TEST_BUILD
+    ? {
+        /** The engine fails as a wasm abort does; the broker restarts it. */
+        simulateCrash: (): Promise<void> => this.guard(() => (this.api as Comlink.Remote<Required<PoolWorkerApi>>).simulateCrash()).catch(() => undefined),
+        /** The next call of a pool method fails with this message. */
+        injectFault: (method: string, message: string): Promise<void> => this.guard(() => (this.api as Comlink.Remote<Required<PoolWorkerApi>>).injectFault(method, message)),
+      }
+    : null;
 
   /** Be told which tables changed, whoever wrote them (an import, a label, an effect cell, SQL from the console). */
   onChange(fn: Listener): () => void {
