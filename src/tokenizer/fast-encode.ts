@@ -54,18 +54,25 @@ interface BpeModel {
 function fastPairRanks(model: BpeModel): boolean {
   const ranks = model.bpe_ranks;
   if (!(ranks instanceof Map) || typeof model.add_node !== 'function') return false;
+  // from the merges bpe_ranks was built from (rank = index, a later duplicate wins as in the Map constructor): no
+  // JSON.parse of 151 k keys; checked against bpe_ranks' size and a sample of its entries
+  const merges = model.merges;
+  if (!Array.isArray(merges)) return false;
   const byLeft = new Map<string, Map<string, number>>();
-  for (const [key, rank] of ranks) {
-    let pair: unknown;
-    try {
-      pair = JSON.parse(key);
-    } catch {
-      return false;
-    }
+  let entries = 0;
+  for (let i = 0; i < merges.length; i++) {
+    const pair = merges[i] as unknown;
     if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'string') return false;
     let m = byLeft.get(pair[0]);
     if (!m) byLeft.set(pair[0], (m = new Map()));
-    if (!m.has(pair[1])) m.set(pair[1], rank);
+    if (!m.has(pair[1])) entries++;
+    m.set(pair[1], i);
+  }
+  if (entries !== ranks.size) return false;
+  const stride = Math.max(1, Math.floor(merges.length / 997));
+  for (let i = 0; i < merges.length; i += stride) {
+    const [a, b] = merges[i] as [string, string];
+    if (ranks.get(JSON.stringify([a, b])) !== byLeft.get(a)?.get(b)) return false;
   }
   model.add_node = (queue, node) => {
     const rank = byLeft.get(node.token)?.get(node.next.token);
