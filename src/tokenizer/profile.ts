@@ -4,6 +4,10 @@
  */
 import { Template } from '@huggingface/jinja';
 import { Tokenizer } from '@huggingface/tokenizers';
+import { type Encoder, fastEncoder } from './fast-encode';
+import { GenerationCache } from './memo';
+
+export { GenerationCache };
 
 export interface ProfileSource {
   /** Parsed `tokenizer.json`. */
@@ -13,7 +17,7 @@ export interface ProfileSource {
   /** A chat template given separately (`chat_template.jinja`); wins over the config's. */
   template?: string | null;
   name?: string;
-  /** Keep tokenizers.js's own BPE word cache (bench comparison; see GenerationCache). */
+  /** Keep tokenizers.js's own BPE word cache and no pre-token memo (bench comparison; see GenerationCache, fast-encode.ts). */
   libraryCache?: boolean;
 }
 
@@ -46,6 +50,8 @@ export interface TokenizerProfile extends ProfileInfo {
   segmentable: boolean;
   /** Byte length of each token id's text, for character-offset ↔ token mapping (byte-level BPE only). */
   byteLevel: boolean;
+  /** Ids of text without added tokens, as `tokenizer.encode(text, { add_special_tokens: false })` gives them, memoized per pre-token (fast-encode.ts); absent where the tokenizer's shape is not supported. */
+  encodePiece?: Encoder;
 }
 
 /** The profile name of the bundled Qwen3 tokenizer (the page's and the CLI's `--tokenizer qwen3`). */
@@ -103,37 +109,6 @@ export function markGeneration(template: string): { text: string; found: boolean
 async function sha256Hex(text: string): Promise<string> {
   const buf = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/**
- * A BPE word memo in two generations of plain Maps. tokenizers.js memoizes BPE per word in an LRU built on one Map
- * (delete + set on every hit, evicting with keys().next(), which walks the deleted entries at the front): in a CPU
- * profile of counting the bench file (bench/tokens-node.ts) its get() had the most self time of any function. The memo
- * is pure (word → tokens), so which entries are evicted does not change any id; here a hit is a Map lookup and
- * eviction drops the older generation at once.
- */
-export class GenerationCache<V> {
-  private cur = new Map<string, V>();
-  private old = new Map<string, V>();
-  constructor(private readonly capacity: number) {}
-  get(key: string): V | undefined {
-    const v = this.cur.get(key);
-    if (v !== undefined) return v;
-    const o = this.old.get(key);
-    if (o !== undefined) this.put(key, o);
-    return o;
-  }
-  put(key: string, value: V): void {
-    this.cur.set(key, value);
-    if (this.cur.size >= this.capacity) {
-      this.old = this.cur;
-      this.cur = new Map();
-    }
-  }
-  clear(): void {
-    this.cur.clear();
-    this.old.clear();
-  }
 }
 
 /** Swap the library's BPE word cache for a GenerationCache where the model has one of the expected shape. */
@@ -211,6 +186,7 @@ export async function loadProfile(src: ProfileSource): Promise<TokenizerProfile>
     addedSplit,
     segmentable,
     byteLevel,
+    encodePiece: src.libraryCache ? undefined : (fastEncoder(tokenizer) ?? undefined),
   };
 }
 

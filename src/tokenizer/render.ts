@@ -99,7 +99,7 @@ export function encode(p: TokenizerProfile, text: string, cache?: Map<string, nu
     }
     let ids = cache?.get(piece);
     if (!ids) {
-      ids = p.tokenizer.encode(piece, { add_special_tokens: false }).ids;
+      ids = p.encodePiece ? p.encodePiece(piece) : p.tokenizer.encode(piece, { add_special_tokens: false }).ids;
       cache?.set(piece, ids);
     }
     for (const id of ids) out.push(id);

@@ -48,6 +48,10 @@ describe('<aw-tokenizer-panel> audit, progress and the trainer view in the inspe
     const svg = panel.shadowRoot?.querySelector('figure svg');
     expect(svg?.getAttribute('aria-label')).to.contain('limit of 120 tokens');
     expect(panel.shadowRoot?.querySelector('figure')?.textContent).to.contain('limit 120');
+    // one bar per SQL bin, red from the first bin at or over the limit (drawn as plain SVG, decision 039)
+    const bars = [...(svg?.querySelectorAll('rect') ?? [])];
+    expect(bars.length).to.equal(panel.histogram.length);
+    expect(bars.filter((b) => b.getAttribute('fill') === '#cf222e').length).to.equal(panel.histogram.filter((r) => Number(r.x1) >= 120).length);
     const [{ reasoning }] = await pool.rows('SELECT count(*)::INTEGER AS reasoning FROM token_counts WHERE lost_reasoning > 0');
     expect(panel.audit.find((c) => c.id === 'reasoning')?.steps ?? 0).to.equal(reasoning);
     const button = [...(panel.shadowRoot?.querySelectorAll('button.cause') ?? [])].find((b) => b.textContent?.includes('longer than 120')) as HTMLButtonElement;

@@ -59,7 +59,16 @@ describe('export with tokens: ids equal transformers, left-out rows counted by c
     for (const p of pools) p.terminate();
   });
 
-  async function setup(c: Case) {
+  // one pool, import and tokenizer worker per case: the Parquet test reuses the qwen3-turn case's (each tokenizer
+  // worker loads the 11 MB tokenizer.json)
+  const setups = new Map<string, ReturnType<typeof setupCase>>();
+  function setup(c: Case) {
+    let s = setups.get(c.name);
+    if (!s) setups.set(c.name, (s = setupCase(c)));
+    return s;
+  }
+
+  async function setupCase(c: Case) {
     const pool = await startPool(`tok-export-${c.name}`, true);
     pools.push(pool);
     await importerFor(pool).importFiles([await fixture(`tokenizer/${c.fixture}`)]);

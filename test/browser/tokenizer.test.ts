@@ -5,9 +5,6 @@
  */
 import { expect } from '@esm-bundle/chai';
 import type { PoolClient } from '../../src/pool/client';
-import { loadProfile } from '../../src/tokenizer/profile';
-import { renderChat } from '../../src/tokenizer/render';
-import { parseTools, templateMessage } from '../../src/tokenizer/messages';
 import { TokenizerService } from '../../src/tokenizer/service';
 import '../../src/views/inspector/aw-trainer-view';
 import { bundled, MODEL, tokenizerPool, worker } from './tokenizer-helpers';
@@ -15,14 +12,17 @@ import { bundled, MODEL, tokenizerPool, worker } from './tokenizer-helpers';
 describe('tokenizer profiles and token_counts', function () {
   this.timeout(120_000);
   let pool: PoolClient;
+  // one service (its workers each load the 11 MB tokenizer.json once) for the file: the tests that need a service
+  // without a profile make one, which starts no worker until a profile is set
+  let svc: TokenizerService;
 
   before(async () => {
     pool = await tokenizerPool('tokenizer');
+    svc = new TokenizerService(pool, worker, bundled);
   });
   after(() => pool.terminate());
 
   it('sets the bundled Qwen3 profile, counts every step, and caches repeated history', async () => {
-    const svc = new TokenizerService(pool, worker, bundled);
     const info = await svc.set({ bundled: 'qwen3' });
     expect(info.name).to.equal('Qwen3 (bundled)');
     expect(info.vocabSize).to.equal(151669);
@@ -39,21 +39,17 @@ describe('tokenizer profiles and token_counts', function () {
     );
     expect(bad[0].n).to.equal(0);
 
-    // differential: the worker's n_tokens for the longest step equals rendering its row here
+    // differential: the counted n_tokens (piece cache, one rendering per step) for the longest step equals its row
+    // rendered and tokenized whole (renderChat, no cache), as the inspector does
     const [row] = await pool.rows('SELECT s.messages, s.response, s.tools, t.n_tokens FROM steps s JOIN token_counts t USING (step_id) ORDER BY t.n_tokens DESC LIMIT 1');
-    const tok = await (await fetch(`${MODEL}/tokenizer.json`)).json();
-    const cfg = await (await fetch(`${MODEL}/tokenizer_config.json`)).json();
-    const p = await loadProfile({ tokenizer: tok, config: cfg });
-    const msgs = [...(row.messages as Record<string, unknown>[]), row.response as Record<string, unknown>].map(templateMessage);
-    const here = renderChat(p, msgs, { tools: parseTools(row.tools) });
-    expect(here.error).to.equal(null);
-    expect(row.n_tokens).to.equal(here.nTokens);
+    const here = await svc.renderStep({ messages: row.messages as Record<string, unknown>[], response: row.response as Record<string, unknown>, tools: row.tools as string | null });
+    expect(here?.error).to.equal(null);
+    expect(row.n_tokens).to.equal(here?.nTokens);
     expect(row.n_tokens as number).to.be.greaterThan(50);
   });
 
   it('bad input is rejected with a message naming what is wrong, and the previous profile stays', async () => {
-    const svc = new TokenizerService(pool, worker, bundled);
-    const before = await svc.set({ bundled: 'qwen3' });
+    const before = svc.info() ?? (await svc.set({ bundled: 'qwen3' }));
     const cfg = await (await fetch(`${MODEL}/tokenizer_config.json`)).json();
     let err = '';
     await svc.set({ tokenizer: '{"model": ', config: cfg }).catch((e: Error) => {
@@ -72,8 +68,7 @@ describe('tokenizer profiles and token_counts', function () {
   });
 
   it('the chosen profile survives a reload (IndexedDB)', async () => {
-    const first = new TokenizerService(pool, worker, bundled);
-    const info = await first.set({ bundled: 'qwen3' });
+    const info = svc.info() ?? (await svc.set({ bundled: 'qwen3' })); // stored in IndexedDB when it was set
     const second = new TokenizerService(pool, worker, bundled);
     expect(second.info()).to.equal(null);
     await second.restore();
@@ -81,9 +76,8 @@ describe('tokenizer profiles and token_counts', function () {
   });
 
   it('<aw-trainer-view>: the step rendered as text, trained tokens highlighted, counts and token ids on hover', async () => {
-    const svc = new TokenizerService(pool, worker, bundled);
     const view = document.createElement('aw-trainer-view');
-    view.service = svc;
+    view.service = new TokenizerService(pool, worker, bundled); // no profile set yet
     const [step] = await pool.rows(
       "SELECT s.step_id, s.response.content AS answer, t.n_tokens FROM steps s JOIN token_counts t USING (step_id) WHERE s.response.content IS NOT NULL AND len(s.messages) > 1 ORDER BY s.step_id LIMIT 1",
     );
@@ -93,7 +87,9 @@ describe('tokenizer profiles and token_counts', function () {
     await view.updateComplete;
     const root = view.shadowRoot as ShadowRoot;
     expect(root.textContent).to.match(/No tokenizer is set/);
-    await svc.set({ bundled: 'qwen3' });
+    if (!svc.info()) await svc.set({ bundled: 'qwen3' });
+    view.service = svc;
+    await view.updateComplete; // its updated() starts a load; the one awaited here is the latest
     await view.load();
     await view.updateComplete;
     const counts = root.querySelector('.counts')?.textContent ?? '';

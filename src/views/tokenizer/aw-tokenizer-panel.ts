@@ -8,8 +8,7 @@
  * API: `where` (predicate over `steps s` / `curation c`, the dashboard's), `service` (default: the page's).
  */
 import { consume } from '@lit/context';
-import * as Plot from '@observablehq/plot';
-import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { css, html, LitElement, nothing, type PropertyValues, svg } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { type Services, servicesContext } from '../kit/services';
 import type { Row } from '../../pool/rows';
@@ -19,24 +18,45 @@ import type { ProfileInfo } from '../../tokenizer/profile';
 
 const LIMIT_KEY = 'aw-token-limit';
 
-/** The length histogram: steps per n_tokens bin, bins over the limit red, the limit a red rule. */
-export function lengthHistogram(rows: Row[], limit: number): Element {
+/** Up to ~5 round tick values from 0 to `hi` (1, 2 or 5 × a power of ten apart). */
+function ticks(hi: number): number[] {
+  if (!(hi > 0)) return [0];
+  const raw = hi / 4;
+  const pow = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * pow).find((x) => x >= raw) ?? raw;
+  const out: number[] = [];
+  for (let v = 0; v <= hi + 1e-9; v += step) out.push(v);
+  return out;
+}
+
+const fmt = (v: number) => (v >= 1e6 ? `${+(v / 1e6).toFixed(1)}M` : v >= 1e3 ? `${+(v / 1e3).toFixed(1)}k` : String(Math.round(v)));
+
+/**
+ * The length histogram: steps per n_tokens bin (binned in SQL: `lengthHistogramSql`, 24 rows), bins over the limit red,
+ * the limit a red rule. Drawn as a plain SVG of those rows (decision 039): Observable Plot's scales and layout for the
+ * same 24 bars were the longest main-thread task while counting (~500 ms at load; bench --tok-profile).
+ */
+export function lengthHistogram(rows: Row[], limit: number) {
+  const W = 360;
+  const H = 180;
+  const m = { l: 40, r: 12, t: 14, b: 40 };
   const data = rows.map((r) => ({ x1: Number(r.x1), x2: Number(r.x2), steps: Number(r.steps), over: Number(r.x1) >= limit }));
-  return Plot.plot({
-    width: 360,
-    height: 180,
-    marginBottom: 40,
-    style: { fontSize: '11px', background: 'transparent' },
-    ariaLabel: `Steps by rendered length in tokens; the limit of ${limit} tokens is marked`,
-    x: { label: 'tokens (whole rendered conversation)', labelAnchor: 'center', labelOffset: 34 },
-    y: { label: '↑ steps', labelAnchor: 'top', grid: true },
-    marks: [
-      Plot.rectY(data, { x1: 'x1', x2: 'x2', y: 'steps', fill: (d: { over: boolean }) => (d.over ? '#cf222e' : '#0969da'), insetLeft: 0.5, insetRight: 0.5 }),
-      Plot.ruleX([limit], { stroke: '#cf222e', strokeWidth: 2, strokeDasharray: '4,3' }),
-      Plot.text([limit], { x: (d: number) => d, frameAnchor: 'top', text: () => `limit ${limit}`, dx: 4, textAnchor: 'start', fill: '#cf222e' }),
-      Plot.ruleY([0]),
-    ],
-  });
+  const hiX = Math.max(limit, ...data.map((d) => d.x2), 1);
+  const hiY = Math.max(1, ...data.map((d) => d.steps));
+  const x = (v: number) => m.l + ((W - m.l - m.r) * v) / hiX;
+  const y = (v: number) => H - m.b - ((H - m.t - m.b) * v) / hiY;
+  const yTicks = ticks(hiY).filter((v) => Number.isInteger(v));
+  return svg`<svg width=${W} height=${H} viewBox="0 0 ${W} ${H}" role="img" style="font-size:11px;background:transparent;overflow:visible"
+      aria-label=${`Steps by rendered length in tokens; the limit of ${limit} tokens is marked`}>
+    ${yTicks.map((v) => svg`<line x1=${m.l} x2=${W - m.r} y1=${y(v)} y2=${y(v)} stroke="currentColor" stroke-opacity="0.1"></line><text x=${m.l - 4} y=${y(v)} dy="0.32em" text-anchor="end" fill="currentColor">${fmt(v)}</text>`)}
+    <text x=${m.l - 4} y=${m.t - 4} text-anchor="end" fill="currentColor">↑ steps</text>
+    ${data.map((d) => svg`<rect x=${x(d.x1) + 0.5} width=${Math.max(0, x(d.x2) - x(d.x1) - 1)} y=${y(d.steps)} height=${Math.max(0, y(0) - y(d.steps))} fill=${d.over ? '#cf222e' : '#0969da'}><title>${`${fmt(d.x1)}–${fmt(d.x2)} tokens: ${d.steps} steps`}</title></rect>`)}
+    <line x1=${m.l} x2=${W - m.r} y1=${y(0)} y2=${y(0)} stroke="currentColor"></line>
+    ${ticks(hiX).map((v) => svg`<line x1=${x(v)} x2=${x(v)} y1=${y(0)} y2=${y(0) + 4} stroke="currentColor"></line><text x=${x(v)} y=${y(0) + 14} text-anchor="middle" fill="currentColor">${fmt(v)}</text>`)}
+    <text x=${m.l + (W - m.l - m.r) / 2} y=${H - 6} text-anchor="middle" fill="currentColor">tokens (whole rendered conversation)</text>
+    <line x1=${x(limit)} x2=${x(limit)} y1=${m.t} y2=${y(0)} stroke="#cf222e" stroke-width="2" stroke-dasharray="4,3"></line>
+    <text x=${x(limit) + 4} y=${m.t + 8} fill="#cf222e">${`limit ${limit}`}</text>
+  </svg>`;
 }
 
 function sortFiles(files: File[]): { tokenizer?: File; config?: File; template?: File } {
@@ -71,7 +91,7 @@ export class AwTokenizerPanel extends LitElement {
   private off?: () => void;
   private offPool?: () => void;
   /** The drawn histogram, redrawn only when its rows or the limit change (not on every counting progress update). */
-  private chart: { rows: Row[]; limit: number; el: Element } | null = null;
+  private chart: { rows: Row[]; limit: number; el: ReturnType<typeof lengthHistogram> } | null = null;
   private seq = 0;
 
   static override styles = css`
@@ -229,11 +249,10 @@ export class AwTokenizerPanel extends LitElement {
   }
 
   /**
-   * The histogram element for the current rows and limit. Drawing it (Observable Plot) was the longest main-thread task
-   * while counting (bench --tok-profile): render() runs on every progress update, so the element is kept until its
-   * inputs change.
+   * The histogram for the current rows and limit, kept until they change: render() runs on every counting progress
+   * update, and the same template result lets lit keep the drawn <svg> as it is.
    */
-  private histogramChart(): Element {
+  private histogramChart() {
     const c = this.chart;
     if (c && c.rows === this.histogram && c.limit === this.limit) return c.el;
     const el = lengthHistogram(this.histogram, this.limit);
