@@ -43,6 +43,8 @@ export class ValueSplitter {
   private arrayMode: boolean;
   private inArray = false;
   private closed = false;
+  /** Text after the array was rejected (once: the rest of it is that same reject). */
+  private strayRejected = false;
   line = 1;
   constructor(
     arrayMode: boolean,
@@ -93,9 +95,10 @@ export class ValueSplitter {
         if (ch === 91) {
           this.inArray = true;
           this.depth = 1;
-        } else if (!isSpace(ch) && !this.closed) {
+        } else if (!isSpace(ch) && !this.strayRejected) {
+          // e.g. a second array appended to the file: it is not read, and the report says so
           yield { kind: 'reject', line: this.line, reason: `unexpected character '${text[i]}' outside the top-level array` };
-          this.closed = true;
+          this.strayRejected = true;
         }
         continue;
       }
@@ -225,7 +228,8 @@ export function* valueEvents(ev: SplitValue, arrayMode: boolean, maxChars: numbe
     let closed = sub.isClosed;
     for (const x of rest) {
       if (x.kind !== 'value') {
-        if (x.kind !== 'warning' || !closed) yield x;
+        // the sub-splitter's "array not closed" warning: the reader's own splitter says it once
+        if (x.kind !== 'warning') yield x;
         continue;
       }
       for (const y of valueEvents(x, true, maxChars, next)) {
