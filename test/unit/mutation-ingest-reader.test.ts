@@ -368,6 +368,62 @@ describe('reader: JSON documents and arrays', () => {
   });
 });
 
+describe('reader: JSON value splitting, exactly', () => {
+  const texts = async (input: string, opts: ReadOptions & { chunk?: number } = {}) =>
+    (await read(input, opts)).events.map((e) => (e.kind === 'record' ? e.record.text : e.kind === 'reject' ? `reject ${e.line}: ${e.reason}` : `warning: ${e.message}`));
+
+  it('each record keeps exactly its own text, whatever the chunks', async () => {
+    for (const chunk of [1, 3, 4, 64]) {
+      assert.deepEqual(await texts('[{"a":1},   {"b":2} ,\n 3 ]', { chunk }), ['{"a":1}', '{"b":2}', '3 '], `chunk ${chunk}`);
+      assert.deepEqual(await texts('{\r\n "a": 1\r\n}\r\n7\r\n"s"\r\n', { chunk }), ['{\r\n "a": 1\r\n}', '7', '"s"'], `chunk ${chunk}`);
+    }
+    assert.deepEqual(await texts('[1,,2,]'), ['1', '2']);
+  });
+
+  it('an escaped quote as the first thing in the first string', async () => {
+    assert.deepEqual((await read('["\\"x,", 2]')).records.map((x) => x[0]), ['"x,', 2]);
+  });
+
+  it('an element exactly at the size limit is read whole; one more character is too large', async () => {
+    const el = `{"t":"${'z'.repeat(22)}"}`;
+    assert.equal(el.length, 30);
+    for (const chunk of [1, 7, 64]) {
+      assert.deepEqual(await texts(`[${el}, 1]`, { maxRecordChars: 30, chunk }), [el, '1'], `chunk ${chunk}`);
+      assert.deepEqual(await texts(`[${el}, 1]`, { maxRecordChars: 29, chunk }), ['reject 1: record too large (30 characters)', '1'], `chunk ${chunk}`);
+    }
+  });
+
+  it('a broken element whose brackets pair up is one reject: the objects nested in it never become elements', async () => {
+    const r = await read('[\n  {"a": "]\\"", "m": [\n    {"r": 1},\n    {"r": 2}\n  ], "bad": ,},\n  {"a": 7}\n]\n');
+    assert.deepEqual(r.records.map((x) => [x[0], x[1]]), [[{ a: 7 }, 6]]);
+    assert.deepEqual(r.rejects.map((x) => x[0]), [2]);
+    assert.match(r.rejects[0][1], /^malformed JSON: /);
+    assert.doesNotMatch(r.rejects[0][1], /read on their own/);
+  });
+
+  it('an element left open (no bracket mismatch) at the end: split off the elements it swallowed, the array closed after a scalar', async () => {
+    const r = await read('[\n  {"a": [1, 2,\n  {"b": 3},\n  {"c": 4},\n  5\n]');
+    assert.deepEqual(r.records.map((x) => [x[0], x[1], x[2]]), [[{ b: 3 }, 3, 0], [{ c: 4 }, 4, 1], [5, 5, 2]]);
+    assert.deepEqual(r.rejects.map((x) => x[0]), [2]);
+    assert.match(r.rejects[0][1], /\(the elements after it were read on their own\)$/);
+    assert.deepEqual(r.warnings, []);
+  });
+
+  it('a split whose head parses (the unclosed bracket is in a later element) keeps both, in order', async () => {
+    const r = await read('[\n  {"a": 1},\n  {"b": [2},\n  {"c": 3}\n]');
+    assert.deepEqual(r.records.map((x) => [x[0], x[2]]), [[{ a: 1 }, 0], [{ c: 3 }, 1]]);
+    assert.deepEqual(r.rejects.map((x) => x[0]), [3]);
+  });
+
+  it('a top-level string left open at the end of a document is truncated JSON', async () => {
+    const r = await read('{\n "a": 1\n}\n"abc');
+    assert.deepEqual(r.records.map((x) => x[0]), [{ a: 1 }]);
+    assert.deepEqual(r.rejects, [[4, 'truncated JSON: the file ended inside this record']]);
+    const open = await read('{\n "a": 1\n}\n{"b": 2');
+    assert.deepEqual(open.rejects, [[4, 'truncated JSON: the file ended inside this record']]);
+  });
+});
+
 describe('reader: SSE and YAML', () => {
   it('SSE events: line of the data field, indexes, multi-line data, an event left open at the end', async () => {
     const text = 'event: message_start\r\ndata: {"type":"message_start"}\r\n\r\n: ping\r\n\r\nevent: x\r\ndata: {"a":\r\ndata: 1}\r\n\r\ndata: [DONE]\r\n\r\ndata: {"type":"message_stop"}';
