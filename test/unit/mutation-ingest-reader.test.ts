@@ -415,6 +415,37 @@ describe('reader: JSON value splitting, exactly', () => {
     assert.deepEqual(r.rejects.map((x) => x[0]), [3]);
   });
 
+  it('the split picks the least indented element starts, allows spaces after the comma, and reads on after a nested split', async () => {
+    const deep = await read('[\n  {"messages": [\n    {"role": "user", "content": "x"}, \n    {"role": "assistant", "content": "y"}\n  }, \n  {"a": 8},\n  {"a": 9}\n]\n');
+    assert.deepEqual(deep.records.map((x) => [x[0], x[1]]), [[{ a: 8 }, 6], [{ a: 9 }, 7]]);
+    assert.deepEqual(deep.rejects.map((x) => x[0]), [2]);
+    assert.deepEqual(deep.warnings, []);
+    const two = await read('[{"a": 1},\n{"a": [[2},\n{"a": 3},\n{"b": {"c": [},\n{"a": 4}]');
+    assert.deepEqual(two.records.map((x) => [x[0], x[2]]), [[{ a: 1 }, 0], [{ a: 3 }, 1], [{ a: 4 }, 2]]);
+    assert.deepEqual(two.rejects.map((x) => x[0]), [2, 4]);
+    assert.deepEqual(two.warnings, []);
+  });
+
+  it('rejects inside the split-off rest are kept (text after the array)', async () => {
+    const r = await read('[\n{"a": [[1},\n{"b": 2}\n] x\n');
+    assert.deepEqual(r.records.map((x) => x[0]), [{ b: 2 }]);
+    assert.deepEqual(r.rejects.map((x) => [x[0], x[1].replace(/^malformed JSON: .*/, 'malformed')]), [[2, 'malformed'], [4, "unexpected character 'x' outside the top-level array"]]);
+    assert.deepEqual(r.warnings, []);
+  });
+
+  it('the array closed inside a nested split: no warning', async () => {
+    const r = await read('[\n{"a": [[1},\n{"b": 2},\n{"c": [3},\n{"d": 4}\n]');
+    assert.deepEqual(r.records.map((x) => [x[0], x[1], x[2]]), [[{ b: 2 }, 3, 0], [{ d: 4 }, 5, 1]]);
+    assert.deepEqual(r.rejects.map((x) => x[0]), [2, 4]);
+    assert.deepEqual(r.warnings, []);
+  });
+
+  it('a broken pretty-printed document (not an array) is one truncated reject, never split', async () => {
+    const r = await read('{\n  "x": [1,\n  {"b": 2}\n}\n');
+    assert.deepEqual(r.records, []);
+    assert.deepEqual(r.rejects, [[1, 'truncated JSON: the file ended inside this record']]);
+  });
+
   it('a top-level string left open at the end of a document is truncated JSON', async () => {
     const r = await read('{\n "a": 1\n}\n"abc');
     assert.deepEqual(r.records.map((x) => x[0]), [{ a: 1 }]);
