@@ -174,14 +174,12 @@ function isSpace(ch: number): boolean {
 export function looksLikeJsonLines(text: string): boolean {
   const lines = text.split('\n');
   lines.pop(); // maybe incomplete
-  const first = (lines[0] ?? text).replace(/\r$/, '').trimEnd();
-  if (first.endsWith('}')) return true;
-  for (const raw of lines.slice(1, 50)) {
-    const l = raw.replace(/\r$/, '');
-    if (!l.startsWith('{') || !l.trimEnd().endsWith('}')) continue;
+  if ((lines[0] ?? text).trimEnd().endsWith('}')) return true;
+  for (const l of lines.slice(1, 50)) {
+    if (!l.startsWith('{')) continue;
     try {
-      const v = JSON.parse(l);
-      if (v && typeof v === 'object' && !Array.isArray(v)) return true;
+      JSON.parse(l); // starts with `{` and parses: a whole object
+      return true;
     } catch {
       // not a whole object on its own
     }
