@@ -30,6 +30,10 @@ export default {
   // Added 2026-12-03 evening (measured: docs/testing.md): src/wire/{tools,openai-responses}.ts and
   // src/gateway/core/capture.ts (measured on lines 166-269 only; its test is test/unit/gateway-capture.test.ts),
   // src/ingest/normalizers/{openai-chat,sharegpt}.ts.
+  // Session 6 (docs/testing.md, "Session 6: ingest reader and normalizers"): src/ingest/json-values.ts and
+  // src/ingest/normalizers/anthropic.ts (tests: test/unit/mutation-ingest-{reader,anthropic}.test.ts). Tests
+  // written, no Stryker run finished (6-35 mutants a minute on the loaded machine): src/ingest/reader.ts (same
+  // test file, ~575 mutants) and src/ingest/normalizers/{langfuse,otel}.ts (test/unit/mutation-ingest-<name>.test.ts).
   mutate: [
     'src/curation/filter.ts',
     'src/curation/minhash.ts',
@@ -39,6 +43,8 @@ export default {
     'src/gateway/core/scrub.ts',
     'src/ingest/detect.ts',
     'src/ingest/finalize.ts',
+    'src/ingest/json-values.ts',
+    'src/ingest/normalizers/anthropic.ts',
     'src/ingest/normalizers/openai-chat.ts',
     'src/ingest/normalizers/sharegpt.ts',
     'src/ingest/redact.ts',

@@ -260,7 +260,7 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
     lastLine = splitter.line;
     for (const ev of splitter.end()) {
       if (ev.kind === 'value') yield* value(ev);
-      else if (ev.kind !== 'warning' || !splitter.isClosed) yield ev;
+      else yield ev;
     }
   } else {
     const sse = container === 'sse' ? new SseParser() : null;

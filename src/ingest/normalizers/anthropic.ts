@@ -108,7 +108,8 @@ function callDraft(outer: Obj, req: Obj | null, resIn: unknown, line: number, ra
     cacheMeta[k] = String(n);
     prompt = (prompt ?? 0) + n;
   }
-  const meta = { ...metadataOf(rq, REQUEST_OWN), ...metadataOf(outer, OUTER_OWN), ...cacheMeta };
+  // a record that is itself the request (`{model, system, messages, …}`): its messages are not metadata
+  const meta = { ...metadataOf(rq, REQUEST_OWN), ...metadataOf(outer, rq === outer ? [...OUTER_OWN, ...REQUEST_OWN] : OUTER_OWN), ...cacheMeta };
   if (typeof r.id === 'string') meta.response_id = r.id;
   if (typeof r.stop_reason === 'string') meta.stop_reason = r.stop_reason;
   if (typeof r.stop_sequence === 'string') meta.stop_sequence = r.stop_sequence;

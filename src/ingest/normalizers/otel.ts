@@ -183,8 +183,9 @@ function spanStep(span: Obj, resource: Obj, line: number): StepDraft {
   const failed = ERROR_CODES.has(status.code as string) || a['error.type'] !== undefined;
   const started = timeMs(str(span.startTimeUnixNano));
   const ended = timeMs(str(span.endTimeUnixNano));
-  const reasons = a['gen_ai.response.finish_reasons'];
-  const given = (Array.isArray(reasons) ? str(reasons[0]) : str(parseJsonDeep(reasons))) ?? call.finish;
+  // an array attribute, or the same array as JSON text (exporters that flatten attributes to strings)
+  const reasons = parseJsonDeep(a['gen_ai.response.finish_reasons']);
+  const given = (Array.isArray(reasons) ? str(reasons[0]) : str(reasons)) ?? call.finish;
   // the conventions spell a tool-call stop `tool_call`; the step record uses OpenAI's `tool_calls`
   const finish = given === 'tool_call' ? 'tool_calls' : given;
   const metadata: Record<string, string> = {};
