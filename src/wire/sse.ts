@@ -92,7 +92,9 @@ export class SseParser {
     }
     // a `:` comment has the field '' and is ignored below (it cannot start like JSON either)
     const colon = line.indexOf(':');
+    // Stryker disable next-line EqualityOperator: at colon 0 (a comment) the field is the whole line, still ignored
     const field = colon < 0 ? line : line.slice(0, colon);
+    // Stryker disable next-line EqualityOperator: at colon 0 (a comment) the value is '', the line is ignored either way
     let value = colon < 0 ? '' : line.slice(colon + 1);
     if (value.startsWith(' ')) value = value.slice(1);
     if (field === 'event') {

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { addEvent, anthropicAccumulator, anthropicMessage, assistantMessage, isStreamEvent, newAnthropicStream, streamMessage } from '../../src/wire/anthropic';
 import { eventPayloads, parseSse, SseParser } from '../../src/wire/sse';
 
 describe('sse', () => {
@@ -39,5 +40,75 @@ describe('sse', () => {
     assert.deepEqual(eventPayloads(5), [5]);
     const rec = { event: 'done', data: '{"x":1}', object: 'response' };
     assert.deepEqual(eventPayloads(rec), [rec]);
+  });
+});
+
+describe('anthropic', () => {
+  const run = (text: string) => {
+    const acc = anthropicAccumulator();
+    for (const ev of parseSse(text)) acc.push(ev);
+    return acc;
+  };
+  const events = [
+    { type: 'message_start', message: { id: 'msg_P', type: 'message', role: 'assistant', model: 'claude-x', content: [], stop_reason: null, usage: { input_tokens: 5 } } },
+    { type: 'content_block_start', index: 0, content_block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"query":"數據"}' } },
+    { type: 'content_block_stop', index: 0 },
+    { type: 'message_delta', delta: { stop_reason: 'pause_turn', stop_sequence: null }, usage: { output_tokens: 7 } },
+    { type: 'message_stop' },
+  ];
+
+  it('a paused server-tool turn, streamed without event lines: the payload type decides; the message as a non-streamed call returns it', () => {
+    const acc = run(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(''));
+    assert.deepEqual(streamMessage(acc.stream), {
+      id: 'msg_P', type: 'message', role: 'assistant', model: 'claude-x', stop_reason: 'pause_turn', usage: { input_tokens: 5, output_tokens: 7 },
+      content: [{ type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: '數據' } }],
+    });
+    const a = acc.result();
+    assert.deepEqual([a.finish_reason, a.error, a.message?.tool_calls?.[0].function.arguments], ['stop', null, '{"query":"數據"}']);
+  });
+
+  it('an end marker sent with spaces around it is no malformed event', () => {
+    assert.equal(run('event: message_stop\ndata: {"type":"message_stop"}\n\ndata:  [DONE] \n\n').result().error, null);
+  });
+
+  it('a stream that has not started is an empty assistant message, not done', () => {
+    const s = newAnthropicStream(null);
+    assert.equal(s.done, false);
+    assert.deepEqual(streamMessage(s), { type: 'message', role: 'assistant', content: [] });
+    addEvent(s, { type: 'message_delta', delta: { stop_reason: 'end_turn' } });
+    assert.deepEqual(streamMessage(s), { type: 'message', role: 'assistant', content: [], stop_reason: 'end_turn' });
+  });
+
+  it('deltas without their field, or of a type not known yet, change nothing', () => {
+    const s = newAnthropicStream(null);
+    addEvent(s, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+    addEvent(s, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta' } });
+    addEvent(s, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'ok' } });
+    addEvent(s, { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 't', name: 'f', input: {} } });
+    addEvent(s, { type: 'content_block_delta', index: 1, delta: { type: 'future_delta', partial_json: '{"x":1}', citation: { cited_text: 'c' } } });
+    assert.deepEqual(streamMessage(s).content, [
+      { type: 'text', text: 'ok' },
+      { type: 'tool_use', id: 't', name: 'f', input: {} },
+    ]);
+  });
+
+  it('blocks: a null block is skipped, a thinking block without text and a tool use without name read as empty', () => {
+    const m = assistantMessage([null, { type: 'thinking', signature: 's' }, { type: 'text', text: 'a' }, { type: 'tool_use', id: 't1', input: { q: 1 } }]);
+    assert.equal(m.content, 'a');
+    assert.equal(m.reasoning, '');
+    assert.deepEqual(m.tool_calls, [{ id: 't1', type: 'function', function: { name: '', arguments: '{"q":1}' } }]);
+  });
+
+  it('anthropicMessage: an assistant turn keeps its tool calls and thinking; a tool result keeps the tool role', () => {
+    const [m] = anthropicMessage('assistant', [{ type: 'thinking', thinking: 'Plan.' }, { type: 'tool_use', id: 'toolu_1', name: 'bash', input: { cmd: 'ls' } }]);
+    assert.deepEqual([m.role, m.reasoning, m.tool_calls?.[0].function.name], ['assistant', 'Plan.', 'bash']);
+    const out = anthropicMessage('user', [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'boom', is_error: true }]);
+    assert.deepEqual(out.map((x) => [x.role, x.content]), [['tool', '[error] boom']]);
+  });
+
+  it('isStreamEvent: null and arrays are no events', () => {
+    assert.equal(isStreamEvent(null), false);
+    assert.equal(isStreamEvent([{ type: 'ping' }]), false);
   });
 });
