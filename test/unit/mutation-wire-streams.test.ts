@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { addEvent, anthropicAccumulator, anthropicMessage, assistantMessage, isStreamEvent, newAnthropicStream, streamMessage } from '../../src/wire/anthropic';
+import { addChunk, chatAccumulator, chatResponse, isChunk, newStream, streamCompletion } from '../../src/wire/openai-chat';
 import { eventPayloads, parseSse, SseParser } from '../../src/wire/sse';
 
 describe('sse', () => {
@@ -110,5 +111,57 @@ describe('anthropic', () => {
   it('isStreamEvent: null and arrays are no events', () => {
     assert.equal(isStreamEvent(null), false);
     assert.equal(isStreamEvent([{ type: 'ping' }]), false);
+  });
+});
+
+describe('openai chat', () => {
+  const chunk = (delta: object, extra: object = {}) => ({ id: 'chatcmpl-1', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta, finish_reason: null, ...extra }] });
+
+  it('tool calls from a server that omits index, split across chunks: ids open calls, pieces continue the last one', () => {
+    const s = newStream('x', null);
+    for (const c of [
+      chunk({ tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: null } }] }),
+      chunk({ tool_calls: [{ function: { arguments: '{"city":' } }] }),
+      chunk({ tool_calls: [{ function: { arguments: '"Paris"}' } }] }),
+      chunk({ tool_calls: [{ id: 'call_b', type: 'function', function: { name: 'get_time', arguments: '' } }] }),
+      chunk({ tool_calls: [{ function: { arguments: '{"tz":"CET"}' } }] }),
+      chunk({}, { finish_reason: 'tool_calls' }),
+      { id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: null }], usage: { prompt_tokens: 9, completion_tokens: 20 } },
+    ]) addChunk(s, c);
+    const done = streamCompletion(s);
+    assert.deepEqual(done.choices, [{
+      index: 0,
+      message: { role: 'assistant', content: null, tool_calls: [
+        { id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+        { id: 'call_b', type: 'function', function: { name: 'get_time', arguments: '{"tz":"CET"}' } },
+      ] },
+      finish_reason: 'tool_calls',
+    }]);
+  });
+
+  it('a stream whose deltas name no role is the assistant; empty reasoning and refusal are left out', () => {
+    const s = newStream('x', null);
+    addChunk(s, { choices: [null, { index: 0, delta: { content: 'Hi' } }] });
+    assert.deepEqual((streamCompletion(s).choices as object[])[0], { index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: null });
+  });
+
+  it('the id of the first chunk stays when later chunks carry none', () => {
+    const acc = chatAccumulator();
+    acc.push({ event: null, data: JSON.stringify(chunk({ role: 'assistant', content: 'a' })) });
+    acc.push({ event: null, data: JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'b' } }] }) });
+    const a = acc.result();
+    assert.deepEqual([a.id, a.message?.content], ['chatcmpl-1', 'ab']);
+  });
+
+  it('vLLM return_tokens_as_token_ids: the logprob tokens give the response ids; entries that are no objects skipped', () => {
+    const a = chatResponse({ choices: [{ message: { content: 'ab' }, logprobs: { content: [null, { token: 'token_id:151644', logprob: -0.5 }, { token: 'token_id:9', logprob: -1 }] } }] });
+    assert.deepEqual(a.log_probs, [-0.5, -1]);
+    assert.deepEqual(a.response_ids, [151644, 9]);
+    const plain = chatResponse({ choices: [{ message: { content: 'ab' } }] });
+    assert.deepEqual([plain.log_probs, plain.response_ids, plain.error], [null, null, null]);
+  });
+
+  it('isChunk(null) is false', () => {
+    assert.equal(isChunk(null), false);
   });
 });
