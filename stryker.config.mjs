@@ -20,9 +20,8 @@ export default {
   // secret scrubbing. Left out, with the reason:
   // - src/curation/{store,split,near-duplicates,api}.ts: they drive the pool worker / a Web Worker through comlink,
   //   so only the browser tests (test/browser/curation-*.test.ts) reach them; their SQL pieces are in scope.
-  // - src/wire/openai-chat.ts and src/notebook/sql-tokens.ts: their mutation tests are written
-  //   (test/unit/mutation-wire-openai-chat.test.ts, mutation-notebook-sql.test.ts) but no Stryker run has finished
-  //   yet; add each here once a run shows its score.
+  // - src/notebook/sql-tokens.ts: its mutation test is written (test/unit/mutation-notebook-sql.test.ts) but no
+  //   Stryker run has finished yet; add it here once a run shows its score.
   // - the rest of src/ingest/** (reader, normalizers), src/notebook/{format,graph}.ts,
   //   src/gateway/core/{assemble,request,to-step,routes}.ts: wanted, not measured (each module is hundreds of
   //   mutants at a few a minute on the shared 2-core machine). Run one on demand:
@@ -30,7 +29,7 @@ export default {
   // Added 2026-12-03 evening (measured: docs/testing.md): src/wire/{tools,openai-responses}.ts and
   // src/gateway/core/capture.ts (measured on lines 166-269 only; its test is test/unit/gateway-capture.test.ts),
   // src/ingest/normalizers/{openai-chat,sharegpt}.ts.
-  // Added 2026-12-03 session 6 (measured: docs/testing.md, "Session 6: wire and notebook"): src/wire/{sse,anthropic}.ts.
+  // Added 2026-12-03 session 6 (measured: docs/testing.md, "Session 6: wire and notebook"): src/wire/{sse,anthropic,openai-chat}.ts.
   mutate: [
     'src/curation/filter.ts',
     'src/curation/minhash.ts',
@@ -46,6 +45,7 @@ export default {
     'src/pool/curation-sql.ts',
     'src/pool/schema.ts',
     'src/wire/anthropic.ts',
+    'src/wire/openai-chat.ts',
     'src/wire/openai-responses.ts',
     'src/wire/sse.ts',
     'src/wire/tools.ts',
