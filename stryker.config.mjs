@@ -20,9 +20,8 @@ export default {
   // secret scrubbing. Left out, with the reason:
   // - src/curation/{store,split,near-duplicates,api}.ts: they drive the pool worker / a Web Worker through comlink,
   //   so only the browser tests (test/browser/curation-*.test.ts) reach them; their SQL pieces are in scope.
-  // - src/wire/{sse,anthropic,openai-chat}.ts and src/notebook/sql-tokens.ts: their mutation tests are written
-  //   (test/unit/mutation-wire-*.test.ts, mutation-notebook-sql.test.ts) but no Stryker run has finished yet;
-  //   add each here once a run shows its score. Same for the normalizers' test/unit/mutation-normalizers-chat.test.ts.
+  // - src/notebook/sql-tokens.ts: its mutation test is written (test/unit/mutation-notebook-sql.test.ts) but no
+  //   Stryker run has finished yet; add it here once a run shows its score.
   // - the rest of src/ingest/** (reader, normalizers), src/notebook/{format,graph}.ts,
   //   src/gateway/core/{assemble,request,to-step,routes}.ts: wanted, not measured (each module is hundreds of
   //   mutants at a few a minute on the shared 2-core machine). Run one on demand:
@@ -34,6 +33,7 @@ export default {
   // src/ingest/normalizers/anthropic.ts (tests: test/unit/mutation-ingest-{reader,anthropic}.test.ts). Tests
   // written, no Stryker run finished (6-35 mutants a minute on the loaded machine): src/ingest/reader.ts (same
   // test file, ~575 mutants) and src/ingest/normalizers/{langfuse,otel}.ts (test/unit/mutation-ingest-<name>.test.ts).
+  // Added 2026-12-03 session 6 (measured: docs/testing.md, "Session 6: wire and notebook"): src/wire/{sse,anthropic,openai-chat}.ts.
   mutate: [
     'src/curation/filter.ts',
     'src/curation/minhash.ts',
@@ -50,7 +50,10 @@ export default {
     'src/ingest/redact.ts',
     'src/pool/curation-sql.ts',
     'src/pool/schema.ts',
+    'src/wire/anthropic.ts',
+    'src/wire/openai-chat.ts',
     'src/wire/openai-responses.ts',
+    'src/wire/sse.ts',
     'src/wire/tools.ts',
   ],
   // Stryker rewrites tsconfig `extends`/`references` in the sandbox with the TypeScript compiler API, which

@@ -29,17 +29,12 @@ export const STOP_REASON: Readonly<Record<string, string>> = {
 /** The finish reason for an Anthropic `stop_reason` (unknown values pass through as they are). */
 export function anthropicFinishReason(stop: unknown): string | null {
   const s = str(stop);
-  return s === null || s === '' ? null : (STOP_REASON[s] ?? s);
+  return s ? (STOP_REASON[s] ?? s) : null;
 }
 
 function blocks(content: unknown): unknown[] | null {
   const c = parseJsonDeep(content);
   return Array.isArray(c) ? c : null;
-}
-
-function toolResultText(content: unknown): string | null {
-  if (content === undefined || content === null) return null;
-  return contentToText(content).content;
 }
 
 /** An assistant turn's blocks: text → content, thinking → reasoning, tool_use → tool_calls; the blocks kept in `parts`. */
@@ -74,7 +69,7 @@ export function userMessages(content: unknown): ChatMessage[] {
   for (const b of bs) {
     if (isObject(b) && b.type === 'tool_result') {
       // is_error has no column of its own: the block in `parts` keeps it, and the text says so
-      const text = toolResultText(b.content);
+      const text = contentToText(b.content).content; // null when the block has no content
       const m: ChatMessage = { role: 'tool', content: b.is_error === true ? `[error] ${text ?? ''}` : text, tool_call_id: str(b.tool_use_id), parts: JSON.stringify([b]) };
       out.push(m);
     } else rest.push(b);
@@ -98,7 +93,7 @@ export function systemMessage(system: unknown): ChatMessage | null {
 export function anthropicMessage(role: string, content: unknown): ChatMessage[] {
   if (role === 'assistant') return [assistantMessage(content)];
   if (role === 'system') return [systemMessage(content) ?? { role: 'system', content: null }];
-  return userMessages(content).map((m) => (m.role === 'user' && role !== 'user' ? { ...m, role } : m));
+  return userMessages(content).map((m) => (m.role === 'user' ? { ...m, role } : m));
 }
 
 /** A Messages API request's context (`system` + `messages`) as ChatMessages. */
@@ -133,13 +128,13 @@ export interface AnthropicStream {
 }
 
 export function newAnthropicStream(line: number | null): AnthropicStream {
-  return { message: { type: 'message', role: 'assistant', content: [] }, blocks: new Map(), error: null, done: false, line, events: 0 };
+  return { message: { type: 'message', role: 'assistant' }, blocks: new Map(), error: null, done: false, line, events: 0 };
 }
 
 export const STREAM_EVENTS = new Set(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping', 'error']);
 
 export function isStreamEvent(v: unknown): v is Obj {
-  return isObject(v) && typeof v.type === 'string' && STREAM_EVENTS.has(v.type) && (v.type !== 'error' || isObject(v.error));
+  return isObject(v) && STREAM_EVENTS.has(v.type as string) && (v.type !== 'error' || isObject(v.error));
 }
 
 export function addEvent(s: AnthropicStream, e: Obj): void {
@@ -147,7 +142,7 @@ export function addEvent(s: AnthropicStream, e: Obj): void {
   const index = typeof e.index === 'number' ? e.index : 0;
   switch (e.type) {
     case 'message_start':
-      if (isObject(e.message)) s.message = { ...e.message, content: [] };
+      if (isObject(e.message)) s.message = { ...e.message }; // its content is replaced by the blocks (streamMessage)
       break;
     case 'content_block_start':
       s.blocks.set(index, { block: isObject(e.content_block) ? { ...e.content_block } : { type: 'text', text: '' }, json: '' });
@@ -173,7 +168,7 @@ export function addEvent(s: AnthropicStream, e: Obj): void {
     }
     case 'message_delta': {
       const d = isObject(e.delta) ? e.delta : {};
-      for (const [k, v] of Object.entries(d)) if (v !== null && v !== undefined) s.message[k] = v;
+      for (const [k, v] of Object.entries(d)) if (v !== null) s.message[k] = v;
       if (isObject(e.usage)) s.message.usage = { ...(isObject(s.message.usage) ? s.message.usage : {}), ...e.usage };
       break;
     }
@@ -192,7 +187,7 @@ export function streamMessage(s: AnthropicStream): Obj {
   const content = [...s.blocks.entries()]
     .sort((a, b) => a[0] - b[0])
     .map(([, b]) => {
-      if (b.block.type !== 'tool_use' && b.block.type !== 'server_tool_use' && b.block.type !== 'mcp_tool_use') return b.block;
+      // only input_json_delta fills `json`, and only tool-use blocks (tool_use, server_tool_use, mcp_tool_use) get one
       if (!b.json.trim()) return b.block;
       let input: unknown = b.json;
       try {
@@ -231,7 +226,7 @@ export function anthropicPromptTokens(u: unknown): number | null {
 /** A Messages API response body (`type: 'message'`, or `type: 'error'`) → the step's reading. */
 export function anthropicResponse(body: Obj): WireResponse {
   const a = emptyResponse();
-  if (body.type === 'error' || (isObject(body.error) && !Array.isArray(body.content))) {
+  if (body.type === 'error') {
     a.error = errorText(body) ?? 'error';
     return a;
   }

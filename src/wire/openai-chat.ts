@@ -201,7 +201,7 @@ export function chatResponse(body: Obj): WireResponse {
     a.prompt_tokens = int(body.usage.prompt_tokens ?? body.usage.input_tokens);
     a.completion_tokens = int(body.usage.completion_tokens ?? body.usage.output_tokens);
   }
-  if (body.error !== undefined && body.error !== null) a.error = errorText({ error: body.error });
+  a.error = errorText({ error: body.error }); // null when there is none
   return a;
 }
 
