@@ -10,6 +10,7 @@ import { setFlagsFromString } from 'node:v8';
 import { gzipSync } from 'node:zlib';
 import { looksLikeJsonLines, parseJson, parseOne, ValueSplitter } from '../../src/ingest/json-values';
 import { isGzip, isParquet, type ReadEvent, type ReadOptions, readRecords, sniffEncoding, sniffMagic } from '../../src/ingest/reader';
+import { streamOf } from './helpers/streams';
 
 // Node 20 has JSON.parse source text access (Chromium and Node 21+ have it on) behind a V8 flag.
 setFlagsFromString('--harmony-json-parse-with-source');
@@ -18,16 +19,6 @@ const enc = new TextEncoder();
 const bytesOf = (...parts: (string | number[])[]): Uint8Array =>
   new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...enc.encode(p)] : p)));
 
-function streamOf(bytes: Uint8Array, chunk: number): ReadableStream<Uint8Array> {
-  let o = 0;
-  return new ReadableStream({
-    pull(c) {
-      if (o >= bytes.length) return c.close();
-      c.enqueue(bytes.slice(o, o + chunk));
-      o += chunk;
-    },
-  });
-}
 
 type Out = { records: [unknown, number, number][]; rejects: [number, string][]; warnings: string[]; events: ReadEvent[] };
 

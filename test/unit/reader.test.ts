@@ -2,17 +2,8 @@ import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 import { type ReadEvent, readRecords } from '../../src/ingest/reader';
+import { streamOf } from './helpers/streams';
 
-function streamOf(bytes: Uint8Array, chunk = 7): ReadableStream<Uint8Array> {
-  let o = 0;
-  return new ReadableStream({
-    pull(c) {
-      if (o >= bytes.length) return c.close();
-      c.enqueue(bytes.slice(o, o + chunk));
-      o += chunk;
-    },
-  });
-}
 
 async function read(input: string | Uint8Array, chunk = 7): Promise<{ records: { v: unknown; line: number }[]; rejects: { line: number; reason: string }[]; warnings: string[] }> {
   const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
