@@ -5,12 +5,11 @@
  */
 import { Int32, Table, tableFromIPC, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
 import * as Comlink from 'comlink';
-import type { TokenExportReport } from '../src/contract/reports';
 import type { PoolApi } from '../src/pool/pool-core';
 import { sqlString } from '../src/pool/sql';
 import { tableToRows } from '../src/pool/rows';
 import { countStep, type StepInput, type TokenCountRow } from '../src/tokenizer/counts';
-import { type ExportRowInput, type ExportTokenOptions, newRlExportState, planRow, type RlColumns, type RlExportCounts, type RlRowInput, rlTokenColumns, type TokenColumns, tokenColumns } from '../src/tokenizer/export-rows';
+import { type ExportRowInput, type ExportTokenOptions, newPlanTally, newRlExportState, type PlanTally, planRow, type RlColumns, type RlExportCounts, type RlRowInput, rlTokenColumns, type TokenColumns, tallyRow, tokenColumns } from '../src/tokenizer/export-rows';
 import { parseTools, templateMessage } from '../src/tokenizer/messages';
 import { loadO200k } from '../src/tokenizer/openai';
 import { loadProfile, type ProfileInfo, profileInfo, type TokenizerProfile } from '../src/tokenizer/profile';
@@ -49,7 +48,7 @@ export interface TokenCountProgress {
 }
 
 /** What the first pass of an export with tokens decided (exporter.ts turns it into SQL). */
-export interface ExportPlan extends Pick<TokenExportReport, 'mask_source' | 'rows_in' | 'rows' | 'truncated' | 'excluded' | 'lost' | 'tokens' | 'trained_tokens'> {
+export interface ExportPlan extends PlanTally {
   profile: ProfileInfo;
   /** Rows not written whole: [row id, messages kept] (0 = left out). */
   exceptions: [string, number][];
@@ -180,10 +179,7 @@ const api = {
     const p = active;
     exportCache = new Map();
     rlExport = newRlExportState();
-    const plan: ExportPlan = {
-      profile: profileInfo(p), exceptions: [], rows_in: 0, rows: 0, truncated: 0, excluded: {},
-      lost: { reasoning: 0, tool_calls: 0, tool_results: 0, content: 0 }, tokens: 0, trained_tokens: 0, mask_source: null,
-    };
+    const plan: ExportPlan = { profile: profileInfo(p), exceptions: [], ...newPlanTally() };
     const cursor = await pool.openCursor(`SELECT (${idSql})::VARCHAR AS _id, messages, tools FROM (${sql})`);
     try {
       for (;;) {
@@ -192,22 +188,7 @@ const api = {
         if (!chunk) break;
         for (const r of tableToRows(tableFromIPC(chunk))) {
           const row = r as unknown as ExportRowInput & { _id: string };
-          const d = planRow(p, row, opts, exportCache);
-          plan.rows_in++;
-          if (d.keep !== null) plan.exceptions.push([row._id, d.keep]);
-          if (d.keep === 0) {
-            plan.excluded[d.cause as string] = (plan.excluded[d.cause as string] ?? 0) + 1;
-            continue;
-          }
-          plan.rows++;
-          if (d.keep !== null) plan.truncated++;
-          plan.tokens += d.nTokens;
-          plan.trained_tokens += d.nTrained;
-          plan.mask_source ??= d.maskSource;
-          if (d.lost.reasoning) plan.lost.reasoning++;
-          if (d.lost.toolCalls) plan.lost.tool_calls++;
-          if (d.lost.toolResults) plan.lost.tool_results++;
-          if (d.lost.content) plan.lost.content++;
+          tallyRow(plan, plan.exceptions, row._id, planRow(p, row, opts, exportCache));
         }
       }
     } finally {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { TokenExportReport } from '../contract/reports';
 import { datasetSql, type LayoutOptions, rowIdSql, rowOrderSql, tokenizedSql } from '../export/layouts';
-import { type ExportRowInput, planRow, tokenColumns } from '../tokenizer/export-rows';
+import { type ExportRowInput, newPlanTally, planRow, tallyRow, tokenColumns } from '../tokenizer/export-rows';
 import { BUNDLED_QWEN3, loadProfile, profileInfo, type TokenizerProfile } from '../tokenizer/profile';
 import { UsageError } from './files';
 import type { NativePool } from './native-pool';
@@ -84,30 +84,13 @@ export async function tokenizedExport(pool: NativePool, resolved: LayoutOptions 
   const info = profileInfo(p);
   const report: TokenExportReport = {
     tokenizer: info.name, vocab_size: info.vocabSize, template_hash: info.templateHash, max_tokens: maxTokens, truncate,
-    rows_in: 0, rows: 0, truncated: 0, excluded: {}, lost: { reasoning: 0, tool_calls: 0, tool_results: 0, content: 0 }, tokens: 0, trained_tokens: 0, mask_source: null, warnings: [],
+    ...newPlanTally(), warnings: [],
   };
   // pass 1: every row as written decides its fate (left out, cut, kept whole)
   await pool.exec(`CREATE OR REPLACE TEMP TABLE _aw_tok_in AS SELECT row_number() OVER (ORDER BY ${order}) AS _n, (${rowIdSql(resolved)})::VARCHAR AS _id, messages, tools FROM (${datasetSql(resolved)})`);
   const exceptions: [string, number][] = [];
   for await (const rows of pages(pool, '_aw_tok_in', '_id, messages, tools')) {
-    for (const row of rows as unknown as (ExportRowInput & { _id: string })[]) {
-      const d = planRow(p, row, { maxTokens, truncate }, cache);
-      report.rows_in++;
-      if (d.keep !== null) exceptions.push([row._id, d.keep]);
-      if (d.keep === 0) {
-        report.excluded[d.cause as string] = (report.excluded[d.cause as string] ?? 0) + 1;
-        continue;
-      }
-      report.rows++;
-      if (d.keep !== null) report.truncated++;
-      report.tokens += d.nTokens;
-      report.trained_tokens += d.nTrained;
-      report.mask_source ??= d.maskSource;
-      if (d.lost.reasoning) report.lost.reasoning++;
-      if (d.lost.toolCalls) report.lost.tool_calls++;
-      if (d.lost.toolResults) report.lost.tool_results++;
-      if (d.lost.content) report.lost.content++;
-    }
+    for (const row of rows as unknown as (ExportRowInput & { _id: string })[]) tallyRow(report, exceptions, row._id, planRow(p, row, { maxTokens, truncate }, cache));
   }
   await pool.exec('DROP TABLE _aw_tok_in');
   if (!report.mask_source && report.rows) report.warnings.push('assistant_masks could not be derived for this tokenizer / template: they are all 0.');

@@ -4,6 +4,7 @@
  * `assistant_masks`. Rows arrive in the exported message shape (the `sft` layout's `messages`, null fields kept),
  * so the ids are those `apply_chat_template(row.messages, tools=json.loads(row.tools))` gives for the written row.
  */
+import type { TokenExportReport } from '../contract/reports';
 import { parseTools } from './messages';
 import type { TokenizerProfile } from './profile';
 import { type ChatMessage, type LostContent, renderChat } from './render';
@@ -34,6 +35,32 @@ export interface RowPlan {
   nTrained: number;
   maskSource: 'generation' | 'turns' | null;
   lost: LostContent;
+}
+
+/** What the first pass of an export with tokens counts (the manifest's `tokens` section), in the page and the CLI. */
+export type PlanTally = Pick<TokenExportReport, 'mask_source' | 'rows_in' | 'rows' | 'truncated' | 'excluded' | 'lost' | 'tokens' | 'trained_tokens'>;
+
+export function newPlanTally(): PlanTally {
+  return { rows_in: 0, rows: 0, truncated: 0, excluded: {}, lost: { reasoning: 0, tool_calls: 0, tool_results: 0, content: 0 }, tokens: 0, trained_tokens: 0, mask_source: null };
+}
+
+/** Count one row's plan into `t`; a row not written whole goes into `exceptions` as [row id, messages kept] (0 = left out). */
+export function tallyRow(t: PlanTally, exceptions: [string, number][], id: string, d: RowPlan): void {
+  t.rows_in++;
+  if (d.keep !== null) exceptions.push([id, d.keep]);
+  if (d.keep === 0) {
+    t.excluded[d.cause as string] = (t.excluded[d.cause as string] ?? 0) + 1;
+    return;
+  }
+  t.rows++;
+  if (d.keep !== null) t.truncated++;
+  t.tokens += d.nTokens;
+  t.trained_tokens += d.nTrained;
+  t.mask_source ??= d.maskSource;
+  if (d.lost.reasoning) t.lost.reasoning++;
+  if (d.lost.toolCalls) t.lost.tool_calls++;
+  if (d.lost.toolResults) t.lost.tool_results++;
+  if (d.lost.content) t.lost.content++;
 }
 
 /**
