@@ -90,7 +90,6 @@ export async function exportParts(
 ): Promise<PartsReport> {
   const cols = checkColumns(parts.partitionBy ?? []);
   const maxBytes = parts.maxFileBytes == null || parts.maxFileBytes <= 0 ? null : Math.floor(parts.maxFileBytes);
-  const ext = opts.format === 'parquet' ? 'parquet' : opts.format;
   const { onTokens, onProgress, signal, ...base } = opts;
   const resolvedBase = await resolveLayoutOptions(deps.rows, base);
   // the partition values of the selected steps (trainable, filter, split applied), NULL as its own partition
@@ -114,7 +113,7 @@ export async function exportParts(
     return { blob, rows: tokens ? tokens.rows : await countRows(where) };
   };
   const write = async (dir: string, i: number, blob: Blob, rows: number, partition: ExportPart['partition']) => {
-    const path = `${folder}/${dir ? `${dir}/` : ''}part-${i}.${ext}`;
+    const path = `${folder}/${dir ? `${dir}/` : ''}part-${i}.${opts.format}`;
     await sink(path, blob);
     report.files.push({ path, rows, bytes: blob.size, partition });
     report.rows += rows;

@@ -214,18 +214,15 @@ export class AwExportForm extends LitElement {
       return null;
     }
     const opts = this.options();
-    if (this.partitionBy || this.maxFileMb > 0) return this.exportParts(opts, toFolder);
+    if (this.parted) return this.exportParts(opts, toFolder);
     const stem = fileStem(this.layout);
     const file = `${stem}.${this.format === 'parquet' ? 'parquet' : 'jsonl'}`;
-    const signal = this.job.start();
-    this.busy = true;
-    this.progress = { rows: 0, bytes: 0 };
-    let tokens: TokenExportReport | undefined;
-    try {
+    return this.running('The export was cancelled; nothing was saved.', async (signal) => {
+      let tokens: TokenExportReport | undefined;
       const blob = await s.exporter.exportDataset({ ...opts, format: this.format, signal, onProgress: (p) => (this.progress = p), onTokens: (r) => (tokens = r) });
       const filter = this.source === 'filter' ? filterSummary(this.filter ?? dashboardFilter()) : undefined;
       const manifest = buildManifest({
-        file, layout: this.layout, format: this.format, options: opts, rows: this.rowCount, counts: this.counts, problems: this.problems?.byReason ?? [], tokens,
+        file, layout: this.layout, format: this.format, options: opts, rows: this.rowCount as number, counts: this.counts, problems: this.problems?.byReason ?? [], tokens,
         source: { kind: this.source, ...(this.source === 'view' ? { view: this.viewName.trim() } : {}), ...(filter ? { filter } : {}), where: opts.where ?? null },
         sql: datasetSql(await resolveLayoutOptions((q) => s.pool.rows(q), opts)),
       });
@@ -234,8 +231,21 @@ export class AwExportForm extends LitElement {
       this.saveFile(`${stem}.manifest.json`, new Blob([JSON.stringify(manifest, null, 2)], { type: 'application/json' }));
       s.notify(`Exported ${manifest.rows.toLocaleString('en-US')} ${this.layout} rows to ${file}`);
       return manifest;
+    });
+  }
+
+  /**
+   * One export with the form's busy state, progress, cancel and error line. A cancel (the Cancel button, or the folder
+   * picker dismissed) shows `cancelled`; any other failure its message.
+   */
+  private async running<T>(cancelled: string, work: (signal: AbortSignal) => Promise<T>): Promise<T | null> {
+    const signal = this.job.start();
+    this.busy = true;
+    this.progress = { rows: 0, bytes: 0 };
+    try {
+      return await work(signal);
     } catch (e) {
-      this.error = signal.aborted ? 'The export was cancelled; nothing was saved.' : `The export failed: ${e instanceof Error ? e.message : String(e)}`;
+      this.error = signal.aborted || (e instanceof DOMException && e.name === 'AbortError') ? cancelled : `The export failed: ${e instanceof Error ? e.message : String(e)}`;
       return null;
     } finally {
       this.busy = false;
@@ -248,10 +258,7 @@ export class AwExportForm extends LitElement {
   /** The export as part files (export/parts.ts): into a folder the user picks, or one zip download. */
   private async exportParts(opts: Omit<ExportDatasetOptions, 'format'>, toFolder: boolean): Promise<ExportManifest | null> {
     const s = this.services as Services;
-    const signal = this.job.start();
-    this.busy = true;
-    this.progress = { rows: 0, bytes: 0 };
-    try {
+    return this.running('The export was cancelled; nothing more was saved.', async (signal) => {
       const folder = toFolder && this.pickFolder ? await this.pickFolder() : null;
       const partitionBy = this.partitionBy.split(',').filter(Boolean) as PartitionColumn[];
       const maxFileBytes = this.maxFileMb > 0 ? this.maxFileMb * 1e6 : null; // MB as the CLI's --max-file-size reads it
@@ -262,14 +269,7 @@ export class AwExportForm extends LitElement {
       s.notify(`Exported ${r.rows.toLocaleString('en-US')} ${this.layout} rows in ${r.files.length} files to ${folder ? `${folder.name}/` : ''}${r.folder}${r.zip ? '.zip' : '/'}`);
       this.lastParts = r;
       return null;
-    } catch (e) {
-      this.error = signal.aborted || (e instanceof DOMException && e.name === 'AbortError') ? 'The export was cancelled; nothing more was saved.' : `The export failed: ${e instanceof Error ? e.message : String(e)}`;
-      return null;
-    } finally {
-      this.busy = false;
-      this.job.end();
-      if (!this.modal) this.previewing = true;
-    }
+    });
   }
 
   cancel(): void {
