@@ -177,7 +177,8 @@ export class AwExportForm extends LitElement {
     // focus moves into the dialog when it opens (its first control), so the keyboard starts there
     if (this.modal && changed.has('open') && this.open) (this.renderRoot.querySelector('.dialog input, .dialog button') as HTMLElement | null)?.focus();
     const inputs = ['open', 'source', 'where', 'viewName', 'predicate', 'layout', 'sftPer', 'tokens', 'maxTokens', 'truncate', 'dpoMinMargin', 'trainableOnly', 'validOnly', 'redact', 'split', 'splitColumn', 'services', 'previewing'] as const;
-    if (inputs.some((k) => changed.has(k)) || changed.has('partitionBy' as keyof AwExportForm) || changed.has('maxFileMb' as keyof AwExportForm)) this.shareSettings();
+    // the part-file controls change what "Run headless" prints, not the preview
+    if ([...inputs, 'partitionBy', 'maxFileMb'].some((k) => changed.has(k as keyof AwExportForm))) this.shareSettings();
     if (this.live && inputs.some((k) => changed.has(k))) void this.refreshPreview();
   }
 
