@@ -60,7 +60,7 @@ export default {
   // TypeScript 7 no longer has (no `ts.parseConfigFileTextToJson`). Our tsconfig has neither, so point the
   // option at a file that does not exist and the rewrite is skipped; tsx still reads tsconfig.json.
   tsconfigFile: 'tsconfig.stryker-none.json',
-  ignorePatterns: ['dist', 'reports', 'test-results', 'bench/data', '.tmp', 'docs/screenshots'],
+  ignorePatterns: ['dist', 'reports', 'test-results', 'bench/data', '.tmp', 'docs/screenshots', '.stryker-tmp*'],
   concurrency: 2,
   incremental: true,
   incrementalFile: 'reports/mutation/stryker-incremental.json',
