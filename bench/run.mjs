@@ -268,17 +268,21 @@ if (!SKIP.has('tokens')) {
       }
     }
     const jsMs = stats(js.ms);
+    const libMs = stats(js.libraryMs);
     const rustMs = rust?.ms ? stats(rust.ms) : null;
     results.tokens = {
       mb: rollupSize, importMs: imp.ms, steps: counted.rows, countMs: counted.ms, countVsImport: counted.ms / imp.ms, tokens: counted.tokens,
       workers: counted.workers, pieces: counted.pieces, tokenizedPieces: counted.tokenized, uniqueRatio: counted.pieces ? counted.tokenized / counted.pieces : null,
       longestTask: counted.longestTask, longTasks: counted.longTasks, longestTaskProfile: counted.longestTaskProfile ?? null,
+      // workerMs: the path counting uses (pre-token memo, fresh each run); libraryMs: tokenizers.js's tokenizer.encode
       encode: { bytes: Buffer.byteLength(text), tokens: js.tokens, workerMs: jsMs, workerMBps: Buffer.byteLength(text) / 1e6 / (jsMs.median / 1000), workerTokensPerS: js.tokens / (jsMs.median / 1000),
-        rust: rustMs ? { ms: rustMs, tokens: rust.tokens, version: rust.version, tokensPerS: rust.tokens / (rustMs.median / 1000) } : rust, ratio: rustMs ? rustMs.median / jsMs.median : null, sameCount: rust?.tokens === js.tokens },
+        library: { ms: libMs, tokens: js.libraryTokens, tokensPerS: js.libraryTokens / (libMs.median / 1000), ratio: rustMs ? rustMs.median / libMs.median : null },
+        rust: rustMs ? { ms: rustMs, tokens: rust.tokens, version: rust.version, tokensPerS: rust.tokens / (rustMs.median / 1000) } : rust, ratio: rustMs ? rustMs.median / jsMs.median : null,
+        sameCount: rust?.tokens === js.tokens && js.libraryTokens === js.tokens },
     };
     const t = results.tokens;
     log(`tokens ${rollupSize} MB: token_counts ${t.steps} steps in ${(t.countMs / 1000).toFixed(1)} s with ${t.workers} workers (import ${(t.importMs / 1000).toFixed(1)} s, ratio ${t.countVsImport.toFixed(2)}), unique pieces ${(100 * (t.uniqueRatio ?? 0)).toFixed(1)} %, longest task ${t.longestTask.toFixed(0)} ms`);
-    log(`tokens encode: worker ${t.encode.workerTokensPerS.toFixed(0)} tokens/s${rustMs ? `, Rust ${t.encode.rust.tokensPerS.toFixed(0)} tokens/s, worker/Rust ${t.encode.ratio.toFixed(2)}` : ' (no Python tokenizers: ratio not measured)'}`);
+    log(`tokens encode: worker ${t.encode.workerTokensPerS.toFixed(0)} tokens/s (library encode ${t.encode.library.tokensPerS.toFixed(0)})${rustMs ? `, Rust ${t.encode.rust.tokensPerS.toFixed(0)} tokens/s, worker/Rust ${t.encode.ratio.toFixed(2)} (library/Rust ${t.encode.library.ratio.toFixed(2)})` : ' (no Python tokenizers: ratio not measured)'}; same ids count: ${t.encode.sameCount}`);
   } finally {
     await b.close();
   }

@@ -222,8 +222,8 @@ export class TokenizerService {
     return ch.port2;
   }
 
-  /** Bench: one worker encoding `text` with the active profile (ms per run, token count). */
-  async benchEncode(text: string, runs = 3): Promise<{ ms: number[]; tokens: number }> {
+  /** Bench: one worker encoding `text` with the active profile, on the counting path and with the library's own encode. */
+  async benchEncode(text: string, runs = 3): Promise<{ ms: number[]; tokens: number; libraryMs: number[]; libraryTokens: number }> {
     return (await this.worker()).benchEncode(text, runs);
   }
 
