@@ -73,3 +73,15 @@ describe('phoenix: survivors of the first Stryker run', () => {
     assert.equal(e.metadata?.time_zone, 'none in source: timestamps kept as written, stored as UTC');
   });
 });
+
+describe('phoenix: error spans', () => {
+  const failed = (events: unknown, status_message = '') =>
+    rows(llmSpan('sp-err', {}, { status_code: 'ERROR', status_message, events }))[0];
+
+  it('an ERROR span without a status message takes the exception event\'s message, flat dotted or nested', () => {
+    const flat = failed([{ name: 'exception', timestamp: '2026-11-29T17:00:30+00:00', attributes: { 'exception.type': 'openai.APITimeoutError', 'exception.message': 'Request timed out.' } }]);
+    assert.deepEqual([flat.status, flat.error, flat.finish_reason], ['error', 'Request timed out.', 'error']);
+    const nested = failed([{ name: 'exception', attributes: { exception: { type: 'KeyError', message: "'region'" } } }]);
+    assert.equal(nested.error, "'region'");
+  });
+});

@@ -155,7 +155,7 @@ function spanStep(span: Obj, line: number): StepDraft {
     ended_at: ended,
     latency_ms: started !== null && ended !== null ? ended - started : null,
     status: failed ? 'error' : 'ok',
-    error: failed ? (str(span.status_message ?? status.message) || str(exception ? inner(exception.attributes, 'exception').message : null) || 'span status ERROR') : null,
+    error: failed ? (str(span.status_message ?? status.message) || str(exception ? inner(expandAttributes(exception.attributes), 'exception').message : null) || 'span status ERROR') : null,
     metadata,
     raw: JSON.stringify(redactSecrets(span)),
     source_line: line,
