@@ -36,9 +36,8 @@ export function bytesText(bytes: Uint8Array, contentEncoding: string): string {
 function decodeBody(body: unknown, encoding: string | null, headers: Map<string, string>): unknown {
   if (typeof body !== 'string') return body;
   const contentEncoding = headers.get('content-encoding') ?? '';
-  const t = body.trimStart();
-  const plain = t.startsWith('{') || t.startsWith('[') || t.startsWith('data:') || t.startsWith('event:');
-  if (encoding === 'base64' || (!plain && (contentEncoding || /^H4sI/.test(t)))) {
+  // JSON and SSE text (what DevTools stores, decoded, under a gzip header) never passes as base64: `{ [ :` are not in its alphabet
+  if (encoding === 'base64' || contentEncoding || /^\s*H4sI/.test(body)) {
     const bytes = base64Bytes(body);
     if (bytes) {
       try {
