@@ -29,8 +29,10 @@ export function tokenize(sql: string): Token[] {
       while (j < n && /\s/.test(sql[j])) j++;
       push('ws', j);
     } else if (ch === '-' && next === '-') {
-      const j = sql.indexOf('\n', i);
-      push('comment', j < 0 ? n : j);
+      // a line comment ends at LF or a lone CR (DuckDB's scanner: `--[^\n\r]*`)
+      let j = i + 2;
+      while (j < n && sql[j] !== '\n' && sql[j] !== '\r') j++;
+      push('comment', j);
     } else if (ch === '/' && next === '*') {
       let depth = 1;
       let j = i + 2;
@@ -76,7 +78,7 @@ export function tokenize(sql: string): Token[] {
       let j = i + 1;
       while (j < n && /[\w$\u0080-\uffff]/.test(sql[j])) j++;
       push('word', j);
-    } else if (/[0-9]/.test(ch) || (ch === '.' && next !== undefined && /[0-9]/.test(next))) {
+    } else if (/[0-9]/.test(ch) || (ch === '.' && /[0-9]/.test(next))) {
       let j = i + 1;
       while (j < n && /[0-9._eE]/.test(sql[j])) j++;
       push('number', j);
@@ -117,7 +119,7 @@ export interface SqlAnalysis {
 const TABLE_AFTER = new Set(['from', 'join', 'into', 'update', 'table', 'describe', 'summarize', 'pivot', 'unpivot', 'copy']);
 const END_FROM_LIST = new Set([
   'where', 'group', 'having', 'order', 'limit', 'offset', 'qualify', 'window', 'union', 'intersect', 'except',
-  'select', 'returning', 'set', 'values', 'to', 'sample', 'tablesample',
+  'select', 'returning', 'set', 'values', 'to', 'sample',
 ]);
 /** Words after which `(` opens a subquery or list rather than a function call's arguments. */
 const SUBQUERY_OPENERS = new Set([
@@ -125,7 +127,7 @@ const SUBQUERY_OPENERS = new Set([
   'union', 'intersect', 'except', 'values', 'with', 'array', 'materialized', 'then', 'else', 'when', 'having', 'copy',
   'is', 'by', 'distinct',
 ]);
-const NOT_A_TABLE = new Set(['lateral', 'only', 'select', 'with', 'values', 'unnest']);
+const NOT_A_TABLE = new Set(['lateral', 'only', 'select', 'with', 'values', 'unnest', 'table']);
 const MUTATING = new Set([
   'insert', 'update', 'delete', 'create', 'drop', 'alter', 'copy', 'attach', 'detach', 'set', 'reset', 'install',
   'load', 'pragma', 'checkpoint', 'force', 'vacuum', 'begin', 'commit', 'rollback', 'abort', 'export', 'import',
@@ -147,24 +149,32 @@ export function analyzeSql(sql: string): SqlAnalysis {
   const statements: string[] = [];
   let mutates = false;
 
-  // Statement heads (and a WITH's main verb).
+  // Statement heads (and a WITH's main verb). EXPLAIN ANALYZE runs the statement it explains: that statement's
+  // verb decides (`explain` stays the head); a plain EXPLAIN runs nothing.
   let headAt = 0;
   let depth = 0;
   let stmtHead: string | null = null;
+  let verb: string | null = null;
+  let runs = true;
   for (let k = 0; k <= toks.length; k++) {
     const t = toks[k];
     if (!t || (t.text === ';' && depth === 0)) {
       if (stmtHead) statements.push(stmtHead.toUpperCase());
       stmtHead = null;
+      verb = null;
       headAt = k + 1;
+      runs = true;
       continue;
     }
     if (t.text === '(') depth++;
     else if (t.text === ')') depth = Math.max(0, depth - 1);
+    const lower = t.text.toLowerCase();
     if (k === headAt && t.type === 'word') {
-      stmtHead = t.text.toLowerCase();
-      if (MUTATING.has(stmtHead)) mutates = true;
-    } else if (stmtHead === 'with' && depth === 0 && t.type === 'word' && ['insert', 'update', 'delete', 'merge'].includes(t.text.toLowerCase())) {
+      stmtHead ??= lower;
+      verb = lower;
+      if (runs && MUTATING.has(lower)) mutates = true;
+      if (lower === 'explain') [headAt, runs] = explained(toks, k + 1);
+    } else if (verb === 'with' && runs && depth === 0 && t.type === 'word' && ['insert', 'update', 'delete', 'merge'].includes(lower)) {
       mutates = true;
     }
   }
@@ -252,6 +262,23 @@ export function analyzeSql(sql: string): SqlAnalysis {
     }
   }
   return { refs: refs.filter((r) => r.qualifier.length > 0 || !ctes.has(r.name)), ctes: [...ctes], statements, mutates };
+}
+
+/** Past `EXPLAIN`'s options (`ANALYZE`, `VERBOSE`, `(FORMAT json, ANALYZE)`): where the explained statement
+ * starts, and whether it runs (ANALYZE named anywhere in the options). */
+function explained(toks: Token[], p: number): [number, boolean] {
+  let runs = false;
+  for (;;) {
+    const lower = toks[p]?.text.toLowerCase();
+    if (lower === 'analyze' || lower === 'analyse') runs = true;
+    else if (lower === '(') {
+      const end = skipParens(toks, p);
+      runs ||= toks.slice(p, end).some((t) => /^analy[sz]e$/i.test(t.text));
+      p = end;
+      continue;
+    } else if (lower !== 'verbose') return [p, runs];
+    p++;
+  }
 }
 
 function skipParens(toks: Token[], p: number): number {
