@@ -7,9 +7,7 @@ const PROMPT_KEYS = ['prompt', 'input', 'question', 'query', 'instruction', 'tex
 const ANSWER_KEYS = ['response', 'output', 'answer', 'completion', 'solution'];
 
 function text(v: unknown): string | null {
-  if (typeof v === 'string') return v;
-  if (Array.isArray(v) || isObject(v)) return contentToText(v).content;
-  return str(v);
+  return Array.isArray(v) || isObject(v) ? contentToText(v).content : str(v);
 }
 
 function firstKey(v: Record<string, unknown>, keys: readonly string[]): unknown {
@@ -27,7 +25,10 @@ export const generic = defineNormalizer({
   detect: (sample) => (sample.some((v) => isObject(v)) ? 0.05 : 0),
   normalize(record) {
     const v = record.value;
-    if (!isObject(v)) return [{ steps: [{ messages: [], response: null, metadata: v === null || v === undefined ? null : { value: str(v) ?? '' } }] }];
+    if (!isObject(v)) {
+      const s = str(v);
+      return [{ steps: [{ messages: [], response: null, metadata: s === null ? null : { value: s } }] }];
+    }
     const messages: ChatMessage[] = [];
     if (Array.isArray(v.messages) && v.messages.every(isObject)) messages.push(...v.messages.map(openaiMessage));
     else {
