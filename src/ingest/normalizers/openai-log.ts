@@ -42,10 +42,10 @@ function split(v: Obj): { req: Obj | null; res: unknown } | null {
   }
   const input = parseJsonDeep(v.input);
   const output = parseJsonDeep(v.output);
+  if (Array.isArray(input) && isObject(output) && Array.isArray(output.choices)) return { req: { messages: input }, res: output };
   if ((isObject(input) && Array.isArray(input.messages)) || (isObject(output) && Array.isArray(output.choices))) {
     return { req: isObject(input) ? input : null, res: output };
   }
-  if (Array.isArray(input) && isObject(output) && Array.isArray(output.choices)) return { req: { messages: input }, res: output };
   if (Array.isArray(v.choices) && v.object !== 'chat.completion.chunk') return { req: Array.isArray(v.messages) ? v : null, res: v };
   return null;
 }
