@@ -49,6 +49,7 @@ export function tokenize(sql: string): Token[] {
     } else if (ch === "'" || ((ch === 'E' || ch === 'e') && next === "'")) {
       let j = ch === "'" ? i + 1 : i + 2;
       const backslash = ch !== "'";
+      // Stryker disable next-line EqualityOperator: at j = n, sql[j] is undefined, j only grows and Math.min below clamps the end to n
       while (j < n) {
         if (backslash && sql[j] === '\\') j += 2;
         else if (sql[j] === "'" && sql[j + 1] === "'") j += 2;
@@ -58,6 +59,7 @@ export function tokenize(sql: string): Token[] {
       push('string', Math.min(j + 1, n));
     } else if (ch === '"') {
       let j = i + 1;
+      // Stryker disable next-line EqualityOperator: at j = n, sql[j] is undefined, j only grows and Math.min below clamps the end to n
       while (j < n) {
         if (sql[j] === '"' && sql[j + 1] === '"') j += 2;
         else if (sql[j] === '"') break;
@@ -127,7 +129,10 @@ const SUBQUERY_OPENERS = new Set([
   'union', 'intersect', 'except', 'values', 'with', 'array', 'materialized', 'then', 'else', 'when', 'having', 'copy',
   'is', 'by', 'distinct',
 ]);
-const NOT_A_TABLE = new Set(['lateral', 'only', 'select', 'with', 'values', 'unnest', 'table']);
+// (`values` / `unnest` after FROM are always followed by `(`: the table-function rule skips them.)
+const NOT_A_TABLE = new Set(['lateral', 'only', 'select', 'with', 'table']);
+const ANALYZE = new Set(['analyze', 'analyse']);
+const EXPLAIN_OPTIONS = new Set([...ANALYZE, 'verbose']);
 const MUTATING = new Set([
   'insert', 'update', 'delete', 'create', 'drop', 'alter', 'copy', 'attach', 'detach', 'set', 'reset', 'install',
   'load', 'pragma', 'checkpoint', 'force', 'vacuum', 'begin', 'commit', 'rollback', 'abort', 'export', 'import',
@@ -190,10 +195,10 @@ export function analyzeSql(sql: string): SqlAnalysis {
       p++;
       if (toks[p]?.text === '(') p = skipParens(toks, p);
       if (toks[p]?.text.toLowerCase() !== 'as') break;
-      ctes.add(identName(name));
       p++;
       while (toks[p]?.type === 'word' && ['not', 'materialized'].includes(toks[p].text.toLowerCase())) p++;
       if (toks[p]?.text !== '(') break;
+      ctes.add(identName(name));
       p = skipParens(toks, p);
       if (toks[p]?.text !== ',') break;
       p++;
@@ -266,18 +271,12 @@ export function analyzeSql(sql: string): SqlAnalysis {
 
 /** Past `EXPLAIN`'s options (`ANALYZE`, `VERBOSE`, `(FORMAT json, ANALYZE)`): where the explained statement
  * starts, and whether it runs (ANALYZE named anywhere in the options). */
-function explained(toks: Token[], p: number): [number, boolean] {
-  let runs = false;
+function explained(toks: Token[], from: number): [number, boolean] {
+  let p = from;
   for (;;) {
-    const lower = toks[p]?.text.toLowerCase();
-    if (lower === 'analyze' || lower === 'analyse') runs = true;
-    else if (lower === '(') {
-      const end = skipParens(toks, p);
-      runs ||= toks.slice(p, end).some((t) => /^analy[sz]e$/i.test(t.text));
-      p = end;
-      continue;
-    } else if (lower !== 'verbose') return [p, runs];
-    p++;
+    if (toks[p]?.text === '(') p = skipParens(toks, p);
+    else if (EXPLAIN_OPTIONS.has(toks[p]?.text.toLowerCase())) p++;
+    else return [p, toks.slice(from, p).some((t) => ANALYZE.has(t.text.toLowerCase()))];
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { analyzeSql, tokenize } from '../../src/notebook/sql-tokens';
+import { analyzeSql, rewriteRefs, type TableRef, tokenize } from '../../src/notebook/sql-tokens';
 
 const names = (sql: string) => analyzeSql(sql).refs.map((r) => [...r.qualifier, r.name].join('.'));
 const spans = (sql: string) => analyzeSql(sql).refs.map((r) => sql.slice(r.start, r.end));
@@ -51,5 +51,160 @@ describe('bugs: what a cell could hide from the classifier', () => {
     assert.deepEqual(names('SELECT * FROM t TABLESAMPLE reservoir(5 ROWS), u JOIN v ON true'), ['t', 'u', 'v']);
     // USING SAMPLE is a clause of the whole query: nothing after it is a table
     assert.deepEqual(names('SELECT * FROM t USING SAMPLE 10%'), ['t']);
+  });
+});
+
+describe('tokens', () => {
+  it('a token that ends the text ends exactly at its length', () => {
+    for (const [sql, type] of [['abc', 'word'], ['x数据', 'word'], ['12.5e3', 'number'], ['$abc', 'param'], ['-- c', 'comment'], ['/* c */', 'comment'], ["E'a\\'", 'string']] as const) {
+      const toks = tokenize(sql);
+      assert.deepEqual(toks.map((t) => [t.type, t.start, t.end]), [[type, 0, sql.length]], sql);
+    }
+    assert.deepEqual(tokenize('a b').map((t) => t.end), [1, 2, 3]);
+  });
+  it('whitespace runs are one token; every two-character operator is one token', () => {
+    assert.deepEqual(tokenize(' \t\r\n x').map((t) => [t.type, t.text]), [['ws', ' \t\r\n '], ['word', 'x']]);
+    const ops = ['::', '<=', '>=', '<>', '!=', '||', '->', '=>', '**', '//'];
+    assert.deepEqual(tokenize(`a${ops.join('a')}a`).filter((t) => t.type === 'punct').map((t) => t.text), ops);
+    assert.deepEqual(tokenize('a<b').map((t) => t.text), ['a', '<', 'b']);
+    assert.deepEqual(tokenize('a=').map((t) => t.text), ['a', '=']);
+  });
+  it('strings: doubled quotes, backslashes only in E-strings (either case), dollar tags', () => {
+    const sig = (sql: string) => tokenize(sql).filter((t) => t.type !== 'ws').map((t) => `${t.type}:${t.text}`);
+    assert.deepEqual(sig("'a\\' b'"), ["string:'a\\'", 'word:b', "string:'"]);
+    assert.deepEqual(sig("e'a\\'b' c"), ["string:e'a\\'b'", 'word:c']);
+    assert.deepEqual(sig("E'a''b' c"), ["string:E'a''b'", 'word:c']);
+    assert.deepEqual(sig("x'a'"), ['word:x', "string:'a'"]);
+    assert.deepEqual(sig('"a""b" c'), ['qident:"a""b"', 'word:c']);
+    assert.deepEqual(sig('$a1$ x $b$ y $a1$ z'), ['string:$a1$ x $b$ y $a1$', 'word:z']);
+    assert.deepEqual(sig('$_$ x $_$ $1 $ab $'), ['string:$_$ x $_$', 'param:$1', 'param:$ab', 'param:$']);
+    assert.deepEqual(sig('$1 $$ x $$'), ['param:$1', 'string:$$ x $$']);
+    assert.deepEqual(sig('$1$ x'), ['param:$1', 'param:$', 'word:x']);
+    assert.deepEqual(sig('/* a /* b */ c */ d'), ['comment:/* a /* b */ c */', 'word:d']);
+    assert.deepEqual(sig('/* a */* b'), ['comment:/* a */', 'punct:*', 'word:b']);
+  });
+  it('numbers, words and parameters', () => {
+    const sig = (sql: string) => tokenize(sql).filter((t) => t.type !== 'ws').map((t) => `${t.type}:${t.text}`);
+    assert.deepEqual(sig('1.5e3 .5 t.x a$b _c 9a ? x.'), ['number:1.5e3', 'number:.5', 'word:t', 'punct:.', 'word:x', 'word:a$b', 'word:_c', 'number:9', 'word:a', 'param:?', 'word:x', 'punct:.']);
+    assert.deepEqual(sig('a1 Ü数'), ['word:a1', 'word:Ü数']);
+  });
+});
+
+describe('classification', () => {
+  it('a stray ) does not hide the next statement', () => {
+    const a = analyzeSql('SELECT 1); DROP TABLE t');
+    assert.deepEqual([a.statements, a.mutates], [['SELECT', 'DROP'], true]);
+    assert.deepEqual(names('SELECT 1) ; SELECT * FROM a, b'), ['a', 'b']);
+  });
+  it('a statement that starts with ( has no head and does not carry the previous WITH', () => {
+    assert.deepEqual(analyzeSql('WITH a AS (SELECT 1) SELECT 1; (SELECT 2) UNION (SELECT 3)').statements, ['WITH']);
+    assert.equal(analyzeSql('WITH a AS (SELECT 1) SELECT 1; (SELECT 2) insert').mutates, false);
+  });
+  it('WITH … a write verb: only a word at the top level, only when the statement runs', () => {
+    assert.equal(analyzeSql('WITH a AS (SELECT 1) SELECT "insert" FROM a').mutates, false);
+    assert.equal(analyzeSql("WITH a AS (SELECT 1) SELECT 'delete' FROM a").mutates, false);
+    assert.equal(analyzeSql('EXPLAIN WITH a AS (SELECT 1) INSERT INTO t SELECT * FROM a').mutates, false);
+    assert.equal(analyzeSql('with a as (select 1) Update t set x = 1').mutates, true);
+    assert.equal(analyzeSql('SELECT 1; WITH a AS (SELECT 1) DELETE FROM t').mutates, true);
+  });
+  it('EXPLAIN options: ANALYZE in either spelling, inside or outside the option list', () => {
+    for (const sql of ['EXPLAIN (ANALYSE) INSERT INTO t VALUES (1)', 'EXPLAIN (analyze true) DELETE FROM t', 'EXPLAIN VERBOSE ANALYZE DROP TABLE t', 'EXPLAIN ANALYSE (FORMAT json) DELETE FROM t']) {
+      assert.deepEqual([analyzeSql(sql).statements, analyzeSql(sql).mutates], [['EXPLAIN'], true], sql);
+    }
+    for (const sql of ['EXPLAIN', 'EXPLAIN (FORMAT json', 'EXPLAIN VERBOSE DELETE FROM t', 'EXPLAIN SELECT 1; DELETE FROM t']) {
+      assert.equal(analyzeSql(sql).mutates, sql.endsWith('DELETE FROM t') && sql.includes(';'), sql);
+    }
+  });
+});
+
+describe('CTE names', () => {
+  const cte = (sql: string) => {
+    const a = analyzeSql(sql);
+    return { ctes: a.ctes, refs: a.refs.map((r) => [...r.qualifier, r.name].join('.')) };
+  };
+  it('recursive, column lists, [NOT] MATERIALIZED, several, quoted; a CTE name is no reference unless qualified', () => {
+    assert.deepEqual(cte('WITH RECURSIVE g(n) AS (SELECT 1 FROM seed), "H" AS NOT MATERIALIZED (SELECT * FROM g), i AS (FROM h) SELECT * FROM i, main.g, x'), {
+      ctes: ['g', 'h', 'i'],
+      refs: ['seed', 'main.g', 'x'],
+    });
+    assert.deepEqual(cte('with a as materialized (select 1) from a'), { ctes: ['a'], refs: [] });
+  });
+  it('stops at what is no CTE: WITH ORDINALITY, a name without AS, AS without (, no comma', () => {
+    assert.deepEqual(cte('SELECT * FROM unnest([1]) WITH ORDINALITY AS o, t'), { ctes: [], refs: ['t'] });
+    assert.deepEqual(cte('WITH a AS SELECT 1 FROM b'), { ctes: [], refs: ['b'] });
+    assert.deepEqual(cte('WITH a AS (SELECT 1) b AS (SELECT 2) SELECT * FROM a, b'), { ctes: ['a'], refs: ['b'] });
+    assert.deepEqual(cte('WITH a AS (SELECT 1), 1 AS (SELECT 2) FROM a'), { ctes: ['a'], refs: [] });
+    assert.deepEqual(cte('WITH a (x) SELECT 1 FROM b'), { ctes: [], refs: ['b'] });
+    assert.deepEqual(cte('WITH a (x AS (SELECT 1) SELECT 1'), { ctes: [], refs: [] });
+    assert.deepEqual(cte('WITH a AS (SELECT 1 FROM b'), { ctes: ['a'], refs: ['b'] });
+    assert.deepEqual(cte('WITH'), { ctes: [], refs: [] });
+  });
+});
+
+describe('table references', () => {
+  it('after each table keyword', () => {
+    const cases: [string, string[]][] = [
+      ['INSERT INTO t1 (a, b) SELECT a, b FROM t2', ['t1', 't2']],
+      ['UPDATE t SET x = 1', ['t']],
+      ['SELECT 1; update t SET x = 1', ['t']],
+      ['WITH a AS (SELECT 1) UPDATE t SET x = 1 FROM a', ['t']],
+      ['INSERT INTO t SELECT 1 ON CONFLICT DO UPDATE SET x = 1', ['t']],
+      ['TABLE t', ['t']],
+      ['SELECT * FROM (TABLE t)', ['t']],
+      ['CREATE TABLE t AS SELECT 1', []],
+      ['DESCRIBE t', ['t']],
+      ['SUMMARIZE t', ['t']],
+      ['PIVOT t ON agent, model USING count(*)', ['t']],
+      ['UNPIVOT t ON a, b', ['t']],
+      ["COPY t TO 'x.csv'", ['t']],
+      ['SELECT * FROM a JOIN b ON true', ['a', 'b']],
+      ['DESCRIBE SELECT * FROM t', ['t']],
+      ['DESCRIBE WITH a AS (SELECT 1) SELECT * FROM a', []],
+      ['SELECT * FROM ONLY t', ['t']],
+      ['SELECT * FROM a, LATERAL generate_series(1, a.n) g', ['a']],
+      ['SELECT * FROM a, LATERAL (SELECT * FROM b) l', ['a', 'b']],
+      ['SELECT * FROM unnest([1]) u, (VALUES (1)) v', []],
+    ];
+    for (const [sql, want] of cases) assert.deepEqual(names(sql), want, sql);
+  });
+  it('qualified names with exact spans; a dot without a name after it ends the name', () => {
+    const sql = 'SELECT * FROM cat.sch."T x", s2.t2, t3., "q"';
+    assert.deepEqual(spans(sql), ['cat.sch."T x"', 's2.t2', 't3', '"q"']);
+    assert.deepEqual(analyzeSql(sql).refs.map((r) => [r.qualifier, r.name]), [[['cat', 'sch'], 't x'], [['s2'], 't2'], [[], 't3'], [[], 'q']]);
+    assert.deepEqual(names('SELECT * FROM a.b.c JOIN d.e ON true'), ['a.b.c', 'd.e']);
+  });
+  it('a ( opens a subquery after each opener word, whatever its case; after a function name it opens arguments', () => {
+    const openers = ['from', 'join', 'in', 'exists', 'as', 'any', 'all', 'some', 'lateral', 'select', 'where', 'and', 'or', 'not', 'on', 'union', 'intersect', 'except', 'values', 'with', 'array', 'materialized', 'then', 'else', 'when', 'having', 'copy', 'is', 'by', 'distinct'];
+    for (const op of openers) assert.ok(names(`SELECT 1 ${op.toUpperCase()} (SELECT 1 FROM sub)`).includes('sub'), op);
+    assert.deepEqual(names('SELECT extract(year FROM t), f (SELECT 1 FROM u), "g"(x FROM v) FROM w'), ['w']);
+    assert.deepEqual(names('SELECT count(x) FROM t'), ['t']);
+  });
+  it('each word that ends a FROM list: the names after a comma are no tables', () => {
+    for (const w of ['where', 'group', 'having', 'order', 'limit', 'offset', 'qualify', 'window', 'union', 'intersect', 'except', 'select', 'returning', 'set', 'values', 'to', 'sample']) {
+      assert.deepEqual(names(`SELECT * FROM a ${w.toUpperCase()} b, c`), ['a'], w);
+    }
+  });
+  it('commas of a FROM list only: not in a call, a list or a SET, at their own depth', () => {
+    assert.deepEqual(names('SELECT * FROM (SELECT 1 FROM a, b) s WHERE id IN (c, d)'), ['a', 'b']);
+    assert.deepEqual(names('SELECT * FROM a WHERE id IN (1, b)'), ['a']);
+    assert.deepEqual(names('SELECT * FROM a JOIN (SELECT x, y FROM b) c ON true, d'), ['a', 'b', 'd']);
+    assert.deepEqual(names('INSERT INTO t BY NAME SELECT x, y FROM u'), ['t', 'u']);
+    assert.deepEqual(names('INSERT INTO t (x, y) VALUES (1, 2)'), ['t']);
+    assert.deepEqual(names('SELECT f(a, b) FROM t'), ['t']);
+    assert.deepEqual(names('SELECT * FROM t, read_csv(\'x\') r, u'), ['t', 'u']);
+  });
+  it('a table function is no table, except INSERT INTO t (cols)', () => {
+    assert.deepEqual(names("SELECT * FROM read_parquet('x') JOIN main.f(1) ON true"), []);
+    assert.deepEqual(names('INSERT INTO main.t (a) VALUES (1)'), ['main.t']);
+  });
+});
+
+describe('rewriteRefs', () => {
+  it('skips qualified references and the ones rename leaves (null); keeps the text between', () => {
+    const sql = 'SELECT * FROM z, main.a, a JOIN y ON true';
+    const refs = analyzeSql(sql).refs;
+    assert.equal(rewriteRefs(sql, refs, (n) => (n === 'y' ? null : `nb_${n}`)), 'SELECT * FROM nb_z, main.a, nb_a JOIN y ON true');
+    const manual: TableRef[] = [{ name: 'b', qualifier: [], start: 6, end: 7 }, { name: 'a', qualifier: [], start: 4, end: 5 }];
+    assert.equal(rewriteRefs('x y a b c', manual, (n) => n.toUpperCase()), 'x y A B c');
   });
 });
