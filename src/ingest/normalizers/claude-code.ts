@@ -205,12 +205,13 @@ function build(state: ClaudeCodeState): TrajectoryDraft[] {
     const input = int(usage.input_tokens);
     const session = str(first.v.sessionId);
     const side = first.v.isSidechain === true;
+    const root = chain[0] ?? first;
     let uid = session;
     const links: [string, unknown][] = [];
     if (side) {
       const whole = [...chain, first];
       const agentId = str(first.v.agentId);
-      uid = `${session ?? 'session'}:${agentId ? `agent-${agentId}` : `sidechain-${str(whole[0].v.uuid) ?? first.line}`}`;
+      uid = `${session ?? 'session'}:${agentId ? `agent-${agentId}` : `sidechain-${root.v.uuid}`}`;
       const prompt = firstUserText(whole)?.trim();
       const named = str(whole.find((x) => typeof x.v.parentToolUseId === 'string')?.v.parentToolUseId);
       links.push(['parent_trajectory_uid', session], ['agent_id', agentId], ['parent_tool_call_id', named ?? (agentId ? callOfAgent.get(agentId) : null) ?? (prompt ? taskCalls.get(prompt) : null)]);
@@ -218,7 +219,8 @@ function build(state: ClaudeCodeState): TrajectoryDraft[] {
       const subagents = (response.tool_calls ?? []).map((c) => agentOfCall.get(c.id ?? '')).filter((a): a is string => !!a);
       if (subagents.length) links.push(['subagent_trajectory_uids', subagents.map((a) => `${session ?? 'session'}:agent-${a}`)]);
     }
-    const key = uid ?? `line-${first.line}`;
+    // no sessionId: one trajectory per conversation (root line), not one per step
+    const key = uid ?? `root-${root.v.uuid}`;
     let t = trajectories.get(key);
     if (!t) {
       t = { trajectory_uid: uid, common: { agent: 'claude-code' }, steps: [] };

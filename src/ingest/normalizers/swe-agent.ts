@@ -117,7 +117,8 @@ function sweDraft(v: Obj): TrajectoryDraft {
   const traj = Array.isArray(v.trajectory) ? v.trajectory.filter(isObject) : [];
   let steps: StepDraft[];
   if (Array.isArray(v.history) && v.history.length) {
-    steps = historySteps(v.history.filter(isObject), (k, i) => traj[k] ?? (v.history as unknown[])[i]);
+    const history = v.history.filter(isObject);
+    steps = historySteps(history, (k, i) => traj[k] ?? history[i]);
     // history is matched to trajectory[] by position; entries past the history's last assistant turn
     // (the final `submit`) are calls too
     for (let k = steps.length; k < traj.length; k++) steps.push(trajectoryStep(traj[k], steps[steps.length - 1]));
