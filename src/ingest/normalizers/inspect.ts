@@ -19,6 +19,8 @@ export interface InspectState {
   header: Obj | null;
   samples: number;
   headers: number;
+  /** Samples of a log with no model event and no message (skipped, said in a note). */
+  empty: number;
 }
 
 const isLog = (v: unknown): v is Obj => isObject(v) && isObject(v.eval) && typeof v.eval.task === 'string' && ('samples' in v || 'results' in v || 'plan' in v || 'status' in v);
@@ -179,14 +181,15 @@ function sampleTrajectories(raw: Obj, spec: Obj | null): TrajectoryDraft[] {
   if (evs.length) steps = evs.map((e) => stepOf(e, pool, provider));
   else {
     // logged without events: the final conversation, one step per assistant turn
-    steps = chatToSteps(messages(s.messages));
+    const chat = messages(s.messages);
+    if (!chat.length) return []; // nothing was asked or answered: no step to make
+    steps = chatToSteps(chat);
     const usage = isObject(s.output) && isObject(s.output.usage) ? s.output.usage : null;
     if (usage && steps.length === 1) {
       steps[0].prompt_tokens = int(usage.input_tokens);
       steps[0].completion_tokens = int(usage.output_tokens);
     }
   }
-  if (!steps.length) throw new RecordError(`sample ${str(s.id)}: no model event and no messages`);
   const last = steps[steps.length - 1];
   last.reward = rewardOf(s.scores);
   const sampleError = isObject(s.error) ? str(s.error.message) : str(s.error);
@@ -247,7 +250,7 @@ export const inspect = defineNormalizer<InspectState>({
     const hits = sample.filter(isSample).length;
     return hits ? 0.9 * (hits / sample.length) : 0;
   },
-  createState: () => ({ header: null, samples: 0, headers: 0 }),
+  createState: () => ({ header: null, samples: 0, headers: 0, empty: 0 }),
   normalize(record, _ctx, st) {
     const v = record.value;
     if (isLog(v)) {
@@ -256,14 +259,23 @@ export const inspect = defineNormalizer<InspectState>({
       if (!Array.isArray(v.samples)) return []; // a header: its samples follow as records of their own
       const samples = v.samples.filter(isObject);
       st.samples += samples.length;
-      return samples.flatMap((s) => sampleTrajectories(s, st.header));
+      return samples.flatMap((s) => {
+        const out = sampleTrajectories(s, st.header);
+        if (!out.length) st.empty++;
+        return out;
+      });
     }
     if (isSample(v)) {
       st.samples++;
-      return sampleTrajectories(v, st.header);
+      const out = sampleTrajectories(v, st.header);
+      if (!out.length) throw new RecordError(`sample ${str(v.id)}: no model event and no messages`);
+      return out;
     }
     throw new RecordError('expected an Inspect eval log ({eval, samples}) or one of its samples ({id, epoch, messages, scores})');
   },
   flush: () => [],
-  notes: (st) => (st.headers && !st.samples ? ['the eval log holds no samples (written with samples left out, or the eval did not run any): nothing to import'] : []),
+  notes: (st) => [
+    ...(st.headers && !st.samples ? ['the eval log holds no samples (written with samples left out, or the eval did not run any): nothing to import'] : []),
+    ...(st.empty ? [`${st.empty} sample(s) of the eval log with no model event and no messages: skipped`] : []),
+  ],
 });
