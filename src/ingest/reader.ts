@@ -187,18 +187,36 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
   const enc = magic ? null : sniffEncoding(first.bytes);
   if (!enc) throw new ReadError(`this is a binary file${magic ? ` (${magic})` : ''}, not JSON or JSON Lines text`);
   if (enc.encoding !== 'utf-8') yield { kind: 'warning', message: `decoded as ${enc.encoding.toUpperCase()}` };
-  const decoder = new TextDecoder(enc.encoding, { fatal: false, ignoreBOM: false });
-  let replaced = 0;
+  // Strict while the bytes are valid text, so a U+FFFD the file holds is that character, not a replaced byte. At the
+  // first invalid byte (or a character cut at the end) a lenient decoder takes over: it first reads the last bytes
+  // decoded (from an even offset, for UTF-16), whose output was already given, to hold the same unfinished character.
+  let decoder = new TextDecoder(enc.encoding, { fatal: true });
+  let replaced = false;
+  let tail: Uint8Array = new Uint8Array(0);
+  let decoded = 0;
+  const decode = (part: Uint8Array, stream: boolean): string => {
+    try {
+      return decoder.decode(part, { stream });
+    } catch {
+      replaced = true;
+      decoder = new TextDecoder(enc.encoding);
+      // Stryker disable next-line ArithmeticOperator: decoded + tail.length has the same parity
+      const from = decoded - tail.length;
+      decoder.decode(tail.subarray(from % 2), { stream: true });
+      return decoder.decode(part, { stream });
+    }
+  };
   const texts = async function* (): AsyncGenerator<string> {
     let skip = enc.bom;
     for await (const c of prepend(first.head, gen)) {
       const part = skip ? c.subarray(Math.min(skip, c.length)) : c;
       skip = Math.max(0, skip - c.length);
-      const t = decoder.decode(part, { stream: true });
-      if (t.includes('\uFFFD')) replaced++;
+      const t = decode(part, true);
+      tail = concat([tail, part.subarray(-4)]).subarray(-4);
+      decoded += part.length;
       if (t) yield t;
     }
-    const t = decoder.decode();
+    const t = decode(new Uint8Array(0), false);
     if (t) yield t;
   };
 
@@ -286,7 +304,7 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
       if (!line.trim()) return;
       let r = parseOne(line, lineNo, index);
       // an SSE data line saved into a JSON Lines log (`data: {…}`): its payload is the record
-      const data = r.kind === 'reject' ? /^data:\s?(.*)$/.exec(line) : null;
+      const data = r.kind === 'reject' ? /^data:\s?(.*)/s.exec(line) : null;
       if (data) {
         if (data[1].trim() === '[DONE]') return;
         r = parseOne(data[1], lineNo, index);
