@@ -126,8 +126,13 @@ describe('claude-code normalizer: detection scores', () => {
     assert.equal(score(init, { type: 'summary', session_id: s }), 0.95);
   });
 
-  it('a stream system line with uuid + parentUuid still has no opinion', () => {
+  it('system and result lines with uuid + parentUuid (session hook lines) still have no opinion', () => {
     assert.equal(score({ type: 'progress', uuid: 'p', parentUuid: null }, { type: 'system', subtype: 'x', uuid: 'p1', parentUuid: 'p' }), 0.9);
+    assert.equal(score({ type: 'progress', uuid: 'p', parentUuid: null }, { type: 'result', uuid: 'p1', parentUuid: 'p' }), 0.9);
+  });
+
+  it('only user and assistant lines score as conversation lines', () => {
+    assert.equal(score({ type: 'progress', uuid: 'p', parentUuid: 'a1', sessionId: SID, message: { role: 'assistant', content: [] } }), 0.9);
   });
 });
 
@@ -215,6 +220,11 @@ describe('claude-code normalizer: steps', () => {
     assert.equal(a.prompt_tokens, 3210);
   });
 
+  it('a line without usage', () => {
+    const [a] = rows(user('u1', null, 'hi'), asst('a2', 'u1', 'msg_A', [text('x')], {}, { usage: undefined }), asst('a3', 'a2', 'msg_A', [text('y')], {}, { usage: usage(4) }));
+    assert.equal(a.completion_tokens, 4);
+  });
+
   it('usage that is not an object is skipped; no usage: no tokens', () => {
     const [a] = rows(user('u1', null, 'hi'), asst('a2', 'u1', 'msg_A', [text('x')], {}, { usage: 'n/a' }));
     assert.equal(a.prompt_tokens, null);
@@ -239,6 +249,8 @@ describe('claude-code normalizer: steps', () => {
     assert.equal(b.finish_reason, 'brand_new_reason');
     const [c] = rows(user('u1', null, 'hi'), asst('a2', 'u1', 'msg_A', [text('x')]));
     assert.equal(c.finish_reason, null);
+    const [e] = rows(user('u1', null, 'hi'), asst('a2', 'u1', 'msg_A', [text('x')], {}, { stop_reason: 'tool_use' }), asst('a3', 'a2', 'msg_A', [text('y')], {}, { stop_reason: 'end_turn' }));
+    assert.equal(e.finish_reason, 'stop', 'the later line');
     assert.equal(c.metadata?.stop_reason, undefined);
   });
 
@@ -270,6 +282,10 @@ describe('claude-code normalizer: steps', () => {
     assert.equal(b.status, 'error');
     const [c] = rows(user('u1', null, 'hi'), asst('a2', 'u1', 'msg_A', [text('x')], { isApiErrorMessage: 'true' }));
     assert.equal(c.status, 'ok');
+    const [e] = rows(user('u1', null, 'hi'), asst('a2', 'u1', 'msg_A', [text('x')], { requestId: undefined, cwd: '' }));
+    assert.equal(e.provider, null);
+    assert.equal(e.metadata?.request_id, undefined);
+    assert.equal(e.metadata?.cwd, undefined, 'empty values are left out');
   });
 
   it('synthetic lines (model <synthetic>) are neither steps nor prompt messages', () => {
@@ -287,14 +303,14 @@ describe('claude-code normalizer: steps', () => {
   });
 
   it('lines without message.id are grouped by uuid: each its own step', () => {
-    const out = rows(user('u1', null, 'hi'), asst('a2', 'u1', null, [text('one')]), asst('a3', 'a2', null, [text('two')]));
+    const out = rows(user('u1', null, 'hi'), asst('a2', 'u1', null, [text('one')]), asst('a3', 'a2', null, [text('two')]), asst('a4', 'a3', null, [text('three')]));
     assert.deepEqual(
       out.map((r) => r.response?.content),
-      ['one', 'two'],
+      ['one', 'two', 'three'],
     );
     assert.deepEqual(
-      out[1].messages.map((m) => m.content),
-      ['hi', 'one'],
+      out[2].messages.map((m) => m.content),
+      ['hi', 'one', 'two'],
       'without an id consecutive lines are not merged',
     );
     assert.equal(out[0].metadata?.message_id, undefined);
@@ -355,6 +371,26 @@ describe('claude-code normalizer: tool results that branched off the chain', () 
     );
   });
 
+  it('a call id repeated in one response gets its branched result once', () => {
+    const out = rows(
+      user('u1', null, 'go'),
+      asst('a2', 'u1', 'msg_A', [toolUse('toolu_1', 'Read', { file_path: 'a' })]),
+      asst('a3', 'a2', 'msg_A', [toolUse('toolu_1', 'Read', { file_path: 'a', limit: 10 })]),
+      user('u4', 'a2', [toolResult('toolu_1', 'A')]),
+      user('u5', 'a3', [text('go on')]),
+      asst('a6', 'u5', 'msg_B', [text('ok')]),
+    );
+    assert.deepEqual(
+      out[1].messages.map((m) => m.tool_call_id ?? m.role),
+      ['user', 'assistant', 'toolu_1', 'user'],
+    );
+  });
+
+  it('a secret in a line is not kept in raw', () => {
+    const [a] = rows(user('u1', null, 'hi'), asst('a2', 'u1', 'msg_A', [toolUse('toolu_1', 'Bash', { command: 'export ANTHROPIC_API_KEY=sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789' })]));
+    assert.ok(!(a.raw ?? '').includes('abcdefghijklmnopqrstuvwxyz0123456789'), a.raw ?? '');
+  });
+
   it('a call with no result anywhere gets none; a call without an id is left alone', () => {
     const noId = { type: 'tool_use', name: 'Read', input: { file_path: 'c' } };
     const out = rows(user('u1', null, 'go'), asst('a2', 'u1', 'msg_A', [toolUse('toolu_1', 'Read', { file_path: 'a' }), noId]), user('u3', 'a2', 'never mind'), asst('a4', 'u3', 'msg_B', [text('ok')]));
@@ -396,7 +432,7 @@ describe('claude-code normalizer: tool results that branched off the chain', () 
 
 describe('claude-code normalizer: session titles', () => {
   it('a summary titles every step on the chain to its leaf; summaries without leaf or text are ignored', () => {
-    const d = drafts({ type: 'summary', summary: 'Count README lines', leafUuid: 'a5' }, { type: 'summary', summary: '', leafUuid: 'a2' }, { type: 'summary', summary: 'no leaf' }, ...session());
+    const d = drafts({ type: 'summary', summary: 'Count README lines', leafUuid: 'a5' }, { type: 'summary', summary: '', leafUuid: 'a5' }, { type: 'summary', summary: 'no leaf' }, ...session());
     assert.deepEqual(
       d[0].steps.map((s) => s.metadata?.session_title),
       ['Count README lines', 'Count README lines'],
@@ -418,7 +454,7 @@ describe('claude-code normalizer: sidechains', () => {
     asst('a4', 'u3', 'msg_B', [text('In tests/.')], {}, { stop_reason: 'end_turn' }),
   ];
   const side = (agentId: string | undefined, extra: V = {}) => [
-    user('s1', null, 'List the test files.', { isSidechain: true, agentId, ...extra }),
+    user('s1', null, ' List the test files.\n', { isSidechain: true, agentId, ...extra }),
     asst('s2', 's1', 'msg_S1', [toolUse('toolu_G', 'Glob', { pattern: 'tests/*' })], { isSidechain: true, agentId }, { model: 'claude-haiku-4-5-20251001' }),
     user('s3', 's2', [toolResult('toolu_G', 'tests/test_a.py')], { isSidechain: true, agentId }),
     asst('s4', 's3', 'msg_S2', [text('tests/test_a.py')], { isSidechain: true, agentId }, { model: 'claude-haiku-4-5-20251001' }),

@@ -68,6 +68,8 @@ describe('codex normalizer: detection scores', () => {
     assert.equal(score(old[0], old[2]), 0, 'no state line: not claimed');
     assert.equal(score({ record_type: 'state' }, { record_type: 'other' }), 0);
     assert.equal(score({ record_type: 'state' }, { id: 'x', timestamp: 5 }), 0);
+    assert.equal(score({ record_type: 'state' }, { id: 5, timestamp: ts(0) }), 0);
+    assert.equal(score({ record_type: 'state' }, { type: 5 }), 0);
     assert.equal(score({ record_type: 'state' }, { type: 'turn', id: 'x', timestamp: ts(0) }), 0);
   });
 
@@ -143,6 +145,13 @@ describe('codex normalizer: steps', () => {
       reasoning_output_tokens: '64',
     });
     assert.equal(b.metadata?.cached_input_tokens, undefined);
+  });
+
+  it('null and empty values are left out of the metadata', () => {
+    const [a] = drafts(meta({ originator: '', cli_version: null }), says(1, 'x'), tokens(2, 1, 1))[0].steps;
+    assert.equal(a.metadata?.originator, undefined);
+    assert.equal(a.metadata?.cli_version, undefined);
+    assert.equal(a.metadata?.session_id, '019a4c1e-77d2-7b30-a5e1-9c0f2b6d8e43');
   });
 
   it('the cwd of the session when the turn has none; no git: no git metadata', () => {
@@ -285,6 +294,26 @@ describe('codex normalizer: tool call shapes', () => {
     assert.deepEqual(
       b.messages.slice(-1).map((m) => [m.role, m.tool_call_id, m.content]),
       [['tool', 'call_L', '1 passed']],
+    );
+  });
+
+  it('freeform and local shell outputs are inputs: they close a call that got no token_count', () => {
+    const d = drafts(
+      meta(),
+      userMsg(1, 'x'),
+      line(2, 'response_item', { type: 'custom_tool_call', call_id: 'call_P', name: 'apply_patch', input: 'p' }),
+      line(3, 'response_item', { type: 'custom_tool_call_output', call_id: 'call_P', output: 'ok' }),
+      line(4, 'response_item', { type: 'local_shell_call', call_id: 'call_L', action: { command: ['ls'] } }),
+      line(5, 'response_item', { type: 'local_shell_call_output', call_id: 'call_L', output: 'a' }),
+      says(6, 'done'),
+    );
+    assert.deepEqual(
+      d[0].steps.map((s) => s.response?.tool_calls?.[0]?.function.name ?? s.response?.content),
+      ['apply_patch', 'local_shell', 'done'],
+    );
+    assert.deepEqual(
+      d[0].steps[2].messages.map((m) => m.tool_call_id ?? m.role),
+      ['system', 'user', 'assistant', 'call_P', 'assistant', 'call_L'],
     );
   });
 

@@ -107,7 +107,7 @@ describe('openhands normalizer: records', () => {
   });
 
   it('an event array is one trajectory at its record’s line', () => {
-    const d = drafts(userMsg(0, 'x'), [system(0), userMsg(1, 'list files'), run(2, 'toolu_1', 'ls', null)]);
+    const d = drafts(userMsg(0, 'x'), [system(0), 'junk', userMsg(1, 'list files'), run(2, 'toolu_1', 'ls', null)]);
     assert.equal(d.length, 1, 'the single event before it made no step');
     assert.equal(d[0].steps[0].source_line, 2);
   });
@@ -229,6 +229,17 @@ describe('openhands normalizer: steps', () => {
     assert.equal(a.model, 'gpt-5');
     assert.equal(a.finish_reason, 'tool_calls', 'no choice: from the calls');
     assert.equal(a.prompt_tokens, 10);
+  });
+
+  it('the first action of a response made no call: the later actions’ calls are still added', () => {
+    const bare = { id: 'resp-9', model: 'gpt-5' };
+    const d = drafts(userMsg(0, 'x'), { id: 1, source: 'agent', action: 'think', args: { thought: 'plan' }, tool_call_metadata: { model_response: bare } }, run(2, 'toolu_2', 'pwd', bare));
+    assert.equal(d[0].steps.length, 1);
+    assert.equal(d[0].steps[0].response?.content, 'plan');
+    assert.deepEqual(
+      d[0].steps[0].response?.tool_calls?.map((c) => c.id),
+      ['toolu_2'],
+    );
   });
 
   it('a model response whose choices is not a list, or whose first choice has no message', () => {

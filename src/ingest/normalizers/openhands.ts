@@ -52,7 +52,7 @@ const SKIPPED_OBSERVATIONS = new Set(['agent_state_changed', 'null', 'recall', '
 function eventSteps(events: readonly Located[]): { steps: StepDraft[]; tools: string | null } {
   const context: ChatMessage[] = [];
   const steps: StepDraft[] = [];
-  const byResponse = new Map<string, StepDraft>();
+  const byResponse = new Map<string | null, StepDraft>();
   let tools: string | null = null;
   for (const { ev, line } of events) {
     const source = str(ev.source);
@@ -73,7 +73,7 @@ function eventSteps(events: readonly Located[]): { steps: StepDraft[]; tools: st
       const rid = mr ? str(mr.id) : null;
       const existing = rid ? byResponse.get(rid) : undefined;
       if (existing) {
-        if (!mr || !Array.isArray(mr.choices)) existing.response!.tool_calls = [...(existing.response!.tool_calls ?? []), ...(actionCall(ev) ?? [])];
+        if (!Array.isArray(mr?.choices)) existing.response!.tool_calls = [...(existing.response!.tool_calls ?? []), ...(actionCall(ev) ?? [])];
         continue;
       }
       const choice = mr && Array.isArray(mr.choices) && isObject(mr.choices[0]) ? mr.choices[0] : null;
@@ -100,7 +100,7 @@ function eventSteps(events: readonly Located[]): { steps: StepDraft[]; tools: st
       };
       steps.push(step);
       context.push(response);
-      if (rid) byResponse.set(rid, step);
+      byResponse.set(rid, step);
       continue;
     }
     const obs = str(ev.observation);

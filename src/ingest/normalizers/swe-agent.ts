@@ -88,8 +88,8 @@ function trajectoryStep(t: Obj, prev: StepDraft | undefined): StepDraft {
   if (query.length) messages = query.map(sweMessage);
   else if (prev) {
     // no query recorded: the previous call's context, its answer and the observation it got
-    messages = [...prev.messages, ...(prev.response ? [prev.response] : [])];
-    const obs = prev.raw ? (parseJsonDeep(prev.raw) as Obj | null) : null;
+    messages = [...prev.messages, prev.response!];
+    const obs = parseJsonDeep(prev.raw);
     if (isObject(obs) && typeof obs.observation === 'string') messages.push({ role: 'user', content: obs.observation });
   } else messages = [];
   const content = str(t.response);
@@ -132,14 +132,14 @@ function sweDraft(v: Obj): TrajectoryDraft {
   const id = instanceId(v);
   const stats = isObject(info.model_stats) ? info.model_stats : {};
   const metadata: Record<string, string> = { ...infoMetadata(v), ...(id ? { instance_id: id } : {}) };
-  const calls = num(stats.api_calls);
+  const calls = num(stats.api_calls) ?? 0;
   // api_calls counts every model query; more than the steps found means calls the file does not hold (format-error retries)
-  if (calls !== null && calls > steps.length) metadata.api_calls_without_step = String(calls - steps.length);
+  if (calls > steps.length) metadata.api_calls_without_step = String(calls - steps.length);
   return {
     trajectory_uid: null,
     prompt_uid: id,
     // data_source only when the file names one: an instance id alone does not say which benchmark
-    common: { agent: isObject(info) && 'mini_version' in info ? 'mini-swe-agent' : 'swe-agent', data_source: str(info.data_source ?? v.data_source), model: modelOf(v), metadata },
+    common: { agent: 'mini_version' in info ? 'mini-swe-agent' : 'swe-agent', data_source: str(info.data_source ?? v.data_source), model: modelOf(v), metadata },
     steps: withCommonMetadata(steps, metadata),
   };
 }
@@ -156,7 +156,7 @@ function keepFinalOutput(messages: readonly Obj[], steps: StepDraft[]): void {
     if (normalRole(m.role) === 'assistant') lastAssistant = i;
   });
   const tail = messages.slice(lastAssistant + 1);
-  if (!tail.length || !steps.length) return;
+  if (!steps.length) return;
   const texts: string[] = [];
   for (const m of tail) {
     const extra = isObject(m.extra) ? m.extra : {};
@@ -165,7 +165,7 @@ function keepFinalOutput(messages: readonly Obj[], steps: StepDraft[]): void {
   }
   const last = steps[steps.length - 1];
   const out = safeMetaValue(texts.join('\n'));
-  if (out) last.metadata = { ...(last.metadata ?? {}), final_output: out };
+  if (out) last.metadata = { ...last.metadata, final_output: out };
 }
 
 function miniDraft(v: Obj & { messages: unknown[] }): TrajectoryDraft {
@@ -203,7 +203,7 @@ export const sweAgent = withProviderFill(
       if (sample.some(isMiniTraj)) return 0.85;
       const items = sample.length === 1 && Array.isArray(sample[0]) ? sample[0] : sample;
       if (!items.length || !items.every(isBareMessage)) return 0;
-      return items.some((m) => isBareMessage(m) && MINI_MARKERS.test(str(m.content) ?? '')) ? 0.7 : 0.3;
+      return items.some((m) => MINI_MARKERS.test(str((m as Obj).content) ?? '')) ? 0.7 : 0.3;
     },
     createState: () => ({ bare: [] }),
     normalize(record: SourceRecord, _ctx, state) {
@@ -218,7 +218,6 @@ export const sweAgent = withProviderFill(
       throw new RecordError('not a SWE-agent trajectory: expected {trajectory, history, info}, {messages, info} or a list of {role, content} messages');
     },
     flush(_ctx, state) {
-      if (!state.bare.length) return [];
       const list = state.bare;
       state.bare = [];
       const steps = historySteps(
