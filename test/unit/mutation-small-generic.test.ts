@@ -41,6 +41,7 @@ describe('generic normalizer', () => {
     const r = one({ prompt: [{ type: 'text', text: 'part one' }], answer: 42 });
     assert.equal(r.messages[0].content, 'part one');
     assert.equal(r.response?.content, '42');
+    assert.equal(one({ question: 'q', answer: true }).response?.content, 'true');
     const t = one({ question: 'q', response: '<think>carry the one</think>12' });
     assert.deepEqual([t.response?.reasoning, t.response?.content], ['carry the one', '12']);
   });
