@@ -297,7 +297,7 @@ export class Gateway {
       const shown = configured.some((k) => errBody.includes(k)) ? scrubSecrets(errBody, configured) : errBody;
       return new Response(shown, { status: upstreamRes.status, statusText: upstreamRes.statusText, headers });
     }
-    const isSse = (upstreamRes.headers.get('content-type') ?? '').includes('text/event-stream');
+    const isSse = upstreamRes.headers.get('content-type')?.includes('text/event-stream') ?? false;
     const tee = new Tee(api, isSse);
     const reader = upstreamRes.body.getReader();
     let settled = false;
