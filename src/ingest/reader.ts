@@ -159,10 +159,6 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
   let gen: AsyncGenerator<Uint8Array> = counted(stream);
   let gzipError: string | null = null;
   let first = await peek(gen, 4096);
-  if (first.bytes.length === 0) {
-    yield { kind: 'warning', message: 'the file is empty' };
-    return;
-  }
   if (isGzip(first.bytes)) {
     const body = new ReadableStream<Uint8Array>({
       async pull(ctrl) {
@@ -182,6 +178,11 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
     })();
     first = await peek(gen, 4096);
     if (gzipError && first.bytes.length === 0) throw new ReadError(`the gzip data is corrupt: ${gzipError}`);
+  }
+  // (also a gzip file whose content is empty)
+  if (first.bytes.length === 0) {
+    yield { kind: 'warning', message: 'the file is empty' };
+    return;
   }
   const magic = sniffMagic(first.bytes);
   const enc = magic ? null : sniffEncoding(first.bytes);

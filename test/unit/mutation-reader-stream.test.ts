@@ -1,0 +1,78 @@
+/**
+ * The reader's byte stream and container choice (src/ingest/reader.ts): empty network chunks, progress reported as
+ * records come out (not after the whole head), an empty gzip file, and the JSON Lines / document decision for a
+ * first line that opens an object without closing it.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { type ReadEvent, type ReadOptions, readRecords } from '../../src/ingest/reader';
+
+const enc = new TextEncoder();
+
+/** A stream of these chunks, as given (empty ones too). */
+function streamOfChunks(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
+  let k = 0;
+  return new ReadableStream({
+    pull(c) {
+      if (k >= chunks.length) return c.close();
+      c.enqueue(chunks[k++]);
+    },
+  });
+}
+
+async function readAll(chunks: Uint8Array[], opts: ReadOptions = {}): Promise<ReadEvent[]> {
+  const out: ReadEvent[] = [];
+  for await (const ev of readRecords(streamOfChunks(chunks), opts)) out.push(ev);
+  return out;
+}
+
+const summary = (evs: ReadEvent[]) =>
+  evs.map((e) => (e.kind === 'record' ? [e.record.line, e.record.value] : e.kind === 'reject' ? [e.line, e.reason.replace(/^malformed JSON: .*/, 'malformed')] : e.message));
+
+describe('reader: the byte stream', () => {
+  it('empty chunks from the network are skipped: progress is reported once per bytes received', async () => {
+    const seen: number[] = [];
+    const evs = await readAll([new Uint8Array(0), enc.encode('{"a":1}\n'), new Uint8Array(0), new Uint8Array(0), enc.encode('{"a":2}\n')], { onBytes: (n) => seen.push(n) });
+    assert.deepEqual(summary(evs), [
+      [1, { a: 1 }],
+      [2, { a: 2 }],
+    ]);
+    assert.deepEqual(seen, [8, 16]);
+  });
+
+  it('records of the first 4 KiB come out before the next chunk is read', async () => {
+    // a first chunk of exactly 4096 bytes: the head is complete, the reader does not wait for more
+    const first = enc.encode(`{"t":"${'x'.repeat(4096 - 9)}"}\n`);
+    assert.equal(first.length, 4096);
+    const log: string[] = [];
+    for await (const ev of readRecords(streamOfChunks([first, enc.encode('{"a":2}\n')]), { onBytes: (n) => log.push(`bytes ${n}`) })) {
+      log.push(ev.kind === 'record' ? `record ${ev.record.line}` : ev.kind);
+    }
+    assert.deepEqual(log, ['bytes 4096', 'record 1', 'bytes 4104', 'record 2']);
+  });
+
+  it('an empty file, also gzipped, is empty; gzipped whitespace is only whitespace', async () => {
+    assert.deepEqual(summary(await readAll([])), ['the file is empty']);
+    assert.deepEqual(summary(await readAll([new Uint8Array(gzipSync(Buffer.alloc(0)))])), ['the file is empty']);
+    assert.deepEqual(summary(await readAll([new Uint8Array(gzipSync(Buffer.from(' \n\t\n')))])), ['the file holds only whitespace']);
+  });
+});
+
+describe('reader: JSON Lines or one document', () => {
+  it('a broken first line that opens an object: the ninth line decides, and it is a whole object', async () => {
+    const filler = Array(7).fill('  1,').join('\n');
+    const text = `{"a": [\n${filler}\n{"b":1}\n{"b":2}\n`;
+    for (const chunk of [1, 5, 4096]) {
+      const bytes = enc.encode(text);
+      const chunks: Uint8Array[] = [];
+      for (let o = 0; o < bytes.length; o += chunk) chunks.push(bytes.slice(o, o + chunk));
+      const evs = await readAll(chunks);
+      assert.deepEqual(
+        summary(evs),
+        [[1, 'malformed'], ...Array.from({ length: 7 }, (_, i) => [i + 2, 'malformed']), [9, { b: 1 }], [10, { b: 2 }]],
+        `chunks of ${chunk}`,
+      );
+    }
+  });
+});
