@@ -26,6 +26,7 @@ export function tokenize(sql: string): Token[] {
     const next = sql[i + 1];
     if (/\s/.test(ch)) {
       let j = i + 1;
+      // Stryker disable next-line EqualityOperator: at j = n, sql[j] is undefined and /\s/ does not match "undefined"
       while (j < n && /\s/.test(sql[j])) j++;
       push('ws', j);
     } else if (ch === '-' && next === '-') {
@@ -130,6 +131,8 @@ const SUBQUERY_OPENERS = new Set([
   'is', 'by', 'distinct',
 ]);
 // (`values` / `unnest` after FROM are always followed by `(`: the table-function rule skips them.)
+/** Heads after which `TABLE t` names t (elsewhere `TABLE` is only a table at a statement head). */
+const TABLE_HEADS = new Set(['describe', 'summarize', 'show']);
 const NOT_A_TABLE = new Set(['lateral', 'only', 'select', 'with', 'table']);
 const ANALYZE = new Set(['analyze', 'analyse']);
 const EXPLAIN_OPTIONS = new Set([...ANALYZE, 'verbose']);
@@ -186,7 +189,7 @@ export function analyzeSql(sql: string): SqlAnalysis {
 
   // CTE names: WITH [RECURSIVE] name [(cols)] AS [NOT] [MATERIALIZED] (…) [, name …]
   for (let k = 0; k < toks.length; k++) {
-    if (toks[k].type !== 'word' || toks[k].text.toLowerCase() !== 'with') continue;
+    if (toks[k].text.toLowerCase() !== 'with') continue;
     let p = k + 1;
     if (toks[p]?.text.toLowerCase() === 'recursive') p++;
     for (;;) {
@@ -196,7 +199,7 @@ export function analyzeSql(sql: string): SqlAnalysis {
       if (toks[p]?.text === '(') p = skipParens(toks, p);
       if (toks[p]?.text.toLowerCase() !== 'as') break;
       p++;
-      while (toks[p]?.type === 'word' && ['not', 'materialized'].includes(toks[p].text.toLowerCase())) p++;
+      while (['not', 'materialized'].includes(toks[p]?.text.toLowerCase())) p++;
       if (toks[p]?.text !== '(') break;
       ctes.add(identName(name));
       p = skipParens(toks, p);
@@ -213,13 +216,14 @@ export function analyzeSql(sql: string): SqlAnalysis {
   let after = '';
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k];
-    const lower = t.type === 'word' ? t.text.toLowerCase() : '';
+    // a keyword is a bare word: quoted identifiers and strings keep their quotes in text
+    const lower = t.text.toLowerCase();
     if (t.text === '(') {
       const prev = toks[k - 1];
       d++;
       fromList[d] = false;
       // extract(year FROM t), trim(BOTH ' ' FROM s): a FROM inside a call's arguments is no table.
-      inCall[d] = isIdent(prev) && !(prev.type === 'word' && SUBQUERY_OPENERS.has(prev.text.toLowerCase()));
+      inCall[d] = isIdent(prev) && !SUBQUERY_OPENERS.has(prev.text.toLowerCase());
       expect = false;
       continue;
     }
@@ -247,21 +251,18 @@ export function analyzeSql(sql: string): SqlAnalysis {
         continue;
       }
     }
-    if (t.type === 'word') {
-      if (TABLE_AFTER.has(lower)) {
-        const prev = toks[k - 1];
-        const atHead = !prev || prev.text === ';' || prev.text === '(' || prev.text === ')';
-        if (inCall[d]) continue;
-        // `UPDATE x` / `TABLE x` name a table only at a statement head (not `DO UPDATE SET`, `CREATE TABLE`).
-        if (lower === 'update' && !atHead) continue;
-        if (lower === 'table' && !atHead && !/^(describe|summarize|show)$/i.test(prev.text)) continue;
-        expect = true;
-        after = lower;
-        if (lower === 'from' || lower === 'join') fromList[d] = true;
-        continue;
-      }
-      if (END_FROM_LIST.has(lower)) fromList[d] = false;
-    } else if (t.text === ',' && fromList[d]) {
+    if (TABLE_AFTER.has(lower)) {
+      const prev = toks[k - 1];
+      const atHead = !prev || prev.text === ';' || prev.text === '(' || prev.text === ')';
+      if (inCall[d]) continue;
+      // `UPDATE x` / `TABLE x` name a table only at a statement head (not `DO UPDATE SET`, `CREATE TABLE`).
+      if (lower === 'update' && !atHead) continue;
+      if (lower === 'table' && !atHead && !TABLE_HEADS.has(prev.text.toLowerCase())) continue;
+      expect = true;
+      after = lower;
+      if (lower === 'from' || lower === 'join') fromList[d] = true;
+    } else if (END_FROM_LIST.has(lower)) fromList[d] = false;
+    else if (t.text === ',' && fromList[d]) {
       expect = true;
       after = ',';
     }
