@@ -92,6 +92,7 @@ describe('har: header maps and body decoding', () => {
     assert.equal(base64Bytes('ab==='), null, 'at most two padding characters');
     assert.deepEqual([...(base64Bytes('') ?? [9])], []);
     assert.equal(base64Bytes('a==='), null);
+    assert.equal(base64Bytes('a='), null, 'one character and padding: atob refuses it');
   });
 
   it('gunzips by magic bytes, inflates deflate only when the header says so, else reads UTF-8', () => {

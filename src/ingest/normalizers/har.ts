@@ -111,7 +111,13 @@ function plainExchange(e: Obj): Exchange {
 /** nock `rawHeaders`: a flat `[name, value, name, value, …]` list. */
 function rawHeaderMap(raw: unknown): Map<string, string> {
   const out = new Map<string, string>();
-  if (Array.isArray(raw)) for (let i = 0; i + 1 < raw.length; i += 2) if (typeof raw[i] === 'string') out.set(String(raw[i]).toLowerCase(), str(raw[i + 1]) ?? '');
+  if (!Array.isArray(raw)) return out;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i];
+    // Stryker disable next-line StringLiteral: only content-encoding is read, and no fallback text names an encoding
+    const value = str(raw[i + 1]) ?? '';
+    if (typeof name === 'string') out.set(name.toLowerCase(), value);
+  }
   return out;
 }
 
@@ -140,9 +146,10 @@ function nockBody(e: Obj, headers: Map<string, string>): unknown {
 function nockExchange(e: Obj): Exchange {
   const headers = rawHeaderMap(e.rawHeaders);
   if (isObject(e.headers)) for (const [k, v] of headerMap(e.headers)) headers.set(k, v);
-  const scope = (str(e.scope) ?? '').replace(/\/+$/, '');
+  // isNockEntry: scope and path are strings
+  const scope = String(e.scope).replace(/\/+$/, '');
   return {
-    url: `${scope}${str(e.path) ?? ''}`,
+    url: `${scope}${String(e.path)}`,
     method: str(e.method),
     status: num(e.status),
     statusText: null,
