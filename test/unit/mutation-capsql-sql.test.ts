@@ -54,6 +54,26 @@ describe('bugs: what a cell could hide from the classifier', () => {
   });
 });
 
+describe('where a write could hide: the same statements as DuckDB 1.5 (checked by running each: u dropped or not)', () => {
+  it('strings, identifiers and comments', () => {
+    const cases: [string, string[]][] = [
+      ['SELECT 1 /* a /* b */ ; DROP TABLE u; */', ['SELECT']],
+      ["SELECT E'a\\'; DROP TABLE u; --'", ['SELECT']],
+      ["SELECT 'a\\'; DROP TABLE u; --'", ['SELECT', 'DROP']],
+      ["SELECT e'x\\\\'; DROP TABLE u", ['SELECT', 'DROP']],
+      ['SELECT $$a$$; DROP TABLE u; --$$', ['SELECT', 'DROP']],
+      ['SELECT $x$ $$ $x$; DROP TABLE u', ['SELECT', 'DROP']],
+      ['SELECT $tag$ x $TAG$ ; DROP TABLE u; $tag$', ['SELECT']],
+      ['SELECT "a""; DROP TABLE u; --"', ['SELECT']],
+      ['SELECT 1 --x\f; DROP TABLE u', ['SELECT']],
+    ];
+    for (const [sql, heads] of cases) {
+      const a = analyzeSql(sql);
+      assert.deepEqual([a.statements, a.mutates], [heads, heads.includes('DROP')], sql);
+    }
+  });
+});
+
 describe('tokens', () => {
   it('a token that ends the text ends exactly at its length', () => {
     for (const [sql, type] of [['abc', 'word'], ['x数据', 'word'], ['12.5e3', 'number'], ['$abc', 'param'], ['-- c', 'comment'], ['/* c */', 'comment'], ["E'a\\'", 'string']] as const) {
