@@ -29,7 +29,6 @@ function messageOf(v: unknown): ChatMessage {
 /** MAP(VARCHAR, VARCHAR) as it may arrive: an object, Arrow's list of {key, value} or [key, value], or JSON text. */
 function metadataOf(v: unknown): Record<string, string> | null {
   const p = parseJsonDeep(v);
-  if (p === null || p === undefined) return null;
   const out: Record<string, string> = {};
   if (Array.isArray(p)) {
     for (const e of p) {
@@ -42,7 +41,6 @@ function metadataOf(v: unknown): Record<string, string> | null {
 }
 
 function timeOf(v: unknown): number | null {
-  if (v === null || v === undefined || v === '') return null;
   if (v instanceof Date) return v.getTime();
   if (typeof v === 'string' && !/^\d+(\.\d+)?$/.test(v)) {
     const t = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(v) ? v : `${v.replace(' ', 'T')}Z`);
@@ -66,7 +64,6 @@ export const stepRecord = defineNormalizer({
   id: 'step-record',
   label: 'Workbench step records (export round trip)',
   detect(sample) {
-    if (!sample.length) return 0;
     const hits = sample.filter(isStepRow).length;
     return hits === 0 ? 0 : 0.9 + 0.09 * (hits / sample.length);
   },
