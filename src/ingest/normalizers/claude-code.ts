@@ -59,7 +59,7 @@ const isSynthetic = (e: Entry) => isObject(e.v.message) && e.v.message.model ===
 function blocksOf(e: Entry): unknown[] {
   const m = e.v.message as Obj;
   const c = m.content;
-  return Array.isArray(c) ? c : c === undefined || c === null ? [] : [{ type: 'text', text: str(c) ?? '' }];
+  return Array.isArray(c) ? c : c === undefined || c === null ? [] : [{ type: 'text', text: str(c) }];
 }
 
 /** The blocks of one API response spread over several lines, each once (older versions repeat earlier blocks). */
@@ -110,15 +110,15 @@ function chainMessages(chain: Entry[], results: Map<string, ChatMessage>, cache:
     out.push(...once(`a${e.order}:${group.length}`, () => [assistantMessage(mergedBlocks(group))]));
   }
   // parallel tool calls: a result whose line branched off the chain still answers its call
-  const answered = new Set(out.filter((m) => m.role === 'tool').map((m) => m.tool_call_id));
+  // only tool messages carry a tool_call_id
+  const answered = new Set(out.map((m) => m.tool_call_id));
   const fixed: ChatMessage[] = [];
   for (let i = 0; i < out.length; i++) {
     fixed.push(out[i]);
     const calls = out[i].tool_calls ?? [];
-    if (!calls.length) continue;
     while (i + 1 < out.length && out[i + 1].role === 'tool') fixed.push(out[++i]);
     for (const c of calls) {
-      const r = c.id ? results.get(c.id) : undefined;
+      const r = results.get(c.id ?? '');
       if (r && !answered.has(c.id)) {
         fixed.push(r);
         answered.add(c.id);
@@ -307,7 +307,7 @@ export const claudeCode = defineNormalizer<ClaudeCodeState>({
       const uuid = `stream-${record.index}`;
       const parentUuid = state.threads.get(thread) ?? null;
       state.threads.set(thread, uuid);
-      v = { ...v, uuid, parentUuid, sessionId: v.session_id, isSidechain: thread !== '', agentId: thread || undefined, parentToolUseId: thread && !parentUuid ? thread : undefined };
+      v = { ...v, uuid, parentUuid, sessionId: v.session_id, isSidechain: thread !== '', agentId: thread || undefined, parentToolUseId: thread || undefined };
     }
     if (v.type === 'summary') {
       const leaf = str(v.leafUuid);
