@@ -49,15 +49,15 @@ function isOutput(item: Obj): boolean {
   return OUTPUT_TYPES.has(t) || (t === 'message' && item.role === 'assistant');
 }
 
-/** Shell, web-search and freeform (custom) calls in the function-call shape `itemsToMessages` reads; a freeform input is kept as a JSON string so arguments stay JSON text. */
+/** Shell and web-search calls in the function-call shape `itemsToMessages` reads (it reads freeform `custom_tool_call` items and their outputs itself). */
 function asCallItem(item: Obj): Obj {
-  if (item.type === 'custom_tool_call_output') return { type: 'function_call_output', call_id: item.call_id, output: item.output };
   if (item.type === 'local_shell_call') return { type: 'function_call', name: 'local_shell', arguments: JSON.stringify(item.action ?? {}), call_id: item.call_id ?? item.id };
   if (item.type === 'local_shell_call_output') return { type: 'function_call_output', call_id: item.call_id, output: item.output };
   if (item.type === 'web_search_call') return { type: 'function_call', name: 'web_search', arguments: JSON.stringify(item.action ?? {}), call_id: item.id };
   return item;
 }
 
+/** Items → chat messages; a freeform call's input is kept as a JSON string so arguments stay JSON text. */
 function toMessages(items: Obj[]): ChatMessage[] {
   const freeform = new Map<string, string>();
   for (const it of items) if (it.type === 'custom_tool_call') freeform.set(str(it.call_id ?? it.id) ?? '', str(it.input) ?? '');
