@@ -7,9 +7,9 @@ import { looseMessage, safeMetaValue } from './loose-chat';
 
 const EPISODE_KEYS = ['episode_id', 'episode', 'episode_index'];
 
-function turns(v: Obj): unknown[] | null {
+function turns(v: Obj): Obj[] | null {
   const c = v.conversations ?? v.messages;
-  return Array.isArray(c) && c.length && c.every((m) => isObject(m) && typeof m.role === 'string') ? c : null;
+  return Array.isArray(c) && c.length && c.every((m) => isObject(m) && typeof m.role === 'string') ? (c as Obj[]) : null;
 }
 
 /** Only episode-keyed exports: plain `{messages}` belongs to openai-chat and `{conversations}` to sharegpt. */
@@ -32,7 +32,7 @@ export const conversations = withProviderFill(
     normalize(record) {
       const v = record.value;
       if (!isObject(v) || !turns(v)) throw new RecordError('no "conversations" or "messages" list of {role, content}');
-      const messages = turns(v)!.flatMap((m) => (isObject(m) && Array.isArray(m.content) ? looseMessage(m) : [openaiMessage(m)]));
+      const messages = turns(v)!.flatMap((m) => (Array.isArray(m.content) ? looseMessage(m) : [openaiMessage(m)]));
       const meta = isObject(v.metadata) ? v.metadata : {};
       const metadata: Record<string, string> = {};
       for (const [k, val] of Object.entries({ ...meta, ...Object.fromEntries(Object.entries(v).filter(([k]) => !OWN.has(k))) })) {

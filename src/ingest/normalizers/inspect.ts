@@ -147,7 +147,7 @@ function stepOf(e: Obj, pool: unknown[], provider: string | null): StepDraft {
   const error = str(e.error) ?? str(output.error);
   const meta: Record<string, string> = {};
   for (const k of ['input_tokens_cache_read', 'input_tokens_cache_write', 'reasoning_tokens'] as const) if (usage[k] != null) meta[k] = String(usage[k]);
-  if (e.config && isObject(e.config) && Object.keys(e.config).length) meta.generate_config = JSON.stringify(e.config);
+  if (isObject(e.config) && Object.keys(e.config).length) meta.generate_config = JSON.stringify(e.config);
   if (output.time != null) meta.model_time_s = String(output.time);
   const started = timeMs(e.timestamp);
   const ended = timeMs(e.completed);

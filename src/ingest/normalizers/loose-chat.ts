@@ -65,7 +65,7 @@ export function looseMessages(v: unknown, system?: unknown): ChatMessage[] {
   const sys = contentToText(parseJsonDeep(system ?? (isObject(top) && 'messages' in top ? top.system : undefined))).content;
   if (sys) out.push({ role: 'system', content: sys });
   let cur = unwrap(top);
-  if (Array.isArray(cur) && cur.length && Array.isArray(cur[0])) cur = cur[0];
+  if (Array.isArray(cur) && Array.isArray(cur[0])) cur = cur[0];
   if (Array.isArray(cur)) for (const m of cur) out.push(...looseMessage(m, 'user'));
   else if (isObject(cur)) {
     if (typeof cur.system === 'string') out.push({ role: 'system', content: cur.system });
@@ -88,7 +88,7 @@ export function looseResponse(v: unknown): ChatMessage | null {
     const assistant = msgs.filter((m) => m.role === 'assistant');
     return assistant[assistant.length - 1] ?? msgs[msgs.length - 1] ?? null;
   }
-  if (isObject(cur) && (cur.type === 'message' || Array.isArray(cur.content)) && hasAnthropicBlocks(cur.content)) return anthropicMessage('assistant', cur.content)[0];
+  if (isObject(cur) && hasAnthropicBlocks(cur.content)) return anthropicMessage('assistant', cur.content)[0];
   const msgs = looseMessage(cur as Obj | string, 'assistant');
   const m = msgs[0];
   return m ? { ...m, role: 'assistant' } : null;
@@ -96,7 +96,6 @@ export function looseResponse(v: unknown): ChatMessage | null {
 
 /** A metadata value as text with credentials removed (JSON text is parsed so secret-named keys are caught too). */
 export function safeMetaValue(v: unknown): string | null {
-  if (v === null || v === undefined) return null;
   const p = parseJsonDeep(v);
   if (isObject(p) || Array.isArray(p)) return JSON.stringify(redactSecrets(p));
   const s = str(p);
