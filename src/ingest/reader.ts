@@ -210,15 +210,13 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
   const texts = async function* (): AsyncGenerator<string> {
     let skip = enc.bom;
     for await (const c of prepend(first.head, gen)) {
-      const part = skip ? c.subarray(Math.min(skip, c.length)) : c;
+      const part = c.subarray(Math.min(skip, c.length));
       skip = Math.max(0, skip - c.length);
-      const t = decode(part, true);
+      yield decode(part, true);
       tail = concat([tail, part.subarray(-4)]).subarray(-4);
       decoded += part.length;
-      if (t) yield t;
     }
-    const t = decode(new Uint8Array(0), false);
-    if (t) yield t;
+    yield decode(new Uint8Array(0), false);
   };
 
   const src = texts();
@@ -252,7 +250,10 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
   if (trimmed.startsWith('[')) container = 'json';
   else if (looksLikeSse(trimmed)) container = 'sse';
   else if (trimmed.startsWith('{')) {
-    container = looksLikeJsonLines(trimmed) ? 'jsonl' : 'json';
+    // a first line longer than the head (a big trajectory) is cut in it: a JSON Lines record too (read as a
+    // document, one broken line further on would swallow every record after it)
+    const cut = !head.done && !trimmed.includes('\n');
+    container = cut || looksLikeJsonLines(trimmed) ? 'jsonl' : 'json';
   } else if (looksLikeYaml(trimmed)) container = 'yaml'; // VCR cassettes: read whole by yaml-records.ts
   else container = 'jsonl';
   if (opts.shard) container = 'jsonl';

@@ -75,4 +75,35 @@ describe('reader: JSON Lines or one document', () => {
       );
     }
   });
+
+  it('a first record longer than the 64 KiB head is JSON Lines: a broken line after it loses only itself', async () => {
+    const big = JSON.stringify({ messages: [{ role: 'user', content: 'x'.repeat(200_000) }] });
+    const bytes = enc.encode(`${big}\n{"messages": [{"role": "user",\n{"b":1}\ndata: {"b":2}\n{"b":3}\n`);
+    const chunks: Uint8Array[] = [];
+    for (let o = 0; o < bytes.length; o += 8192) chunks.push(bytes.slice(o, o + 8192));
+    const evs = await readAll(chunks);
+    assert.deepEqual(
+      summary(evs).slice(1),
+      [
+        [2, 'malformed'],
+        [3, { b: 1 }],
+        [4, { b: 2 }],
+        [5, { b: 3 }],
+      ],
+    );
+    const first = evs[0];
+    assert.equal(first?.kind === 'record' && first.record.text?.length, big.length);
+  });
+
+  it('a pretty-printed document with a line longer than the head is still one document', async () => {
+    const doc = { log: { version: '1.2', entries: [{ text: 'y'.repeat(100_000) }, { n: 2 }] } };
+    const bytes = enc.encode(`${JSON.stringify(doc, null, 2)}\n`);
+    const chunks: Uint8Array[] = [];
+    for (let o = 0; o < bytes.length; o += 8192) chunks.push(bytes.slice(o, o + 8192));
+    assert.deepEqual(summary(await readAll(chunks)), [[1, doc]]);
+  });
+
+  it('a whole file of one line that opens an object and ends: a truncated document', async () => {
+    assert.deepEqual(summary(await readAll([enc.encode('{"a": [1, 2')])), [[1, 'truncated JSON: the file ended inside this record']]);
+  });
 });
