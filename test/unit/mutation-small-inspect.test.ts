@@ -161,6 +161,17 @@ describe('inspect normalizer', () => {
     assert.equal(first({}, { ...spec, model: 'gpt-4o' }).steps[0].provider, null, 'a model without a provider prefix');
     assert.equal(first({}, { ...spec, solver: { solver: 'react', params: {} } }).common?.agent, 'react');
     assert.equal(first({}, { ...spec, dataset: 'gsm8k' }).common?.data_source, null);
+    const chat = [{ role: 'user', content: 'q' }, { role: 'assistant', content: 'a' }];
+    assert.equal(norm(log([{ id: 'q', messages: chat }]))[0].trajectory_uid, 'E1:q:1', 'a log sample without epoch: epoch 1');
+    assert.equal(norm(log([{ messages: chat }]))[0].prompt_uid, null, 'no sample id, no prompt group');
+  });
+
+  it('model events inside a scorer are the scorer\'s, nested ones included; a scorer span child of a scorer span too', () => {
+    const nested = norm(log([sample({ events: [model(), { event: 'span_begin', id: 'sc', type: 'scorer' }, { event: 'subtask', span_id: 'sc', events: [model()] }, { event: 'span_begin', id: 'c', parent_id: 'sc' }, model({ span_id: 'c' }), { event: 'span_begin', id: 'o', parent_id: 'elsewhere' }, model({ span_id: 'o' })] })]));
+    assert.deepEqual(nested.map((t) => t.steps.length), [2, 2]);
+    assert.equal(nested[1].trajectory_uid, 'E1:7:1:scoring');
+    const unnamed = norm(log([sample({ events: [{ event: 'span_begin', type: 'scorers' }, model({ span_id: '' }), model({ span_id: 'x' })] })]));
+    assert.deepEqual(unnamed.map((t) => t.steps.length), [1, 1], 'a scorer span without id holds the events with an empty span id');
   });
 
   it('metadata: the spec ids, sample id, epoch, target, scores, sample metadata, limit and error; empty ones left out', () => {

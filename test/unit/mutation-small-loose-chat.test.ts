@@ -65,6 +65,7 @@ describe('loose chat', () => {
     let deep: unknown = chat;
     for (let i = 0; i < 6; i++) deep = { messages: deep };
     assert.deepEqual(pairs(looseMessages(deep)), [['user', 'hi']], 'six wrappers deep');
+    assert.deepEqual(pairs(looseMessages({ messages: deep })), [['user', null]], 'a seventh is not unwrapped (the loop stops at six)');
   });
 
   it('looseResponse: completions, choices, generations, completion fields, message lists, Anthropic messages, text', () => {
