@@ -134,6 +134,14 @@ describe('har: header maps and body decoding', () => {
     assert.equal(step(harDoc(harEntry({}, {}, { headers, content: { text: events } }))).response?.content, 'Streamed.');
   });
 
+  it('keeps a decoded text body under a gzip header even when its letters happen to be base64 (DevTools stores bodies decoded)', () => {
+    const headers = [{ name: 'Content-Encoding', value: 'gzip' }];
+    const s = step(harDoc(harEntry({}, {}, { status: 502, statusText: 'Bad Gateway', headers, content: { mimeType: 'text/plain', text: 'upstream connect error' } })));
+    assert.equal(s.error, 'upstream connect error');
+    assert.equal(step(harDoc(harEntry({}, {}, { headers, content: { text: 'abcd' } }))).error, 'abcd');
+    assert.equal(step(harDoc(harEntry({}, {}, { headers: [{ name: 'Content-Encoding', value: 'deflate' }], content: { text: 'abcd' } }))).error, 'abcd');
+  });
+
   it('says how to fix a body it cannot decompress, naming the encoding', () => {
     const broken = b64(new Uint8Array([0x1f, 0x8b, 1, 2, 3, 4, 5, 6]));
     assert.throws(

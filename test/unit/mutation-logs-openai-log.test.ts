@@ -330,6 +330,9 @@ describe('openai-log: chunk streams', () => {
     const nothing = one({ request, response: 'data: {"type":"ping"}\n\n' });
     assert.equal(nothing.status, 'ok');
     assert.equal(nothing.response, null);
+    const anonymous = one(`data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'No' }, finish_reason: null }] })}\n\ndata: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: ' id' }, finish_reason: 'stop' }] })}\n\n`);
+    assert.equal(anonymous.response?.content, 'No id');
+    assert.equal(anonymous.metadata?.response_id, '', 'chunks without id: the stream has none');
     const single = rows(`data: ${JSON.stringify(chunk('one', { role: 'assistant', content: 'Single' }))}\n\n`);
     assert.equal(single.length, 1, 'one chunk in a string record: a stream that flush ends');
     assert.equal(single[0].response?.content, 'Single');

@@ -13,11 +13,10 @@ export function headerMap(h: unknown): Map<string, string> {
   return out;
 }
 
+/** Base64 (also URL-safe) → bytes; null when it is not base64. atob drops whitespace and refuses anything else outside the alphabet. */
 export function base64Bytes(s: string): Uint8Array | null {
-  const clean = s.replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(clean) || clean.length % 4 === 1) return null;
   try {
-    const bin = atob(clean.replace(/-/g, '+').replace(/_/g, '/'));
+    const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
     const bytes = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
     return bytes;
@@ -26,9 +25,12 @@ export function base64Bytes(s: string): Uint8Array | null {
   }
 }
 
+const isGzip = (b: Uint8Array) => b[0] === 0x1f && b[1] === 0x8b;
+const isZlib = (b: Uint8Array, contentEncoding: string) => contentEncoding.includes('deflate') && b[0] === 0x78;
+
 export function bytesText(bytes: Uint8Array, contentEncoding: string): string {
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) return strFromU8(gunzipSync(bytes));
-  if (contentEncoding.includes('deflate') && bytes[0] === 0x78) return strFromU8(unzlibSync(bytes));
+  if (isGzip(bytes)) return strFromU8(gunzipSync(bytes));
+  if (isZlib(bytes, contentEncoding)) return strFromU8(unzlibSync(bytes));
   return strFromU8(bytes);
 }
 
@@ -36,18 +38,15 @@ export function bytesText(bytes: Uint8Array, contentEncoding: string): string {
 function decodeBody(body: unknown, encoding: string | null, headers: Map<string, string>): unknown {
   if (typeof body !== 'string') return body;
   const contentEncoding = headers.get('content-encoding') ?? '';
-  // JSON and SSE text (what DevTools stores, decoded, under a gzip header) never passes as base64: `{ [ :` are not in its alphabet
-  if (encoding === 'base64' || contentEncoding || /^\s*H4sI/.test(body)) {
-    const bytes = base64Bytes(body);
-    if (bytes) {
-      try {
-        return bytesText(bytes, contentEncoding);
-      } catch (cause) {
-        throw new RecordError(`could not decompress a ${contentEncoding || 'base64'} body; re-export the HAR with decoded content`, { cause });
-      }
-    }
+  const bytes = base64Bytes(body);
+  // without `encoding: base64`, text is base64 only when it decodes to gzip / zlib data: DevTools stores bodies
+  // decoded under the original content-encoding header, and plain words can be valid base64 too
+  if (!bytes || (encoding !== 'base64' && !isGzip(bytes) && !isZlib(bytes, contentEncoding))) return body;
+  try {
+    return bytesText(bytes, contentEncoding);
+  } catch (cause) {
+    throw new RecordError(`could not decompress a ${contentEncoding || 'base64'} body; re-export the HAR with decoded content`, { cause });
   }
-  return body;
 }
 
 export interface Exchange {

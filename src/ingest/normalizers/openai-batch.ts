@@ -120,7 +120,7 @@ function inputSteps(v: Obj, st: BatchState): TrajectoryDraft[] {
     return [];
   }
   const req = requestOf(v);
-  if (!req.api) throw new RecordError(`custom_id ${id}: ${req.url ?? 'this request'} is not an LLM call (chat, responses, completions or messages)`);
+  if (!req.api) throw new RecordError(`custom_id ${id}: ${req.url} is not an LLM call (chat, responses, completions or messages)`);
   const r = wireRequest(WIRE[req.api], req.body);
   return [{ steps: [{ messages: r.messages, tools: r.tools, model: r.model, response: null, metadata: meta([['custom_id', id], ['url', req.url], ['response_missing', 'true']]) }] }];
 }
