@@ -291,3 +291,35 @@ describe('phoenix: the step', () => {
     assert.deepEqual(expandAttributes('x'), {});
   });
 });
+
+describe('phoenix: more shapes', () => {
+  it('eleven messages stay in index order (10 after 9)', () => {
+    const attrs: Record<string, unknown> = {};
+    for (let k = 10; k >= 0; k--) {
+      attrs[`llm.input_messages.${k}.message.role`] = k % 2 ? 'assistant' : 'user';
+      attrs[`llm.input_messages.${k}.message.content`] = `m${k}`;
+    }
+    const [r] = rows(llmSpan('sp-1', attrs));
+    assert.deepEqual(r.messages.map((m) => m.content), ['m0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8', 'm9', 'm10']);
+  });
+
+  it('an input message without a role is the user\'s', () => {
+    const [r] = rows(llmSpan('sp-1', { 'llm.input_messages.0.message.role': undefined }));
+    assert.deepEqual(r.messages.map((m) => [m.role, m.content]), [['user', 'Top region?']]);
+  });
+
+  it('Anthropic-shaped tools in llm.tools: converted for tools, the original kept in metadata; plain schemas without a tool wrapper', () => {
+    const anthropicTool = { name: 'run_sql', description: 'Run SQL', input_schema: { type: 'object' } };
+    const [r] = rows(llmSpan('sp-1', { 'llm.tools.0.tool.json_schema': JSON.stringify(anthropicTool) }));
+    assert.equal(JSON.parse(r.tools ?? 'null')[0].function.name, 'run_sql');
+    assert.deepEqual(JSON.parse(r.metadata?.tools_original ?? 'null'), [anthropicTool]);
+    const [q] = rows(llmSpan('sp-2', { llm: { tools: [anthropicTool] } }));
+    assert.deepEqual(JSON.parse(q.metadata?.tools_original ?? 'null'), [anthropicTool]);
+    assert.equal(JSON.parse(q.tools ?? 'null')[0].function.name, 'run_sql');
+  });
+
+  it('other openinference attributes beside no span kind; a null entry in a list of spans is skipped', () => {
+    assert.equal(rows(llmSpan('sp-1', { 'openinference.span.kind': undefined, 'openinference.version': '1' }, { span_kind: 'LLM' })).length, 1);
+    assert.equal(rows({ spans: [null, llmSpan('sp-2')] }).length, 1);
+  });
+});

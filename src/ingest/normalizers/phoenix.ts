@@ -33,9 +33,9 @@ function list(v: unknown): unknown[] {
   const p = parseJsonDeep(v);
   if (Array.isArray(p)) return p;
   if (!isObject(p)) return [];
+  // index keys are integer keys, which Object.keys lists in ascending numeric order
   return Object.keys(p)
     .filter((k) => /^\d+$/.test(k))
-    .sort((a, b) => Number(a) - Number(b))
     .map((k) => p[k]);
 }
 
