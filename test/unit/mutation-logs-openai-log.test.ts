@@ -178,9 +178,9 @@ describe('openai-log: logged calls', () => {
     const outer: Record<string, unknown> = { request, response: completion({ id: 5, system_fingerprint: null, usage: undefined }) };
     const own = ['input', 'output', 'messages', 'choices', 'usage', 'model', 'tools', 'functions', 'id', 'object', 'created', 'system_fingerprint', 'data_source', 'agent', 'reward', 'status', 'headers', 'stream_chunks'];
     for (const k of own) outer[k] ??= 1;
-    outer.choices = undefined;
-    outer.messages = undefined;
     outer.usage = {};
+    outer.error = null;
+    outer.status_code = 200;
     for (const k of ['latency_ms', 'duration_ms', 'elapsed_ms', 'response_time_ms', 'latency', 'latency_s', 'duration', 'response_time', 'started_at', 'start_time', 'ended_at', 'end_time', 'completed_at', 'timestamp', 'request_time']) outer[k] = 1;
     const s = one(outer);
     assert.equal(s.metadata, null);
@@ -225,6 +225,14 @@ describe('openai-log: logged calls', () => {
     const none = one({ request });
     assert.equal(none.status, 'ok');
     assert.equal(none.finish_reason, null);
+  });
+
+  it('notes a naive time of the record (no zone) in metadata', () => {
+    for (const k of ['started_at', 'start_time', 'timestamp', 'request_time', 'ended_at', 'end_time', 'completed_at']) {
+      const s = one({ request, response: completion({ usage: undefined, system_fingerprint: undefined, id: undefined }), [k]: '2026-12-02 10:00:00' });
+      assert.equal(Object.keys(s.metadata ?? {}).length, 1, k);
+    }
+    assert.equal(one({ request, response: completion({ usage: undefined, system_fingerprint: undefined, id: undefined }), started_at: '2026-12-02T10:00:00Z' }).metadata, null);
   });
 
   it('takes usage from the record when the response has none, and input/output token names', () => {
