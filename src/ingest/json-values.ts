@@ -6,12 +6,13 @@
  */
 import type { ReadEvent } from './reader';
 
-/** Big integers (> 2^53) are kept exact as text (they are ids); other values as JSON.parse gives them. */
+/**
+ * Big integers (> 2^53, also past Infinity) are kept exact as text (they are ids); other values as JSON.parse gives
+ * them. Only a number's source is digits alone; engines without source text access give no context.
+ */
 function reviveBig(this: unknown, _key: string, value: unknown, context?: { source?: string }): unknown {
-  if (typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value) && context?.source && /^-?\d+$/.test(context.source)) {
-    return context.source;
-  }
-  return value;
+  const source = context?.source ?? '';
+  return /^-?\d+$/.test(source) && !Number.isSafeInteger(value) ? source : value;
 }
 
 const BIG_DIGITS = /\d{16,}/;

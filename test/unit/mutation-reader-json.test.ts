@@ -1,0 +1,49 @@
+/**
+ * JSON values for the reader (src/ingest/json-values.ts): integer ids of any length kept exact, and the bound on the
+ * split points tried in a broken array element.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { parseJson } from '../../src/ingest/json-values';
+import { type ReadEvent, readRecords } from '../../src/ingest/reader';
+
+// Node 20 has JSON.parse source text access (Chromium and Node 21+ have it on) behind a V8 flag.
+setFlagsFromString('--harmony-json-parse-with-source');
+
+async function read(text: string): Promise<ReadEvent[]> {
+  const bytes = new TextEncoder().encode(text);
+  const out: ReadEvent[] = [];
+  for await (const ev of readRecords(new Blob([bytes]).stream())) out.push(ev);
+  return out;
+}
+
+describe('json-values: big integers', () => {
+  it('an integer id too long for a double (past Infinity) is kept as its text, like any id past 2^53', () => {
+    const long = `1${'0'.repeat(400)}`;
+    assert.deepEqual(parseJson(`{"id": ${long}, "neg": -${long}, "n": -7, "x": 1e400}`), { id: long, neg: `-${long}`, n: -7, x: Infinity });
+    assert.deepEqual(parseJson(`[${long}]`), [long]);
+    // strings of digits stay strings; a safe negative integer stays a number
+    assert.deepEqual(parseJson('{"s": "12345678901234567890", "m": -9007199254740991, "b": -9007199254740993}'), {
+      s: '12345678901234567890',
+      m: -9007199254740991,
+      b: '-9007199254740993',
+    });
+  });
+});
+
+describe('json-values: a broken array element', () => {
+  it('at most 50 split points are tried: a good element after 50 broken ones is lost with them', async () => {
+    const broken = (k: number) => Array.from({ length: k }, (_, i) => `{"b": [${i}},`).join('\n');
+    const values = (evs: ReadEvent[]) => evs.flatMap((e) => (e.kind === 'record' ? [e.record.value] : []));
+    // 49 broken elements after the first: the 50th split point starts the good one
+    const within = await read(`[\n{"a": [0},\n${broken(49)}\n{"c": 3}\n]\n`);
+    assert.deepEqual(values(within), [{ c: 3 }]);
+    const beyond = await read(`[\n{"a": [0},\n${broken(50)}\n{"c": 3}\n]\n`);
+    assert.deepEqual(values(beyond), []);
+    assert.deepEqual(
+      beyond.map((e) => (e.kind === 'warning' ? e.message : e.kind === 'reject' ? [e.line, e.reason] : e.kind)),
+      [[2, 'truncated JSON: the file ended inside this record'], 'the JSON array is not closed (file truncated?)'],
+    );
+  });
+});
