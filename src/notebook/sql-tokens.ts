@@ -182,7 +182,7 @@ export function analyzeSql(sql: string): SqlAnalysis {
       verb = lower;
       if (runs && MUTATING.has(lower)) mutates = true;
       if (lower === 'explain') [headAt, runs] = explained(toks, k + 1);
-    } else if (verb === 'with' && runs && depth === 0 && t.type === 'word' && ['insert', 'update', 'delete', 'merge'].includes(lower)) {
+    } else if (verb === 'with' && runs && depth === 0 && ['insert', 'update', 'delete', 'merge'].includes(lower)) {
       mutates = true;
     }
   }

@@ -137,6 +137,26 @@ describe('classification', () => {
   });
 });
 
+describe('classification: what the first Stryker run left', () => {
+  it('a semicolon inside parentheses, at any depth, splits nothing', () => {
+    assert.deepEqual(analyzeSql('SELECT (SELECT 1; SELECT 2)').statements, ['SELECT']);
+    assert.deepEqual(analyzeSql('SELECT ((1); SELECT 2)').statements, ['SELECT']);
+    assert.equal(analyzeSql('WITH a AS (SELECT 1) SELECT ((1), insert)').mutates, false);
+  });
+  it('WITH … MERGE mutates even when no other write verb follows', () => {
+    assert.equal(analyzeSql('WITH a AS (SELECT 1) MERGE INTO t USING a ON true WHEN MATCHED THEN DO NOTHING').mutates, true);
+  });
+  it('only the EXPLAIN options decide whether it runs, not an ANALYZE elsewhere in the text', () => {
+    assert.equal(analyzeSql('EXPLAIN DELETE FROM t WHERE analyze = 1').mutates, false);
+    assert.equal(analyzeSql('SELECT 1 AS analyze; EXPLAIN DELETE FROM t').mutates, false);
+  });
+  it('a CTE body with nested parentheses: the next CTE is still a CTE', () => {
+    const a = analyzeSql('WITH a AS (SELECT (1)), b AS (SELECT 2) SELECT * FROM a, b');
+    assert.deepEqual([a.ctes, a.refs], [['a', 'b'], []]);
+    assert.equal(analyzeSql('EXPLAIN (FORMAT (json), ANALYZE) DELETE FROM t').mutates, true);
+  });
+});
+
 describe('CTE names', () => {
   const cte = (sql: string) => {
     const a = analyzeSql(sql);
