@@ -64,7 +64,6 @@ export class ValueSplitter {
   /** The array was closed by text read elsewhere (inside a broken element that was split). */
   markClosed(): void {
     this.inArray = false;
-    this.depth = 0;
   }
 
   /** Has this splitter read the array's closing `]` (a sub-splitter over the rest of a broken element)? */
@@ -120,7 +119,6 @@ export class ValueSplitter {
           yield* this.emit();
           this.inArray = false;
           this.closed = true;
-          this.depth = 0;
           continue;
         }
         this.depth--;

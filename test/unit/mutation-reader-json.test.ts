@@ -46,4 +46,29 @@ describe('json-values: a broken array element', () => {
       [[2, 'truncated JSON: the file ended inside this record'], 'the JSON array is not closed (file truncated?)'],
     );
   });
+
+  it('an element whose string is never closed: the elements after it are read on their own', async () => {
+    const r = await read('[\n"abc,\n{"x": 1},\n{"y": 2}\n]\n');
+    assert.deepEqual(
+      r.map((e) => (e.kind === 'record' ? [e.record.line, e.record.index, e.record.value] : e.kind === 'reject' ? [e.line, e.reason.replace(/^malformed JSON: .*( \(the elements)/, 'malformed$1')] : e.message)),
+      [
+        [2, 'malformed (the elements after it were read on their own)'],
+        [3, 0, { x: 1 }],
+        [4, 1, { y: 2 }],
+      ],
+    );
+  });
+
+  it('text after an array closed inside a split element: a second array is read, other text rejected once', async () => {
+    const r = await read('[\n{"a": [1},\n{"b": 2}\n]\n[{"c": 3}]\nxy\n');
+    assert.deepEqual(
+      r.map((e) => (e.kind === 'record' ? [e.record.line, e.record.value] : e.kind === 'reject' ? [e.line, e.reason.slice(0, 24)] : e.message)),
+      [
+        [2, 'malformed JSON: Expected'],
+        [3, { b: 2 }],
+        [5, { c: 3 }],
+        [6, "unexpected character 'x'"],
+      ],
+    );
+  });
 });
