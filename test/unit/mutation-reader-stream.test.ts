@@ -106,4 +106,13 @@ describe('reader: JSON Lines or one document', () => {
   it('a whole file of one line that opens an object and ends: a truncated document', async () => {
     assert.deepEqual(summary(await readAll([enc.encode('{"a": [1, 2')])), [[1, 'truncated JSON: the file ended inside this record']]);
   });
+
+  it('blank lines before a pretty-printed document do not decide the container, in chunks of any size', async () => {
+    const bytes = enc.encode('   \n\t\n{\n  "a": 1,\n  "b": [2]\n}\n');
+    for (const chunk of [1, 5, 64]) {
+      const chunks: Uint8Array[] = [];
+      for (let o = 0; o < bytes.length; o += chunk) chunks.push(bytes.slice(o, o + chunk));
+      assert.deepEqual(summary(await readAll(chunks)), [[3, { a: 1, b: [2] }]], `chunks of ${chunk}`);
+    }
+  });
 });
