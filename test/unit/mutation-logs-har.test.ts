@@ -290,6 +290,14 @@ describe('har: request/response recordings', () => {
     assert.deepEqual(raw.response.body, chatRes);
   });
 
+  it('reads a response body recorded as text, and stores it where it was', () => {
+    const r = { request: { method: 'POST', url: CHAT_URL, body: chatReq }, response: { status: 200, text: JSON.stringify(chatRes) } };
+    assert.equal(step(r).response?.content, 'Yes, 4 left.');
+    const raw = rawOf(r);
+    assert.equal('body' in raw.response, false);
+    assert.equal(raw.response.text, JSON.stringify(chatRes));
+  });
+
   it('marks a call with no recorded answer, an error body, and an aborted request', () => {
     const none = step(rec({}, {}, { body: '' }));
     assert.equal(none.status, 'error');
@@ -410,6 +418,12 @@ describe('har: nock recordings', () => {
     assert.equal(step(nock({ response: ['6869'] })).error, 'hi');
   });
 
+  it('reads a nock entry recorded without a response body', () => {
+    const s = step(nock({ response: null, status: 204 }));
+    assert.equal(s.error, 'no response body recorded');
+    assert.equal(JSON.parse(s.raw as string).response, null);
+  });
+
   it('says so when a recorded nock body does not decompress', () => {
     assert.throws(() => drafts(nock({ response: ['1f8b0102030405'] })), { message: 'could not decompress a recorded nock response body' });
   });
@@ -435,6 +449,8 @@ describe('har: nock recordings', () => {
     assert.equal(har.detect([nock()]), 0.95);
     assert.equal(har.detect([[nock(), { other: 1 }]]), 0.6 + 0.35 / 2);
     assert.equal(har.detect([nock({ scope: 'ftp://x' })]), 0);
+    assert.equal(har.detect([nock({ scope: 'http://localhost:11434' })]), 0.95);
+    assert.equal(har.detect([nock({ scope: 'proxy+https://x' })]), 0);
     assert.equal(har.detect([nock({ method: 1 })]), 0);
     assert.equal(har.detect([nock({ path: null })]), 0);
     assert.equal(har.detect([{ ...nock(), response: undefined, status: 200 }].map(({ response: _r, ...rest }) => rest)), 0);
