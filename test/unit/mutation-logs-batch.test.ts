@@ -158,6 +158,8 @@ describe('openai-batch: detection and companions', () => {
     assert.equal(openaiBatch.detect([{ custom_id: 'r', body: {}, url: 5 }]), 0);
     assert.equal(openaiBatch.detect([{ custom_id: 'r', body: 'x', url: '/v1/chat/completions' }]), 0);
     assert.equal(openaiBatch.detect([null, 'null', 7]), 0, 'a JSONL line that is no object');
+    assert.equal(openaiBatch.detect([{ method: 'POST', url: '/v1/chat/completions', body: {} }]), 0, 'no custom_id');
+    assert.equal(openaiBatch.detect([{ custom_id: 7, params: { messages: [] } }]), 0);
     const accepts = openaiBatch.companions?.accepts ?? (() => false);
     assert.equal(accepts([]), false);
     assert.equal(accepts([input('a'), input('b'), input('c'), input('d'), { other: 1 }]), true, '80 % is enough');

@@ -67,6 +67,7 @@ describe('log-fields: timing and error text', () => {
     assert.equal(timingOf({ started_at: t0, ended_at: t0 - 1 }).latency_ms, null, 'an end before the start');
     assert.equal(timingOf({ started_at: t0 }).latency_ms, null);
     assert.equal(timingOf({ ended_at: t0 }).latency_ms, null);
+    assert.equal(timingOf({ started_at: 0 }).latency_ms, null, 'a start at the epoch and no end');
   });
 
   it('writes API errors as one line: code or type before the message, unless it is "error" or already there', () => {

@@ -15,11 +15,9 @@ export function headerMap(h: unknown): Map<string, string> {
 
 /** Base64 (also URL-safe) → bytes; null when it is not base64. atob drops whitespace and refuses anything else outside the alphabet. */
 export function base64Bytes(s: string): Uint8Array | null {
+  const standard = s.replace(/-/g, '+').replace(/_/g, '/');
   try {
-    const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
-    const bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    return bytes;
+    return Uint8Array.from(atob(standard), (c) => c.charCodeAt(0));
   } catch {
     return null;
   }
