@@ -134,6 +134,7 @@ describe('wire-call: response bodies', () => {
     assert.equal(failed.finish_reason, 'error');
     assert.equal(failed.provider, 'openai');
     assert.equal(wireStep('openai-completions', { model: 'd', prompt: 'p' }, null).provider, 'openai');
+    assert.equal(wireStep('openai-completions', { model: 'd', prompt: 'Once upon' }, null).messages[0].content, 'Once upon', 'legacy completions: the chat reader');
     assert.equal(wireStep('openai-chat', { model: 'gpt', messages: [user] }, null).finish_reason, null);
     const tools = [{ name: 'get_weather', description: 'Weather', input_schema: { type: 'object', properties: {} } }];
     const a = wireStep('anthropic', { model: 'claude', max_tokens: 100, messages: [user], tools }, anthropicMessage);
@@ -227,6 +228,8 @@ describe('openai-batch: outputs', () => {
     assert.equal(expired.finish_reason, 'error');
     assert.equal(run([{ custom_id: 'r9', response: null, error: 'expired' }]).steps[0].error, 'expired');
     assert.equal(run([{ custom_id: 'r9', response: null, error: {} }]).steps[0].error, '{}');
+    assert.equal(run([{ custom_id: 'r9', response: null, error: 5 }]).steps[0].error, '5');
+    assert.equal(run([{ id: '', custom_id: 'r9', response: null }]).steps[0].metadata?.batch_request_id, undefined, 'an empty value is left out');
   });
 
   it('refuses an embeddings response', () => {

@@ -19,7 +19,7 @@ function isInteraction(v: unknown): v is Obj & { request: Obj; response: Obj } {
 }
 
 function isCassette(v: unknown): v is Obj & { interactions: unknown[] } {
-  return isObject(v) && Array.isArray(v.interactions) && v.interactions.length > 0 && v.interactions.some(isInteraction);
+  return isObject(v) && Array.isArray(v.interactions) && v.interactions.some(isInteraction);
 }
 
 /** A body as vcrpy stored it → text (or an already-parsed value): `{string}` unwrapped, `!!binary` decoded and gunzipped. */
@@ -72,7 +72,8 @@ export const vcr = defineNormalizer({
     const v = record.value;
     if (!isCassette(v)) throw new RecordError('not a VCR cassette: expected {interactions: [{request: {method, uri}, response}]}');
     const all = v.interactions.filter(isInteraction).map(exchange);
-    const llm = all.filter((x) => (x.method ?? '').toUpperCase() === 'POST' && apiOf(x.url, x.requestBody) !== null);
+    // isInteraction: every method is text
+    const llm = all.filter((x) => String(x.method).toUpperCase() === 'POST' && apiOf(x.url, x.requestBody) !== null);
     const skipped = all.length - llm.length;
     return llm.map((x) => exchangeDraft(x, skipped, 'interactions_skipped')).filter((d): d is TrajectoryDraft => d !== null);
   },
