@@ -44,16 +44,6 @@ function requestOf(v: Obj): Request {
   return { url, body: v.body, api: apiOf(url, v.body) };
 }
 
-/** Which API answered, from the response body alone (no request at hand). */
-function apiOfBody(body: unknown): Api | null {
-  if (!isObject(body)) return null;
-  if (body.object === 'chat.completion') return API.chat;
-  if (body.object === 'response') return API.responses;
-  if (body.object === 'text_completion') return API.completions;
-  if (body.type === 'message') return API.anthropic;
-  return null;
-}
-
 function meta(pairs: [string, unknown][]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of pairs) if (v !== undefined && v !== null && v !== '') out[k] = typeof v === 'string' ? v : JSON.stringify(v);
@@ -84,7 +74,9 @@ function outputSteps(v: Obj, st: BatchState, ctx: NormalizeContext): TrajectoryD
   }
   if (v.error !== null && v.error !== undefined) outerError = errorText({ error: v.error }) ?? str(v.error);
   if (isObject(body) && body.object === 'list' && Array.isArray(body.data)) throw new RecordError(`custom_id ${id}: an embeddings response, not an LLM call`);
-  const api = req?.api ?? apiOfBody(body) ?? (isObject(v.result) ? API.anthropic : API.chat);
+  // without its request the API only decides the provider: parseResponse reads a body by its own shape
+  // (a Messages `type: message`, a Responses `object: response`; chat and legacy completions share a reader)
+  const api = req?.api ?? (isObject(v.result) || (isObject(body) && body.type === 'message') ? API.anthropic : API.chat);
   const common = meta([
     ['custom_id', id],
     ['batch_request_id', v.id],
