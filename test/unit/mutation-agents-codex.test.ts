@@ -59,6 +59,8 @@ describe('codex normalizer: detection scores', () => {
     assert.equal(score(meta(), { timestamp: ts(1), type: 'other', payload: {} }), 0.495);
     assert.equal(score(meta(), { timestamp: ts(1), type: 3, payload: {} }), 0.495);
     assert.equal(score(meta(), 'text'), 0.495);
+    assert.equal(score(meta(), null), 0.495);
+    assert.match(codex.label, /^Codex CLI rollout/);
   });
 
   it('older rollouts: only when a record_type state line is present; record_type lines have no opinion', () => {
@@ -148,10 +150,8 @@ describe('codex normalizer: steps', () => {
   });
 
   it('null and empty values are left out of the metadata', () => {
-    const [a] = drafts(meta({ originator: '', cli_version: null }), says(1, 'x'), tokens(2, 1, 1))[0].steps;
-    assert.equal(a.metadata?.originator, undefined);
-    assert.equal(a.metadata?.cli_version, undefined);
-    assert.equal(a.metadata?.session_id, '019a4c1e-77d2-7b30-a5e1-9c0f2b6d8e43');
+    const [a] = drafts(meta({ originator: '', cli_version: null, git: undefined }), says(1, 'x'), tokens(2, 1, 1))[0].steps;
+    assert.deepEqual(a.metadata, { session_id: '019a4c1e-77d2-7b30-a5e1-9c0f2b6d8e43', cwd: '/home/dev/app' });
   });
 
   it('the cwd of the session when the turn has none; no git: no git metadata', () => {
@@ -205,6 +205,12 @@ describe('codex normalizer: steps', () => {
     assert.equal(d[0].steps.length, 1);
     assert.equal(d[0].steps[0].response?.content, 'done');
     assert.equal(d[0].steps[0].response?.tool_calls?.length, 1);
+  });
+
+  it('only a token_count event closes a call, whatever else an event carries', () => {
+    const d = drafts(meta(), userMsg(1, 'go'), says(2, 'a'), line(3, 'event_msg', { type: 'exec_command_end', call_id: 'c', info: { exit_code: 0 } }), says(4, 'b'), tokens(5, 3, 2));
+    assert.equal(d[0].steps.length, 1);
+    assert.equal(d[0].steps[0].response?.content, 'a\nb');
   });
 
   it('a token_count without info or without last usage', () => {
@@ -273,6 +279,12 @@ describe('codex normalizer: tool call shapes', () => {
     assert.equal(b.response?.tool_calls?.[0].function.arguments, '"second"');
   });
 
+  it('a freeform call with neither call_id nor id still gets its input as JSON text', () => {
+    const d = drafts(meta(), userMsg(1, 'x'), line(2, 'response_item', { type: 'custom_tool_call', name: 'apply_patch', input: 'p' }), tokens(3, 1, 1), userMsg(4, 'y'), says(5, 'z'));
+    assert.deepEqual(d[0].steps[0].response?.tool_calls, [{ id: null, type: 'function', function: { name: 'apply_patch', arguments: '"p"' } }]);
+    assert.equal(d[0].steps[1].messages[2].tool_calls?.[0].function.arguments, '"p"', 'and in the prompts after it');
+  });
+
   it('a freeform call without input: an empty JSON string', () => {
     const d = drafts(meta(), userMsg(1, 'x'), line(2, 'response_item', { type: 'custom_tool_call', call_id: 'call_E', name: 'apply_patch' }), tokens(3, 1, 1));
     assert.equal(d[0].steps[0].response?.tool_calls?.[0].function.arguments, '""');
@@ -328,13 +340,10 @@ describe('codex normalizer: compaction', () => {
   it('without a replacement history the summary message is the context; neither: an empty context', () => {
     const d = drafts(meta(), userMsg(1, 'long task'), says(2, 'a'), tokens(3, 1, 1), line(4, 'compacted', { message: 'Summary: did a.' }), says(5, 'b'), tokens(6, 1, 1), line(7, 'compacted', {}), says(8, 'c'), tokens(9, 1, 1));
     const [, b, c] = d[0].steps;
-    assert.deepEqual(
-      b.messages.map((m) => [m.role, m.content]),
-      [
-        ['system', 'You are Codex.'],
-        ['user', 'Summary: did a.'],
-      ],
-    );
+    assert.deepEqual(b.messages, [
+      { role: 'system', content: 'You are Codex.' },
+      { role: 'user', content: 'Summary: did a.', parts: '[{"type":"input_text","text":"Summary: did a."}]' },
+    ]);
     assert.equal(b.metadata?.compacted, '1');
     assert.deepEqual(
       c.messages.map((m) => m.role),

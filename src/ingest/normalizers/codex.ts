@@ -38,15 +38,15 @@ export interface CodexState {
 }
 
 function recordScore(v: unknown): number | null {
-  if (!isObject(v) || typeof v.type !== 'string' || !LINE_TYPES.has(v.type)) return 0;
+  if (!isObject(v) || !LINE_TYPES.has(v.type as string)) return 0;
   if (!isObject(v.payload) && v.type !== 'compacted') return 0;
   if (v.type === 'session_meta') return 0.99;
   return typeof v.timestamp === 'string' ? 0.95 : 0.8;
 }
 
+/** Model output: reasoning, calls, and assistant messages (only message items have a role). */
 function isOutput(item: Obj): boolean {
-  const t = str(item.type) ?? '';
-  return OUTPUT_TYPES.has(t) || (t === 'message' && item.role === 'assistant');
+  return OUTPUT_TYPES.has(item.type as string) || item.role === 'assistant';
 }
 
 /** Shell and web-search calls in the function-call shape `itemsToMessages` reads (it reads freeform `custom_tool_call` items and their outputs itself). */
@@ -71,7 +71,7 @@ function toMessages(items: Obj[]): ChatMessage[] {
 }
 
 function responseOf(items: Obj[]): ChatMessage | null {
-  return mergeAssistant(toMessages(items).filter((m) => m.role === 'assistant'));
+  return mergeAssistant(toMessages(items)); // a run holds model output only: every message is the assistant's
 }
 
 function systemOf(meta: Obj): ChatMessage[] {
@@ -99,6 +99,7 @@ function close(st: CodexState): void {
     response,
     model: r.model,
     provider: str(m.model_provider),
+    // Stryker disable next-line OptionalChaining: a run has at least one output item, and each makes an assistant message, so response is never null
     finish_reason: response?.tool_calls?.length ? 'tool_calls' : response?.content ? 'stop' : null,
     prompt_tokens: int(u.input_tokens),
     completion_tokens: int(u.output_tokens),
@@ -128,7 +129,8 @@ const ITEM_TYPES = new Set([...OUTPUT_TYPES, ...INPUT_TYPES, 'message']);
 /** The rollout format before the `{timestamp, type, payload}` lines (Codex CLI until mid 2025): a meta line, `record_type` lines, bare items. */
 function legacyLine(v: unknown): Obj | null {
   if (!isObject(v)) return null;
-  if (typeof v.type === 'string' && ITEM_TYPES.has(v.type)) return { type: 'response_item', payload: v };
+  // Stryker disable next-line StringLiteral: normalize reads every line type other than the four it names as a response item
+  if (ITEM_TYPES.has(v.type as string)) return { type: 'response_item', payload: v };
   if (v.type === undefined && typeof v.id === 'string' && typeof v.timestamp === 'string') return { type: 'session_meta', timestamp: v.timestamp, payload: v };
   return null;
 }
@@ -145,7 +147,7 @@ export const codex = defineNormalizer<CodexState>({
   normalize(record, _ctx, st) {
     const line = record.value;
     if (isObject(line) && 'record_type' in line) return [];
-    const v = isObject(line) && typeof line.type === 'string' && LINE_TYPES.has(line.type) ? line : legacyLine(line);
+    const v = isObject(line) && LINE_TYPES.has(line.type as string) ? line : legacyLine(line);
     if (!v) throw new RecordError('expected a Codex rollout line {timestamp, type, payload}');
     const p = isObject(v.payload) ? v.payload : {};
     const ts = timeMs(v.timestamp);
@@ -173,7 +175,7 @@ export const codex = defineNormalizer<CodexState>({
         st.run.items.push(p);
         st.run.ended = ts ?? st.run.ended;
         st.run.raw.push(v);
-      } else if (p.type === 'message' || INPUT_TYPES.has(str(p.type) ?? '')) close(st);
+      } else if (p.type === 'message' || INPUT_TYPES.has(p.type as string)) close(st);
       st.context.push(p);
     }
     return [];
