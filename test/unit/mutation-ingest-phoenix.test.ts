@@ -228,7 +228,7 @@ describe('phoenix: the step', () => {
       }),
     );
     assert.equal(r.messages[0].content, 'Look:\n[image]');
-    assert.ok(r.messages[0].parts?.includes('https://x/y.png'));
+    assert.deepEqual(JSON.parse(r.messages[0].parts ?? 'null'), [{ type: 'text', text: 'Look:' }, { type: 'image_url', image_url: { url: 'https://x/y.png' } }]);
     assert.equal(r.messages[1].content, 'plain\nmore');
     assert.equal(r.messages[1].parts, undefined);
   });
@@ -321,5 +321,10 @@ describe('phoenix: more shapes', () => {
   it('other openinference attributes beside no span kind; a null entry in a list of spans is skipped', () => {
     assert.equal(rows(llmSpan('sp-1', { 'openinference.span.kind': undefined, 'openinference.version': '1' }, { span_kind: 'LLM' })).length, 1);
     assert.equal(rows({ spans: [null, llmSpan('sp-2')] }).length, 1);
+  });
+
+  it('a text part without text is empty text', () => {
+    const [r] = rows(llmSpan('sp-1', { 'llm.input_messages.0.message.content': undefined, 'llm.input_messages.0.message.contents.0.message_content.type': 'text' }));
+    assert.equal(r.messages[0].content, '');
   });
 });
