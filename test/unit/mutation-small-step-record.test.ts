@@ -91,7 +91,7 @@ describe('step-record normalizer', () => {
   it('metadata: an object, JSON text, Arrow entries or [key, value] pairs; null values as empty text', () => {
     assert.deepEqual(draft({ metadata: { a: 1, b: 'x', c: null } }).s.metadata, { a: '1', b: 'x', c: '' });
     assert.deepEqual(draft({ metadata: '{"a":"1"}' }).s.metadata, { a: '1' });
-    assert.deepEqual(draft({ metadata: [{ key: 'k', value: null }, ['p', 2], ['bad'], { nokey: 1 }] }).s.metadata, { k: '', p: '2' });
+    assert.deepEqual(draft({ metadata: [{ key: 'k', value: null }, ['p', 2], ['n', null], ['bad'], { nokey: 1 }] }).s.metadata, { k: '', p: '2', n: '' });
     assert.equal(draft({ metadata: 5 }).s.metadata, null);
     assert.equal(draft({ metadata: null }).s.metadata, null);
   });
@@ -102,6 +102,7 @@ describe('step-record normalizer', () => {
     assert.equal(at(1764666000000), 1764666000000);
     assert.equal(at('1764666000000'), 1764666000000);
     assert.equal(at('1764666000000.5'), 1764666000000.5);
+    assert.equal(at('1764666000000.25'), 1764666000000.25);
     assert.equal(at('2026-12-02T09:00:00Z'), Date.parse('2026-12-02T09:00:00Z'));
     assert.equal(at('2026-12-02T09:00:00z'), Date.parse('2026-12-02T09:00:00Z'));
     assert.equal(at('2026-12-02T10:00:00+01:00'), Date.parse('2026-12-02T09:00:00Z'));
@@ -110,6 +111,19 @@ describe('step-record normalizer', () => {
     assert.equal(at('not a time'), null);
     assert.equal(at(''), null);
     assert.equal(draft({ ended_at: '2026-12-02 09:00:01' }).s.ended_at, Date.parse('2026-12-02T09:00:01Z'));
+  });
+
+  it('text without a zone is UTC whatever zone the machine runs in (Date.parse would read it as local time)', () => {
+    const tz = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    try {
+      assert.equal(draft({ started_at: '2026-12-02 09:00:00' }).s.started_at, Date.parse('2026-12-02T09:00:00Z'));
+      assert.equal(draft({ started_at: '2026-12-02T09:00:00' }).s.started_at, Date.parse('2026-12-02T09:00:00Z'));
+      assert.equal(draft({ started_at: '2026-12-02T04:00:00-05:00' }).s.started_at, Date.parse('2026-12-02T09:00:00Z'));
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
   });
 
   it('token ids and log probs: a list, JSON text or a typed array; anything else is null', () => {
