@@ -112,6 +112,7 @@ describe('openai-log: detection', () => {
     assert.equal(score({ request, response: sse(chunk('c', { content: 'x' })) }), 0.95);
     assert.equal(score({ request, response: 'data: {"type":"message_start"}\n\n' }), 0);
     assert.equal(score({ request, response: 'choices' }), 0);
+    assert.equal(score({ request, response: { status_code: 200, body: sse(chunk('c', { content: 'x' })) } }), 0.95, 'SSE text in a {body} envelope');
   });
 
   it('scores errors and missing responses low, and nothing with Anthropic cues', () => {
@@ -292,6 +293,15 @@ describe('openai-log: chunk streams', () => {
     assert.equal(state.last, null);
     assert.equal(state.streams.size, 0);
     assert.deepEqual(drafts(state, '[DONE]', 4), [], 'no open stream');
+  });
+
+  it('does not end a stream at a chunk that carries usage beside its choices', () => {
+    const state = openaiLog.createState?.(ctx) as OpenAiLogState;
+    drafts(state, chunk('u', { role: 'assistant', content: 'Done' }));
+    assert.deepEqual(drafts(state, chunk('u', {}, 'stop', { usage: { prompt_tokens: 5, completion_tokens: 1 } }), 2), []);
+    const out = drafts(state, '[DONE]', 3);
+    assert.equal(out[0].steps[0].prompt_tokens, 5);
+    assert.deepEqual(drafts(state, { ...usageChunk('v'), usage: 'n/a' }, 4), [], 'usage that is no object does not end it');
   });
 
   it('forgets a stream once it ended: a chunk without id then starts a new one', () => {

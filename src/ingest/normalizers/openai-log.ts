@@ -46,7 +46,8 @@ function split(v: Obj): { req: Obj | null; res: unknown } | null {
   if ((isObject(input) && Array.isArray(input.messages)) || (isObject(output) && Array.isArray(output.choices))) {
     return { req: isObject(input) ? input : null, res: output };
   }
-  if (Array.isArray(v.choices) && v.object !== 'chat.completion.chunk') return { req: Array.isArray(v.messages) ? v : null, res: v };
+  // chunks are taken before a record is split (recordScore, normalize)
+  if (Array.isArray(v.choices)) return { req: Array.isArray(v.messages) ? v : null, res: v };
   return null;
 }
 
@@ -74,9 +75,10 @@ function assembleSse(text: string, line: number): Obj | null {
   let s: ChunkStream | null = null;
   let error: unknown = null;
   for (const p of eventPayloads(text)) {
-    if (isObject(p) && isChunk(p)) {
-      s ??= newStream(str(p.id) ?? '', line);
-      addChunk(s, p);
+    if (isChunk(p)) {
+      const chunk = p as Obj;
+      s ??= newStream(str(chunk.id) ?? '', line);
+      addChunk(s, chunk);
     } else if (isObject(p) && p.error !== undefined) error = p.error;
   }
   if (!s) return error !== null ? { error } : null;
@@ -170,7 +172,7 @@ export const openaiLog = defineNormalizer<OpenAiLogState>({
       if (p === '[DONE]') {
         const s = state.last !== null ? state.streams.get(state.last) : undefined;
         if (s) out.push(...emitStream(s, state));
-      } else if (isObject(p) && isChunk(p)) out.push(...onChunk(p, record, state));
+      } else if (isChunk(p)) out.push(...onChunk(p as Obj, record, state));
       else if (isObject(p) && p.error !== undefined && Object.keys(p).length === 1 && state.last !== null) {
         const s = state.streams.get(state.last);
         if (s) {
