@@ -113,9 +113,10 @@ export class ValueSplitter {
       if (ch === 34) this.inString = true;
       else if (ch === 123 || ch === 91) this.depth++;
       else if (ch === 125 || ch === 93) {
-        if (this.depth === base && this.arrayMode) {
-          // end of the array right after a scalar element
-          flushSeg(i);
+        if (this.depth === base) {
+          // the array's end right after a scalar element; outside an array, a stray closing bracket between values
+          // (a value of its own, rejected: counted down, it would swallow every value after it)
+          flushSeg(this.arrayMode ? i : i + 1);
           yield* this.emit();
           this.inArray = false;
           this.closed = true;
@@ -156,7 +157,7 @@ export class ValueSplitter {
     // an element left open: it may have swallowed good elements after it, which the reader splits off
     if (this.depth > (this.arrayMode ? 1 : 0) || this.inString) yield { kind: 'value', text, line, truncated: true };
     else if (text) yield { kind: 'value', text, line };
-    if (this.arrayMode && this.inArray) yield { kind: 'warning', message: 'the JSON array is not closed (file truncated?)' };
+    if (this.inArray) yield { kind: 'warning', message: 'the JSON array is not closed (file truncated?)' };
   }
 }
 
@@ -174,7 +175,7 @@ export function looksLikeJsonLines(text: string): boolean {
   const lines = text.split('\n');
   lines.pop(); // maybe incomplete
   if ((lines[0] ?? text).trimEnd().endsWith('}')) return true;
-  for (const l of lines.slice(1, 50)) {
+  for (const l of lines.slice(0, 50)) {
     if (!l.startsWith('{')) continue;
     try {
       JSON.parse(l); // starts with `{` and parses: a whole object
@@ -209,15 +210,17 @@ export function* valueEvents(ev: SplitValue, arrayMode: boolean, maxChars: numbe
   const candidates = balanced(ev.text) ? [] : [...ev.text.matchAll(/,[ \t\r]*\n([ \t]*)(?=[{[])/g)];
   const indent = Math.min(...candidates.map((m) => m[1].length));
   for (const m of candidates.filter((c) => c[1].length === indent).slice(0, 50)) {
-    const at = (m.index ?? 0) + m[0].length;
+    // from the comma: the sub-splitter reads it as an empty value
+    const at = m.index ?? 0;
     const sub = new ValueSplitter(true, maxChars, true);
     sub.line = ev.line + countNewlines(ev.text, at);
     const rest = [...sub.push(ev.text.slice(at)), ...sub.end()];
     const first = rest.find((x) => x.kind === 'value');
     if (!first || parseOne(first.text, first.line, 0).kind !== 'record') continue;
-    const head = parseOne(ev.text.slice(0, m.index), ev.line, index);
-    yield head.kind === 'reject' ? { ...head, reason: `${head.reason} (the elements after it were read on their own)` } : head;
-    let next = head.kind === 'record' ? index + 1 : index;
+    // the head never parses: a value that parses ends where the splitter's depth returns, so it is never split
+    const head = parseOne(ev.text.slice(0, at), ev.line, index) as Extract<ReadEvent, { kind: 'reject' }>;
+    yield { ...head, reason: `${head.reason} (the elements after it were read on their own)` };
+    let next = index;
     let closed = sub.isClosed;
     for (const x of rest) {
       if (x.kind !== 'value') {

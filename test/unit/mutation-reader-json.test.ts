@@ -72,3 +72,20 @@ describe('json-values: a broken array element', () => {
     );
   });
 });
+
+describe('json-values: concatenated documents', () => {
+  it('a stray closing bracket between pretty-printed documents is one reject; the documents after it are read', async () => {
+    for (const stray of ['}', ']']) {
+      const r = await read(`{\n "a": 1\n}\n${stray}\n7\n{\n "b": 2\n}\n`);
+      assert.deepEqual(
+        r.map((e) => (e.kind === 'record' ? [e.record.line, e.record.index, e.record.value] : e.kind === 'reject' ? [e.line, e.reason] : e.message)),
+        [
+          [1, 0, { a: 1 }],
+          [4, `malformed JSON: Unexpected token '${stray}', "${stray}" is not valid JSON`],
+          [5, 1, 7],
+          [6, 2, { b: 2 }],
+        ],
+      );
+    }
+  });
+});
