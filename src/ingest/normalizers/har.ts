@@ -79,7 +79,8 @@ function harExchange(e: WithRequest): Exchange {
     responseBody: decodeBody(content.text, str(content.encoding), resHeaders),
     startedAt: timeMs(e.startedDateTime),
     durationMs: num(e.time),
-    ttftMs: (num(timings.wait) ?? -1) >= 0 ? num(timings.wait) : null,
+    // HAR writes -1 for a timing that does not apply
+    ttftMs: timings.wait === -1 ? null : num(timings.wait),
     entry: e,
   };
 }
