@@ -193,6 +193,11 @@ describe('har: HAR entries', () => {
     assert.deepEqual(m, { api: 'openai-chat', url: CHAT_URL, http_status: '200' });
   });
 
+  it('drops a POST to an LLM URL that recorded no request body', () => {
+    assert.deepEqual(drafts(harDoc(harEntry({}, { postData: { mimeType: 'application/json', text: '' } }))), []);
+    assert.deepEqual(drafts(harDoc(harEntry({}, { postData: undefined }))), []);
+  });
+
   it('orders entries by start time when every entry has one, and keeps file order otherwise', () => {
     const later = harEntry({ startedDateTime: '2026-12-02T09:16:00.000Z' }, { postData: { text: JSON.stringify({ ...chatReq, messages: [{ role: 'user', content: 'second' }] }) } });
     const earlier = harEntry({ startedDateTime: '2026-12-02T09:15:00.000Z' }, { postData: { text: JSON.stringify({ ...chatReq, messages: [{ role: 'user', content: 'first' }] }) } });
