@@ -26,12 +26,12 @@ export function tokenize(sql: string): Token[] {
     const next = sql[i + 1];
     if (/\s/.test(ch)) {
       let j = i + 1;
-      // Stryker disable next-line EqualityOperator: at j = n, sql[j] is undefined and /\s/ does not match "undefined"
-      while (j < n && /\s/.test(sql[j])) j++;
+      // past the end sql[j] is undefined, and /\s/ does not match "undefined"
+      while (/\s/.test(sql[j])) j++;
       push('ws', j);
     } else if (ch === '-' && next === '-') {
       // a line comment ends at LF or a lone CR (DuckDB's scanner: `--[^\n\r]*`)
-      let j = i + 2;
+      let j = i; // from the dashes: neither ends a line
       while (j < n && sql[j] !== '\n' && sql[j] !== '\r') j++;
       push('comment', j);
     } else if (ch === '/' && next === '*') {
@@ -71,7 +71,7 @@ export function tokenize(sql: string): Token[] {
       const tag = /^\$([A-Za-z_]\w*)?\$/.exec(sql.slice(i));
       if (tag) {
         const close = sql.indexOf(tag[0], i + tag[0].length);
-        push('string', close < 0 ? n : close + tag[0].length);
+        push('string', close === -1 ? n : close + tag[0].length);
       } else {
         let j = i + 1;
         while (j < n && /\w/.test(sql[j])) j++;

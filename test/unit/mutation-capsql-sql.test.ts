@@ -102,6 +102,10 @@ describe('tokens', () => {
     assert.deepEqual(sig('$1$ x'), ['param:$1', 'param:$', 'word:x']);
     assert.deepEqual(sig('/* a /* b */ c */ d'), ['comment:/* a /* b */ c */', 'word:d']);
     assert.deepEqual(sig('/* a */* b'), ['comment:/* a */', 'punct:*', 'word:b']);
+    // a lone / or * inside a block comment neither opens nor closes a level
+    assert.deepEqual(sig('/* a/b */ c'), ['comment:/* a/b */', 'word:c']);
+    assert.deepEqual(sig('/* a*b */ c'), ['comment:/* a*b */', 'word:c']);
+    assert.deepEqual(sig('x\n-- c\ny'), ['word:x', 'comment:-- c', 'word:y']);
   });
   it('numbers, words and parameters', () => {
     const sig = (sql: string) => tokenize(sql).filter((t) => t.type !== 'ws').map((t) => `${t.type}:${t.text}`);
