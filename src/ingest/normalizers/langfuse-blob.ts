@@ -6,7 +6,7 @@
  * with ClickHouse's snake_case names. Every GENERATION is a step of its trace's trajectory, in start
  * order. The `traces` and `scores` files of the same import are read with the observations file:
  * a score on a generation is that step's reward, a trace-level score the last step's. ClickHouse
- * writes its times without a zone; Langfuse stores UTC, so they are read as UTC.
+ * writes its times without a zone; Langfuse stores UTC, so they are read as UTC (`timeMs` reads a zone-less time so).
  */
 import { toolsText } from '../../wire/tools';
 import { defineNormalizer, RecordError } from '../normalizer';
@@ -28,12 +28,6 @@ export interface LangfuseBlobState {
   scores: Map<string, Obj[]>;
   companionFiles: string[];
   others: number;
-}
-
-/** A ClickHouse time (`2025-01-15 10:23:45.123`, no zone) as UTC; times with a zone or epoch numbers as they are. */
-function utc(v: unknown): number | null {
-  if (typeof v === 'string' && /^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+)?$/.test(v.trim())) return Date.parse(`${v.trim().replace(' ', 'T')}Z`);
-  return timeMs(v);
 }
 
 /** A ClickHouse Map column: an object, or (from Parquet) a list of [key, value] / {key, value}. */
@@ -65,9 +59,9 @@ function rewardOf(scores: readonly Obj[]): number | null {
 function step(o: Obj, line: number): StepDraft {
   const input = parseJsonDeep(o.input, 6);
   const usage = mapOf(o.usage_details);
-  const started = utc(o.start_time);
-  const ended = utc(o.end_time);
-  const first = utc(o.completion_start_time);
+  const started = timeMs(o.start_time);
+  const ended = timeMs(o.end_time);
+  const first = timeMs(o.completion_start_time);
   const failed = o.level === 'ERROR';
   const response = looseResponse(o.output);
   const metadata: Record<string, string> = {};
@@ -110,7 +104,7 @@ function step(o: Obj, line: number): StepDraft {
 }
 
 function trajectory(traceId: string, rows: { obs: Obj; line: number }[], st: LangfuseBlobState): TrajectoryDraft | null {
-  const gens = rows.filter((r) => r.obs.type === 'GENERATION').sort((a, b) => (utc(a.obs.start_time) ?? 0) - (utc(b.obs.start_time) ?? 0));
+  const gens = rows.filter((r) => r.obs.type === 'GENERATION').sort((a, b) => (timeMs(a.obs.start_time) ?? 0) - (timeMs(b.obs.start_time) ?? 0));
   if (!gens.length) return null;
   const steps = gens.map((g) => step(g.obs, g.line));
   const scores = st.scores.get(traceId) ?? [];
