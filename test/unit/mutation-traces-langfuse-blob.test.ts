@@ -256,4 +256,24 @@ describe('langfuse-blob: scores and traces', () => {
     assert.deepEqual(alone.rows, []);
     assert.deepEqual(alone.notes, ['2 trace / score row(s) hold no LLM call: import them together with the observations export to attach them to its generations']);
   });
+
+  it('a correction or a category is no reward even with a numeric value or a reward name; names are matched whole', () => {
+    const reward = (...records: unknown[]) => run([obs('g1')], [{ file: 's', records }]).rows[0].reward;
+    assert.equal(reward(score('reward', 1, { data_type: 'CORRECTION', string_value: 'fixed' }), score('q', 0.3)), 0.3);
+    assert.equal(reward(score('score', 1, { data_type: 'CATEGORICAL', string_value: 'good' }), score('q', 0.3)), 0.3);
+    assert.equal(reward(score('q', 0.3), score('reward_model', 0.9)), 0.3, 'reward_model is not reward');
+    assert.equal(reward(score('q', 0.3), score('my_score', 0.9)), 0.3, 'my_score is not score');
+    assert.equal(reward(score('q', 0.3), score('success', 0.9)), 0.9);
+  });
+
+  it('metadata leaves out empty objects and Map columns; a key/value list of two-letter strings is no pair', () => {
+    const [r] = run([obs('a', { usage_details: [['input', 4], 'ab'] })]).rows;
+    assert.deepEqual(r.metadata, { trace_id: TRACE, observation_id: 'a', name: 'chat', environment: 'production', level: 'DEFAULT', usage_details: '{"input":4}', start_time: '2025-03-04 10:15:02.013' });
+  });
+
+  it('only companion files that held a score or trace are named', () => {
+    const { notes } = run([obs('g1')], [{ file: 'scores.jsonl', records: [score('reward', 1)] }, { file: 'other.jsonl', records: [{ nothing: true }] }]);
+    assert.deepEqual(notes, ['scores and trace details read from scores.jsonl']);
+  });
 });
+
