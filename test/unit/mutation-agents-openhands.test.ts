@@ -69,6 +69,7 @@ describe('openhands normalizer: detection', () => {
     assert.equal(score(userMsg(1, 'x'), { other: 1 }), 0.875);
     assert.equal(score({ instance_id: 'i', history: [{ x: 1 }, userMsg(1, 'x')] }), 0.8 + 0.15);
     assert.equal(score({ other: 1 }), 0);
+    assert.match(openhands.label, /^OpenHands/);
   });
 
   it('an event needs a known source, an action or observation, and an id', () => {
@@ -107,7 +108,7 @@ describe('openhands normalizer: records', () => {
   });
 
   it('an event array is one trajectory at its record’s line', () => {
-    const d = drafts(userMsg(0, 'x'), [system(0), 'junk', userMsg(1, 'list files'), run(2, 'toolu_1', 'ls', null)]);
+    const d = drafts(userMsg(0, 'x'), [system(0), 'junk', null, userMsg(1, 'list files'), run(2, 'toolu_1', 'ls', null)]);
     assert.equal(d.length, 1, 'the single event before it made no step');
     assert.equal(d[0].steps[0].source_line, 2);
   });
@@ -287,6 +288,7 @@ describe('openhands normalizer: steps', () => {
       a.messages.map((m) => m.content),
       ['x'],
     );
+    assert.equal(a.source_line, 4, 'the environment action is no step');
   });
 
   it('observations: user_message as user; other observations without a call id dropped; content from args or message', () => {
@@ -324,7 +326,7 @@ describe('openhands normalizer: steps', () => {
 });
 
 describe('openhands normalizer: evaluation outputs', () => {
-  const history = () => [system(0), userMsg(1, 'Fix it.'), run(2, 'toolu_1', 'ls', null), cmdOutput(3, 2, 'toolu_1', 'a.py'), run(4, 'toolu_2', 'pytest', null), 'junk'];
+  const history = () => [system(0), userMsg(1, 'Fix it.'), run(2, 'toolu_1', 'ls', null), cmdOutput(3, 2, 'toolu_1', 'a.py'), run(4, 'toolu_2', 'pytest', null), 'junk', null];
   const output = (extra: V = {}) => ({
     instance_id: 'astropy__astropy-14365',
     instruction: 'Fix it.',

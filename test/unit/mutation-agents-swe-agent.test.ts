@@ -91,6 +91,7 @@ describe('swe-agent normalizer: detection', () => {
     assert.equal(score([{ role: 'user', content: 'hi' }], [{ role: 'user', content: 'THOUGHT:' }]), 0, 'two arrays are not messages');
     assert.equal(score([]), 0);
     assert.equal(score(), 0);
+    assert.match(sweAgent.label, /^SWE-agent/);
     assert.equal(score({ role: 'user', content: { text: 'THOUGHT:' } }), 0.7, 'non-text content is searched as JSON text');
     assert.equal(score({ role: 'user', content: null }), 0.3);
   });
@@ -215,7 +216,7 @@ describe('swe-agent normalizer: .traj files', () => {
           { role: 'tool', content: 'a.py', tool_call_ids: ['toolu_1', 'toolu_x'], message_type: 'observation' },
           turn('Same.', { thought: 'Same.' }),
           turn('Empty thought.', { thought: '' }),
-          { role: 'user', content: 'u', thought: 'not for users' },
+          { role: 'user', content: 'u', thought: 'not for users', tool_call_ids: ['toolu_z'] },
           turn('Has reasoning.', { thought: 'other', reasoning_content: 'own reasoning' }),
           { role: 'tool', content: 'b', tool_call_id: 'toolu_own', tool_call_ids: ['toolu_other'] },
           { role: 'tool', content: 'c', tool_call_ids: 'toolu_str' },
@@ -231,6 +232,7 @@ describe('swe-agent normalizer: .traj files', () => {
     assert.equal(b.response?.reasoning, undefined);
     assert.equal(c.response?.reasoning, undefined);
     assert.equal(e.messages[6].reasoning, undefined, 'a user message’s thought is not reasoning');
+    assert.equal(e.messages[6].tool_call_id, undefined, 'nor its tool_call_ids a tool result');
     assert.equal(e.response?.reasoning, 'own reasoning');
     assert.equal(f.messages[8].tool_call_id, 'toolu_own');
     assert.equal(f.messages[9].tool_call_id, undefined);

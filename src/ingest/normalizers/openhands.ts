@@ -10,7 +10,7 @@ import { safeMetaValue } from './loose-chat';
 const SOURCES = new Set(['agent', 'user', 'environment']);
 
 function isEvent(v: unknown): v is Obj {
-  return isObject(v) && typeof v.source === 'string' && SOURCES.has(v.source) && ('action' in v || 'observation' in v) && 'id' in v;
+  return isObject(v) && SOURCES.has(v.source as string) && ('action' in v || 'observation' in v) && 'id' in v;
 }
 
 function isEvalOutput(v: unknown): v is Obj & { history: unknown[] } {
@@ -73,7 +73,7 @@ function eventSteps(events: readonly Located[]): { steps: StepDraft[]; tools: st
       const rid = mr ? str(mr.id) : null;
       const existing = rid ? byResponse.get(rid) : undefined;
       if (existing) {
-        if (!Array.isArray(mr?.choices)) existing.response!.tool_calls = [...(existing.response!.tool_calls ?? []), ...(actionCall(ev) ?? [])];
+        if (!Array.isArray(mr!.choices)) existing.response!.tool_calls = [...(existing.response!.tool_calls ?? []), ...(actionCall(ev) ?? [])];
         continue;
       }
       const choice = mr && Array.isArray(mr.choices) && isObject(mr.choices[0]) ? mr.choices[0] : null;
