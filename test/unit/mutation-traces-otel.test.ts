@@ -165,4 +165,16 @@ describe('otel: detection and records', () => {
     const r = rows(span('x1', chat(), { traceId: 'bare-trace' }));
     assert.deepEqual(r.map((x) => [x.trajectory_uid, x.metadata?.span_id]), [['bare-trace', 'x1']]);
   });
+
+  it('an empty operation name falls back to the model attributes', () => {
+    assert.equal(rows(exportOf(span('x', [s('gen_ai.operation.name', ''), s('gen_ai.request.model', 'm')]))).length, 1);
+  });
+
+  it('spans and log events without a trace id: one trajectory with an id of its own', () => {
+    const r = rows(exportOf(span('x', chat(), { traceId: undefined })), { resourceLogs: [{ scopeLogs: [{ logRecords: [{ eventName: 'gen_ai.user.message', spanId: 'lone', body: { stringValue: 'hi' } }] }] }] });
+    assert.equal(r.length, 2);
+    for (const x of r) assert.match(x.trajectory_uid, /^0123456789ab-/);
+    assert.deepEqual(r.map((x) => [x.trajectory_uid, x.step_index]), [[r[0].trajectory_uid, 0], [r[0].trajectory_uid, 1]]);
+  });
 });
+
