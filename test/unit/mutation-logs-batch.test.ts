@@ -209,6 +209,9 @@ describe('openai-batch: outputs', () => {
     ]);
     const answered = run([output('r1')], [{ file: 'in.jsonl', records: [input('r1')] }, { file: 'out-b.jsonl', records: [output('r1')] }]);
     assert.equal(answered.steps[0].metadata?.request_ambiguous, 'true', 'another output file answers the same id');
+    const outputsOnly = run([output('r1')], [{ file: 'out-b.jsonl', records: [output('r1')] }]);
+    assert.equal(outputsOnly.steps[0].metadata?.request_ambiguous, undefined, 'two outputs and no input: nothing to join, nothing ambiguous');
+    assert.equal(outputsOnly.steps[0].metadata?.request_missing, 'true');
     assert.equal(answered.notes[0], '1 response(s) not joined: their custom_id is in more than one Batch file of this import (in.jsonl, out-b.jsonl); import each output with its own input');
   });
 

@@ -237,6 +237,11 @@ describe('openai-log: logged calls', () => {
     assert.equal(one({ request, response: completion({ usage: undefined, system_fingerprint: undefined, id: undefined }), started_at: '2026-12-02T10:00:00Z' }).metadata, null);
   });
 
+  it('unwraps a {body} envelope only around an object or text', () => {
+    assert.equal(one({ request, response: { status_code: 200, body: 5, id: 'chatcmpl-env' } }).metadata?.response_id, 'chatcmpl-env');
+    assert.equal(one({ request, response: { status_code: 200, body: JSON.stringify(completion()) } }).response?.content, '7');
+  });
+
   it('takes usage from the record when the response has none, and input/output token names', () => {
     const s = one({ request, response: completion({ usage: undefined }), usage: { input_tokens: 30, output_tokens: 4 } });
     assert.deepEqual([s.prompt_tokens, s.completion_tokens], [30, 4]);

@@ -55,7 +55,7 @@ function outputSteps(v: Obj, st: BatchState, ctx: NormalizeContext): TrajectoryD
   // join only a pair the id is unique to: two batches dropped together may both use "request-1"
   const candidates = st.requests.get(id) ?? [];
   const ambiguous = candidates.length > 1 || (candidates.length === 1 && st.answered.has(id));
-  const req = !ambiguous && candidates.length === 1 ? candidates[0] : null;
+  const req = ambiguous ? null : (candidates[0] ?? null);
   if (req) st.joined++;
   else if (ambiguous) st.ambiguous++;
   else st.missing++;
