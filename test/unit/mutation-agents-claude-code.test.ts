@@ -58,6 +58,11 @@ function drafts(...values: unknown[]): TrajectoryDraft[] {
   return claudeCode.flush!(ctx, st) as TrajectoryDraft[];
 }
 const score = (...values: unknown[]) => claudeCode.detect(values);
+/** No opinion (null): the mean is that of the other record, whichever it is (a numeric score would move one of them). */
+function noOpinion(v: unknown) {
+  assert.equal(score({ type: 'summary', summary: 'T', leafUuid: 'u1' }, v), 0.9, JSON.stringify(v));
+  assert.equal(score({ type: 'user', uuid: 'u1', parentUuid: null, sessionId: SID, message: { role: 'user', content: 'x' } }, v), 0.98, JSON.stringify(v));
+}
 
 /** A short session: prompt, a response spread over two lines (text + tool_use), the result, a final answer. */
 const session = () => [
@@ -80,25 +85,27 @@ describe('claude-code normalizer: detection scores', () => {
 
   it('a session line needs a string uuid, a parentUuid key and a message object', () => {
     // without them a user line is still a known entry type: 0.9 when it has uuid + parentUuid, else no opinion
-    assert.equal(score(summary, { ...user('u1', null, 'x'), message: 'x' }), 0.9);
-    assert.equal(score(summary, { type: 'user', uuid: 'u1', message: { role: 'user', content: 'x' } }), 0.9);
-    assert.equal(score(summary, { type: 'user', uuid: 5, parentUuid: null, message: { role: 'user', content: 'x' } }), 0.9);
-    assert.equal(score(summary, { type: 'assistant', parentUuid: null, message: {} }), 0.9);
+    assert.equal(score({ ...user('u1', null, 'x'), message: 'x' }), 0.9);
+    noOpinion({ type: 'user', uuid: 'u1', sessionId: SID, message: { role: 'user', content: 'x' } });
+    noOpinion({ type: 'user', uuid: 5, parentUuid: null, sessionId: SID, message: { role: 'user', content: 'x' } });
+    noOpinion({ type: 'assistant', parentUuid: null, sessionId: SID, message: {} });
   });
 
   it('other entries with uuid + parentUuid score 0.9; snapshots and queue entries have no opinion', () => {
     assert.equal(score({ type: 'progress', uuid: 'p1', parentUuid: 'a1' }), 0.9);
     assert.equal(score({ type: 'attachment', uuid: 'p1', parentUuid: null }), 0.9);
-    assert.equal(score(summary, { type: 'progress', uuid: 'p1' }), 0.9);
-    assert.equal(score(summary, { type: 'progress', parentUuid: 'x' }), 0.9);
-    assert.equal(score(summary, { type: 'file-history-snapshot', messageId: 'u1', snapshot: {} }), 0.9);
-    assert.equal(score(summary, { type: 'queue-operation', operation: 'enqueue' }), 0.9);
+    noOpinion({ type: 'progress', uuid: 'p1' });
+    noOpinion({ type: 'progress', parentUuid: 'x' });
+    noOpinion({ type: 'file-history-snapshot', messageId: 'u1', snapshot: {} });
+    noOpinion({ type: 'queue-operation', operation: 'enqueue' });
+    noOpinion({ type: 'queue-operation', operation: 'enqueue', leafUuid: 'u1' });
     assert.equal(score({ type: 'file-history-snapshot', messageId: 'u1' }), 0);
   });
 
   it('a summary without a string leafUuid has no opinion', () => {
-    assert.equal(score(summary, { type: 'summary', summary: 'T' }), 0.9);
-    assert.equal(score(summary, { type: 'summary', summary: 'T', leafUuid: 3 }), 0.9);
+    noOpinion({ type: 'summary', summary: 'T' });
+    noOpinion({ type: 'summary', summary: 'T', leafUuid: 3 });
+    assert.match(claudeCode.label, /^Claude Code/);
   });
 
   it('unknown entry types and non-entries score 0', () => {
@@ -116,19 +123,21 @@ describe('claude-code normalizer: detection scores', () => {
     assert.equal(score({ type: 'result', subtype: 'success', session_id: s }), 0.95);
     assert.equal(score({ type: 'assistant', message: { role: 'assistant', content: [] }, parent_tool_use_id: null, session_id: s }), 0.95);
     assert.equal(score({ type: 'user', message: { role: 'user', content: 'x' }, parent_tool_use_id: 'toolu_1', session_id: s }), 0.95);
-    assert.equal(score(init, { type: 'system', subtype: 'compact_boundary', session_id: s }), 0.95);
+    noOpinion({ type: 'system', subtype: 'compact_boundary', session_id: s });
     // no session_id, a parentUuid, no parent_tool_use_id or no message object: not a stream line
-    assert.equal(score(init, { type: 'system', subtype: 'init' }), 0.95);
-    assert.equal(score(init, { type: 'result', subtype: 'success', session_id: s, parentUuid: null }), 0.95);
-    assert.equal(score(init, { type: 'result', subtype: 'success', session_id: 5 }), 0.95);
-    assert.equal(score(init, { type: 'assistant', message: { role: 'assistant', content: [] }, session_id: s }), 0.95);
-    assert.equal(score(init, { type: 'assistant', message: 'x', parent_tool_use_id: null, session_id: s }), 0.95);
-    assert.equal(score(init, { type: 'summary', session_id: s }), 0.95);
+    noOpinion({ type: 'system', subtype: 'init' });
+    noOpinion({ type: 'result', subtype: 'success' });
+    noOpinion({ type: 'result', subtype: 'success', session_id: s, parentUuid: null });
+    noOpinion({ type: 'result', subtype: 'success', session_id: 5 });
+    noOpinion({ type: 'assistant', message: { role: 'assistant', content: [] }, session_id: s });
+    noOpinion({ type: 'assistant', message: 'x', parent_tool_use_id: null, session_id: s });
+    noOpinion({ type: 'summary', session_id: s });
+    noOpinion({ type: 'progress', session_id: s });
   });
 
   it('system and result lines with uuid + parentUuid (session hook lines) still have no opinion', () => {
-    assert.equal(score({ type: 'progress', uuid: 'p', parentUuid: null }, { type: 'system', subtype: 'x', uuid: 'p1', parentUuid: 'p' }), 0.9);
-    assert.equal(score({ type: 'progress', uuid: 'p', parentUuid: null }, { type: 'result', uuid: 'p1', parentUuid: 'p' }), 0.9);
+    noOpinion({ type: 'system', subtype: 'x', uuid: 'p1', parentUuid: 'p' });
+    noOpinion({ type: 'result', uuid: 'p1', parentUuid: 'p' });
   });
 
   it('only user and assistant lines score as conversation lines', () => {
@@ -237,6 +246,36 @@ describe('claude-code normalizer: steps', () => {
     assert.equal(c.metadata?.cache_read_input_tokens, undefined);
   });
 
+  it('a later usage without output_tokens does not replace one that has them', () => {
+    const [a] = rows(user('u1', null, 'hi'), asst('a2', 'u1', 'msg_A', [text('x')], {}, { usage: usage(0) }), asst('a3', 'a2', 'msg_A', [text('y')], {}, { usage: { input_tokens: 99 } }));
+    assert.equal(a.prompt_tokens, 3210);
+    assert.equal(a.completion_tokens, 0);
+  });
+
+  it('lines of one response written out of order: the step starts at the line whose parent is outside it', () => {
+    const s = session();
+    const [a] = rows(s[0], s[2], s[1], s[3], s[4]);
+    assert.deepEqual(a.messages, [{ role: 'user', content: 'Count the lines of README.md' }]);
+    assert.equal(a.metadata?.uuid, 'a2', 'uuid of the last line in the file');
+  });
+
+  it('a main step’s metadata, whole', () => {
+    const [a] = rows(user('u1', null, 'hi'), asst('a2', 'u1', 'msg_A', [text('x')], {}, { stop_reason: 'end_turn' }));
+    assert.deepEqual(a.metadata, {
+      session_id: SID,
+      message_id: 'msg_A',
+      request_id: 'req_011CUx',
+      uuid: 'a2',
+      cwd: '/home/dev/proj',
+      git_branch: 'main',
+      version: '2.0.30',
+      cache_creation_input_tokens: '200',
+      cache_read_input_tokens: '3000',
+      service_tier: 'standard',
+      stop_reason: 'end_turn',
+    });
+  });
+
   it('a usage without output_tokens still counts when it is the only one', () => {
     const [a] = rows(user('u1', null, 'hi'), asst('a2', 'u1', 'msg_A', [text('x')], {}, { usage: { input_tokens: 7 } }));
     assert.equal(a.prompt_tokens, 7);
@@ -272,6 +311,7 @@ describe('claude-code normalizer: steps', () => {
     delete (noContent.message as V).content;
     const [c] = rows(user('u1', null, 'hi'), noContent, asst('a3', 'a2', 'msg_A', [text('after')]));
     assert.equal(c.response?.content, 'after');
+    assert.deepEqual(JSON.parse(c.response?.parts ?? '[]'), [{ type: 'text', text: 'after' }]);
   });
 
   it('a provider only for Anthropic request ids; an API error line is an error step', () => {
@@ -496,6 +536,19 @@ describe('claude-code normalizer: sidechains', () => {
     assert.equal(s?.steps[0].metadata?.parent_tool_call_id, undefined);
   });
 
+  it('a Task call without an id links nothing', () => {
+    const d = drafts(user('u1', null, 'go'), asst('a2', 'u1', 'msg_A', [{ type: 'tool_use', name: 'Task', input: { prompt: 'List the test files.' } }]), ...side(undefined).slice(0, 2));
+    assert.equal(d[1].steps[0].metadata?.parent_tool_call_id, undefined);
+  });
+
+  it('a sidechain that starts with a progress line: the prompt is its first user line', () => {
+    const progress = { type: 'progress', uuid: 's0', parentUuid: null, isSidechain: true, sessionId: SID, data: { type: 'hook_progress' } };
+    const s = side(undefined).map((v) => (v.uuid === 's1' ? { ...v, parentUuid: 's0' } : v));
+    const d = drafts(...main, progress, ...s);
+    assert.equal(d[1].trajectory_uid, `${SID}:sidechain-s0`);
+    assert.equal(d[1].steps[0].metadata?.parent_tool_call_id, 'toolu_T');
+  });
+
   it('a Task call whose prompt is not text is not a link', () => {
     const d = drafts(user('u1', null, 'go'), asst('a2', 'u1', 'msg_A', [toolUse('toolu_X', 'Task', { prompt: ['List the test files.'] })]), ...side(undefined).slice(0, 2));
     assert.equal(d[1].steps[0].metadata?.parent_tool_call_id, undefined);
@@ -516,7 +569,7 @@ describe('claude-code normalizer: sidechains', () => {
   });
 
   it('a toolUseResult without a string agentId, or on a line without tool_result blocks, links nothing', () => {
-    for (const change of [{ toolUseResult: { agentId: 7 } }, { toolUseResult: 'a1b2c3' }, { message: { role: 'user', content: 'toolu_T' } }, { message: { role: 'user', content: [text('x'), { type: 'tool_result', tool_use_id: 9 }] } }]) {
+    for (const change of [{ toolUseResult: { agentId: 7 } }, { toolUseResult: 'a1b2c3' }, { message: { role: 'user', content: 'toolu_T' } }, { message: { role: 'user', content: [text('x'), null, 'toolu_T', { type: 'tool_result', tool_use_id: 9 }] } }]) {
       const named = main.map((v) => (v.uuid === 'u3' ? { ...v, toolUseResult: { agentId: 'a1b2c3' }, ...change } : v));
       const s = side('a1b2c3').map((v) => (v.uuid === 's1' ? { ...v, message: { role: 'user', content: 'reworded' } } : v));
       const d = drafts(...named, ...s);
