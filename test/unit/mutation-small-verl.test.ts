@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { verl } from '../../src/ingest/normalizers/verl';
+import { hash64 } from '../../src/util/hash';
 import type { TrajectoryDraft } from '../../src/contract/step';
 import { ctx } from './helpers/formats';
 
@@ -31,6 +32,8 @@ describe('verl normalizer', () => {
     assert.equal(verl.detect([{ prompt: 5 }, { question: 'q' }, 'q']), 0);
     assert.equal(verl.detect([{ prompt: 'q' }, { prompt: 'q', reward_model: {} }]), 0.625);
     assert.equal(verl.detect([]), 0);
+    assert.equal(verl.detect([null, { prompt: 'q' }]), 0.15, 'a null line scores 0');
+    assert.equal(verl.detect([{ prompt }]), 0.3, 'a message list alone is no veRL row');
   });
 
   it('prompts: text, a list of role messages, one message object; anything else is rejected', () => {
@@ -50,6 +53,10 @@ describe('verl normalizer', () => {
     assert.equal(one({ prompt: 'q', response: ['x'] }).s.response, null);
     assert.deepEqual(one({ prompt: 'q', response: 42 }).s.response, { role: 'assistant', content: '42' });
     assert.equal(one({ prompt: 'q' }).s.response, null);
+    const three = one({ prompt: 'q', response: [{ role: 'assistant', content: 'a' }, { role: 'assistant', content: 'b' }, { content: 'c' }] }).s.response;
+    assert.deepEqual([three?.role, three?.content], ['assistant', 'c'], 'the last of three, a role-less one is the assistant');
+    assert.deepEqual(drafts({ prompt: 'q', responses: ['a', null] }).map((t) => t.steps[0].response?.content ?? null), ['a', null], 'a null rollout has no response');
+    assert.equal(drafts({ prompt: 'q', responses: ['a', null] })[1].steps[0].response, null);
   });
 
   it('rollouts: one trajectory per response, the reward per rollout from rewards or scores, else the row reward', () => {
@@ -92,6 +99,9 @@ describe('verl normalizer', () => {
       assert.notEqual(g({ index: 3, [k]: 'a' }), g({ index: 3, [k]: 'b' }), k);
     }
     assert.equal(g({ index: 3, ground_truth: '{"x":1}' }), g({ index: 3, ground_truth: { x: 1 } }), 'JSON text and the value are one target');
+    const content = (ex: Record<string, unknown>, own: Record<string, unknown> = {}) => hash64(JSON.stringify(['q', own, ex])).slice(0, 8);
+    assert.equal(g({ extra_info: { index: 3, split: 'train', uid: '', prompt_uid: '', seed: 1 } }), `3:${content({ seed: 1 })}`, 'the hash leaves out where the row sits');
+    assert.equal(g({ index: 3, answer: 'c' }), `3:${content({}, { answer: 'c' })}`);
     assert.equal(g({ index: 3, response: 'a', reward: 1 }), g({ index: 3, response: 'b', reward: 0 }), 'rollouts of one prompt share it');
   });
 });

@@ -11,7 +11,8 @@ const OWN = ['prompt', 'data_source', 'uid', 'index', 'reward', 'score', 'reward
 const PROMPT_DEFINING = ['reward_model', 'ground_truth', 'answer', 'environment_context', 'agent_name', 'tools_kwargs', 'interaction_kwargs'];
 /** extra_info keys that say where a row sits, not what it asks. */
 const EXTRA_POSITION = new Set(['index', 'split', 'uid', 'prompt_uid']);
-const CHANNEL: Record<string, string> = { train: 'train', training: 'train', val: 'val', valid: 'val', validation: 'val', dev: 'val', test: 'val', eval: 'val' };
+/** Splits that are not training data; anything else is 'train'. */
+const CHANNEL: Record<string, string> = { val: 'val', valid: 'val', validation: 'val', dev: 'val', test: 'val', eval: 'val' };
 
 function promptMessages(p: unknown): ChatMessage[] | null {
   const v = parseJsonDeep(p);
@@ -23,14 +24,13 @@ function promptMessages(p: unknown): ChatMessage[] | null {
 
 function responseMessage(r: unknown): ChatMessage | null {
   if (r === undefined || r === null) return null;
-  const v = typeof r === 'string' ? r : parseJsonDeep(r);
-  if (typeof v === 'string') return { role: 'assistant', content: v };
-  if (Array.isArray(v)) {
-    const last = v.filter(isObject).at(-1);
+  // text stays text, even when it looks like JSON: it is what the model wrote
+  if (Array.isArray(r)) {
+    const last = r.filter(isObject).at(-1);
     return last ? openaiMessage({ role: 'assistant', ...last }) : null;
   }
-  if (isObject(v)) return openaiMessage({ role: 'assistant', ...v });
-  return { role: 'assistant', content: str(v) };
+  if (isObject(r)) return openaiMessage({ role: 'assistant', ...r });
+  return { role: 'assistant', content: str(r) };
 }
 
 function firstResponse(v: Obj): unknown {
@@ -52,7 +52,7 @@ function recordScore(v: unknown): number {
 /** The row's content as a prompt: its messages plus everything that changes the task (ground truth, environment, seeds in extra_info). */
 function promptContent(v: Obj, extra: Obj): string {
   const own: Obj = {};
-  for (const k of PROMPT_DEFINING) if (v[k] !== undefined) own[k] = parseJsonDeep(v[k]);
+  for (const k of PROMPT_DEFINING) own[k] = parseJsonDeep(v[k]); // JSON.stringify leaves out the undefined ones
   const ex: Obj = {};
   for (const [k, val] of Object.entries(extra)) if (!EXTRA_POSITION.has(k)) ex[k] = val;
   return JSON.stringify([parseJsonDeep(v.prompt), own, ex]);
