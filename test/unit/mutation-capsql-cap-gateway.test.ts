@@ -151,6 +151,68 @@ describe('gateway capture: links', () => {
   });
 });
 
+describe('gateway capture: what the capture run left', () => {
+  it('tool-call arguments that are no JSON link only by their exact text', async () => {
+    const call = (args: string) => ({ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'sh', arguments: args } }] });
+    const { gw, steps } = setup({ settings: upstream(), fetch: async () => jsonRes(chat(call('ls -la'))) });
+    const user = { role: 'user', content: 'List' };
+    await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [user] });
+    const next = (args: string) => send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [user, call(args), { role: 'tool', tool_call_id: 'c1', content: 'a b' }] });
+    await next('rm -rf /');
+    await next('ls -la');
+    const [s0, s1, s2] = steps();
+    assert.notEqual(s1.trajectory_uid, s0.trajectory_uid);
+    assert.equal(s2.trajectory_uid, s0.trajectory_uid);
+  });
+  it('an echoed tool-call turn with content "" instead of null still joins', async () => {
+    const calls = [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }];
+    const { gw, steps } = setup({ settings: upstream(), fetch: async () => jsonRes(chat({ content: null, tool_calls: calls })) });
+    const user = { role: 'user', content: 'Go' };
+    await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [user] });
+    await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [user, { role: 'assistant', content: '', tool_calls: calls }, { role: 'tool', tool_call_id: 'c1', content: 'ok' }] });
+    const [s0, s1] = steps();
+    assert.equal(s1.trajectory_uid, s0.trajectory_uid);
+  });
+  it('a scoped call under another prompt id does not change the prompt the trajectory was initialised with', async () => {
+    const { gw, traj, steps } = setup();
+    await send(gw, 'gateway/init_trajectory', { trajectory_uid: 'tx', prompt_uid: 'p1' });
+    await send(gw, 'gateway/tx/p2/v1/chat/completions', { model: 'mock', messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(steps()[0].prompt_uid, 'p2');
+    assert.equal(traj('tx')?.prompt_uid, 'p1');
+  });
+  it('time to first token is the first chunk of a stream, not the last', async () => {
+    const enc = new TextEncoder();
+    const ev = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const fetchUp: typeof fetch = async () => {
+      let n = 0;
+      const body = new ReadableStream<Uint8Array>({
+        async pull(c) {
+          n++;
+          if (n === 1) c.enqueue(enc.encode(ev({ role: 'assistant', content: 'a' })));
+          else if (n === 2) {
+            await new Promise((r) => setTimeout(r, 150));
+            c.enqueue(enc.encode(`${ev({ content: 'b' }, 'stop')}data: [DONE]\n\n`));
+          } else c.close();
+        },
+      });
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    };
+    const { gw, steps } = setup({ settings: upstream(), fetch: fetchUp });
+    await send(gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const [s] = steps();
+    assert.equal(s.response?.content, 'ab');
+    assert.ok(s.ttft_ms !== null && s.latency_ms !== null && s.ttft_ms >= 0 && s.ttft_ms + 100 <= s.latency_ms, `ttft ${s.ttft_ms}, latency ${s.latency_ms}`);
+  });
+  it('refusals name the upstream and what to do', async () => {
+    const a = setup({ settings: upstream({ kind: 'anthropic', baseUrl: 'https://api.anthropic.com', name: 'Claude' }) });
+    const r = await send(a.gw, 'gateway/v1/chat/completions', { model: 'claude', messages: [] });
+    assert.equal(r.json().error.message, 'Upstream "Claude" speaks Anthropic messages; call …/v1/messages, or pick an OpenAI-compatible upstream for chat/completions.');
+    const n = setup({ settings: upstream({ baseUrl: '', name: 'Empty' }) });
+    const rn = await send(n.gw, 'gateway/v1/chat/completions', { model: 'gpt', messages: [] });
+    assert.equal(rn.json().error.message, 'Upstream "Empty" has no base URL; set it in the Gateway panel.');
+  });
+});
+
 describe('gateway capture: bodies that are no object', () => {
   it('init_trajectory with a JSON null or an array body generates the ids', async () => {
     const { gw } = setup();
