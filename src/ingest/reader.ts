@@ -246,20 +246,19 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
     yield buffered;
     yield* src; // (nothing when the head was the whole text)
   };
-  let container: Container;
-  if (trimmed.startsWith('[')) container = 'json';
-  else if (looksLikeSse(trimmed)) container = 'sse';
-  else if (trimmed.startsWith('{')) {
-    // a first line longer than the head (a big trajectory) is cut in it: a JSON Lines record too (read as a
-    // document, one broken line further on would swallow every record after it)
-    const cut = !head.done && !trimmed.includes('\n');
-    // Stryker disable next-line StringLiteral: any container but json, sse and yaml is read as JSON Lines
-    container = cut || looksLikeJsonLines(trimmed) ? 'jsonl' : 'json';
-  } else if (looksLikeYaml(trimmed)) container = 'yaml'; // VCR cassettes: read whole by yaml-records.ts
   // Stryker disable next-line StringLiteral: any container but json, sse and yaml is read as JSON Lines
-  else container = 'jsonl';
-  // Stryker disable next-line StringLiteral: any container but json, sse and yaml is read as JSON Lines
-  if (opts.shard) container = 'jsonl';
+  let container: Container = 'jsonl';
+  // a shard is a slice of a JSON Lines file
+  if (!opts.shard) {
+    if (trimmed.startsWith('[')) container = 'json';
+    else if (looksLikeSse(trimmed)) container = 'sse';
+    else if (trimmed.startsWith('{')) {
+      // a first line longer than the head (a big trajectory) is cut in it: a JSON Lines record too (read as a
+      // document, one broken line further on would swallow every record after it)
+      const cut = !head.done && !trimmed.includes('\n');
+      if (!cut && !looksLikeJsonLines(trimmed)) container = 'json';
+    } else if (looksLikeYaml(trimmed)) container = 'yaml'; // VCR cassettes: read whole by yaml-records.ts
+  }
 
   let index = opts.shard?.records ?? 0;
   let lastLine = 1;

@@ -67,4 +67,11 @@ describe('reader: events', () => {
       ]);
     }
   });
+
+  it('a last line without a newline that parses is a plain record event', async () => {
+    assert.deepEqual(await read('{"a":1}\n{"b":2}'), [
+      { kind: 'record', record: { value: { a: 1 }, line: 1, index: 0, text: '{"a":1}' } },
+      { kind: 'record', record: { value: { b: 2 }, line: 2, index: 1, text: '{"b":2}' } },
+    ]);
+  });
 });
