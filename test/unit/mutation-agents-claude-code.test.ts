@@ -519,8 +519,9 @@ describe('claude-code normalizer: sidechains', () => {
   });
 
   it('without an agentId the sidechain is named after its root line', () => {
-    const d = drafts(...main, ...side(undefined));
-    assert.equal(d[1].trajectory_uid, `${SID}:sidechain-s1`);
+    const snapshot = { type: 'file-history-snapshot', messageId: 's1', snapshot: { messageId: 's1', trackedFileBackups: {} }, isSnapshotUpdate: false };
+    const d = drafts(snapshot, ...main, ...side(undefined));
+    assert.equal(d[1].trajectory_uid, `${SID}:sidechain-s1`, 'a snapshot line (no uuid) is no root');
     assert.equal(d[1].steps[0].metadata?.agent_id, undefined);
     assert.equal(d[1].steps[0].metadata?.parent_tool_call_id, 'toolu_T');
   });
