@@ -294,6 +294,7 @@ describe('openai-batch: Anthropic Message Batches', () => {
     assert.equal(steps[1].error, 'max_tokens too large');
     assert.equal(steps[1].provider, 'anthropic');
     assert.equal(steps[2].error, 'expired');
+    assert.equal(run([{ custom_id: 'm4', result: { type: 'canceled' }, error: null }]).steps[0].error, 'canceled', 'error: null does not clear the result’s');
     assert.equal(steps[2].status, 'error');
     assert.equal(steps[2].provider, 'anthropic', 'a result without a body is still an Anthropic call');
     assert.equal(notes.length, 2);

@@ -417,6 +417,8 @@ describe('har: nock recordings', () => {
   it('keeps a response that is not hex as it is', () => {
     assert.equal(step(nock({ response: 'not hex at all', responseIsBinary: true })).error, 'not hex at all');
     assert.equal(step(nock({ response: 'abc', responseIsBinary: true })).error, 'abc', 'odd number of hex digits');
+    assert.equal(step(nock({ response: 'beef', responseIsBinary: false })).error, 'beef', 'text that only looks like hex');
+    assert.equal(step(nock({ response: hex(strToU8('ok then')), responseIsBinary: true })).error, 'ok then');
     assert.equal(step(nock({ response: JSON.stringify(chatRes), responseIsBinary: false })).response?.content, 'Yes, 4 left.');
     assert.equal(step(nock({ response: [] })).error, 'no response body recorded');
     assert.equal(step(nock({ response: ['zz'] })).error, 'zz', 'a list that is not hex chunks is a JSON value');

@@ -130,6 +130,7 @@ describe('openai-log: detection', () => {
     assert.equal(score({ request, response: { stop_reason: 'end_turn', error: { message: 'x' } } }), 0);
     assert.equal(score({ request, response: { content: [{ type: 'tool_use', id: 't', name: 'f', input: {} }], error: { message: 'x' } } }), 0);
     assert.equal(score({ request, response: { content: [{ type: 'text', text: 'x' }], error: { message: 'x' } } }), 0.6);
+    assert.equal(score({ request, response: { content: [{ type: 'text', text: 'x' }, { type: 'tool_use', id: 't', name: 'f', input: {} }], error: { message: 'x' } } }), 0);
     assert.equal(score({ request, response: { content: ['x', { type: 5 }], error: { message: 'x' } } }), 0.6);
     assert.equal(score({ request, response: { content: 'text', error: { message: 'x' } } }), 0.6);
   });
