@@ -52,6 +52,7 @@ describe('atif normalizer', () => {
         { id: 'c', name: 'f3' },
         { id: 'd', arguments: {} },
         'junk',
+        null,
       ],
     });
     assert.deepEqual(s.response?.tool_calls?.map((c) => [c.id, c.function.name, c.function.arguments]), [['a', 'f1', '{"x":1}'], ['b', 'f2', '{"y":2}'], ['c', 'f3', '{}']]);
@@ -68,6 +69,7 @@ describe('atif normalizer', () => {
     });
     assert.deepEqual([s.response?.content, s.response?.reasoning], ['answer', 'plan']);
     assert.equal(only({ reasoning_content: 'why' }).response?.reasoning, 'why');
+    assert.deepEqual(only({}).response, { role: 'assistant', content: 'ok' }, 'no reasoning key without reasoning');
     assert.deepEqual([s.model, s.prompt_tokens, s.completion_tokens, s.prompt_ids, s.response_ids, s.rollout_log_probs, s.started_at], ['gpt-5-mini-2025-08-07', 100, 7, [1, 2], [3], [-0.5, -1], Date.parse('2025-10-01T10:00:00Z')]);
     assert.deepEqual(s.metadata, { schema_version: 'ATIF-v1.2', agent_version: '2.0', atif_step_id: '2', cached_tokens: '64', cost_usd: '0.0012', step_extra: '{"temperature":1}' });
     const bad = only({ metrics: { prompt_token_ids: [], logprobs: [-1, 'x'], completion_token_ids: 'x' } });
