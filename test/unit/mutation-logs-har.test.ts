@@ -216,7 +216,7 @@ describe('har: HAR entries', () => {
         url: `${CHAT_URL}?session=abc123&page=2`,
         headers: { Authorization: 'Token 123456', 'X-Trace': 't-1' },
         cookies: [{ name: 'sid', value: 'c00k1e' }, 'odd'],
-        queryString: [{ name: 'session', value: 'abc123' }, { name: 'page', value: '2' }, { name: 7, value: 'x' }, 'odd'],
+        queryString: [{ name: 'session', value: 'abc123' }, { name: 'page', value: '2' }, { name: 7, value: 'x' }, 'odd', null],
         postData: { mimeType: 'application/json', text: b64(strToU8(JSON.stringify(chatReq))), encoding: 'base64' },
       },
       { cookies: [{ name: 'sid', value: 'new' }], content: { mimeType: 'application/json', text: gz, encoding: 'base64' } },
@@ -225,7 +225,7 @@ describe('har: HAR entries', () => {
     assert.deepEqual(raw.request.headers, { Authorization: '[redacted]', 'X-Trace': 't-1' });
     assert.deepEqual(raw.request.cookies, [{ name: 'sid', value: '[redacted]' }, 'odd']);
     assert.deepEqual(raw.response.cookies, [{ name: 'sid', value: '[redacted]' }]);
-    assert.deepEqual(raw.request.queryString, [{ name: 'session', value: '[redacted]' }, { name: 'page', value: '2' }, { name: 7, value: 'x' }, 'odd']);
+    assert.deepEqual(raw.request.queryString, [{ name: 'session', value: '[redacted]' }, { name: 'page', value: '2' }, { name: 7, value: 'x' }, 'odd', null]);
     assert.deepEqual(raw.request.postData, { mimeType: 'application/json', text: chatReq });
     assert.deepEqual(raw.response.content, { mimeType: 'application/json', text: JSON.stringify(chatRes) });
     assert.equal('encoding' in raw.response.content, false);
@@ -481,5 +481,6 @@ describe('har: detection', () => {
     assert.equal(har.detect([{ request: { headers: {} }, response: {} }]), 0);
     assert.equal(har.detect([{ log: {} }]), 0);
     assert.equal(har.detect([]), 0);
+    assert.equal(har.detect([null, 5, 'x']), 0, 'lines that are no object');
   });
 });

@@ -164,7 +164,7 @@ function nockExchange(e: Obj): Exchange {
 }
 
 function isNockEntry(v: unknown): v is Obj {
-  return isObject(v) && typeof v.scope === 'string' && /^https?:\/\//.test(v.scope) && typeof v.method === 'string' && typeof v.path === 'string' && 'response' in v;
+  return isObject(v) && /^https?:\/\//.test(String(v.scope)) && typeof v.method === 'string' && typeof v.path === 'string' && 'response' in v;
 }
 
 const SECRETISH_PARAM = /key|token|auth|secret|signature|sig|session|password/i;
@@ -177,7 +177,7 @@ function sanitizedEntry(x: Exchange): unknown {
     if (!isObject(part)) continue;
     if (Array.isArray(part.cookies)) part.cookies = part.cookies.map((c) => (isObject(c) ? { ...c, value: REDACTED } : c));
     if (Array.isArray(part.queryString))
-      part.queryString = part.queryString.map((q) => (isObject(q) && typeof q.name === 'string' && SECRETISH_PARAM.test(q.name) ? { ...q, value: REDACTED } : q));
+      part.queryString = part.queryString.map((q) => (isObject(q) && SECRETISH_PARAM.test(String(q.name)) ? { ...q, value: REDACTED } : q));
     if (isObject(part.headers)) for (const k of Object.keys(part.headers)) if (isSecretKey(k)) part.headers[k] = REDACTED;
   }
   if (isObject(e.reqheaders)) for (const k of Object.keys(e.reqheaders)) if (isSecretKey(k)) e.reqheaders[k] = REDACTED;

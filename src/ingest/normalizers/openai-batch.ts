@@ -87,7 +87,7 @@ function outputSteps(v: Obj, st: BatchState, ctx: NormalizeContext): TrajectoryD
     ['request_ambiguous', ambiguous ? 'true' : null],
   ]);
   const choices = isObject(body) && Array.isArray(body.choices) ? body.choices : null;
-  const bodies = choices && choices.length > 1 ? choices.map((c) => ({ ...(body as Obj), choices: [c] })) : [body];
+  const bodies = choices?.length ? choices.map((c) => ({ ...(body as Obj), choices: [c] })) : [body];
   return bodies.map((b, i): TrajectoryDraft => {
     const { error, ...draft } = wireStep(api, req?.body ?? {}, b);
     const err = outerError ?? error ?? (status !== null && status >= 400 ? `HTTP ${status}` : null);
