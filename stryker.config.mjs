@@ -14,38 +14,36 @@ export default {
   // No `checkers: ['typescript']`: @stryker-mutator/typescript-checker drives the TypeScript compiler API, which
   // TypeScript 7 does not ship (its init fails on `ts.sys` being undefined; measured, docs/testing.md). Mutants
   // that would not type-check simply run and are killed or reported like the others.
-  // The default scope: the SQL that decides what users see and export (dashboard filter, export layouts, pool
-  // macros and trajectory stats), MinHash dedupe, and (added 2026-12-03, measured per module: docs/testing.md)
-  // format detection, finalize (ids, prompt groups, history linking), credential redaction and the gateway's
-  // secret scrubbing. Left out, with the reason:
+  // The scope (issue 20): the modules that decide what users get. Scores per file and folder, the runs, bugs found and
+  // equivalent mutants: docs/testing.md ("Scope and score") and docs/mutation/*.md (the 2026-12-04 runs).
+  // - ingest: the reader (containers, decoding, line splitting), JSON value splitting, format detection, every
+  //   normalizer, finalize (ids, prompt groups, history linking) and credential redaction;
+  // - wire: the OpenAI chat / Responses, Anthropic and SSE wire layer and tool definitions;
+  // - gateway: capture (the call, the tee of a stream, the step it records) and secret scrubbing;
+  // - notebook: statement classification (whether a cell may write to the pool);
+  // - curation, export, pool: the SQL that decides what the dashboard counts, what an export selects and how it is
+  //   shaped, the pool's macros / views / trajectory stats, and MinHash dedupe.
+  // Left out, with the reason:
   // - src/curation/{store,split,near-duplicates,api}.ts: they drive the pool worker / a Web Worker through comlink,
   //   so only the browser tests (test/browser/curation-*.test.ts) reach them; their SQL pieces are in scope.
-  // - (src/notebook/sql-tokens.ts is in scope since session 6: 80.7 %, survivors not worked yet; docs/testing.md)
-  // - the rest of src/ingest/** (reader, normalizers), src/notebook/{format,graph}.ts,
-  //   src/gateway/core/{assemble,request,to-step,routes}.ts: wanted, not measured (each module is hundreds of
-  //   mutants at a few a minute on the shared 2-core machine). Run one on demand:
-  //   `npm run mutation -- --mutate src/wire/sse.ts --concurrency 1`.
-  // Added 2026-12-03 evening (measured: docs/testing.md): src/wire/{tools,openai-responses}.ts and
-  // src/gateway/core/capture.ts (measured on lines 166-269 only; its test is test/unit/gateway-capture.test.ts),
-  // src/ingest/normalizers/{openai-chat,sharegpt}.ts.
-  // Session 6 (docs/testing.md, "Session 6: ingest reader and normalizers"): src/ingest/json-values.ts and
-  // src/ingest/normalizers/anthropic.ts (tests: test/unit/mutation-ingest-{reader,anthropic}.test.ts). Tests
-  // written, no Stryker run finished (6-35 mutants a minute on the loaded machine): src/ingest/reader.ts (same
-  // test file, ~575 mutants) and src/ingest/normalizers/{langfuse,otel}.ts (test/unit/mutation-ingest-<name>.test.ts).
-  // Added 2026-12-03 session 6 (measured: docs/testing.md, "Session 6: wire and notebook"): src/wire/{sse,anthropic,openai-chat}.ts.
+  // - src/ingest/{pipeline,importer,import-queue,shards,step-arrow,chat-steps,normalizer}.ts, src/notebook/{format,graph}.ts,
+  //   src/gateway/core/{assemble,request,routes,journal,vault}.ts: wanted, not measured yet. Run one on demand:
+  //   `npm run mutation -- --mutate src/notebook/graph.ts --concurrency 1`.
   mutate: [
+    // every format's normalizer, the registry (index.ts) and the helpers beside them (score, log-fields, wire-call)
+    'src/ingest/normalizers/*.ts',
     'src/curation/filter.ts',
     'src/curation/minhash.ts',
     'src/curation/sql.ts',
     'src/export/layouts.ts',
     'src/gateway/core/capture.ts',
     'src/gateway/core/scrub.ts',
+    'src/gateway/core/tee.ts',
+    'src/gateway/core/to-step.ts',
     'src/ingest/detect.ts',
     'src/ingest/finalize.ts',
     'src/ingest/json-values.ts',
-    'src/ingest/normalizers/anthropic.ts',
-    'src/ingest/normalizers/openai-chat.ts',
-    'src/ingest/normalizers/sharegpt.ts',
+    'src/ingest/reader.ts',
     'src/ingest/redact.ts',
     'src/notebook/sql-tokens.ts',
     'src/pool/curation-sql.ts',
