@@ -275,5 +275,23 @@ describe('langfuse-blob: scores and traces', () => {
     const { notes } = run([obs('g1')], [{ file: 'scores.jsonl', records: [score('reward', 1)] }, { file: 'other.jsonl', records: [{ nothing: true }] }]);
     assert.deepEqual(notes, ['scores and trace details read from scores.jsonl']);
   });
+
+  it('a score on a span (no generation) is the trace\'s: the last step\'s reward', () => {
+    const { rows } = run([obs('g1'), obs('span-1', { type: 'SPAN' })], [{ file: 's', records: [score('reward', 0.6, { observation_id: 'span-1' })] }]);
+    assert.deepEqual(rows.map((r) => r.reward), [0.6]);
+  });
+
+  it('a trace of tools only, with a trace score, makes no step', () => {
+    assert.deepEqual(run([obs('t1', { type: 'TOOL' })], [{ file: 's', records: [score('reward', 1)] }]).rows, []);
+  });
+
+  it('no start time: no latency or time to first token; no output: no response and no finish reason', () => {
+    const [r] = run([obs('a', { start_time: null, completion_start_time: '2025-03-04 10:15:02.400', output: null })]).rows;
+    assert.deepEqual([r.started_at, r.latency_ms, r.ttft_ms, r.response, r.finish_reason, r.status], [null, null, null, null, null, 'ok']);
+  });
+
+  it('the format id and label', () => {
+    assert.deepEqual([langfuseBlob.id, langfuseBlob.label], ['langfuse-blob', 'Langfuse blob-storage export (observations / traces / scores)']);
+  });
 });
 

@@ -120,7 +120,7 @@ function trajectory(traceId: string, rows: { obs: Obj; line: number }[], st: Lan
     if (own) steps[i].reward = rewardOf(own);
   });
   const last = steps[steps.length - 1];
-  if (onTrace.length) last.reward = rewardOf(onTrace) ?? last.reward;
+  last.reward = rewardOf(onTrace) ?? last.reward;
   const t = st.traces.get(traceId) ?? {};
   const common: Record<string, string> = {};
   const put = (k: string, v: unknown) => {
@@ -134,11 +134,11 @@ function trajectory(traceId: string, rows: { obs: Obj; line: number }[], st: Lan
   put('release', t.release);
   put('tags', t.tags);
   put('trace_metadata', Object.keys(mapOf(t.metadata)).length ? mapOf(t.metadata) : null);
-  if (scores.length)
-    put(
-      'scores',
-      scores.map((s) => ({ name: s.name, value: s.value, string_value: s.string_value ?? undefined, data_type: s.data_type, observation_id: s.observation_id ?? undefined, comment: s.comment ?? undefined })),
-    );
+  // no scores: '[]', which put leaves out
+  put(
+    'scores',
+    scores.map((s) => ({ name: s.name, value: s.value, string_value: s.string_value ?? undefined, data_type: s.data_type, observation_id: s.observation_id ?? undefined, comment: s.comment ?? undefined })),
+  );
   for (const s of steps) s.metadata = { ...common, ...s.metadata };
   const tm = mapOf(t.metadata);
   return { trajectory_uid: traceId, common: { agent: str(tm.agent ?? t.name), data_source: str(tm.data_source ?? tm.dataset) }, steps };
