@@ -209,11 +209,11 @@ export function analyzeSql(sql: string): SqlAnalysis {
   }
 
   // Table positions: after FROM / JOIN / INTO …, and after commas of a FROM list at the same depth.
-  const fromList: boolean[] = [false];
-  const inCall: boolean[] = [false];
+  const fromList: boolean[] = [];
+  const inCall: boolean[] = [];
   let d = 0;
   let expect = false;
-  let after = '';
+  let after: string | null = null;
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k];
     // a keyword is a bare word: quoted identifiers and strings keep their quotes in text
@@ -260,10 +260,12 @@ export function analyzeSql(sql: string): SqlAnalysis {
       if (lower === 'table' && !atHead && !TABLE_HEADS.has(prev.text.toLowerCase())) continue;
       expect = true;
       after = lower;
-      if (lower === 'from' || lower === 'join') fromList[d] = true;
+      // (a JOIN follows a FROM at its depth, which set this already)
+      if (lower === 'from') fromList[d] = true;
     } else if (END_FROM_LIST.has(lower)) fromList[d] = false;
     else if (t.text === ',' && fromList[d]) {
       expect = true;
+      // Stryker disable next-line StringLiteral: `after` is only compared with 'into'
       after = ',';
     }
   }

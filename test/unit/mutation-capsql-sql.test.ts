@@ -182,6 +182,9 @@ describe('CTE names', () => {
     assert.deepEqual(cte('WITH a (x AS (SELECT 1) SELECT 1'), { ctes: [], refs: [] });
     assert.deepEqual(cte('WITH a AS (SELECT 1 FROM b'), { ctes: ['a'], refs: ['b'] });
     assert.deepEqual(cte('WITH'), { ctes: [], refs: [] });
+    for (const sql of ['WITH a', 'WITH a AS', 'WITH a AS NOT']) assert.deepEqual(cte(sql), { ctes: [], refs: [] }, sql);
+    assert.deepEqual(cte('WITH a x (SELECT 1) SELECT * FROM a'), { ctes: [], refs: ['a'] });
+    assert.deepEqual(cte('WITH a AS (SELECT 1) x b AS (SELECT 2) SELECT * FROM b'), { ctes: ['a'], refs: ['b'] });
   });
 });
 
