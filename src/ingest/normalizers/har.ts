@@ -129,8 +129,8 @@ function hexBytes(hex: string): Uint8Array | null {
 /** A nock response body: JSON, text, or (gzipped / `responseIsBinary`) hex text, possibly one string per chunk. */
 function nockBody(e: Obj, headers: Map<string, string>): unknown {
   const r = e.response;
-  // an empty list joins to '', which hexBytes refuses
-  const hexChunks = Array.isArray(r) && r.every((c) => typeof c === 'string' && /^(?:[0-9a-f]{2})+$/i.test(c));
+  // a list of text chunks is joined; hexBytes refuses what is not whole hex bytes (also an empty list)
+  const hexChunks = Array.isArray(r) && r.every((c) => typeof c === 'string');
   // anything else that is not hex text (an object, a list) is refused by hexBytes below
   if (!hexChunks && e.responseIsBinary !== true) return r;
   const bytes = hexBytes(hexChunks ? (r as string[]).join('') : String(r));
@@ -178,9 +178,8 @@ function sanitizedEntry(x: Exchange): unknown {
     if (Array.isArray(part.cookies)) part.cookies = part.cookies.map((c) => (isObject(c) ? { ...c, value: REDACTED } : c));
     if (Array.isArray(part.queryString))
       part.queryString = part.queryString.map((q) => (isObject(q) && SECRETISH_PARAM.test(String(q.name)) ? { ...q, value: REDACTED } : q));
-    if (isObject(part.headers)) for (const k of Object.keys(part.headers)) if (isSecretKey(k)) part.headers[k] = REDACTED;
   }
-  if (isObject(e.reqheaders)) for (const k of Object.keys(e.reqheaders)) if (isSecretKey(k)) e.reqheaders[k] = REDACTED;
+  // header maps and {name, value} lists are redacted by name in redactSecrets below; a flat nock list is not
   const rawHeaders = e.rawHeaders;
   if (Array.isArray(rawHeaders)) e.rawHeaders = rawHeaders.map((h, i) => (i % 2 === 1 && isSecretKey(String(rawHeaders[i - 1])) ? REDACTED : h));
   // a nock entry (every other recording has a request object): its bodies are top-level
