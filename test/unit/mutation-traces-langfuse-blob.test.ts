@@ -264,6 +264,7 @@ describe('langfuse-blob: scores and traces', () => {
     assert.equal(reward(score('q', 0.3), score('reward_model', 0.9)), 0.3, 'reward_model is not reward');
     assert.equal(reward(score('q', 0.3), score('my_score', 0.9)), 0.3, 'my_score is not score');
     assert.equal(reward(score('q', 0.3), score('success', 0.9)), 0.9);
+    assert.equal(reward(score('q', 0.3), score('correct', 0.8)), 0.8);
   });
 
   it('metadata leaves out empty objects and Map columns; a key/value list of two-letter strings is no pair', () => {
