@@ -35,6 +35,8 @@ describe('harbor normalizer', () => {
     near(harbor.detect([row(0), { note: 1 }]), 0.94);
     assert.equal(harbor.detect([[row(0)], [row(0)]]), 0);
     assert.equal(harbor.detect([]), 0);
+    near(harbor.detect([null, row(0)]), 0.94);
+    assert.equal(harbor.detect([{ ...row(0), episode: ['episode-0'] }]), 0, 'an episode that is not text');
     for (const bad of [{ episode: 'ep-1' }, { episode: 'episode-1x' }, { episode: 'xepisode-1' }, { episode: 1 }, { trial_name: 3 }, { run_id: undefined }, { conversations: 'x' }, { conversations: [{ content: 'no role' }] }, { conversations: [...conv(0), 'junk'] }]) {
       const r: Record<string, unknown> = { ...row(0), ...bad };
       if ('run_id' in bad) delete r.run_id;

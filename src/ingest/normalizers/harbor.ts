@@ -32,7 +32,6 @@ function isHarborRow(v: unknown): v is Obj {
 const OWN = new Set(['conversations', 'agent', 'model', 'model_provider', 'task', 'result', 'tool_definitions']);
 
 interface Pending {
-  order: number;
   episode: number;
   step: StepDraft;
 }
@@ -46,7 +45,6 @@ interface Trial {
 
 interface HarborState {
   trials: Map<string, Trial>;
-  rows: number;
 }
 
 function episodeStep(v: Obj, line: number): StepDraft {
@@ -84,7 +82,7 @@ export const harbor = withProviderFill(
       const hits = items.filter(isHarborRow).length;
       return hits ? 0.9 + 0.08 * (hits / items.length) : 0;
     },
-    createState: () => ({ trials: new Map(), rows: 0 }),
+    createState: () => ({ trials: new Map() }),
     normalize(record, _ctx, state) {
       const v = record.value;
       const rows = Array.isArray(v) ? v : [v];
@@ -94,14 +92,15 @@ export const harbor = withProviderFill(
         let trial = state.trials.get(uid);
         if (!trial) state.trials.set(uid, (trial = { uid, task: str(row.task), result: row.result, steps: [] }));
         trial.result = row.result ?? trial.result;
-        trial.steps.push({ order: state.rows++, episode: Number(EPISODE.exec(String(row.episode))![1]), step: episodeStep(row, record.line) });
+        trial.steps.push({ episode: Number(EPISODE.exec(String(row.episode))![1]), step: episodeStep(row, record.line) });
       }
       return [];
     },
     flush(_ctx, state) {
       const out: TrajectoryDraft[] = [];
       for (const t of state.trials.values()) {
-        const steps = t.steps.sort((a, b) => a.episode - b.episode || a.order - b.order).map((p) => ({ ...p.step, step_index: p.episode }));
+        // a stable sort: episodes that repeat keep the order they came in
+        const steps = t.steps.sort((a, b) => a.episode - b.episode).map((p) => ({ ...p.step, step_index: p.episode }));
         const reward = num(t.result);
         const last = steps[steps.length - 1];
         if (reward !== null) last.reward = reward;
