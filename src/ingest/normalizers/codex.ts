@@ -90,7 +90,7 @@ function close(st: CodexState): void {
   const r = st.run;
   if (!r) return;
   st.run = null;
-  const response = responseOf(r.items);
+  const response = responseOf(r.items)!; // a run has at least one output item, and each makes an assistant message
   const u = r.usage ?? {};
   const m = st.meta;
   const git = isObject(m.git) ? m.git : {};
@@ -99,8 +99,7 @@ function close(st: CodexState): void {
     response,
     model: r.model,
     provider: str(m.model_provider),
-    // Stryker disable next-line OptionalChaining: a run has at least one output item, and each makes an assistant message, so response is never null
-    finish_reason: response?.tool_calls?.length ? 'tool_calls' : response?.content ? 'stop' : null,
+    finish_reason: response.tool_calls?.length ? 'tool_calls' : response.content ? 'stop' : null,
     prompt_tokens: int(u.input_tokens),
     completion_tokens: int(u.output_tokens),
     started_at: r.started,
