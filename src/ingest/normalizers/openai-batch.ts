@@ -90,7 +90,7 @@ function outputSteps(v: Obj, st: BatchState, ctx: NormalizeContext): TrajectoryD
   const bodies = choices?.length ? choices.map((c) => ({ ...(body as Obj), choices: [c] })) : [body];
   return bodies.map((b, i): TrajectoryDraft => {
     const { error, ...draft } = wireStep(api, req?.body ?? {}, b);
-    const err = outerError ?? error ?? (status !== null && status >= 400 ? `HTTP ${status}` : null);
+    const err = outerError ?? error ?? ((status ?? 0) >= 400 ? `HTTP ${status}` : null);
     const step: StepDraft = {
       ...draft,
       status: err ? 'error' : 'ok',
