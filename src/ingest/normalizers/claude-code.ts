@@ -92,7 +92,6 @@ function chainMessages(chain: Entry[], results: Map<string, ChatMessage>, cache:
   // every step repeats the conversation before it: convert each entry once and share the messages
   const once = (key: string, make: () => ChatMessage[]) => {
     let m = cache.get(key);
-    // Stryker disable next-line ConditionalExpression: a cache; converting the same entry again gives the same messages
     if (!m) cache.set(key, (m = make()));
     return m;
   };
@@ -159,7 +158,6 @@ function build(state: ClaudeCodeState): TrajectoryDraft[] {
   for (const e of entries) {
     if (e.v.type !== 'user' || !isObject(e.v.message)) continue;
     // only tool results have a tool_call_id
-    // Stryker disable next-line ConditionalExpression: a message stored under no id is never looked up (calls are looked up by their id)
     for (const m of userMessages(e.v.message.content)) if (m.tool_call_id) results.set(m.tool_call_id, m);
   }
   // Task / Agent calls of the main chains: prompt text → tool call id, to link the sidechains they started
