@@ -6,10 +6,12 @@
  * count and a SHA-256 of the rows as JSON). A storage change that alters a layout's columns or values fails
  * here, naming the fixture and the layout. Regenerate only when an output is meant to change:
  *   UPDATE_EXPORT_GOLDEN=1 node --import tsx --test test/unit/export-differential.test.ts
+ * To see what changed, write every case's rows as JSON (one file per fixture and case) before and after a change and
+ * diff the two folders:  EXPORT_ROWS_DIR=/tmp/rows-after node --import tsx --test test/unit/export-differential.test.ts
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import type { ExportDatasetOptions } from '../../src/contract/reports';
@@ -27,6 +29,7 @@ const wasm = require.resolve('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm');
 
 const GOLDEN = 'test/fixtures/export-golden.json';
 const UPDATE = !!process.env.UPDATE_EXPORT_GOLDEN;
+const ROWS_DIR = process.env.EXPORT_ROWS_DIR;
 type Out = { columns: string[]; rows: number; sha256: string } | { error: string };
 
 /** The layouts and option sets compared: each layout's default, plus every row with its problem and untrainable steps. */
@@ -90,6 +93,10 @@ async function outputs(e: Awaited<ReturnType<typeof engine>>, path: string): Pro
       const opts = await resolveLayoutOptions(rows, o as LayoutOptions);
       const t = run(datasetSql(opts));
       const rs = tableToRows(t).map(canonical);
+      if (ROWS_DIR) {
+        mkdirSync(ROWS_DIR, { recursive: true });
+        writeFileSync(`${ROWS_DIR}/${path.replaceAll('/', '_')}.${name.replaceAll(/[^a-z0-9+_-]/gi, '_')}.json`, `${rs.map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).join('\n')}\n`);
+      }
       out[name] = { columns: t.schema.fields.map((f: { name: string; type: unknown }) => `${f.name}:${String(f.type)}`), rows: rs.length, sha256: createHash('sha256').update(JSON.stringify(rs)).digest('hex') };
     } catch (err) {
       out[name] = { error: (err as Error).message.split('\n')[0] };
@@ -113,7 +120,9 @@ describe('export layouts: the same columns and values as before, for every fixtu
     }
     const want = JSON.parse(readFileSync(GOLDEN, 'utf8')) as Record<string, Record<string, Out>>;
     assert.deepEqual(Object.keys(got), Object.keys(want), 'the fixtures compared');
-    for (const f of FIXTURES) for (const k of Object.keys(want[f])) assert.deepEqual(got[f][k], want[f][k], `${f} › ${k}`);
+    // every difference named at once, not only the first
+    const differ = FIXTURES.flatMap((f) => Object.keys(want[f]).filter((k) => JSON.stringify(got[f][k]) !== JSON.stringify(want[f][k])).map((k) => `${f} › ${k}`));
+    assert.deepEqual(differ, [], `layouts that changed:\n${differ.join('\n')}`);
     // the comparison means something: most fixtures import rows, and their layouts have rows
     const imported = FIXTURES.filter((f) => (want[f].import as { rows: number }).rows > 0);
     assert.ok(imported.length >= FIXTURES.length / 2, `${imported.length} of ${FIXTURES.length} fixtures import rows`);

@@ -118,3 +118,15 @@ describe('vcr: interactions', () => {
     assert.deepEqual(steps(cassette({ ...interaction(), request: { ...interaction().request, method: 'GET' } })), []);
   });
 });
+
+describe('vcr: the raw record keeps the recording as written', () => {
+  it('a request recorded only as parsed_body gets no body key in raw (the export differential caught this)', () => {
+    const it1 = interaction({ parsed_body: chatReq });
+    delete (it1.request as Record<string, unknown>).body;
+    const [s] = steps(cassette(it1));
+    const raw = JSON.parse(String(s?.raw)) as { request: Record<string, unknown> };
+    assert.equal(Object.hasOwn(raw.request, 'body'), false);
+    assert.deepEqual(raw.request.parsed_body, chatReq);
+    assert.deepEqual(s?.messages, chatReq.messages);
+  });
+});

@@ -190,8 +190,9 @@ function sanitizedEntry(x: Exchange): unknown {
   const req = e.request as Obj | undefined;
   const res = e.response as Obj | undefined;
   if (isObject(req?.postData)) req.postData = { ...req.postData, text: x.requestBody, encoding: undefined };
-  // a call without a request body is skipped before: a recording's request has one
-  else if (isObject(req)) req.body = x.requestBody;
+  // a body written as `body` is replaced by its decoded text; one recorded only as `parsed_body` (pydantic-ai's
+  // cassettes) stays as written: the raw record gets no key its source did not have
+  else if (isObject(req) && 'body' in req) req.body = x.requestBody;
   if (isObject(res?.content)) res.content = { ...res.content, text: x.responseBody, encoding: undefined };
   else if (isObject(res) && 'body' in res) res.body = x.responseBody;
   return redactSecrets(e);
