@@ -138,7 +138,7 @@ async function boot(): Promise<void> {
             poolRestarts: () => pool.restarts,
             /** The next call of a pool method fails with this message. */
             injectPoolFault: (method: string, message: string) => pool.faults!.injectFault(method, message),
-            /** Bench: one tokenizer worker encoding `text` with the active profile (ms per run, tokens). */
+            /** Bench: one tokenizer worker encoding `text` with the active profile, on the counting path and with the library's encode (ms per run, tokens). */
             tokenizerEncode: (text: string, runs?: number) => tokenizer.benchEncode(text, runs),
           },
         }
