@@ -12,8 +12,12 @@ import { readdirSync } from 'node:fs';
 // Node 20's --test takes files, not folders or globs.
 const files = (dir, suffix) => readdirSync(dir).filter((f) => f.endsWith(suffix)).sort().map((f) => `${dir}/${f}`);
 
-/** e2e files run in lane 2 after the browser stage (clean-clone run at 679b901: lane 1 ended at 841 s, lane 2 at 771 s; notebook-keyboard took ≈ 20 s of lane 1). */
-const LANE2_E2E = ['test/e2e/notebook-keyboard.test.mjs'];
+/**
+ * e2e files run in lane 2 after the browser stage (clean-clone run at 679b901: lane 1 ended at 841 s, lane 2 at 771 s;
+ * notebook-keyboard took ≈ 20 s of lane 1). At 21c2141 the unit stage had grown (1,283 tests, 384 s under load) and
+ * lane 1 ended at 937 s, lane 2 at 655 s: cli-agrees (≈ 82 s of tests) and durability (≈ 56 s) moved here too.
+ */
+const LANE2_E2E = ['test/e2e/notebook-keyboard.test.mjs', 'test/e2e/cli-agrees.test.mjs', 'test/e2e/durability.test.mjs'];
 
 const argv = process.argv.slice(2);
 const serial = argv.includes('--serial');
