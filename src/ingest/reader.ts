@@ -44,7 +44,7 @@ async function* chunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
-      if (value?.length) yield value;
+      if (value.length) yield value;
     }
   } finally {
     reader.releaseLock();
@@ -127,22 +127,22 @@ export function sniffEncoding(b: Uint8Array): { encoding: 'utf-8' | 'utf-16le' |
   // one), or binary? Text when what is not NUL is valid UTF-8, control bytes other than NUL are rare,
   // and the first thing after any padding starts a JSON value or an SSE field.
   if (ctrl > n * 0.02 || !validUtf8Head(b.subarray(0, n))) return null;
-  let i = 0;
-  while (i < n && (b[i] === 0 || b[i] === 32 || b[i] === 9 || b[i] === 10 || b[i] === 13)) i++;
-  if (i === n) return null;
+  const i = b.subarray(0, n).findIndex((x) => x !== 0 && x !== 32 && x !== 9 && x !== 10 && x !== 13);
+  // Stryker disable next-line ConditionalExpression: without it c is b[-1] (undefined) and the SSE test reads padding: null either way
+  if (i < 0) return null;
   const c = b[i];
   const start = c === 0x7b || c === 0x5b || c === 0x3a || /^(data|event|id|retry):/.test(String.fromCharCode(...b.subarray(i, i + 6)));
   return start ? { encoding: 'utf-8', bom: 0 } : null;
 }
 
-/** Is this head valid UTF-8, NUL bytes aside (a character cut at its end is fine)? */
+/** Is this head valid UTF-8 (NUL is a valid character; a character cut at its end is fine)? */
 function validUtf8Head(b: Uint8Array): boolean {
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(b.filter((x) => x !== 0), { stream: true });
-    return true;
+    new TextDecoder('utf-8', { fatal: true }).decode(b, { stream: true });
   } catch {
     return false;
   }
+  return true;
 }
 
 /** Read records from a byte stream; yields records, rejected lines and warnings in file order. */
