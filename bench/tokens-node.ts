@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { tableFromIPC } from 'apache-arrow';
 import { ingestFile } from '../src/ingest/pipeline';
 import { tableToRows } from '../src/pool/rows';
-import { countStep, newCountChain, type StepInput } from '../src/tokenizer/counts';
+import { countStep, type StepInput } from '../src/tokenizer/counts';
 import { loadProfile } from '../src/tokenizer/profile';
 
 const path = process.argv[2] ?? 'bench/data/chat-steps-10mb-s7.jsonl';
@@ -29,26 +29,24 @@ await ingestFile(new File([await openAsBlob(path)], basename(path)), {
 });
 steps.sort((a, b) => (a.trajectory_uid < b.trajectory_uid ? -1 : a.trajectory_uid > b.trajectory_uid ? 1 : a.step_index - b.step_index));
 const sel = steps.slice(0, Math.min(max, steps.length));
-const run = (p: typeof fast, single: boolean, chained = false) => {
+const run = (p: typeof fast, single: boolean) => {
   (p.tokenizer as unknown as { model: { cache: { clear(): void } } }).model.cache.clear();
   const cache = new Map<string, number[]>();
   // CPU time, not wall time: this machine is shared, and wall time under its load is mostly waiting
   const t0 = process.cpuUsage();
   let tokens = 0;
-  const chain = chained ? newCountChain() : undefined;
-  for (const s of sel) tokens += countStep(p, s, cache, { single, chain }).n_tokens ?? 0;
+  for (const s of sel) tokens += countStep(p, s, cache, { single }).n_tokens ?? 0;
   const d = process.cpuUsage(t0);
   return { ms: (d.user + d.system) / 1000, tokens };
 };
 run(fast, true); // warm the JIT
-// chained: steps in trajectory order reuse the previous step's ids (what the tokenizer worker does since session 8)
-const configs = { before: () => run(lib, false), oneRendering: () => run(lib, true), after: () => run(fast, true), chained: () => run(fast, true, true) };
-const out: Record<string, { ms: number; tokens: number }[]> = { before: [], oneRendering: [], after: [], chained: [] };
+const configs = { before: () => run(lib, false), oneRendering: () => run(lib, true), after: () => run(fast, true) };
+const out: Record<string, { ms: number; tokens: number }[]> = { before: [], oneRendering: [], after: [] };
 for (let i = 0; i < 3; i++) for (const [k, f] of Object.entries(configs)) out[k]?.push(f());
 const med = (xs: { ms: number }[]) => xs.map((x) => x.ms).sort((a, b) => a - b)[1] as number;
 const tokens = new Set(Object.values(out).flat().map((x) => x.tokens));
 console.log(JSON.stringify({
   file: path, steps: sel.length, tokens: [...tokens][0], sameTokens: tokens.size === 1,
-  cpuMs: { before: Math.round(med(out.before)), oneRendering: Math.round(med(out.oneRendering)), after: Math.round(med(out.after)), chained: Math.round(med(out.chained)) },
-  speedup: { oneRendering: +(med(out.before) / med(out.oneRendering)).toFixed(2), after: +(med(out.before) / med(out.after)).toFixed(2), chained: +(med(out.before) / med(out.chained)).toFixed(2) },
+  cpuMs: { before: Math.round(med(out.before)), oneRendering: Math.round(med(out.oneRendering)), after: Math.round(med(out.after)) },
+  speedup: { oneRendering: +(med(out.before) / med(out.oneRendering)).toFixed(2), after: +(med(out.before) / med(out.after)).toFixed(2) },
 }));

@@ -8,7 +8,7 @@ import * as Comlink from 'comlink';
 import type { PoolApi } from '../src/pool/pool-core';
 import { sqlString } from '../src/pool/sql';
 import { tableToRows } from '../src/pool/rows';
-import { countStep, newCountChain, type StepInput, type TokenCountRow } from '../src/tokenizer/counts';
+import { countStep, type StepInput, type TokenCountRow } from '../src/tokenizer/counts';
 import { type ExportRowInput, type ExportTokenOptions, newPlanTally, newRlExportState, type PlanTally, planRow, type RlColumns, type RlExportCounts, type RlRowInput, rlTokenColumns, type TokenColumns, tallyRow, tokenColumns } from '../src/tokenizer/export-rows';
 import { parseTools, templateMessage } from '../src/tokenizer/messages';
 import { loadO200k } from '../src/tokenizer/openai';
@@ -276,14 +276,13 @@ const api = {
       set: (k: string, v: number[]) => cache.set(k, v),
     } as unknown as Map<string, number[]>;
     const out: TokenCountRow[] = [];
-    const chain = newCountChain(); // steps come in trajectory order: a step's prompt reuses the previous step's ids
     const cursor = await pool.openCursor(`SELECT step_id, trajectory_uid, messages, response, tools FROM steps ${where} ORDER BY trajectory_uid, step_index`);
     try {
       for (;;) {
         const chunk = await pool.nextChunk(cursor, 1 << 20);
         if (!chunk) break;
         for (const r of tableToRows(tableFromIPC(chunk))) {
-          out.push(countStep(p, r as unknown as StepInput, tracked, { chain }));
+          out.push(countStep(p, r as unknown as StepInput, tracked));
         }
         if (me !== job) return null;
         onProgress?.({ done: out.length, total, tokenized: cache.size, pieces: looked });

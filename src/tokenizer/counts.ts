@@ -5,7 +5,7 @@
 import { parseTools, templateMessage } from './messages';
 import type { TokenizerProfile } from './profile';
 import type { ChatMessage } from './render';
-import { type Prior, priors, renderStep } from './steps';
+import { renderStep } from './steps';
 
 export interface StepInput {
   step_id: string;
@@ -35,34 +35,15 @@ export interface CountStats {
 }
 
 /**
- * The previous step counted, for the next step of the same trajectory: its renderings and ids (steps.ts `priors`),
- * which the next prompt's rendering usually extends (then only the new text is tokenized: counting a trajectory in step
- * order is linear in its text instead of quadratic). One per sequence of steps counted in trajectory order.
- */
-export interface CountChain {
-  trajectory: string | null;
-  last: Prior[];
-}
-
-export const newCountChain = (): CountChain => ({ trajectory: null, last: [] });
-
-/**
  * Count one step. `cache` holds token ids per distinct text piece (message contents sit between the
  * template's special tokens), so a history repeated across steps is tokenized once. The prompt's count is read off
  * the same rendering as the whole conversation's where the template allows it (steps.ts: one rendering per step).
  * `single: false` renders prompt and conversation separately (the reference the one-rendering path is tested against).
- * `chain`: steps counted in trajectory order reuse the previous step's ids where the rendering extends it.
  */
-export function countStep(p: TokenizerProfile, s: StepInput, cache: Map<string, number[]>, opts: { single?: boolean; chain?: CountChain } = {}): TokenCountRow {
+export function countStep(p: TokenizerProfile, s: StepInput, cache: Map<string, number[]>, opts: { single?: boolean } = {}): TokenCountRow {
   const messages: ChatMessage[] = (s.messages ?? []).map(templateMessage);
   const tools = parseTools(s.tools);
-  const { chain } = opts;
-  const prev = chain && chain.trajectory === s.trajectory_uid ? chain.last : null;
-  const r = renderStep(p, messages, s.response ? templateMessage(s.response) : null, { tools, cache, audit: true, single: opts.single, prev });
-  if (chain) {
-    chain.trajectory = s.trajectory_uid;
-    chain.last = priors(r);
-  }
+  const r = renderStep(p, messages, s.response ? templateMessage(s.response) : null, { tools, cache, audit: true, single: opts.single });
   const nPrompt = r.promptIds ? r.promptIds.length : null;
   const nTokens = r.wholeIds ? r.wholeIds.length : null;
   return {

@@ -8,7 +8,7 @@ import type { TokenExportReport } from '../contract/reports';
 import { parseTools } from './messages';
 import type { TokenizerProfile } from './profile';
 import { type ChatMessage, type LostContent, renderChat } from './render';
-import { type Prior, priors, renderStep, stepIds } from './steps';
+import { renderStep, stepIds } from './steps';
 
 export interface ExportRowInput {
   messages: ChatMessage[] | null;
@@ -182,7 +182,7 @@ export interface RlExportCounts {
 
 /** Per export: the previous step's rendering (reused where the next prompt extends it), the piece cache, the counts. */
 export interface RlExportState extends RlExportCounts {
-  prev: { uid: string; priors: Prior[] } | null;
+  prev: { uid: string; text: string; ids: number[] } | null;
   cache: Map<string, number[]>;
 }
 
@@ -222,9 +222,9 @@ export function rlTokenColumns(p: TokenizerProfile, rows: RlRowInput[], st: RlEx
       return;
     }
     const prompt = row.prompt ?? [];
-    const r = renderStep(p, prompt, row.response ?? null, { tools: parseTools(row.tools), cache: st.cache, prev: st.prev?.uid === uid ? st.prev.priors : null });
+    const r = renderStep(p, prompt, row.response ?? null, { tools: parseTools(row.tools), cache: st.cache, prev: st.prev?.uid === uid ? st.prev : null });
     const ids = stepIds(r, p, st.cache);
-    st.prev = { uid, priors: priors(r) };
+    st.prev = r.wholeText !== null && r.wholeIds ? { uid, text: r.wholeText, ids: r.wholeIds } : null;
     if (r.reused) st.reused++;
     if (ids) {
       prompts.push(ids.promptIds);

@@ -117,36 +117,12 @@ export function pieceBoundary(p: TokenizerProfile, text: string, at: number): bo
   return startsHere;
 }
 
-/** An earlier rendering and its ids, which a later rendering may extend. */
-export interface Prior {
-  text: string;
-  ids: number[];
-}
-
-/**
- * Ids of `text`, reusing the first of `prev` (earlier renderings and their ids, longest first) that `text` extends
- * where the cut is a shared piece boundary.
- */
-export function encodeExtending(p: TokenizerProfile, text: string, prev: Prior | readonly Prior[] | null, cache?: Map<string, number[]>): { ids: number[]; reused: boolean } {
-  for (const c of Array.isArray(prev) ? prev : prev ? [prev as Prior] : []) {
-    if (c.text.length && text.startsWith(c.text) && pieceBoundary(p, text, c.text.length)) {
-      return { ids: c.ids.concat(encode(p, text.slice(c.text.length), cache)), reused: true };
-    }
+/** Ids of `text`, reusing `prev` (the ids of a rendering `text` extends) where the cut is a shared piece boundary. */
+export function encodeExtending(p: TokenizerProfile, text: string, prev: { text: string; ids: number[] } | null, cache?: Map<string, number[]>): { ids: number[]; reused: boolean } {
+  if (prev?.text.length && text.startsWith(prev.text) && pieceBoundary(p, text, prev.text.length)) {
+    return { ids: prev.ids.concat(encode(p, text.slice(prev.text.length), cache)), reused: true };
   }
   return { ids: encode(p, text, cache), reused: false };
-}
-
-/**
- * What the next step of the same trajectory may extend: this step's prompt + response rendering, and its prompt
- * rendering (templates such as Qwen3's render the last assistant turn with an empty think block that later renderings
- * do not have, so the next prompt extends the prompt, whose generation prompt is followed by the response's own
- * tokens, rather than the whole rendering).
- */
-export function priors(r: StepRendering): Prior[] {
-  const out: Prior[] = [];
-  if (r.wholeText !== null && r.wholeIds) out.push({ text: r.wholeText, ids: r.wholeIds });
-  if (r.promptText !== null && r.promptIds) out.push({ text: r.promptText, ids: r.promptIds });
-  return out;
 }
 
 export interface StepRendering {
@@ -178,7 +154,7 @@ export function renderStep(
   p: TokenizerProfile,
   prompt: ChatMessage[],
   response: ChatMessage | null,
-  opts: { tools: unknown[] | null; cache?: Map<string, number[]>; prev?: Prior | readonly Prior[] | null; audit?: boolean; single?: boolean },
+  opts: { tools: unknown[] | null; cache?: Map<string, number[]>; prev?: { text: string; ids: number[] } | null; audit?: boolean; single?: boolean },
 ): StepRendering {
   const { tools, cache } = opts;
   const out: StepRendering = { promptText: null, promptIds: null, wholeText: null, wholeIds: null, error: null, lost: { ...NO_LOSS }, renders: 0, reused: false };
