@@ -242,7 +242,7 @@ if (!SKIP.has('tokens')) {
       const ms = performance.now() - t0;
       const tasks = window.__longtasks.filter((e) => e.start >= t0);
       const [{ n, tokens }] = await window.workbench.query('SELECT count(*)::INTEGER AS n, sum(n_tokens)::BIGINT AS tokens FROM token_counts');
-      return { ms, rows: n, tokens, pieces: r?.pieces ?? null, tokenized: r?.tokenized ?? null, workers: r?.workers ?? null, longestTask: Math.max(0, ...tasks.map((e) => e.duration)), longTasks: tasks.length };
+      return { ms, rows: n, tokens, pieces: r?.pieces ?? null, tokenized: r?.tokenized ?? null, workers: r?.workers ?? null, timings: r?.timings ?? null, longestTask: Math.max(0, ...tasks.map((e) => e.duration)), longTasks: tasks.length };
     });
     if (cdp) {
       const { profile } = await cdp.send('Profiler.stop');
@@ -272,7 +272,7 @@ if (!SKIP.has('tokens')) {
     const rustMs = rust?.ms ? stats(rust.ms) : null;
     results.tokens = {
       mb: rollupSize, importMs: imp.ms, steps: counted.rows, countMs: counted.ms, countVsImport: counted.ms / imp.ms, tokens: counted.tokens,
-      workers: counted.workers, pieces: counted.pieces, tokenizedPieces: counted.tokenized, uniqueRatio: counted.pieces ? counted.tokenized / counted.pieces : null,
+      workers: counted.workers, timings: counted.timings, pieces: counted.pieces, tokenizedPieces: counted.tokenized, uniqueRatio: counted.pieces ? counted.tokenized / counted.pieces : null,
       longestTask: counted.longestTask, longTasks: counted.longTasks, longestTaskProfile: counted.longestTaskProfile ?? null,
       // workerMs: the path counting uses (pre-token memo, fresh each run); libraryMs: tokenizers.js's tokenizer.encode
       encode: { bytes: Buffer.byteLength(text), tokens: js.tokens, workerMs: jsMs, workerMBps: Buffer.byteLength(text) / 1e6 / (jsMs.median / 1000), workerTokensPerS: js.tokens / (jsMs.median / 1000),
@@ -282,6 +282,7 @@ if (!SKIP.has('tokens')) {
     };
     const t = results.tokens;
     log(`tokens ${rollupSize} MB: token_counts ${t.steps} steps in ${(t.countMs / 1000).toFixed(1)} s with ${t.workers} workers (import ${(t.importMs / 1000).toFixed(1)} s, ratio ${t.countVsImport.toFixed(2)}), unique pieces ${(100 * (t.uniqueRatio ?? 0)).toFixed(1)} %, longest task ${t.longestTask.toFixed(0)} ms`);
+    if (t.timings) log(`tokens: where each worker's time went (ms): ${t.timings.workers.map((w) => `read ${w.readMs.toFixed(0)} · decode ${w.decodeMs.toFixed(0)} · count ${w.countMs.toFixed(0)} · write ${w.writeMs.toFixed(0)}`).join(' | ')}; replacing token_counts ${t.timings.replaceMs} ms`);
     log(`tokens encode: worker ${t.encode.workerTokensPerS.toFixed(0)} tokens/s (library encode ${t.encode.library.tokensPerS.toFixed(0)})${rustMs ? `, Rust ${t.encode.rust.tokensPerS.toFixed(0)} tokens/s, worker/Rust ${t.encode.ratio.toFixed(2)} (library/Rust ${t.encode.library.ratio.toFixed(2)})` : ' (no Python tokenizers: ratio not measured)'}; same ids count: ${t.encode.sameCount}`);
   } finally {
     await b.close();

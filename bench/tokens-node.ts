@@ -9,7 +9,9 @@ import { tableFromIPC } from 'apache-arrow';
 import { ingestFile } from '../src/ingest/pipeline';
 import { tableToRows } from '../src/pool/rows';
 import { countStep, type StepInput } from '../src/tokenizer/counts';
+import { parseTools, templateMessage } from '../src/tokenizer/messages';
 import { loadProfile } from '../src/tokenizer/profile';
+import { renderStep } from '../src/tokenizer/steps';
 
 const path = process.argv[2] ?? 'bench/data/chat-steps-10mb-s7.jsonl';
 const max = Number(process.argv[3] ?? Infinity);
@@ -29,24 +31,31 @@ await ingestFile(new File([await openAsBlob(path)], basename(path)), {
 });
 steps.sort((a, b) => (a.trajectory_uid < b.trajectory_uid ? -1 : a.trajectory_uid > b.trajectory_uid ? 1 : a.step_index - b.step_index));
 const sel = steps.slice(0, Math.min(max, steps.length));
-const run = (p: typeof fast, single: boolean) => {
+const run = (p: typeof fast, single: boolean, ids = false) => {
   (p.tokenizer as unknown as { model: { cache: { clear(): void } } }).model.cache.clear();
-  const cache = new Map<string, number[]>();
+  const cache = new Map<string, number>();
+  const idCache = new Map<string, number[]>();
   // CPU time, not wall time: this machine is shared, and wall time under its load is mostly waiting
   const t0 = process.cpuUsage();
   let tokens = 0;
-  for (const s of sel) tokens += countStep(p, s, cache, { single }).n_tokens ?? 0;
+  for (const s of sel) {
+    if (ids) {
+      // the ids path token_counts took before it counted without ids (renderStep: ids per piece, concatenated)
+      const r = renderStep(p, (s.messages ?? []).map(templateMessage), s.response ? templateMessage(s.response) : null, { tools: parseTools(s.tools), cache: idCache, audit: true });
+      tokens += r.wholeIds?.length ?? 0;
+    } else tokens += countStep(p, s, cache, { single }).n_tokens ?? 0;
+  }
   const d = process.cpuUsage(t0);
   return { ms: (d.user + d.system) / 1000, tokens };
 };
 run(fast, true); // warm the JIT
-const configs = { before: () => run(lib, false), oneRendering: () => run(lib, true), after: () => run(fast, true) };
-const out: Record<string, { ms: number; tokens: number }[]> = { before: [], oneRendering: [], after: [] };
+const configs = { before: () => run(lib, false), oneRendering: () => run(lib, true), idsPath: () => run(fast, true, true), after: () => run(fast, true) };
+const out: Record<string, { ms: number; tokens: number }[]> = { before: [], oneRendering: [], idsPath: [], after: [] };
 for (let i = 0; i < 3; i++) for (const [k, f] of Object.entries(configs)) out[k]?.push(f());
 const med = (xs: { ms: number }[]) => xs.map((x) => x.ms).sort((a, b) => a - b)[1] as number;
 const tokens = new Set(Object.values(out).flat().map((x) => x.tokens));
 console.log(JSON.stringify({
   file: path, steps: sel.length, tokens: [...tokens][0], sameTokens: tokens.size === 1,
-  cpuMs: { before: Math.round(med(out.before)), oneRendering: Math.round(med(out.oneRendering)), after: Math.round(med(out.after)) },
+  cpuMs: { before: Math.round(med(out.before)), oneRendering: Math.round(med(out.oneRendering)), idsPath: Math.round(med(out.idsPath)), after: Math.round(med(out.after)) },
   speedup: { oneRendering: +(med(out.before) / med(out.oneRendering)).toFixed(2), after: +(med(out.before) / med(out.after)).toFixed(2) },
 }));

@@ -26,9 +26,9 @@ await ingestFile(new File([await openAsBlob(path)], basename(path)), {
 const ingestMs = cpu() - c0;
 steps.sort((a, b) => (a.trajectory_uid < b.trajectory_uid ? -1 : a.trajectory_uid > b.trajectory_uid ? 1 : a.step_index - b.step_index));
 const sel = steps.slice(0, Math.min(max, steps.length));
-const cache = new Map<string, number[]>();
+const cache = new Map<string, number>();
 let looked = 0;
-const tracked = { get: (k: string) => { looked++; return cache.get(k); }, set: (k: string, v: number[]) => cache.set(k, v) } as unknown as Map<string, number[]>;
+const tracked = { get: (k: string) => { looked++; return cache.get(k); }, set: (k: string, v: number) => cache.set(k, v) } as unknown as Map<string, number>;
 c0 = cpu();
 let tokens = 0;
 for (const s of sel) tokens += countStep(p, s, tracked).n_tokens ?? 0;

@@ -40,6 +40,14 @@ export interface ProfileFiles {
   name?: string;
 }
 
+/** Where one counting worker's time went (ms): waiting for the pool's chunks, decoding them, counting, building the rows' IPC. */
+export interface CountTimings {
+  readMs: number;
+  decodeMs: number;
+  countMs: number;
+  writeMs: number;
+}
+
 export interface TokenCountProgress {
   done: number;
   total: number;
@@ -259,31 +267,42 @@ const api = {
    * Count one shard of the steps (trajectories by hash, so a trajectory's repeated history stays in one worker's
    * cache): the token_counts rows as Arrow IPC, or null when cancelled or the profile changed.
    */
-  async countShard(shard: number, shards: number, onProgress?: (p: TokenCountProgress) => void): Promise<{ ipc: Uint8Array; rows: number; pieces: number; tokenized: number } | null> {
+  async countShard(shard: number, shards: number, onProgress?: (p: TokenCountProgress) => void): Promise<{ ipc: Uint8Array; rows: number; pieces: number; tokenized: number; timings: CountTimings } | null> {
     if (!pool) throw new Error('tokenizer worker not initialised');
     if (!active) throw new Error('No tokenizer profile is set.');
     const me = ++job;
     const p = active;
     const where = shards > 1 ? `WHERE hash(trajectory_uid) % ${shards} = ${shard}` : '';
     const total = Number(tableToRows(tableFromIPC(await pool.query(`SELECT count(*) AS n FROM steps ${where}`)))[0]?.n ?? 0);
-    const cache = new Map<string, number[]>();
+    const cache = new Map<string, number>();
     let looked = 0;
     const tracked = {
       get: (k: string) => {
         looked++;
         return cache.get(k);
       },
-      set: (k: string, v: number[]) => cache.set(k, v),
-    } as unknown as Map<string, number[]>;
+      set: (k: string, v: number) => cache.set(k, v),
+    } as unknown as Map<string, number>;
     const out: TokenCountRow[] = [];
+    const timings: CountTimings = { readMs: 0, decodeMs: 0, countMs: 0, writeMs: 0 };
+    let t = performance.now();
+    const lap = (k: keyof CountTimings) => {
+      const now = performance.now();
+      timings[k] += now - t;
+      t = now;
+    };
     const cursor = await pool.openCursor(`SELECT step_id, trajectory_uid, messages, response, tools FROM steps ${where} ORDER BY trajectory_uid, step_index`);
     try {
       for (;;) {
         const chunk = await pool.nextChunk(cursor, 1 << 20);
+        lap('readMs');
         if (!chunk) break;
-        for (const r of tableToRows(tableFromIPC(chunk))) {
+        const rows = tableToRows(tableFromIPC(chunk));
+        lap('decodeMs');
+        for (const r of rows) {
           out.push(countStep(p, r as unknown as StepInput, tracked));
         }
+        lap('countMs');
         if (me !== job) return null;
         onProgress?.({ done: out.length, total, tokenized: cache.size, pieces: looked });
       }
@@ -292,7 +311,8 @@ const api = {
     }
     if (me !== job) return null;
     const ipc = countsIpc(out, p.templateHash);
-    return Comlink.transfer({ ipc, rows: out.length, pieces: looked, tokenized: cache.size }, [ipc.buffer]);
+    lap('writeMs');
+    return Comlink.transfer({ ipc, rows: out.length, pieces: looked, tokenized: cache.size, timings }, [ipc.buffer]);
   },
 
   /** Replace token_counts with the shards' rows (Arrow IPC each). */

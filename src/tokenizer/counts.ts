@@ -5,7 +5,7 @@
 import { parseTools, templateMessage } from './messages';
 import type { TokenizerProfile } from './profile';
 import type { ChatMessage } from './render';
-import { renderStep } from './steps';
+import { countTexts, renderTexts } from './steps';
 
 export interface StepInput {
   step_id: string;
@@ -35,17 +35,16 @@ export interface CountStats {
 }
 
 /**
- * Count one step. `cache` holds token ids per distinct text piece (message contents sit between the
+ * Count one step. `cache` holds the token count of each distinct text piece (message contents sit between the
  * template's special tokens), so a history repeated across steps is tokenized once. The prompt's count is read off
  * the same rendering as the whole conversation's where the template allows it (steps.ts: one rendering per step).
  * `single: false` renders prompt and conversation separately (the reference the one-rendering path is tested against).
  */
-export function countStep(p: TokenizerProfile, s: StepInput, cache: Map<string, number[]>, opts: { single?: boolean } = {}): TokenCountRow {
+export function countStep(p: TokenizerProfile, s: StepInput, cache: Map<string, number>, opts: { single?: boolean } = {}): TokenCountRow {
   const messages: ChatMessage[] = (s.messages ?? []).map(templateMessage);
   const tools = parseTools(s.tools);
-  const r = renderStep(p, messages, s.response ? templateMessage(s.response) : null, { tools, cache, audit: true, single: opts.single });
-  const nPrompt = r.promptIds ? r.promptIds.length : null;
-  const nTokens = r.wholeIds ? r.wholeIds.length : null;
+  const r = renderTexts(p, messages, s.response ? templateMessage(s.response) : null, { tools, audit: true, single: opts.single });
+  const { nPrompt, nWhole: nTokens } = countTexts(p, r, cache);
   return {
     step_id: s.step_id,
     trajectory_uid: s.trajectory_uid,

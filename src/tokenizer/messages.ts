@@ -25,10 +25,16 @@ export function templateMessage(m: Record<string, unknown>): ChatMessage {
 /** `steps.tools` (JSON text) as the list templates iterate; null when absent or not a JSON list. */
 export function parseTools(tools: unknown): unknown[] | null {
   if (typeof tools !== 'string' || !tools.trim()) return null;
+  // the steps of a trajectory repeat one tools text: parsed once (templates read the list, they do not change it)
+  if (tools === lastTools.text) return lastTools.value;
+  let value: unknown[] | null = null;
   try {
     const v = JSON.parse(tools);
-    return Array.isArray(v) && v.length ? v : null;
+    value = Array.isArray(v) && v.length ? v : null;
   } catch {
-    return null;
+    value = null;
   }
+  lastTools = { text: tools, value };
+  return value;
 }
+let lastTools: { text: string | null; value: unknown[] | null } = { text: null, value: null };

