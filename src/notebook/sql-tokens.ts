@@ -119,7 +119,9 @@ export interface SqlAnalysis {
   mutates: boolean;
 }
 
-const TABLE_AFTER = new Set(['from', 'join', 'into', 'update', 'table', 'describe', 'summarize', 'pivot', 'unpivot', 'copy']);
+const TABLE_AFTER = new Set(['from', 'join', 'into', 'update', 'table', 'describe', 'summarize', 'show', 'pivot', 'unpivot', 'copy']);
+/** What `SHOW` lists when it is not `SHOW t` (DuckDB: SHOW TABLES, SHOW ALL TABLES, SHOW DATABASES). */
+const SHOW_LISTS = new Set(['tables', 'all', 'databases']);
 const END_FROM_LIST = new Set([
   'where', 'group', 'having', 'order', 'limit', 'offset', 'qualify', 'window', 'union', 'intersect', 'except',
   'select', 'returning', 'set', 'values', 'to', 'sample',
@@ -211,6 +213,8 @@ export function analyzeSql(sql: string): SqlAnalysis {
   // Table positions: after FROM / JOIN / INTO …, and after commas of a FROM list at the same depth.
   const fromList: boolean[] = [];
   const inCall: boolean[] = [];
+  // an UNPIVOT statement at this depth: its `INTO NAME k VALUE v` names columns, not a table
+  const unpivot: boolean[] = [];
   let d = 0;
   let expect = false;
   let after: string | null = null;
@@ -231,6 +235,7 @@ export function analyzeSql(sql: string): SqlAnalysis {
       d = Math.max(0, d - 1);
       continue;
     }
+    if (t.text === ';') unpivot[d] = false;
     if (expect) {
       expect = false;
       if (isIdent(t) && !NOT_A_TABLE.has(lower)) {
@@ -257,6 +262,10 @@ export function analyzeSql(sql: string): SqlAnalysis {
       if (inCall[d]) continue;
       // `UPDATE x` / `TABLE x` name a table only at a statement head (not `DO UPDATE SET`, `CREATE TABLE`).
       if (lower === 'update' && !atHead) continue;
+      // `SHOW t` describes t at a statement head; SHOW TABLES / ALL TABLES / DATABASES list the catalog
+      if (lower === 'show' && (!atHead || SHOW_LISTS.has(toks[k + 1]?.text.toLowerCase() ?? ''))) continue;
+      if (lower === 'unpivot') unpivot[d] = true;
+      if (lower === 'into' && unpivot[d] && toks[k + 1]?.text.toLowerCase() === 'name') continue;
       if (lower === 'table' && !atHead && !TABLE_HEADS.has(prev.text.toLowerCase())) continue;
       expect = true;
       after = lower;

@@ -46,6 +46,22 @@ describe('bugs: what a cell could hide from the classifier', () => {
     assert.deepEqual(names('SHOW TABLE t'), ['t']);
     assert.deepEqual(spans('DESCRIBE  TABLE "My T"'), ['"My T"']);
   });
+  it('SHOW t reads t; SHOW TABLES / ALL TABLES / DATABASES read no table', () => {
+    assert.deepEqual(names('SHOW t'), ['t']);
+    assert.deepEqual(names('show main.steps'), ['main.steps']);
+    assert.deepEqual(names('SELECT 1; SHOW "My T"'), ['my t']);
+    for (const sql of ['SHOW TABLES', 'SHOW ALL TABLES', 'show databases']) assert.deepEqual(names(sql), [], sql);
+    // not at a statement head: a column or alias named show
+    assert.deepEqual(names('SELECT show FROM t'), ['t']);
+  });
+  it("UNPIVOT … INTO NAME k VALUE v names columns, not a table called name", () => {
+    assert.deepEqual(names('UNPIVOT t ON a, b INTO NAME k VALUE v'), ['t']);
+    assert.deepEqual(names('SELECT * FROM (UNPIVOT t ON COLUMNS(*) INTO NAME k VALUE v) u JOIN w ON true'), ['t', 'w']);
+    // an INSERT INTO a table called name still reads it; so does one after an UNPIVOT statement
+    assert.deepEqual(names('INSERT INTO name SELECT 1'), ['name']);
+    assert.deepEqual(names('UNPIVOT t ON a INTO NAME k VALUE v; INSERT INTO name SELECT 1'), ['t', 'name']);
+    assert.deepEqual(names('INSERT INTO name UNPIVOT t ON a INTO NAME k VALUE v'), ['name', 't']);
+  });
   it('TABLESAMPLE belongs to one table of a FROM list: the tables after it still count', () => {
     assert.deepEqual(names('SELECT * FROM t TABLESAMPLE 10%, u'), ['t', 'u']);
     assert.deepEqual(names('SELECT * FROM t TABLESAMPLE reservoir(5 ROWS), u JOIN v ON true'), ['t', 'u', 'v']);
