@@ -25,6 +25,9 @@ const STAGES = [
   ['  ddl', '  the DDL batch (new or changed schema)', (m) => (m['worker-ddl'] ? m['worker-ddl'] - m['worker-probed'] : 0)],
   ['recover', 'recovery, stats check, settings', (m) => m['worker-done'] - m['worker-schema']],
   ['page', 'page side after the pool (gateway, services, mount)', (m) => m.ready - m['worker-done']],
+  ['  gateway', '  the gateway: service worker registered and answering', (m) => m.gateway - m['pool-ready']],
+  ['  services', '  services, the demo list', (m) => m['demo-manifest'] - m.gateway],
+  ['  mount', '  the first render of the app', (m) => m.mounted - m['demo-manifest']],
 ];
 
 const median = (xs) => {
