@@ -1,4 +1,4 @@
-// `npm run bench [-- --sizes 10,100 --runs 3 --no-build --rollup-rows 1000000 --skip cold,rollups,floor,responsive,cli --single-step --out f.json]`
+// `npm run bench [-- --sizes 10,100 --runs 3 --no-build --rollup-rows 1000000 --skip cold,rollups,floor,responsive,cli --single-step --out f.json --before previous.json]`
 // Builds the app, serves dist/, drives headless Chromium and native DuckDB over the same files, prints
 // workbench / native ratios (median of the runs, min–max) and writes bench/results.json.
 import { execFileSync, execSync } from 'node:child_process';
@@ -329,42 +329,67 @@ function summarize(r) {
 // ---- report ----
 const f = (s, d = 0) => (s ? `${s.median.toFixed(d)} (${s.min.toFixed(d)}–${s.max.toFixed(d)})` : '–');
 const x = (v) => (v === null || v === undefined ? '–' : `${v.toFixed(2)}×`);
-const rows = [['figure', 'workbench median (min–max)', 'native median (min–max)', 'wb / native']];
-for (const mb of SIZES) {
-  const s = results.sizes[mb].summary;
-  if (!s) {
-    rows.push([`import ${mb} MB → steps`, `FAILED: ${results.sizes[mb].failure}`.slice(0, 60), f(stats(results.sizes[mb].native.map((n) => n.importMs))), '']);
-    continue;
+/** The report's figures of one results object (this run's, or the previous run's file): [figure, workbench, native, ratio]. */
+function figureRows(results) {
+  const rows = [];
+  for (const mb of Object.keys(results.sizes ?? {}).map(Number)) {
+    const s = results.sizes[mb].summary;
+    if (!s) {
+      rows.push([`import ${mb} MB → steps, ms`, `FAILED: ${results.sizes[mb].failure}`.slice(0, 60), f(stats(results.sizes[mb].native.map((n) => n.importMs))), '']);
+      continue;
+    }
+    rows.push([`import ${mb} MB → steps, ms`, f(s.import.workbench), f(s.import.native), x(s.import.ratio)]);
+    rows.push([`  import throughput, MB/s`, s.import.mbps.toFixed(1), s.import.nativeMbps.toFixed(1), '']);
+    if (s.floor?.json_parse_1w) rows.push([`  CPU floor: JSON.parse in 1 / 2 workers, ms`, `${f(s.floor.json_parse_1w)} / ${f(s.floor.json_parse_2w)}`, '', x(s.floorRatio)]);
+    rows.push([`export ${mb} MB steps → Parquet zstd, ms`, f(s.export.workbench), f(s.export.native), x(s.export.ratio)]);
+    rows.push([`  vs native COPY of the same ${s.rows.steps} steps`, '', f(s.export.nativeSameRows), x(s.export.ratioSameRows)]);
+    rows.push([`peak memory during import ${mb} MB (RSS Δ, MB)`, f({ median: s.memory.peakRssDelta.median / 1e6, min: s.memory.peakRssDelta.min / 1e6, max: s.memory.peakRssDelta.max / 1e6 }), f({ median: s.memory.nativePeakRssDelta.median / 1e6, min: s.memory.nativePeakRssDelta.min / 1e6, max: s.memory.nativePeakRssDelta.max / 1e6 }), `${s.memory.deltaOverFile.toFixed(2)}× file`]);
+    rows.push([`  browser tree peak RSS total, MB`, f({ median: s.memory.peakRss.median / 1e6, min: s.memory.peakRss.min / 1e6, max: s.memory.peakRss.max / 1e6 }), '', '']);
+    rows.push([`longest main-thread task during import, ms`, f(s.longestTask), '', '']);
+    rows.push([`pool bytes (database file) per input byte`, f(s.poolBytesPerInputByte, 2), '', '']);
   }
-  rows.push([`import ${mb} MB → steps, ms`, f(s.import.workbench), f(s.import.native), x(s.import.ratio)]);
-  rows.push([`  import throughput, MB/s`, s.import.mbps.toFixed(1), s.import.nativeMbps.toFixed(1), '']);
-  if (s.floor.json_parse_1w) rows.push([`  CPU floor: JSON.parse in 1 / 2 workers, ms`, `${f(s.floor.json_parse_1w)} / ${f(s.floor.json_parse_2w)}`, '', x(s.floorRatio)]);
-  rows.push([`export ${mb} MB steps → Parquet zstd, ms`, f(s.export.workbench), f(s.export.native), x(s.export.ratio)]);
-  rows.push([`  vs native COPY of the same ${s.rows.steps} steps`, '', f(s.export.nativeSameRows), x(s.export.ratioSameRows)]);
-  rows.push([`peak memory during import ${mb} MB (RSS Δ, MB)`, f({ median: s.memory.peakRssDelta.median / 1e6, min: s.memory.peakRssDelta.min / 1e6, max: s.memory.peakRssDelta.max / 1e6 }), f({ median: s.memory.nativePeakRssDelta.median / 1e6, min: s.memory.nativePeakRssDelta.min / 1e6, max: s.memory.nativePeakRssDelta.max / 1e6 }), `${s.memory.deltaOverFile.toFixed(2)}× file`]);
-  rows.push([`  browser tree peak RSS total, MB`, f({ median: s.memory.peakRss.median / 1e6, min: s.memory.peakRss.min / 1e6, max: s.memory.peakRss.max / 1e6 }), '', '']);
-  rows.push([`longest main-thread task during import, ms`, f(s.longestTask), '', '']);
-  rows.push([`pool bytes (database file) per input byte`, f(s.poolBytesPerInputByte, 2), '', '']);
+  if (results.rollups) {
+    for (const [name, q] of Object.entries(results.rollups.queries)) rows.push([`rollup ${name} over ${results.rollups.rows} steps, ms`, f(q.workbench), f(q.native, 1), x(q.ratio)]);
+  }
+  if (results.responsive) {
+    const r = results.responsive;
+    rows.push([`query latency during a ${r.mb} MB import, p50 / p90 / p99 / worst, ms`, `${r.p50.toFixed(0)} / ${r.p90.toFixed(0)} / ${r.p99.toFixed(0)} / ${r.max.toFixed(0)}`, '', '']);
+  }
+  if (results.coldStart) {
+    rows.push(['start, new profile: workbench.ready, ms', f(results.coldStart.cold.ready), '', '']);
+    rows.push(['start, same profile, new pool: workbench.ready, ms', f(results.coldStart.warm.ready), '', '']);
+    if (results.coldStart.returning) rows.push(['start, same profile and pool: workbench.ready, ms', f(results.coldStart.returning.ready), '', '']);
+    if (results.coldStart.cold.fcp) rows.push(['  first contentful paint cold / warm, ms', `${f(results.coldStart.cold.fcp)} / ${f(results.coldStart.warm.fcp)}`, '', '']);
+  }
+  if (results.tokens) {
+    const t = results.tokens;
+    rows.push([`token_counts ${t.mb} MB (${t.workers} workers) vs its import, ms`, `${t.countMs.toFixed(0)}`, `import ${t.importMs.toFixed(0)}`, x(t.countVsImport)]);
+    if (t.encode?.ratio) rows.push([`  one tokenizer worker vs Rust tokenizers, tokens/s`, t.encode.workerTokensPerS.toFixed(0), `Rust ${t.encode.rust.tokensPerS.toFixed(0)}`, `${t.encode.ratio.toFixed(2)}× Rust`]);
+    rows.push([`  longest main-thread task while counting, ms`, t.longestTask.toFixed(0), '', '']);
+  }
+  return rows;
 }
-if (results.rollups) {
-  for (const [name, q] of Object.entries(results.rollups.queries)) rows.push([`rollup ${name} over ${results.rollups.rows} steps, ms`, f(q.workbench), f(q.native, 1), x(q.ratio)]);
+// the previous version's figures beside this run's (--before FILE, default: the output file as it was before this run)
+const BEFORE = opt('before', OUT);
+const previous = existsSync(BEFORE) ? JSON.parse(readFileSync(BEFORE, 'utf8')) : null;
+let prevRows = new Map();
+try {
+  prevRows = new Map((previous ? figureRows(previous) : []).map((r) => [r[0], r]));
+} catch (e) {
+  console.log(`the previous results (${BEFORE}) could not be read as figures: ${e instanceof Error ? e.message : e}`);
 }
-if (results.responsive) {
-  const r = results.responsive;
-  rows.push([`query latency during a ${r.mb} MB import, p50 / p90 / p99 / worst, ms`, `${r.p50.toFixed(0)} / ${r.p90.toFixed(0)} / ${r.p99.toFixed(0)} / ${r.max.toFixed(0)}`, '', '']);
-}
-if (results.coldStart) {
-  rows.push(['start, new profile: workbench.ready, ms', f(results.coldStart.cold.ready), '', '']);
-  rows.push(['start, same profile, new pool: workbench.ready, ms', f(results.coldStart.warm.ready), '', '']);
-  if (results.coldStart.returning) rows.push(['start, same profile and pool: workbench.ready, ms', f(results.coldStart.returning.ready), '', '']);
-  if (results.coldStart.cold.fcp) rows.push(['  first contentful paint cold / warm, ms', `${f(results.coldStart.cold.fcp)} / ${f(results.coldStart.warm.fcp)}`, '', '']);
+const rows = [['figure', 'workbench median (min–max)', 'native median (min–max)', 'wb / native', 'previous: workbench', 'previous: wb / native']];
+for (const r of figureRows(results)) {
+  const p = prevRows.get(r[0]);
+  rows.push([...r, p ? String(p[1]).split(' ')[0] : '–', p ? p[3] : '–']);
 }
 const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+if (previous) console.log(`\nprevious: ${BEFORE} (${previous.date}, load ${previous.machine?.loadAtStart?.[0]?.toFixed(1) ?? '?'} at its start; compare ratios, not times, across runs)`);
 console.log(`\n${results.machine.cpus} × ${results.machine.cpu}, ${results.machine.memGB} GB, ${results.machine.chromium}, median of ${RUNS} runs; load average ${results.machine.loadAtStart[0].toFixed(1)} at start, ${results.machine.loadAtEnd[0].toFixed(1)} at end (other work on the machine inflates both sides)`);
 for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join(' │ '));
 if (errors.length) console.log(`page errors: ${errors.slice(0, 5).join(' | ')}`);
 if (results.boot) {
-  const prev = existsSync(OUT) ? JSON.parse(readFileSync(OUT, 'utf8')).boot : null;
+  const prev = previous?.boot ?? null;
   console.log(`\nstart, median of ${RUNS} (stages in ms; "before": ${OUT} as it was)\n${bootTable(results.boot, prev ?? null)}`);
 }
 writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);
