@@ -19,8 +19,12 @@ export type Request =
   | { op: 'exec'; conn: number; sql: string }
   /** Exactly one statement (a prepared statement cannot hold more); `readOnly`: inside a READ ONLY transaction. */
   | { op: 'one'; conn: number; sql: string; readOnly: boolean; run: boolean }
-  /** An import batch: Arrow IPC stream or (converted by a reader thread) Parquet bytes. */
-  | { op: 'appendIPC'; conn: number; table: string; bytes: Uint8Array };
+  /** An import batch: Arrow IPC stream or (converted by a reader thread) Parquet bytes, staged as a file for `insertStaged`. */
+  | { op: 'stage'; conn: number; bytes: Uint8Array }
+  /** The connection's staged batches, in the order staged, appended to `table` by one INSERT (then deleted). */
+  | { op: 'insertStaged'; conn: number; table: string }
+  /** The connection's staged batches deleted unread (the import was reset or ended). */
+  | { op: 'dropStaged'; conn: number };
 
 export interface Envelope {
   id: number;
@@ -36,6 +40,8 @@ const { path, syncPort, memoryLimit } = workerData as { path: string; syncPort: 
 const instance = await DuckDBInstance.create(path, memoryLimit ? { memory_limit: memoryLimit } : {});
 const conns = new Map<number, DuckDBConnection>();
 let nextConn = 0;
+/** Per connection: the batch files staged for its next insertStaged, in order. */
+const staged = new Map<number, string[]>();
 const stage = join(tmpdir(), `agentworld-${process.pid}-${randomUUID().slice(0, 8)}`);
 
 function conn(id: number): DuckDBConnection {
@@ -72,20 +78,37 @@ async function handle(req: Request): Promise<unknown> {
         if (req.readOnly) await c.run('ROLLBACK');
       }
     }
-    case 'appendIPC': {
+    case 'stage': {
       // No Arrow IPC reader in native DuckDB without extensions: the batch (stepsToIPC's, as the browser
-      // inserts it) goes through an uncompressed Parquet file DuckDB reads by position into the table
-      // (converted here unless a reader thread sent it converted, stage.ts).
+      // inserts it) goes through an uncompressed Parquet file (converted here unless a reader thread sent it
+      // converted, stage.ts), kept until insertStaged (decision 044)
       const file = join(stage, `${randomUUID()}.parquet`);
       mkdirSync(stage, { recursive: true });
       writeFileSync(file, isParquetBytes(req.bytes) ? req.bytes : ipcToParquet(req.bytes));
+      const list = staged.get(req.conn) ?? [];
+      list.push(file);
+      staged.set(req.conn, list);
+      return null;
+    }
+    case 'insertStaged': {
+      const list = staged.get(req.conn) ?? [];
+      staged.delete(req.conn);
       try {
-        await conn(req.conn).run(`INSERT INTO ${req.table} SELECT * FROM read_parquet('${file.replaceAll("'", "''")}')`);
+        // one INSERT per batch, in the order staged: one INSERT of many files buffers more than a low memory_limit
+        // allows (an Out of Memory Error at 128MB, measured), one per batch ran at 64MB
+        for (const file of list) {
+          await conn(req.conn).run(`INSERT INTO ${req.table} SELECT * FROM read_parquet('${file.replaceAll("'", "''")}')`);
+          rmSync(file, { force: true });
+        }
       } finally {
-        rmSync(file, { force: true });
+        for (const file of list) rmSync(file, { force: true });
       }
       return null;
     }
+    case 'dropStaged':
+      for (const file of staged.get(req.conn) ?? []) rmSync(file, { force: true });
+      staged.delete(req.conn);
+      return null;
   }
 }
 

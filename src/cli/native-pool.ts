@@ -12,19 +12,34 @@ import { DDL } from '../pool/schema';
 import { NativeDb, type Row } from './native-db';
 
 const str = (s: string) => `'${s.replaceAll("'", "''")}'`;
+/**
+ * An import's batches are staged as Parquet files and inserted when this many bytes wait, or at its commit (decision
+ * 044): the reader threads' memory and DuckDB's then peak one after the other instead of together; the files take up
+ * to this much of the temp folder.
+ */
+export const STAGE_BYTES = 1 << 30;
 
 export class NativePool implements IngestSink {
   readonly db: NativeDb;
   private main = 0;
   private tx = new Map<number, number>();
+  /** Bytes of batches staged per import and not yet inserted. */
+  private staged = new Map<number, number>();
 
-  private constructor(path: string, memoryLimit?: string) {
+  private constructor(
+    path: string,
+    memoryLimit: string | undefined,
+    private stageBytes: number,
+  ) {
     this.db = new NativeDb(path, memoryLimit);
   }
 
-  /** Open (or create) the pool file at `path` (':memory:' for none) with the pool's schema; `memoryLimit`: DuckDB's memory_limit. */
-  static async open(path: string, opts: { memoryLimit?: string } = {}): Promise<NativePool> {
-    const p = new NativePool(path, opts.memoryLimit);
+  /**
+   * Open (or create) the pool file at `path` (':memory:' for none) with the pool's schema; `memoryLimit`: DuckDB's
+   * memory_limit; `stageBytes`: an import's batches wait as files until this many bytes (or its commit), decision 044.
+   */
+  static async open(path: string, opts: { memoryLimit?: string; stageBytes?: number } = {}): Promise<NativePool> {
+    const p = new NativePool(path, opts.memoryLimit, opts.stageBytes ?? STAGE_BYTES);
     p.main = await p.db.connect();
     for (const stmt of DDL) await p.exec(stmt);
     for (const h of CURATION_HELPERS) await p.exec(h.sql);
@@ -63,8 +78,20 @@ export class NativePool implements IngestSink {
     await this.exec(setImportSourceSql(id, sourceId));
   }
 
-  appendBatch(id: number, bytes: Uint8Array): Promise<void> {
-    return this.db.call({ op: 'appendIPC', conn: this.conn(id), table: 'steps', bytes }, [bytes.buffer as ArrayBuffer]);
+  /** An import batch (Arrow IPC, or Parquet a reader thread converted), staged as a file: insertStaged appends it. */
+  async appendBatch(id: number, bytes: Uint8Array): Promise<void> {
+    const c = this.conn(id);
+    const n = bytes.length;
+    await this.db.call({ op: 'stage', conn: c, bytes }, [bytes.buffer as ArrayBuffer]);
+    const staged = (this.staged.get(id) ?? 0) + n;
+    this.staged.set(id, staged);
+    if (staged >= this.stageBytes) await this.insertStaged(id);
+  }
+
+  /** The import's staged batches appended to steps (one INSERT), inside its transaction. */
+  private async insertStaged(id: number): Promise<void> {
+    this.staged.delete(id);
+    await this.db.call({ op: 'insertStaged', conn: this.conn(id), table: 'steps' });
   }
 
   /** Rows of a query appended to the import's steps (by column name), inside its transaction. */
@@ -74,22 +101,40 @@ export class NativePool implements IngestSink {
 
   async resetImport(id: number): Promise<void> {
     const c = this.conn(id);
+    this.staged.delete(id);
+    await this.db.call({ op: 'dropStaged', conn: c });
     await this.db.exec(c, 'ROLLBACK');
     await this.db.exec(c, 'BEGIN TRANSACTION');
   }
 
   async commitImport(id: number, info: ImportCommit) {
     const c = this.conn(id);
+    // ms per stage, as the browser's pool reports them (src/pool/import-tx.ts): the import report's timings.commit
+    const stages: Record<string, number> = {};
+    let t0 = performance.now();
+    const lap = (k: string) => {
+      stages[k] = Math.round(performance.now() - t0);
+      t0 = performance.now();
+    };
     try {
+      await this.insertStaged(id);
+      lap('insert');
       const q = (sql: string) => {
         const rows = this.db.querySync(c, sql);
         return { toArray: () => rows };
       };
-      const result = await commitImportRows(q, id, info, (errors) => {
-        for (const sql of errorInserts(id, errors)) this.db.querySync(c, sql);
-      });
+      const result = await commitImportRows(
+        q,
+        id,
+        info,
+        (errors) => {
+          for (const sql of errorInserts(id, errors)) this.db.querySync(c, sql);
+        },
+        lap,
+      );
       await this.endTx(id, 'COMMIT');
-      return result;
+      lap('commit');
+      return { ...result, stages };
     } catch (e) {
       await this.endTx(id, 'ROLLBACK');
       throw e;
@@ -115,7 +160,9 @@ export class NativePool implements IngestSink {
     const c = this.tx.get(id);
     if (c === undefined) return;
     this.tx.delete(id);
+    this.staged.delete(id);
     try {
+      await this.db.call({ op: 'dropStaged', conn: c });
       await this.db.exec(c, how);
     } finally {
       await this.db.call({ op: 'close', conn: c });

@@ -6,14 +6,19 @@ import { tsWorker } from './loader';
 import type { ShardIn, ShardOut } from './shard-thread';
 
 export interface ThreadShardPool extends ShardPool {
+  /** Threads started and not yet ended (a thread ends when its shard is read). */
+  readonly live: number;
   close(): Promise<void>;
 }
 
 /** `paths`: where each File the pipeline is given lives on disk (a thread opens the file itself). */
 export function threadShardPool(paths: Map<File, string>, count = Math.min(8, availableParallelism())): ThreadShardPool {
-  const workers: Worker[] = [];
+  const workers: (Worker | undefined)[] = [];
   return {
     count,
+    get live() {
+      return workers.filter(Boolean).length;
+    },
     run(k, job, onBatch, onProgress) {
       const path = paths.get(job.file);
       if (!path) return Promise.reject(new Error(`no path for ${job.file.name}`));
@@ -32,7 +37,10 @@ export function threadShardPool(paths: Map<File, string>, count = Math.min(8, av
           } else if (m.type === 'progress') onProgress(m.bytes, m.records, m.rows);
           else if (m.type === 'done') {
             stop();
-            resolve(m.run as RecordRun);
+            // the thread's heap and Parquet staging memory go before the import commits (the commit's peak is
+            // DuckDB's): a next file starts a thread of its own
+            workers[k] = undefined;
+            w.terminate().then(() => resolve(m.run as RecordRun), () => resolve(m.run as RecordRun));
           } else {
             stop();
             reject(new Error(m.message));
@@ -53,7 +61,7 @@ export function threadShardPool(paths: Map<File, string>, count = Math.min(8, av
       });
     },
     async close() {
-      await Promise.all(workers.filter(Boolean).map((w) => w.terminate()));
+      await Promise.all(workers.map((w) => w?.terminate()));
     },
   };
 }

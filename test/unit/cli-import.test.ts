@@ -1,14 +1,20 @@
 // The CLI's import on native DuckDB (issue 22): parallel reader threads give the same steps as one reader,
-// a re-run adds nothing, shards partition the sorted listing, a missing input is an error naming it.
+// a re-run adds nothing, shards partition the sorted listing, a missing input is an error naming it; an import's
+// batches wait as files until its commit (or stageBytes) and a reset drops them; reader threads end before the commit.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { listInputs, shardOf, UsageError } from '../../src/cli/files';
+import { fileOf, listInputs, shardOf, UsageError } from '../../src/cli/files';
 import { runImport } from '../../src/cli/import';
 import { exportLayout } from '../../src/cli/main';
 import { NativePool } from '../../src/cli/native-pool';
+import { threadShardPool } from '../../src/cli/shard-pool';
+import type { ImportCommit } from '../../src/pool/pool-core';
+import { ingestFile } from '../../src/ingest/pipeline';
+import { stepsToIPC } from '../../src/ingest/step-arrow';
+import { demoSteps } from '../browser/notebook-demo';
 
 const tmp = mkdtempSync(join(tmpdir(), 'aw-cli-unit-'));
 const FILE = 'test/fixtures/formats/sharegpt-llamafactory.jsonl';
@@ -49,6 +55,51 @@ describe('CLI import', () => {
     assert.ok(r.rows > 0);
     assert.equal(r.files.length, Number(sources), 'a file per (data_source, channel)');
     for (const f of r.files) assert.match(f.slice(out.length), /^\/data_source=[^/]+\/channel=[^/]+\/part-0\.parquet$/, f);
+  });
+
+  it('batches wait until the commit (or stageBytes) and go in whole; a reset drops the ones waiting', async () => {
+    const ipc = (traj: string, id: number) => stepsToIPC(demoSteps(traj, 'solver', 'p1', 1, 3).map((s) => ({ ...s, import_id: id })));
+    const info: ImportCommit = { format: 'test', confidence: 1, records: 6, rowsMade: 6, errors: [] };
+    const got = [];
+    // 1 << 30: everything waits for the commit; 1: each batch is inserted as it comes
+    for (const stageBytes of [1 << 30, 1]) {
+      const pool = await NativePool.open(':memory:', { stageBytes });
+      try {
+        const id = await pool.beginImport({ file: 'a.jsonl', sourceId: 'a', bytes: 1 });
+        await pool.appendBatch(id, ipc('dropped', id));
+        await pool.resetImport(id);
+        await pool.appendBatch(id, ipc('t1', id));
+        await pool.appendBatch(id, ipc('t2', id));
+        const r = await pool.commitImport(id, info);
+        assert.equal(r.rowsAdded, 6);
+        got.push(json(await pool.rows('SELECT step_id, is_last FROM steps ORDER BY rowid')));
+      } finally {
+        await pool.close();
+      }
+    }
+    assert.equal(got[0], json(['t1:0', 't1:1', 't1:2', 't2:0', 't2:1', 't2:2'].map((step_id) => ({ step_id, is_last: step_id.endsWith(':2') }))));
+    assert.equal(got[1], got[0]);
+  });
+
+  it("the reader threads have ended when the import commits (their memory is not the commit's)", async () => {
+    const pool = await NativePool.open(':memory:');
+    const file = await fileOf(FILE);
+    const shards = threadShardPool(new Map([[file, FILE]]), 2);
+    const live: number[] = [];
+    const sink = Object.assign(Object.create(pool) as NativePool, {
+      commitImport: (id: number, info: ImportCommit) => {
+        live.push(shards.live);
+        return pool.commitImport(id, info);
+      },
+    });
+    try {
+      const r = await ingestFile(file, sink, { shards, shardMinBytes: 256 });
+      assert.equal(r.shards, 2, 'read by two threads');
+      assert.deepEqual(live, [0]);
+    } finally {
+      await shards.close();
+      await pool.close();
+    }
   });
 
   it('shards partition the sorted listing; a missing input is named', () => {
