@@ -1,4 +1,4 @@
-import { DataType, type Table, Type, type Vector } from 'apache-arrow';
+import { type Data, DataType, makeVector, type Table, Type, type Vector } from 'apache-arrow';
 
 export type Row = Record<string, unknown>;
 
@@ -28,8 +28,132 @@ function plain(v: unknown, type: DataType | undefined): unknown {
   return v;
 }
 
+// ignoreBOM: a value that starts with U+FEFF keeps it (apache-arrow's own decoder drops it, as a stream's BOM)
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+/** Throws on bytes that are not UTF-8, so a chunk decoded at once is never cut at shifted offsets. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** How many string chunks were decoded value by value (their bytes were not UTF-8): for tests. */
+export const utf8Fallbacks = { count: 0 };
+
+/** UTF-16 length of the UTF-8 bytes [from, to): one unit per character, two for a 4-byte sequence. */
+function utf16Length(b: Uint8Array, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const x = b[i] as number;
+    if (x < 0x80 || x >= 0xc0) n += x >= 0xf0 ? 2 : 1;
+  }
+  return n;
+}
+
+/**
+ * The strings of a Utf8 chunk, rows [from, to): the chunk's bytes decoded once and cut at each value's UTF-16 offset,
+ * instead of one TextDecoder call per value. Null where the row is null. Falls back to one decode per value if the bytes
+ * do not decode to the length their characters say (not valid UTF-8).
+ */
+function decodeUtf8(d: Data, from: number, to: number): (string | null)[] {
+  const out: (string | null)[] = new Array(to - from);
+  const offsets = d.valueOffsets as Int32Array;
+  const values = d.values as Uint8Array;
+  const start = offsets[from] as number;
+  let text: string;
+  try {
+    text = strictUtf8.decode(values.subarray(start, offsets[to] as number));
+  } catch {
+    text = '';
+  }
+  let pos = 0;
+  let ok = true;
+  const ascii = text.length === (offsets[to] as number) - start;
+  for (let i = from; i < to && ok; i++) {
+    const a = offsets[i] as number;
+    const b = offsets[i + 1] as number;
+    const len = ascii ? b - a : utf16Length(values, a, b);
+    out[i - from] = d.getValid(i) ? text.slice(pos, pos + len) : null;
+    pos += len;
+  }
+  if (pos !== text.length || (!text.length && (offsets[to] as number) > start)) ok = false;
+  if (!ok) utf8Fallbacks.count++;
+  if (!ok) for (let i = from; i < to; i++) out[i - from] = d.getValid(i) ? utf8.decode(values.subarray(offsets[i] as number, offsets[i + 1] as number)) : null;
+  return out;
+}
+
+/**
+ * Rows [from, to) of one Arrow chunk as plain values (what `plain(vector.get(i))` gives), decoded by column: strings
+ * per chunk, lists by their offsets into the decoded child, structs from their decoded fields. Other types go through
+ * `plain` value by value.
+ */
+function decodeData(d: Data, from: number, to: number): unknown[] {
+  const type = d.type as DataType;
+  switch (type.typeId) {
+    case Type.Utf8:
+      return decodeUtf8(d, from, to);
+    case Type.Int:
+    case Type.Float: {
+      if ((type as unknown as { bitWidth?: number }).bitWidth === 16 && type.typeId === Type.Float) break;
+      const values = d.values as ArrayLike<number | bigint>;
+      const out: unknown[] = new Array(to - from);
+      for (let i = from; i < to; i++) {
+        const v = values[i];
+        out[i - from] = d.getValid(i) ? (typeof v === 'bigint' ? Number(v) : v) : null;
+      }
+      return out;
+    }
+    case Type.List: {
+      const offsets = d.valueOffsets as Int32Array;
+      const child = d.children[0] as Data;
+      const base = offsets[from] as number;
+      const items = decodeData(child, base, offsets[to] as number);
+      const out: unknown[] = new Array(to - from);
+      for (let i = from; i < to; i++) out[i - from] = d.getValid(i) ? items.slice((offsets[i] as number) - base, (offsets[i + 1] as number) - base) : null;
+      return out;
+    }
+    case Type.Struct: {
+      const fields = (type as unknown as { children: { name: string }[] }).children;
+      const cols = fields.map((_, k) => decodeData(d.children[k] as Data, from, to));
+      const out: unknown[] = new Array(to - from);
+      for (let i = from; i < to; i++) {
+        if (!d.getValid(i)) {
+          out[i - from] = null;
+          continue;
+        }
+        const o: Record<string, unknown> = {};
+        for (let k = 0; k < fields.length; k++) o[(fields[k] as { name: string }).name] = (cols[k] as unknown[])[i - from];
+        out[i - from] = o;
+      }
+      return out;
+    }
+  }
+  const v = makeVector(d);
+  const out: unknown[] = new Array(to - from);
+  for (let i = from; i < to; i++) out[i - from] = plain(v.get(i), type);
+  return out;
+}
+
 /** Arrow table → plain row objects (BigInt as number, timestamps as ISO text, nested values as arrays/objects). */
 export function tableToRows(t: Table, limit = Number.POSITIVE_INFINITY): Row[] {
+  const fields = t.schema.fields;
+  const n = Math.min(t.numRows, limit);
+  const out: Row[] = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = {};
+  for (let j = 0; j < fields.length; j++) {
+    const name = (fields[j] as { name: string }).name;
+    // by name, as the value-by-value decoder reads it (a duplicated name reads its first column)
+    const col = t.getChild(name) as Vector | null;
+    let at = 0;
+    for (const d of col?.data ?? []) {
+      if (at >= n) break;
+      const take = Math.min(d.length, n - at);
+      const values = decodeData(d, 0, take);
+      for (let i = 0; i < take; i++) (out[at + i] as Row)[name] = values[i];
+      at += take;
+    }
+  }
+  return out;
+}
+
+/** The row objects the value-by-value decoder gives (`plain` of each `vector.get`): the reference tableToRows is checked against. */
+export function tableToRowsByValue(t: Table, limit = Number.POSITIVE_INFINITY): Row[] {
   const fields = t.schema.fields;
   const cols = fields.map((f) => t.getChild(f.name) as Vector);
   const n = Math.min(t.numRows, limit);
