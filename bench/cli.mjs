@@ -1,11 +1,12 @@
 // CLI side of the benchmark (issue 22): `agentworld import` of the bench file on native DuckDB against native
 // read_json_auto of the same file (ratio), the CLI's peak RSS, and the file split in 8 shards imported by 2
-// processes in parallel (--shard 0/2, 1/2) against 1 process. `node bench/cli.mjs [--sizes 100] [--runs 3]`
+// processes in parallel (--shard 0/2, 1/2) against 1 process. `node bench/cli.mjs [--sizes 100] [--runs 3] [--memory-limit 128MB]`
 // runs it alone (`node --import tsx bench/cli.mjs …`: the native side reads TypeScript); `npm run bench` runs it unless `--skip cli`. The CLI runs as users run it (bin/agentworld.mjs: the
 // precompiled bundle), and each run prints where its time went (the report's timings: hashed, read, appended,
 // committed) and the CPU time of the process tree (user + sys), which on a shared machine says more than wall time.
 import { execFile } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
@@ -37,20 +38,25 @@ async function split(file, dir, n) {
   return dir;
 }
 
-export async function cliBench(file, dataDir, runs, log = console.log) {
+/** `extra`: more flags for each import run (e.g. `--memory-limit 128MB`). */
+export async function cliBench(file, dataDir, runs, log = console.log, extra = []) {
   const pool = join(dataDir, 'cli-bench.duckdb');
   const imports = [];
   for (let i = 0; i < runs; i++) {
     rmSync(pool, { force: true });
     rmSync(`${pool}.wal`, { force: true });
-    const r = await timed(['import', file, '--pool', pool, '--json']);
+    const load0 = loadavg()[0];
+    const r = await timed(['import', file, '--pool', pool, '--json', ...extra]);
     const rep = r.report.reports[0];
     imports.push({ ms: r.ms, cpuMs: r.cpuMs, importMs: rep.ms, peakRss: r.peakRss, rows: rep.rows, added: rep.added, status: rep.status, shards: rep.shards, timings: rep.timings });
     const t = rep.timings ?? {};
     const s = (x) => (x == null ? '?' : (x / 1000).toFixed(1));
+    // the commit's stages (decision 044: the staged batches' INSERT is its first), and the machine's load meanwhile
+    const stages = Object.entries(t.commit ?? {}).map(([k, ms]) => `${k} ${s(ms)}`).join(', ');
+    imports.at(-1).load = [load0, loadavg()[0]];
     log(
-      `CLI import run ${i + 1}: ${(r.ms / 1000).toFixed(1)} s wall (pipeline ${(rep.ms / 1000).toFixed(1)} s: hashed ${s(t.hashed)}, read ${s(t.read)}, appended ${s(t.appended)}, committed ${s(t.committed)}; ${rep.shards ?? 1} reader(s)), ` +
-        `${(r.cpuMs / 1000).toFixed(1)} CPU-s, ${rep.added} steps, peak RSS ${(r.peakRss / 1e6).toFixed(0)} MB`,
+      `CLI import run ${i + 1}: ${(r.ms / 1000).toFixed(1)} s wall (pipeline ${(rep.ms / 1000).toFixed(1)} s: hashed ${s(t.hashed)}, read ${s(t.read)}, appended ${s(t.appended)}, committed ${s(t.committed)}${stages ? ` [commit: ${stages}]` : ''}; ${rep.shards ?? 1} reader(s)), ` +
+        `${(r.cpuMs / 1000).toFixed(1)} CPU-s, ${rep.added} steps, peak RSS ${(r.peakRss / 1e6).toFixed(0)} MB, load ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)}`,
     );
   }
   const shardDir = await split(file, `${file}.8-shards`, 8);
@@ -86,7 +92,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     }
     native.sort((a, b) => a - b);
     nativeCpu.sort((a, b) => a - b);
-    const cli = await cliBench(file, 'bench/data', runs);
+    const cli = await cliBench(file, 'bench/data', runs, console.log, opt('memory-limit') ? ['--memory-limit', opt('memory-limit')] : []);
     const wall = cli.imports.map((x) => x.ms).sort((a, b) => a - b);
     const med = (xs) => xs[Math.floor(xs.length / 2)];
     const cpu = cli.imports.map((x) => x.cpuMs).sort((a, b) => a - b);
