@@ -12,7 +12,7 @@ import { countStep, type StepInput, type TokenCountRow } from '../src/tokenizer/
 import { type ExportRowInput, type ExportTokenOptions, newPlanTally, newRlExportState, type PlanTally, planRow, type RlColumns, type RlExportCounts, type RlRowInput, rlTokenColumns, type TokenColumns, tallyRow, tokenColumns } from '../src/tokenizer/export-rows';
 import { parseTools, templateMessage } from '../src/tokenizer/messages';
 import { loadO200k } from '../src/tokenizer/openai';
-import { loadProfile, type ProfileInfo, profileInfo, type TokenizerProfile } from '../src/tokenizer/profile';
+import { loadProfile, sha256Hex, type ProfileInfo, profileInfo, type TokenizerProfile } from '../src/tokenizer/profile';
 import { fastEncoder } from '../src/tokenizer/fast-encode';
 import { encode, type LostContent, renderChat, type TokenPiece, tokenPieces } from '../src/tokenizer/render';
 
@@ -75,6 +75,12 @@ let rlExport = newRlExportState();
 let exportCache = new Map<string, number[]>();
 const cancelledExports = new Set<number>();
 let active: TokenizerProfile | null = null;
+/**
+ * What a token_counts row was counted under (its profile_key): the profile's files and the counting code's version.
+ * Bump COUNTING_VERSION when a change to rendering or counting changes any count, so rows of an older build are redone.
+ */
+const COUNTING_VERSION = 1;
+let activeKey: string | null = null;
 let job = 0;
 
 async function text(src: string | { url: string }, file: string): Promise<string> {
@@ -93,7 +99,7 @@ function parse(t: string, file: string): unknown {
 }
 
 /** token_counts rows as an Arrow IPC stream. */
-function countsIpc(out: TokenCountRow[], templateHash: string): Uint8Array {
+function countsIpc(out: (TokenCountRow & { content_hash: string })[], templateHash: string, profileKey: string): Uint8Array {
   const int = (k: 'n_prompt_tokens' | 'n_response_tokens' | 'n_tokens' | 'lost_reasoning' | 'lost_tool_calls' | 'lost_tool_results' | 'lost_content') =>
     vectorFromArray(
       out.map((r) => r[k]),
@@ -112,6 +118,9 @@ function countsIpc(out: TokenCountRow[], templateHash: string): Uint8Array {
     lost_tool_results: int('lost_tool_results'),
     lost_content: int('lost_content'),
     template_hash: txt(out.map(() => templateHash)),
+    profile_key: txt(out.map(() => profileKey)),
+    // hash(...) as text: a UBIGINT does not survive a JS number (the pool casts it back)
+    content_hash: txt(out.map((r) => r.content_hash)),
   });
   return tableToIPC(t, 'stream');
 }
@@ -125,13 +134,17 @@ const api = {
   async setProfile(files: ProfileFiles): Promise<ProfileInfo> {
     if (files.builtin === 'o200k_base') {
       active = await loadO200k();
+      activeKey = `builtin:o200k_base:${COUNTING_VERSION}`;
       job++;
       return profileInfo(active);
     }
-    const tokenizer = parse(await text(files.tokenizer, 'tokenizer.json'), 'tokenizer.json');
-    const config = parse(await text(files.config, 'tokenizer_config.json'), 'tokenizer_config.json');
+    const tokenizerText = await text(files.tokenizer, 'tokenizer.json');
+    const configText = await text(files.config, 'tokenizer_config.json');
+    const tokenizer = parse(tokenizerText, 'tokenizer.json');
+    const config = parse(configText, 'tokenizer_config.json');
     const p = await loadProfile({ tokenizer, config, template: files.template ?? null, name: files.name });
     active = p;
+    activeKey = `${await sha256Hex([tokenizerText, configText, files.template ?? ''].join('\u0000'))}:${COUNTING_VERSION}`;
     job++; // a count under the previous profile is stale
     return profileInfo(p);
   },
@@ -272,8 +285,12 @@ const api = {
     if (!active) throw new Error('No tokenizer profile is set.');
     const me = ++job;
     const p = active;
-    const where = shards > 1 ? `WHERE hash(trajectory_uid) % ${shards} = ${shard}` : '';
-    const total = Number(tableToRows(tableFromIPC(await pool.query(`SELECT count(*) AS n FROM steps ${where}`)))[0]?.n ?? 0);
+    const key = activeKey as string;
+    // the shard's steps without a row counted under this profile for their content (schema 3): the others keep theirs
+    const shardOf = shards > 1 ? `WHERE hash(trajectory_uid) % ${shards} = ${shard}` : '';
+    const todo = `WITH s AS (SELECT step_id, trajectory_uid, step_index, messages, response, tools, hash(messages, response, tools) AS h FROM steps ${shardOf})
+      SELECT s.* FROM s WHERE NOT EXISTS (SELECT 1 FROM token_counts t WHERE t.step_id = s.step_id AND t.profile_key = ${sqlString(key)} AND t.content_hash = s.h)`;
+    const total = Number(tableToRows(tableFromIPC(await pool.query(`SELECT count(*) AS n FROM (${todo})`)))[0]?.n ?? 0);
     const cache = new Map<string, number>();
     let looked = 0;
     const tracked = {
@@ -283,7 +300,7 @@ const api = {
       },
       set: (k: string, v: number) => cache.set(k, v),
     } as unknown as Map<string, number>;
-    const out: TokenCountRow[] = [];
+    const out: (TokenCountRow & { content_hash: string })[] = [];
     const timings: CountTimings = { readMs: 0, decodeMs: 0, countMs: 0, writeMs: 0 };
     let t = performance.now();
     const lap = (k: keyof CountTimings) => {
@@ -291,7 +308,7 @@ const api = {
       timings[k] += now - t;
       t = now;
     };
-    const cursor = await pool.openCursor(`SELECT step_id, trajectory_uid, messages, response, tools FROM steps ${where} ORDER BY trajectory_uid, step_index`);
+    const cursor = await pool.openCursor(`SELECT step_id, trajectory_uid, messages, response, tools, h::VARCHAR AS content_hash FROM (${todo}) ORDER BY trajectory_uid, step_index`);
     try {
       for (;;) {
         const chunk = await pool.nextChunk(cursor, 1 << 20);
@@ -300,7 +317,7 @@ const api = {
         const rows = tableToRows(tableFromIPC(chunk));
         lap('decodeMs');
         for (const r of rows) {
-          out.push(countStep(p, r as unknown as StepInput, tracked));
+          out.push({ ...countStep(p, r as unknown as StepInput, tracked), content_hash: r.content_hash as string });
         }
         lap('countMs');
         if (me !== job) return null;
@@ -310,24 +327,22 @@ const api = {
       await pool.closeCursor(cursor);
     }
     if (me !== job) return null;
-    const ipc = countsIpc(out, p.templateHash);
+    const ipc = countsIpc(out, p.templateHash, key);
     lap('writeMs');
     return Comlink.transfer({ ipc, rows: out.length, pieces: looked, tokenized: cache.size, timings }, [ipc.buffer]);
   },
 
-  /** Replace token_counts with the shards' rows (Arrow IPC each). */
+  /** Merge the shards' rows (Arrow IPC each) into token_counts under the active profile (pool: mergeTokenCounts). */
   async writeCounts(parts: Uint8Array[]): Promise<number> {
     if (!pool) throw new Error('tokenizer worker not initialised');
+    if (!active || !activeKey) throw new Error('No tokenizer profile is set.');
     const tables = parts.map((b) => tableFromIPC(b)).filter((t) => t.numRows > 0);
-    if (!tables.length) {
-      await pool.exec('DELETE FROM token_counts');
-      return 0;
-    }
-    const all = tables.length === 1 ? (tables[0] as Table) : (tables[0] as Table).concat(...tables.slice(1));
-    const bytes = tableToIPC(all, 'stream');
-    const { rows } = await pool.replaceTokenCounts(Comlink.transfer(bytes, [bytes.buffer]));
+    // nothing counted still drops the rows of another profile and of steps no longer in the pool
+    const bytes = tables.length ? tableToIPC(tables.length === 1 ? (tables[0] as Table) : (tables[0] as Table).concat(...tables.slice(1)), 'stream') : countsIpc([], active.templateHash, activeKey);
+    const { rows } = await pool.mergeTokenCounts(Comlink.transfer(bytes, [bytes.buffer]), activeKey);
     return rows;
   },
+
 };
 
 export type TokenizerWorkerApi = typeof api;

@@ -21,6 +21,12 @@ export const MIGRATIONS: readonly Migration[] = [
   { to: 1, what: "the source's own trajectory id (decision 011)", sql: ['ALTER TABLE steps ADD COLUMN IF NOT EXISTS source_trajectory_id VARCHAR'] },
   // 2: versions recorded in pool_meta; the tables are those of version 1
   { to: 2, what: 'schema version recorded in pool_meta', sql: [] },
+  {
+    to: 3,
+    what: 'token_counts rows kept per tokenizer profile and step content (issue 19)',
+    // a pool from before token_counts gets the whole table from the DDL that follows the migration
+    sql: ['ALTER TABLE IF EXISTS token_counts ADD COLUMN IF NOT EXISTS profile_key VARCHAR', 'ALTER TABLE IF EXISTS token_counts ADD COLUMN IF NOT EXISTS content_hash UBIGINT'],
+  },
 ];
 
 export interface MigrationOutcome {

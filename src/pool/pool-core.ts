@@ -22,6 +22,7 @@ import * as Comlink from 'comlink';
 import { type Table, tableToIPC } from 'apache-arrow';
 import { changes } from './changes';
 import { CURATION_HELPERS } from './curation-sql';
+import { sqlString } from './sql';
 import { Cursors } from './cursors';
 import { PoolFiles } from './engine-files';
 import { type CommitResult, type ImportCommit, type ImportHost, type ImportMeta, ImportTransactions } from './import-tx';
@@ -417,12 +418,18 @@ export class PoolEngine implements ImportHost {
         return { total };
       },
 
-      /** Replace the `token_counts` table with these rows (Arrow IPC stream), in one transaction. */
-      replaceTokenCounts: (bytes: Uint8Array): { rows: number } => {
+      /**
+       * Merge counted rows (Arrow IPC stream) into `token_counts`, in one transaction: rows of another profile than
+       * `profileKey`, of steps no longer in the pool, or of the steps counted again are dropped; the new rows added.
+       */
+      mergeTokenCounts: (bytes: Uint8Array, profileKey: string): { rows: number } => {
         this.writable();
         this.withStaged(bytes, '_token_counts', (name) => {
-          this.run('DELETE FROM token_counts');
-          this.run(`INSERT INTO token_counts BY NAME SELECT * FROM "${name}"`);
+          this.run(
+            `DELETE FROM token_counts WHERE profile_key IS DISTINCT FROM ${sqlString(profileKey)} OR step_id NOT IN (SELECT step_id FROM steps) OR step_id IN (SELECT step_id FROM "${name}")`,
+          );
+          // content_hash comes as text (a UBIGINT does not survive JS numbers)
+          this.run(`INSERT INTO token_counts BY NAME SELECT * REPLACE (content_hash::UBIGINT AS content_hash) FROM "${name}"`);
         });
         this.checkpoint();
         return { rows: Number(this.run('SELECT count(*) AS n FROM token_counts').getChild('n')?.get(0)) };

@@ -49,7 +49,7 @@ export const STEPS_COLUMNS_DDL = `
   source_trajectory_id VARCHAR`;
 
 /** The schema this build writes; pools saved with an older one are migrated at open (src/pool/migrations.ts, docs/decisions/023). */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const DDL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS steps (${STEPS_COLUMNS_DDL})`,
@@ -88,7 +88,9 @@ export const DDL: readonly string[] = [
     reason VARCHAR
   )`,
   `CREATE TABLE IF NOT EXISTS pool_meta (key VARCHAR PRIMARY KEY, value VARCHAR)`,
-  // Derived by the tokenizer worker under the active tokenizer profile (src/tokenizer/counts.ts); replaced whole.
+  // Derived by the tokenizer worker under the active tokenizer profile (src/tokenizer/counts.ts). A row is kept while
+  // its profile_key is the active profile's and its content_hash the step's hash(messages, response, tools): a count
+  // only counts the steps that have no such row (schema 3).
   `CREATE TABLE IF NOT EXISTS token_counts (
     step_id VARCHAR,
     trajectory_uid VARCHAR,
@@ -100,7 +102,9 @@ export const DDL: readonly string[] = [
     lost_tool_calls INTEGER,
     lost_tool_results INTEGER,
     lost_content INTEGER,
-    template_hash VARCHAR
+    template_hash VARCHAR,
+    profile_key VARCHAR,
+    content_hash UBIGINT
   )`,
   `CREATE TABLE IF NOT EXISTS trajectory_stats (
     trajectory_uid VARCHAR,

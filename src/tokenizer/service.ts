@@ -34,7 +34,10 @@ async function asText(v: JsonInput | null | undefined): Promise<string | null> {
 }
 
 export interface TokenCountResult {
+  /** token_counts rows after the count (one per step). */
   rows: number;
+  /** Steps counted by this run; the other rows were kept (counted before under this profile, same content). */
+  counted: number;
   /** Text pieces looked up, and how many were tokenized (the rest came from the cache). */
   pieces: number;
   tokenized: number;
@@ -281,7 +284,7 @@ export class TokenizerService {
         const replaceMs = Math.round(performance.now() - t1);
         this.lastError = null;
         const timings = { workers: done.map((p) => p.timings), replaceMs };
-        return { rows, pieces: done.reduce((a, p) => a + p.pieces, 0), tokenized: done.reduce((a, p) => a + p.tokenized, 0), ms: Math.round(performance.now() - t0), workers: workers.length, timings };
+        return { rows, counted: done.reduce((a, p) => a + p.rows, 0), pieces: done.reduce((a, p) => a + p.pieces, 0), tokenized: done.reduce((a, p) => a + p.tokenized, 0), ms: Math.round(performance.now() - t0), workers: workers.length, timings };
       } catch (e) {
         this.lastError = e instanceof Error ? e.message : String(e);
         throw e;

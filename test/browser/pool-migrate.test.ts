@@ -48,9 +48,9 @@ describe('pool schema migrations', function () {
     expect(pool.status.persistent).to.equal(true);
     expect(pool.status.message).to.equal(null);
     expect(pool.status.schema.migratedFrom).to.equal(1);
-    expect(pool.status.schema.version).to.equal(2);
+    expect(pool.status.schema.version).to.equal(3);
     expect(await snapshot(pool)).to.deep.equal(before);
-    expect(await pool.rows(`SELECT value FROM pool_meta WHERE key = 'schema_version'`)).to.deep.equal([{ value: '2' }]);
+    expect(await pool.rows(`SELECT value FROM pool_meta WHERE key = 'schema_version'`)).to.deep.equal([{ value: '3' }]);
     expect((await pool.rows(`SELECT count(*)::INTEGER AS n FROM curation WHERE quality = 'good'`))[0].n).to.equal(1);
     expect((await pool.rows('SELECT sum(step_count)::INTEGER AS n FROM trajectories'))[0].n).to.equal(before.count);
     // still a working pool: another import commits
@@ -64,9 +64,34 @@ describe('pool schema migrations', function () {
     const before = await oldPool(name, true);
     const pool = await open(name);
     expect(pool.status.schema.migratedFrom).to.equal(0);
-    expect(pool.status.schema.applied.length).to.equal(2);
+    expect(pool.status.schema.applied.length).to.equal(3);
     expect(await snapshot(pool)).to.deep.equal(before);
     expect((await pool.rows('SELECT count(*)::INTEGER AS n FROM steps WHERE source_trajectory_id IS NULL'))[0].n).to.equal(before.count);
+    pool.terminate();
+  });
+
+  it('a pool saved at schema 2 (the build before token_counts kept its rows) migrates: its token_counts rows stay, to be counted again', async () => {
+    const name = `migrate-v2-${Date.now()}`;
+    const first = await open(name);
+    const [report] = await importerFor(first).importFiles([await fixture('core/chat.jsonl')]);
+    expect(report.status).to.equal('done');
+    // schema 2 as that build left it: token_counts without the two columns, a row per step, pool_meta at 2
+    await first.exec(`ALTER TABLE token_counts DROP COLUMN profile_key; ALTER TABLE token_counts DROP COLUMN content_hash;
+      INSERT INTO token_counts (step_id, trajectory_uid, n_tokens, template_hash) SELECT step_id, trajectory_uid, 7, 'old' FROM steps;
+      UPDATE pool_meta SET value = '2' WHERE key = 'schema_version'; UPDATE pool_meta SET value = 'v2' WHERE key = 'schema_hash'`);
+    const before = await snapshot(first);
+    await first.checkpoint();
+    first.terminate();
+    const pool = await open(name);
+    expect(pool.status.message).to.equal(null);
+    expect(pool.status.schema.migratedFrom).to.equal(2);
+    expect(pool.status.schema.applied).to.deep.equal(['2 → 3: token_counts rows kept per tokenizer profile and step content (issue 19)']);
+    expect(await snapshot(pool)).to.deep.equal(before);
+    expect(await pool.rows(`SELECT count(*)::INTEGER AS n, count(profile_key)::INTEGER AS keyed, min(n_tokens) AS t FROM token_counts`)).to.deep.equal([{ n: before.count, keyed: 0, t: 7 }]);
+    expect(await pool.rows(`SELECT column_name AS c, data_type AS t FROM information_schema.columns WHERE table_name = 'token_counts' AND column_name IN ('profile_key', 'content_hash') ORDER BY 1`)).to.deep.equal([
+      { c: 'content_hash', t: 'UBIGINT' },
+      { c: 'profile_key', t: 'VARCHAR' },
+    ]);
     pool.terminate();
   });
 
@@ -76,7 +101,7 @@ describe('pool schema migrations', function () {
     expect(first.status.schema.migratedFrom).to.equal(null);
     expect(await first.rows(`SELECT key, value FROM pool_meta ORDER BY key`)).to.deep.equal([
       { key: 'schema_hash', value: SCHEMA_HASH },
-      { key: 'schema_version', value: '2' },
+      { key: 'schema_version', value: '3' },
     ]);
     // a helper replaced by hand outlives a reopen only when the DDL is not run again
     await first.exec(`CREATE OR REPLACE MACRO estimate_tokens(t) AS 42`);
@@ -112,7 +137,7 @@ describe('pool schema migrations', function () {
     first.terminate();
 
     const pool = await open(name);
-    expect(pool.status.schema.refused).to.match(/newer version of the workbench \(schema 99; this one knows up to 2\)/);
+    expect(pool.status.schema.refused).to.match(/newer version of the workbench \(schema 99; this one knows up to 3\)/);
     expect(pool.status.message).to.equal(pool.status.schema.refused);
     expect(await snapshot(pool)).to.deep.equal(before);
     const [refused] = await importerFor(pool).importFiles([await fixture('formats/alpaca.jsonl')]);

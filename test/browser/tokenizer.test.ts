@@ -7,6 +7,7 @@ import { expect } from '@esm-bundle/chai';
 import type { PoolClient } from '../../src/pool/client';
 import { TokenizerService } from '../../src/tokenizer/service';
 import '../../src/views/inspector/aw-trainer-view';
+import { fixture, importerFor } from './helpers';
 import { bundled, MODEL, tokenizerPool, worker } from './tokenizer-helpers';
 
 describe('tokenizer profiles and token_counts', function () {
@@ -46,6 +47,42 @@ describe('tokenizer profiles and token_counts', function () {
     expect(here?.error).to.equal(null);
     expect(row.n_tokens).to.equal(here?.nTokens);
     expect(row.n_tokens as number).to.be.greaterThan(50);
+  });
+
+  it('a count keeps the rows of steps counted before (same profile, same content) and counts only the rest', async () => {
+    // the first test counted the pool's steps under Qwen3
+    const snapshot = async () => pool.rows('SELECT step_id, n_prompt_tokens, n_response_tokens, n_tokens, template_error, lost_reasoning, lost_tool_calls, lost_tool_results, lost_content FROM token_counts ORDER BY step_id');
+    const before = Number((await pool.rows('SELECT count(*)::INTEGER AS n FROM token_counts'))[0]?.n);
+    expect(before).to.be.greaterThan(0);
+    const [report] = await importerFor(pool).importFiles([await fixture('formats/openai-responses.jsonl')]);
+    expect(report.status).to.equal('done');
+    const r = await svc.whenCounted();
+    expect(r?.counted).to.equal(report.added);
+    expect(r?.rows).to.equal(before + report.added);
+    // a step whose messages change is counted again
+    await pool.exec(`UPDATE steps SET messages = list_append(messages, {'role': 'user', 'content': 'one more question, a longer one this time', 'reasoning': NULL, 'name': NULL, 'tool_call_id': NULL, 'tool_calls': NULL, 'parts': NULL}) WHERE step_id = (SELECT min(step_id) FROM steps)`);
+    const again = await svc.whenCounted();
+    expect(again?.counted).to.equal(1);
+    const merged = await snapshot();
+    // differential: the merged rows equal a count from scratch
+    await pool.exec('DELETE FROM token_counts');
+    const scratch = await svc.count();
+    expect(scratch?.counted).to.equal(before + report.added);
+    expect(await snapshot()).to.deep.equal(merged);
+    // rows of steps no longer in the pool go at the next count
+    await pool.exec(`DELETE FROM steps WHERE step_id = (SELECT min(step_id) FROM steps)`);
+    const after = await svc.whenCounted();
+    expect(after?.counted).to.equal(0);
+    expect(after?.rows).to.equal(before + report.added - 1);
+    expect((await pool.rows('SELECT count(*)::INTEGER AS n FROM token_counts t ANTI JOIN steps s USING (step_id)'))[0].n).to.equal(0);
+    // another profile (the same tokenizer, another chat template) counts every step again, and so does the way back
+    const [tokenizer, config, template] = await Promise.all(
+      [`${MODEL}/tokenizer.json`, `${MODEL}/tokenizer_config.json`, '/test/fixtures/tokenizer/qwen3-generation.jinja'].map(async (u) => (await fetch(u)).text()),
+    );
+    await svc.set({ tokenizer, config, template, name: 'Qwen3 + generation markers' });
+    expect((await svc.whenCounted())?.counted).to.equal(after?.rows);
+    await svc.set({ bundled: 'qwen3' });
+    expect((await svc.whenCounted())?.counted).to.equal(after?.rows);
   });
 
   it('bad input is rejected with a message naming what is wrong, and the previous profile stays', async () => {

@@ -19,7 +19,7 @@ describe('pool schema', () => {
     const tables = (await pool.rows(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY 1`)).map((r) => r.table_name);
     for (const t of ['curation', 'import_errors', 'imports', 'near_duplicates', 'pool_meta', 'steps', 'trajectory_stats', 'trajectories', 'exact_duplicates', 'pii_scan', 'token_counts']) assert.ok(tables.includes(t), t);
     assert.equal(DDL.length, 10); // + the source_trajectory_id migration (decision 011) and token_counts (decision 017)
-    assert.equal(SCHEMA_VERSION, 2); // 2: recorded in pool_meta (decision 023)
+    assert.equal(SCHEMA_VERSION, 3); // 2: recorded in pool_meta (decision 023); 3: token_counts keyed by profile and content
     assert.match(STEPS_COLUMNS_DDL, /^\s*step_id VARCHAR NOT NULL,/);
     assert.equal(await one(`SELECT nextval('import_seq')`), '1');
     const cols = (await pool.rows(`DESCRIBE steps`)).map((r) => r.column_name);

@@ -48,7 +48,7 @@ describe('pool schema migrations', () => {
     const out = migrate(e.run);
     assert.equal(out.from, 1);
     assert.equal(out.refused, null);
-    assert.deepEqual(out.applied, ['1 → 2: schema version recorded in pool_meta']);
+    assert.deepEqual(out.applied, ['1 → 2: schema version recorded in pool_meta', '2 → 3: token_counts rows kept per tokenizer profile and step content (issue 19)']);
     assert.deepEqual(e.rows(`SELECT value FROM pool_meta WHERE key = 'schema_version'`), [{ value: String(SCHEMA_VERSION) }]);
     assert.deepEqual(e.rows('SELECT step_id, source_trajectory_id FROM steps ORDER BY 1'), [{ step_id: 't:0', source_trajectory_id: 'own' }, { step_id: 't:1', source_trajectory_id: null }]);
     assert.deepEqual(migrate(e.run).applied, []);
@@ -59,7 +59,7 @@ describe('pool schema migrations', () => {
     e.run('ALTER TABLE steps DROP COLUMN source_trajectory_id');
     assert.equal(detectVersion(e.run), 0);
     const out = migrate(e.run);
-    assert.equal(out.applied.length, 2);
+    assert.equal(out.applied.length, 3);
     assert.deepEqual(e.rows('SELECT step_id, source_trajectory_id FROM steps ORDER BY 1'), [{ step_id: 't:0', source_trajectory_id: null }, { step_id: 't:1', source_trajectory_id: null }]);
   });
 
