@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
@@ -35,14 +34,13 @@ export interface Envelope {
 
 export type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
 
-const { path, syncPort, memoryLimit } = workerData as { path: string; syncPort: MessagePort; memoryLimit?: string };
+const { path, syncPort, memoryLimit, stage } = workerData as { path: string; syncPort: MessagePort; memoryLimit?: string; stage: string };
 // bounded by default (src/cli/main.ts --memory-limit): past it DuckDB spills to <pool>.tmp instead of growing (decision 040)
 const instance = await DuckDBInstance.create(path, memoryLimit ? { memory_limit: memoryLimit } : {});
 const conns = new Map<number, DuckDBConnection>();
 let nextConn = 0;
 /** Per connection: the batch files staged for its next insertStaged, in order. */
 const staged = new Map<number, string[]>();
-const stage = join(tmpdir(), `agentworld-${process.pid}-${randomUUID().slice(0, 8)}`);
 
 function conn(id: number): DuckDBConnection {
   const c = conns.get(id);

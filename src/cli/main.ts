@@ -154,6 +154,14 @@ export async function main(argv: string[]): Promise<number> {
     return cmd || v.help ? 0 : 2;
   }
   let pool: NativePool | null = null;
+  // Ctrl-C or a kill: the batches an import staged beside the pool go with the process (decision 044); DuckDB's
+  // uncommitted transaction needs nothing (the next open rolls it back)
+  const onSignal = (signal: NodeJS.Signals) => {
+    pool?.db.dropStageSync();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     switch (cmd) {
       case 'import': {
@@ -249,6 +257,8 @@ export async function main(argv: string[]): Promise<number> {
     return usage ? 2 : 1;
   } finally {
     await pool?.close();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
 

@@ -3,6 +3,10 @@
  * the pool SQL written against duckdb-wasm's blocking API (the import commit), which waits on a shared
  * flag and reads the answer with receiveMessageOnPort.
  */
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MessageChannel, receiveMessageOnPort, type Worker } from 'node:worker_threads';
 import type { Envelope, Reply, Request } from './duck-thread';
 import { tsWorker } from './loader';
@@ -15,11 +19,21 @@ export class NativeDb {
   private seq = 1;
   private pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private flag = new Int32Array(new SharedArrayBuffer(4));
+  /**
+   * Where the DuckDB thread stages import batches (decision 044): beside the pool file, on the disk that holds the pool
+   * and DuckDB's own spill (`<pool>.tmp`) rather than in a temp folder that may be memory (tmpfs); removed at close.
+   */
+  readonly stage: string;
 
   constructor(path: string, memoryLimit?: string) {
     const ch = new MessageChannel();
     this.syncPort = ch.port1;
-    this.worker = tsWorker(new URL('./duck-thread.ts', import.meta.url), { workerData: { path, syncPort: ch.port2, memoryLimit }, transferList: [ch.port2] });
+    const tag = `${process.pid}-${randomUUID().slice(0, 8)}`;
+    this.stage = path && path !== ':memory:' ? `${path}.stage-${tag}` : join(tmpdir(), `agentworld-stage-${tag}`);
+    this.worker = tsWorker(new URL('./duck-thread.ts', import.meta.url), {
+      workerData: { path, syncPort: ch.port2, memoryLimit, stage: this.stage },
+      transferList: [ch.port2],
+    });
     this.worker.on('message', (r: Reply) => {
       const p = this.pending.get(r.id);
       if (!p) return;
@@ -67,6 +81,11 @@ export class NativeDb {
 
   querySync(conn: number, sql: string): Row[] {
     return this.callSync({ op: 'query', conn, sql });
+  }
+
+  /** The staged batches deleted now, from this thread (the process is ending on a signal). */
+  dropStageSync(): void {
+    rmSync(this.stage, { recursive: true, force: true });
   }
 
   close(): Promise<void> {

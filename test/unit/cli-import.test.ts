@@ -2,7 +2,8 @@
 // a re-run adds nothing, shards partition the sorted listing, a missing input is an error naming it; an import's
 // batches wait as files until its commit (or stageBytes) and a reset drops them; reader threads end before the commit.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -15,6 +16,8 @@ import type { ImportCommit } from '../../src/pool/pool-core';
 import { ingestFile } from '../../src/ingest/pipeline';
 import { stepsToIPC } from '../../src/ingest/step-arrow';
 import { demoSteps } from '../browser/notebook-demo';
+// @ts-expect-error: the bench's generator is plain JavaScript without types
+import { generate } from '../../bench/gen.mjs';
 
 const tmp = mkdtempSync(join(tmpdir(), 'aw-cli-unit-'));
 const FILE = 'test/fixtures/formats/sharegpt-llamafactory.jsonl';
@@ -100,6 +103,28 @@ describe('CLI import', () => {
       await shards.close();
       await pool.close();
     }
+  });
+
+  it('an import stages its batches beside the pool, and Ctrl-C takes them away', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aw-cli-stage-'));
+    const file = join(dir, 'chat.jsonl');
+    generate(file, 24, 7); // one reader (below 48 MB), a few seconds of batches
+    const child = spawn(process.execPath, ['bin/agentworld.mjs', 'import', file, '--pool', join(dir, 'p.duckdb'), '--json'], { stdio: 'ignore' });
+    const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
+    const inside = (d: string) => {
+      try {
+        return readdirSync(join(dir, d));
+      } catch {
+        return []; // removed between the two listings
+      }
+    };
+    const staged = () => readdirSync(dir).filter((f) => f.startsWith('p.duckdb.stage-')).flatMap(inside);
+    let seen = 0;
+    for (let i = 0; i < 1200 && child.exitCode === null && !(seen = staged().length); i++) await new Promise((ok) => setTimeout(ok, 50));
+    assert.ok(seen > 0, 'batch files appeared in <pool>.stage-… before the import ended');
+    child.kill('SIGINT');
+    assert.equal(await exited, 130);
+    assert.deepEqual(readdirSync(dir).filter((f) => f.includes('.stage-')), [], 'the staging folder went with the process');
   });
 
   it('shards partition the sorted listing; a missing input is named', () => {
