@@ -3,12 +3,12 @@
  * Tokenizer worker: holds the active tokenizer profile (the 11 MB tokenizer.json never reaches the main
  * thread), and computes the `token_counts` table from the pool's steps in chunks, reporting progress.
  */
-import { Int32, Table, tableFromIPC, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
+import { type Table, tableFromIPC, tableToIPC } from 'apache-arrow';
 import * as Comlink from 'comlink';
 import type { PoolApi } from '../src/pool/pool-core';
 import { sqlString } from '../src/pool/sql';
 import { tableToRows } from '../src/pool/rows';
-import { countStep, type StepInput, type TokenCountRow } from '../src/tokenizer/counts';
+import { countStep, countsIpc, type StepInput, type TokenCountRow } from '../src/tokenizer/counts';
 import { type ExportRowInput, type ExportTokenOptions, newPlanTally, newRlExportState, type PlanTally, planRow, type RlColumns, type RlExportCounts, type RlRowInput, rlTokenColumns, type TokenColumns, tallyRow, tokenColumns } from '../src/tokenizer/export-rows';
 import { parseTools, templateMessage } from '../src/tokenizer/messages';
 import { loadO200k } from '../src/tokenizer/openai';
@@ -96,33 +96,6 @@ function parse(t: string, file: string): unknown {
   } catch (e) {
     throw new Error(`${file} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
-}
-
-/** token_counts rows as an Arrow IPC stream. */
-function countsIpc(out: (TokenCountRow & { content_hash: string })[], templateHash: string, profileKey: string): Uint8Array {
-  const int = (k: 'n_prompt_tokens' | 'n_response_tokens' | 'n_tokens' | 'lost_reasoning' | 'lost_tool_calls' | 'lost_tool_results' | 'lost_content') =>
-    vectorFromArray(
-      out.map((r) => r[k]),
-      new Int32(),
-    );
-  const txt = (values: (string | null)[]) => vectorFromArray(values, new Utf8());
-  const t = new Table({
-    step_id: txt(out.map((r) => r.step_id)),
-    trajectory_uid: txt(out.map((r) => r.trajectory_uid)),
-    n_prompt_tokens: int('n_prompt_tokens'),
-    n_response_tokens: int('n_response_tokens'),
-    n_tokens: int('n_tokens'),
-    template_error: txt(out.map((r) => r.template_error)),
-    lost_reasoning: int('lost_reasoning'),
-    lost_tool_calls: int('lost_tool_calls'),
-    lost_tool_results: int('lost_tool_results'),
-    lost_content: int('lost_content'),
-    template_hash: txt(out.map(() => templateHash)),
-    profile_key: txt(out.map(() => profileKey)),
-    // hash(...) as text: a UBIGINT does not survive a JS number (the pool casts it back)
-    content_hash: txt(out.map((r) => r.content_hash)),
-  });
-  return tableToIPC(t, 'stream');
 }
 
 const api = {

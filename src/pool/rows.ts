@@ -1,4 +1,4 @@
-import { type Data, DataType, makeVector, type Table, Type, type Vector } from 'apache-arrow';
+import { type Data, DataType, type Table, Type, type Vector } from 'apache-arrow';
 
 export type Row = Record<string, unknown>;
 
@@ -83,7 +83,10 @@ function decodeUtf8(d: Data, from: number, to: number): (string | null)[] {
  * per chunk, lists by their offsets into the decoded child, structs from their decoded fields. Other types go through
  * `plain` value by value.
  */
-function decodeData(d: Data, from: number, to: number): unknown[] {
+/** The Vector class of the table being decoded: a table from another copy of apache-arrow (duckdb-wasm's in Node) has its own. */
+type VectorClass = new (data: Data[]) => Vector;
+
+function decodeData(d: Data, from: number, to: number, V: VectorClass): unknown[] {
   const type = d.type as DataType;
   switch (type.typeId) {
     case Type.Utf8:
@@ -103,14 +106,14 @@ function decodeData(d: Data, from: number, to: number): unknown[] {
       const offsets = d.valueOffsets as Int32Array;
       const child = d.children[0] as Data;
       const base = offsets[from] as number;
-      const items = decodeData(child, base, offsets[to] as number);
+      const items = decodeData(child, base, offsets[to] as number, V);
       const out: unknown[] = new Array(to - from);
       for (let i = from; i < to; i++) out[i - from] = d.getValid(i) ? items.slice((offsets[i] as number) - base, (offsets[i + 1] as number) - base) : null;
       return out;
     }
     case Type.Struct: {
       const fields = (type as unknown as { children: { name: string }[] }).children;
-      const cols = fields.map((_, k) => decodeData(d.children[k] as Data, from, to));
+      const cols = fields.map((_, k) => decodeData(d.children[k] as Data, from, to, V));
       const out: unknown[] = new Array(to - from);
       for (let i = from; i < to; i++) {
         if (!d.getValid(i)) {
@@ -124,7 +127,7 @@ function decodeData(d: Data, from: number, to: number): unknown[] {
       return out;
     }
   }
-  const v = makeVector(d);
+  const v = new V([d]);
   const out: unknown[] = new Array(to - from);
   for (let i = from; i < to; i++) out[i - from] = plain(v.get(i), type);
   return out;
@@ -140,11 +143,13 @@ export function tableToRows(t: Table, limit = Number.POSITIVE_INFINITY): Row[] {
     const name = (fields[j] as { name: string }).name;
     // by name, as the value-by-value decoder reads it (a duplicated name reads its first column)
     const col = t.getChild(name) as Vector | null;
+    if (!col) continue;
+    const V = col.constructor as VectorClass;
     let at = 0;
-    for (const d of col?.data ?? []) {
+    for (const d of col.data) {
       if (at >= n) break;
       const take = Math.min(d.length, n - at);
-      const values = decodeData(d, 0, take);
+      const values = decodeData(d, 0, take, V);
       for (let i = 0; i < take; i++) (out[at + i] as Row)[name] = values[i];
       at += take;
     }

@@ -2,6 +2,7 @@
  * Per-step token counts under a profile (the `token_counts` table): the prompt rendered with the
  * generation prompt, the whole conversation (prompt + response) rendered as the trainer renders an sft row.
  */
+import { Int32, Table, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
 import { parseTools, templateMessage } from './messages';
 import type { TokenizerProfile } from './profile';
 import type { ChatMessage } from './render';
@@ -58,4 +59,31 @@ export function countStep(p: TokenizerProfile, s: StepInput, cache: Map<string, 
     lost_tool_results: p.countingOnly ? null : r.lost.toolResults,
     lost_content: p.countingOnly ? null : r.lost.content,
   };
+}
+
+/** token_counts rows as an Arrow IPC stream. */
+export function countsIpc(out: (TokenCountRow & { content_hash: string })[], templateHash: string, profileKey: string): Uint8Array {
+  const int = (k: 'n_prompt_tokens' | 'n_response_tokens' | 'n_tokens' | 'lost_reasoning' | 'lost_tool_calls' | 'lost_tool_results' | 'lost_content') =>
+    vectorFromArray(
+      out.map((r) => r[k]),
+      new Int32(),
+    );
+  const txt = (values: (string | null)[]) => vectorFromArray(values, new Utf8());
+  const t = new Table({
+    step_id: txt(out.map((r) => r.step_id)),
+    trajectory_uid: txt(out.map((r) => r.trajectory_uid)),
+    n_prompt_tokens: int('n_prompt_tokens'),
+    n_response_tokens: int('n_response_tokens'),
+    n_tokens: int('n_tokens'),
+    template_error: txt(out.map((r) => r.template_error)),
+    lost_reasoning: int('lost_reasoning'),
+    lost_tool_calls: int('lost_tool_calls'),
+    lost_tool_results: int('lost_tool_results'),
+    lost_content: int('lost_content'),
+    template_hash: txt(out.map(() => templateHash)),
+    profile_key: txt(out.map(() => profileKey)),
+    // hash(...) as text: a UBIGINT does not survive a JS number (the pool casts it back)
+    content_hash: txt(out.map((r) => r.content_hash)),
+  });
+  return tableToIPC(t, 'stream');
 }

@@ -44,15 +44,10 @@ export interface TokenCountResult {
   ms: number;
   /** Workers that counted. */
   workers: number;
-  /** Each worker's time split (ms), and the time to replace token_counts with their rows. */
+  /** Each worker's time split (ms), and the time to merge their rows into token_counts. */
   timings: { workers: CountTimings[]; replaceMs: number };
 }
 
-/** Workers counting token_counts: one per core (at most 4: each holds its own copy of the tokenizer). */
-export function countWorkers(): number {
-  const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 1 : 1;
-  return Math.max(1, Math.min(4, cores));
-}
 
 /** What views show about the tokenizer: the profile, a running count's progress, the last error. */
 export interface TokenizerState {
@@ -60,6 +55,12 @@ export interface TokenizerState {
   progress: TokenCountProgress | null;
   counting: boolean;
   error: string | null;
+}
+
+/** Workers counting token_counts: one per core (at most 4: each holds its own copy of the tokenizer). */
+export function countWorkers(): number {
+  const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 1 : 1;
+  return Math.max(1, Math.min(4, cores));
 }
 
 export class TokenizerService {
@@ -71,6 +72,7 @@ export class TokenizerService {
   private active: ProfileInfo | null = null;
   private running: Promise<TokenCountResult | null> | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  private exportJob = 1;
   /** Progress of the running token count, for views. */
   progress: TokenCountProgress | null = null;
   /** The last background count's error, if it failed. */
@@ -87,13 +89,17 @@ export class TokenizerService {
     });
   }
 
+  /** A new tokenizer worker, given its own port to the pool. */
+  private async start(): Promise<{ remote: Comlink.Remote<TokenizerWorkerApi>; worker: Worker }> {
+    const worker = this.makeWorker();
+    const remote = Comlink.wrap<TokenizerWorkerApi>(worker);
+    const port = await this.pool.port();
+    await remote.init(Comlink.transfer(port, [port]));
+    return { remote, worker };
+  }
+
   private async worker(): Promise<Comlink.Remote<TokenizerWorkerApi>> {
-    if (!this.remote) {
-      const remote = Comlink.wrap<TokenizerWorkerApi>(this.makeWorker());
-      const port = await this.pool.port();
-      await remote.init(Comlink.transfer(port, [port]));
-      this.remote = remote;
-    }
+    this.remote ??= (await this.start()).remote;
     return this.remote;
   }
 
@@ -103,11 +109,7 @@ export class TokenizerService {
     for (let i = 0; i < n - 1; i++) {
       let h = this.helpers[i];
       if (!h) {
-        const worker = this.makeWorker();
-        const remote = Comlink.wrap<TokenizerWorkerApi>(worker);
-        const port = await this.pool.port();
-        await remote.init(Comlink.transfer(port, [port]));
-        h = { remote, worker, files: null };
+        h = { ...(await this.start()), files: null };
         this.helpers[i] = h;
       }
       if (h.files !== this.files && this.files) {
@@ -189,10 +191,7 @@ export class TokenizerService {
     return (await this.worker()).renderStep(step);
   }
 
-  /**
-   * First pass of an export with tokens (the rows of `sql`, named by `idSql`): which rows are left out or cut.
-   * `signal` cancels it.
-   */
+  /** First pass of an export with tokens (the rows of `sql`, named by `idSql`): which rows are left out or cut. `signal` cancels it. */
   async planExport(sql: string, idSql: string, opts: ExportTokenOptions, signal?: AbortSignal): Promise<ExportPlan> {
     if (!this.active) throw new Error('No tokenizer is set: call workbench.setTokenizer(…) first (exportDataset with tokens: true renders rows with it).');
     const w = await this.worker();
@@ -242,8 +241,6 @@ export class TokenizerService {
     await (await this.worker()).endExport();
   }
 
-  private exportJob = 1;
-
   private schedule(delay = 1000): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
@@ -281,10 +278,9 @@ export class TokenizerService {
         const done = parts as NonNullable<(typeof parts)[number]>[];
         const t1 = performance.now();
         const rows = await workers[0]!.writeCounts(Comlink.transfer(done.map((p) => p.ipc), done.map((p) => p.ipc.buffer)));
-        const replaceMs = Math.round(performance.now() - t1);
         this.lastError = null;
-        const timings = { workers: done.map((p) => p.timings), replaceMs };
-        return { rows, counted: done.reduce((a, p) => a + p.rows, 0), pieces: done.reduce((a, p) => a + p.pieces, 0), tokenized: done.reduce((a, p) => a + p.tokenized, 0), ms: Math.round(performance.now() - t0), workers: workers.length, timings };
+        const sum = (k: 'rows' | 'pieces' | 'tokenized') => done.reduce((a, p) => a + p[k], 0);
+        return { rows, counted: sum('rows'), pieces: sum('pieces'), tokenized: sum('tokenized'), ms: Math.round(performance.now() - t0), workers: workers.length, timings: { workers: done.map((p) => p.timings), replaceMs: Math.round(performance.now() - t1) } };
       } catch (e) {
         this.lastError = e instanceof Error ? e.message : String(e);
         throw e;
