@@ -116,8 +116,10 @@ const api = {
     const tokenizer = parse(tokenizerText, 'tokenizer.json');
     const config = parse(configText, 'tokenizer_config.json');
     const p = await loadProfile({ tokenizer, config, template: files.template ?? null, name: files.name });
+    // set with the profile, no await between: a count must never pair this profile with another's key
+    const key = `${await sha256Hex([tokenizerText, configText, files.template ?? ''].join('\u0000'))}:${COUNTING_VERSION}`;
     active = p;
-    activeKey = `${await sha256Hex([tokenizerText, configText, files.template ?? ''].join('\u0000'))}:${COUNTING_VERSION}`;
+    activeKey = key;
     job++; // a count under the previous profile is stale
     return profileInfo(p);
   },

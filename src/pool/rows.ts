@@ -1,4 +1,4 @@
-import { type Data, DataType, type Table, Type, type Vector } from 'apache-arrow';
+import { type Data, DataType, Precision, type Table, Type, type Vector } from 'apache-arrow';
 
 export type Row = Record<string, unknown>;
 
@@ -63,29 +63,28 @@ function decodeUtf8(d: Data, from: number, to: number): (string | null)[] {
     text = '';
   }
   let pos = 0;
-  let ok = true;
   const ascii = text.length === (offsets[to] as number) - start;
-  for (let i = from; i < to && ok; i++) {
+  for (let i = from; i < to; i++) {
     const a = offsets[i] as number;
     const b = offsets[i + 1] as number;
     const len = ascii ? b - a : utf16Length(values, a, b);
     out[i - from] = d.getValid(i) ? text.slice(pos, pos + len) : null;
     pos += len;
   }
-  if (pos !== text.length || (!text.length && (offsets[to] as number) > start)) ok = false;
-  if (!ok) utf8Fallbacks.count++;
-  if (!ok) for (let i = from; i < to; i++) out[i - from] = d.getValid(i) ? utf8.decode(values.subarray(offsets[i] as number, offsets[i + 1] as number)) : null;
+  if (pos === text.length && (text.length || (offsets[to] as number) === start)) return out;
+  utf8Fallbacks.count++;
+  for (let i = from; i < to; i++) out[i - from] = d.getValid(i) ? utf8.decode(values.subarray(offsets[i] as number, offsets[i + 1] as number)) : null;
   return out;
 }
+
+/** The Vector class of the table being decoded: a table from another copy of apache-arrow (duckdb-wasm's in Node) has its own. */
+type VectorClass = new (data: Data[]) => Vector;
 
 /**
  * Rows [from, to) of one Arrow chunk as plain values (what `plain(vector.get(i))` gives), decoded by column: strings
  * per chunk, lists by their offsets into the decoded child, structs from their decoded fields. Other types go through
  * `plain` value by value.
  */
-/** The Vector class of the table being decoded: a table from another copy of apache-arrow (duckdb-wasm's in Node) has its own. */
-type VectorClass = new (data: Data[]) => Vector;
-
 function decodeData(d: Data, from: number, to: number, V: VectorClass): unknown[] {
   const type = d.type as DataType;
   switch (type.typeId) {
@@ -93,7 +92,8 @@ function decodeData(d: Data, from: number, to: number, V: VectorClass): unknown[
       return decodeUtf8(d, from, to);
     case Type.Int:
     case Type.Float: {
-      if ((type as unknown as { bitWidth?: number }).bitWidth === 16 && type.typeId === Type.Float) break;
+      // half floats are stored as Uint16 bits: apache-arrow's get() converts them
+      if (type.typeId === Type.Float && (type as unknown as { precision: Precision }).precision === Precision.HALF) break;
       const values = d.values as ArrayLike<number | bigint>;
       const out: unknown[] = new Array(to - from);
       for (let i = from; i < to; i++) {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { Field, Float64, Int32, Int64, List, makeData, makeTable, Schema, Struct, Table, tableFromIPC, Utf8, vectorFromArray } from 'apache-arrow';
+import { Field, Float16, Float64, Int32, Int64, List, makeData, makeTable, Schema, Struct, Table, tableFromIPC, Utf8, vectorFromArray } from 'apache-arrow';
 import { ingestFile } from '../../src/ingest/pipeline';
 import { tableToRows, tableToRowsByValue, utf8Fallbacks } from '../../src/pool/rows';
 
@@ -71,6 +71,7 @@ describe('tableToRows (by column) = the value-by-value decoder', () => {
       n: vectorFromArray([1n, null, -3n, 2n ** 40n, 0n], new Int64()),
       x: vectorFromArray([1.5, null, Number.NaN, -0, 2], new Float64()),
       s: vectorFromArray(['a', null, '', 'ü', '€'], new Utf8()),
+      h: vectorFromArray([1.5, null, -2, 0.25, 65504], new Float16()),
     } as never) as unknown as Table;
     const want = tableToRowsByValue(t);
     const before = utf8Fallbacks.count;
@@ -79,6 +80,7 @@ describe('tableToRows (by column) = the value-by-value decoder', () => {
     assert.equal(utf8Fallbacks.count, before);
     assert.deepEqual((tableToRows(t)[0]?.messages as unknown[] | undefined)?.[0], { role: 'user', content: 'héllo 😀 naïve', ids: [1, 2] });
     assert.equal(tableToRows(t)[3]?.n, 2 ** 40);
+    assert.deepEqual(tableToRows(t).map((r) => r.h), [1.5, null, -2, 0.25, 65504]);
     for (let a = 0; a < t.numRows; a++) for (let b = a; b <= t.numRows; b++) assert.deepEqual(tableToRows(t.slice(a, b)), tableToRowsByValue(t.slice(a, b)), `${a}..${b}`);
   });
 
