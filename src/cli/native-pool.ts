@@ -9,6 +9,8 @@ import { CURATION_HELPERS } from '../pool/curation-sql';
 import { abortImportSql, beginImportSql, commitImportRows, setImportSourceSql } from '../pool/import-commit';
 import type { ImportCommit, ImportMeta } from '../pool/pool-core';
 import { DDL } from '../pool/schema';
+import { totalmem } from 'node:os';
+import { parseSize } from './files';
 import { NativeDb, type Row } from './native-db';
 
 const str = (s: string) => `'${s.replaceAll("'", "''")}'`;
@@ -19,12 +21,32 @@ const str = (s: string) => `'${s.replaceAll("'", "''")}'`;
  */
 export const STAGE_BYTES = 1 << 30;
 
+/**
+ * Passes of an import's trajectory_stats aggregate under a memory_limit of `limitBytes` (decision 048): its list()
+ * states stay in memory (~1 KB per trajectory measured, plus the steps' agent and model names), so each pass is given
+ * at most a quarter of the limit. The 100 MB bench file (50 k trajectories) is one pass at 256MB, the 1 GB one nine.
+ */
+export function statsPasses(trajectories: number, steps: number, limitBytes: number): number {
+  return Math.max(1, Math.ceil((trajectories * 1024 + steps * 64) / (limitBytes / 4)));
+}
+
+/** DuckDB's memory_limit in bytes: the flag's, else DuckDB's own default (80 % of RAM). */
+function limitBytes(memoryLimit: string | undefined): number {
+  try {
+    if (memoryLimit) return parseSize(memoryLimit);
+  } catch {
+    return 256e6; // a size DuckDB reads but parseSize not: assume the CLI's default
+  }
+  return totalmem() * 0.8;
+}
+
 export class NativePool implements IngestSink {
   readonly db: NativeDb;
   private main = 0;
   private tx = new Map<number, number>();
   /** Bytes of batches staged per import and not yet inserted. */
   private staged = new Map<number, number>();
+  private limit: number;
 
   private constructor(
     path: string,
@@ -32,6 +54,7 @@ export class NativePool implements IngestSink {
     private stageBytes: number,
   ) {
     this.db = new NativeDb(path, memoryLimit);
+    this.limit = limitBytes(memoryLimit);
   }
 
   /**
@@ -131,6 +154,7 @@ export class NativePool implements IngestSink {
           for (const sql of errorInserts(id, errors)) this.db.querySync(c, sql);
         },
         lap,
+        { statsPasses: (t, n) => statsPasses(t, n, this.limit) },
       );
       await this.endTx(id, 'COMMIT');
       lap('commit');

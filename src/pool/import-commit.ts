@@ -179,10 +179,23 @@ export function abortImportSql(id: number, reason: string, rejected: number): st
 /**
  * trajectory_stats of an import's trajectories (docs/decisions/005, 022): aggregated from the import's own rows when
  * none of its trajectories is stored yet (the common case: no scan of the rest of steps), else refreshed whole.
+ * `passes` > 1: the aggregate runs as that many INSERTs, each over the trajectories of one hash bucket. The stats'
+ * `list()` aggregates keep their state in memory DuckDB cannot spill, so one INSERT over ~500 k trajectories fails
+ * under a 256MB memory_limit; the CLI splits it (decision 048). The rows are the same whatever the passes.
  */
-export function importStatsSql(id: number, overlap: boolean): string[] {
+export function importStatsSql(id: number, overlap: boolean, passes = 1): string[] {
   const mine = `SELECT DISTINCT trajectory_uid FROM steps WHERE import_id = ${id | 0}`;
-  return overlap ? refreshStatsSql(mine) : [`INSERT INTO trajectory_stats ${trajectoryStatsSql(null, `s.import_id = ${id | 0}`)}`];
+  const n = Math.max(1, Math.floor(passes));
+  if (n === 1) return overlap ? refreshStatsSql(mine) : [`INSERT INTO trajectory_stats ${trajectoryStatsSql(null, `s.import_id = ${id | 0}`)}`];
+  const where = overlap ? `s.trajectory_uid IN (${mine})` : `s.import_id = ${id | 0}`;
+  const parts = Array.from({ length: n }, (_, k) => `INSERT INTO trajectory_stats ${trajectoryStatsSql(null, `${where} AND hash(s.trajectory_uid) % ${n} = ${k}`)}`);
+  return overlap ? [refreshStatsSql(mine)[0], ...parts] : parts;
+}
+
+/** What the commit may be told beyond the file (the CLI's native pool, decision 048). */
+export interface CommitOptions {
+  /** How many passes the trajectory stats take for an import of this many trajectories and steps (default 1). */
+  statsPasses?: (trajectories: number, steps: number) => number;
 }
 
 /**
@@ -197,6 +210,7 @@ export async function commitImportRows(
   info: CommitInfo,
   insertErrors: (errors: { line: number; reason: string }[]) => void,
   lap: (stage: 'dedupe' | 'isLast' | 'stats' | 'meta') => unknown = () => undefined,
+  opts: CommitOptions = {},
 ): Promise<CommitDedupe & { rowsAdded: number }> {
   const n = (sql: string) => Number((q(sql).toArray()[0] as { n?: unknown } | undefined)?.n ?? 0);
   const d = dedupeImport(q, id, info.joinFormats);
@@ -206,7 +220,12 @@ export async function commitImportRows(
          WHERE steps.import_id = ${id} AND steps.is_last IS NULL AND steps.trajectory_uid = l.trajectory_uid`);
   await lap('isLast');
   const overlap = n(`SELECT count(*) AS n FROM trajectory_stats WHERE trajectory_uid IN (SELECT DISTINCT trajectory_uid FROM steps WHERE import_id = ${id})`) > 0;
-  for (const sql of importStatsSql(id, overlap)) q(sql);
+  let passes = 1;
+  if (opts.statsPasses) {
+    const r = q(`SELECT approx_count_distinct(trajectory_uid) AS t, count(*) AS n FROM steps WHERE import_id = ${id}`).toArray()[0] as { t?: unknown; n?: unknown } | undefined;
+    passes = opts.statsPasses(Number(r?.t ?? 0), Number(r?.n ?? 0));
+  }
+  for (const sql of importStatsSql(id, overlap, passes)) q(sql);
   await lap('stats');
   const added = n(`SELECT count(*) AS n FROM steps WHERE import_id = ${id}`);
   const errors = [...info.errors, ...d.repeats];

@@ -1,9 +1,10 @@
 // The CLI's import on native DuckDB (issue 22): parallel reader threads give the same steps as one reader,
 // a re-run adds nothing, shards partition the sorted listing, a missing input is an error naming it; an import's
-// batches wait as files until its commit (or stageBytes) and a reset drops them; reader threads end before the commit.
+// batches wait as files until its commit (or stageBytes) and a reset drops them; reader threads end before the commit;
+// an import of many trajectories commits under a small --memory-limit (decision 048).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -12,6 +13,7 @@ import { runImport } from '../../src/cli/import';
 import { exportLayout } from '../../src/cli/main';
 import { NativePool } from '../../src/cli/native-pool';
 import { threadShardPool } from '../../src/cli/shard-pool';
+import { importStatsSql } from '../../src/pool/import-commit';
 import type { ImportCommit } from '../../src/pool/pool-core';
 import { ingestFile } from '../../src/ingest/pipeline';
 import { stepsToIPC } from '../../src/ingest/step-arrow';
@@ -125,6 +127,47 @@ describe('CLI import', () => {
     child.kill('SIGINT');
     assert.equal(await exited, 130);
     assert.deepEqual(readdirSync(dir).filter((f) => f.includes('.stage-')), [], 'the staging folder went with the process');
+  });
+
+  it('an import of 40 000 trajectories commits at --memory-limit 48MB, every trajectory in its stats (decision 048)', async () => {
+    // one stats INSERT over them all held ~1 KB of unspillable list() state per trajectory: Out of Memory at 48MB,
+    // as the 1 GB bench file's 495 k trajectories were at 256MB
+    const file = join(tmp, 'many.jsonl');
+    const line = (i: number) => JSON.stringify({ messages: [{ role: 'user', content: `question ${i}` }, { role: 'assistant', content: `answer ${i}` }], agent: `a${i % 7}`, model: `m${i % 5}` });
+    writeFileSync(file, `${Array.from({ length: 40_000 }, (_, i) => line(i)).join('\n')}\n`);
+    const pool = await NativePool.open(join(tmp, 'small.duckdb'), { memoryLimit: '48MB' });
+    try {
+      const r = await runImport(pool, [file]);
+      assert.equal(r.reports[0].status, 'done', r.reports[0].message ?? '');
+      assert.equal(r.added, 40_000);
+      // trajectory `{file hash}-{i}` is line i: one step, its agent and model
+      const i = "split_part(trajectory_uid, '-', 2)::INTEGER";
+      const [{ n, right }] = await pool.rows(`SELECT count(*) AS n, count(*) FILTER (WHERE step_count = 1 AND complete AND ok_steps = 1
+        AND agents = ['a' || (${i} % 7)] AND models = ['m' || (${i} % 5)]) AS right FROM trajectory_stats`);
+      assert.deepEqual([Number(n), Number(right)], [40_000, 40_000]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('trajectory stats made in several passes are the rows one pass makes, stale ones replaced', async () => {
+    const pool = await NativePool.open(':memory:');
+    try {
+      await runImport(pool, [FILE], { threads: 1 });
+      const got: string[] = [];
+      for (const overlap of [false, true]) {
+        for (const passes of [1, 3]) {
+          await pool.exec('DELETE FROM trajectory_stats');
+          if (overlap) await pool.exec('INSERT INTO trajectory_stats (trajectory_uid, step_count) SELECT DISTINCT trajectory_uid, 999 FROM steps');
+          for (const sql of importStatsSql(1, overlap, passes)) await pool.exec(sql);
+          got.push(json(await pool.rows('SELECT * FROM trajectory_stats ORDER BY trajectory_uid')));
+        }
+      }
+      assert.ok(JSON.parse(got[0]).length > 1);
+      assert.deepEqual(got, [got[0], got[0], got[0], got[0]]);
+    } finally {
+      await pool.close();
+    }
   });
 
   it('shards partition the sorted listing; a missing input is named', () => {
