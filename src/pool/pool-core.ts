@@ -156,6 +156,8 @@ export class PoolEngine implements ImportHost {
         if (!('storage' in navigator) || !navigator.storage.getDirectory) throw new Error('OPFS is not available in this browser');
         const files = new PoolFiles(`opfs://${init.poolName}.db`);
         await files.prepare(db);
+        files.hookRuntime();
+        files.createAtStorageVersion(db);
         // Same as duckdb-wasm's own worker does for opfs:// paths (OPEN handler): direct I/O on the access handle.
         db.open({ path: files.dbPath, accessMode: DuckDBAccessMode.READ_WRITE, useDirectIO: true });
         this.persistent = true;
@@ -168,7 +170,6 @@ export class PoolEngine implements ImportHost {
       db.open({});
       message = 'The pool is in memory only (requested).';
     }
-    this.files?.hookRuntime();
     this.conn = db.connect();
     // What DuckDB replayed from the WAL at open is only in memory: its next WAL starts at offset 0,
     // over the replayed one. Write it to the database file before anything else is written.

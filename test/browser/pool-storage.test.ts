@@ -1,0 +1,114 @@
+/**
+ * New pools are created at DuckDB storage version v1.4.0 (docs/decisions/049): the file says so, its long strings
+ * are compressed (a step's whole source record, repeated by each step of a record, is what made a pool 3.6× its
+ * input), and it keeps working across reloads — including a write after a checkpoint (the WAL fix of decision 010).
+ */
+import { expect } from '@esm-bundle/chai';
+import { PoolClient } from '../../src/pool/client';
+import { importerFor, poolWorker, wasm } from './helpers';
+
+const open = (poolName: string) => PoolClient.start({ poolName, wasm, worker: poolWorker });
+
+/** A chat log whose lines are long and mostly distinct (~6 KB each), two LLM calls per line: every record is the `raw` of two steps. */
+function chatFile(lines: number): File {
+  let seed = 7;
+  const word = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return ['tool', 'result', 'agent', 'plan', 'file', 'patch', 'error', 'retry', 'search', 'answer'][seed % 10] + (seed % 997);
+  };
+  const text = (n: number) => Array.from({ length: n }, word).join(' ');
+  const out: string[] = [];
+  for (let i = 0; i < lines; i++) {
+    const call = { id: `call_${i}`, type: 'function', function: { name: 'search', arguments: JSON.stringify({ q: text(8) }) } };
+    out.push(
+      JSON.stringify({
+        messages: [
+          { role: 'system', content: text(150) },
+          { role: 'user', content: text(200) },
+          { role: 'assistant', content: null, tool_calls: [call] },
+          { role: 'tool', tool_call_id: call.id, content: text(300) },
+          { role: 'assistant', content: text(100) },
+        ],
+      }),
+    );
+  }
+  return new File([out.join('\n')], 'long-chat.jsonl', { type: 'application/x-ndjson' });
+}
+
+describe('pool storage version', function () {
+  this.timeout(180_000);
+  it('a new pool is created at storage version v1.4.0, compresses long strings, and keeps every write across reloads', async () => {
+    const name = `storage-${Date.now()}`;
+    const file = chatFile(400);
+    let pool = await open(name);
+    expect(pool.status.persistent).to.equal(true);
+    const version = async (p: PoolClient) => (await p.rows(`SELECT tags['storage_version']::VARCHAR AS v FROM duckdb_databases() WHERE NOT internal`))[0].v;
+    expect(await version(pool)).to.equal('v1.4.0+');
+    const [report] = await importerFor(pool).importFiles([file]);
+    expect(report.status).to.equal('done');
+    await pool.checkpoint();
+    const [size] = await pool.rows(`SELECT count(*)::INTEGER AS steps, sum(strlen(raw))::BIGINT AS raw FROM steps`);
+    expect(size.steps).to.equal(800);
+    // every step carries its record: the raw text alone is twice the file
+    expect(Number(size.raw)).to.be.greaterThan(1.9 * file.size);
+    const [blocks] = await pool.rows(`SELECT used_blocks * block_size AS b FROM pragma_database_size()`);
+    // at v0.10.2 this file took 3.4 bytes per input byte (raw stored uncompressed); at v1.4.0 it takes under 1.5
+    expect(Number(blocks.b) / file.size).to.be.lessThan(1.5);
+    const compression = await pool.rows(`SELECT DISTINCT compression FROM pragma_storage_info('steps') WHERE column_name = 'raw' AND segment_type = 'VARCHAR'`);
+    expect(compression.map((r) => r.compression)).to.not.include('Uncompressed');
+    const before = await pool.rows(`SELECT hash(list(s ORDER BY step_id))::VARCHAR AS h FROM steps s`);
+    // a write after the checkpoint: it lives in the WAL only
+    await pool.exec(`UPDATE steps SET model = 'after-checkpoint' WHERE step_index = 0`);
+    pool.terminate();
+
+    pool = await open(name);
+    expect(await version(pool)).to.equal('v1.4.0+');
+    expect((await pool.rows(`SELECT count(*)::INTEGER AS n FROM steps WHERE model = 'after-checkpoint'`))[0].n).to.equal(400);
+    await pool.exec(`UPDATE steps SET model = NULL WHERE model = 'after-checkpoint'`);
+    expect(await pool.rows(`SELECT hash(list(s ORDER BY step_id))::VARCHAR AS h FROM steps s`)).to.deep.equal(before);
+    pool.terminate();
+
+    pool = await open(name);
+    expect(await pool.rows(`SELECT hash(list(s ORDER BY step_id))::VARCHAR AS h FROM steps s`)).to.deep.equal(before);
+    pool.terminate();
+  });
+});
+
+describe('pool files stay closed to SQL', function () {
+  this.timeout(120_000);
+  const attempts = (name: string) => [
+    `SELECT * FROM read_blob('opfs://${name}.db')`,
+    `SELECT * FROM read_blob('opfs://${name}.db.wal')`,
+    `SELECT * FROM read_text('opfs://${name}.db')`,
+    `SELECT * FROM read_text('opfs://${name}.db.wal')`,
+    `SELECT * FROM read_blob('opfs:/' || '/${name}.db')`,
+    `SELECT * FROM read_csv('opfs://${name}.db', all_varchar = true)`,
+    `SELECT * FROM read_blob('opfs://*')`,
+    `SELECT * FROM read_blob('opfs://${name}.d?')`,
+    `SELECT * FROM read_blob('opfs://**/*.wal')`,
+  ];
+  async function refused(pool: PoolClient, name: string): Promise<void> {
+    for (const sql of attempts(name)) {
+      const r = await pool.rows(sql).then((rows) => `rows: ${rows.length}`, (e) => String(e));
+      expect(r, sql).to.match(/Permission Error|cannot read the pool/);
+    }
+  }
+  it("a new pool's own database file and WAL are refused to file functions (issue 17 hole 5)", async () => {
+    const name = `sealed-${Date.now()}`;
+    const pool = await open(name);
+    await refused(pool, name);
+    pool.terminate();
+  });
+  it('and so are a reopened pool\'s, with data in both files', async () => {
+    const name = `sealed-reopened-${Date.now()}`;
+    let pool = await open(name);
+    await pool.exec(`CREATE TABLE IF NOT EXISTS t AS SELECT 1 AS a`);
+    await pool.checkpoint();
+    await pool.exec(`INSERT INTO t VALUES (2)`);
+    pool.terminate();
+    pool = await open(name);
+    await refused(pool, name);
+    expect(await pool.rows('SELECT count(*)::INTEGER AS n FROM t')).to.deep.equal([{ n: 2 }]);
+    pool.terminate();
+  });
+});
