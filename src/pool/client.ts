@@ -13,6 +13,8 @@ export interface PoolClientOptions {
   wasm: { mvp: string; eh: string };
   /** See PoolInit.wasmCache (only for content-hashed wasm URLs). */
   wasmCache?: string;
+  /** See PoolInit.legacyStorage (tests of pools made before decision 049). */
+  legacyStorage?: boolean;
   worker: () => Worker;
 }
 
@@ -98,7 +100,7 @@ export class PoolClient {
   private static async spawn(opts: PoolClientOptions): Promise<{ worker: Worker; api: PoolRemote; status: PoolStatus }> {
     const worker = opts.worker();
     const api = Comlink.wrap<PoolWorkerApi>(worker);
-    const status = await api.open({ poolName: opts.poolName ?? 'pool', wasm: opts.wasm, wasmCache: opts.wasmCache, memory: opts.memory, fileLimit: opts.fileLimit });
+    const status = await api.open({ poolName: opts.poolName ?? 'pool', wasm: opts.wasm, wasmCache: opts.wasmCache, memory: opts.memory, fileLimit: opts.fileLimit, legacyStorage: opts.legacyStorage });
     return { worker, api, status };
   }
 

@@ -46,6 +46,8 @@ export interface PoolInit {
   memory?: boolean;
   /** Refuse imports that would grow the database file past this many bytes (default POOL_FILE_LIMIT; tests set it low). */
   fileLimit?: number;
+  /** Create a new pool at DuckDB's default storage version, as builds before decision 049 did (tests of such pools). */
+  legacyStorage?: boolean;
 }
 
 export interface PoolStatus {
@@ -157,7 +159,7 @@ export class PoolEngine implements ImportHost {
         const files = new PoolFiles(`opfs://${init.poolName}.db`);
         await files.prepare(db);
         files.hookRuntime();
-        files.createAtStorageVersion(db);
+        if (!init.legacyStorage) files.createAtStorageVersion(db);
         // Same as duckdb-wasm's own worker does for opfs:// paths (OPEN handler): direct I/O on the access handle.
         db.open({ path: files.dbPath, accessMode: DuckDBAccessMode.READ_WRITE, useDirectIO: true });
         this.persistent = true;

@@ -74,6 +74,37 @@ describe('pool storage version', function () {
   });
 });
 
+describe('pool storage version: pools made before', function () {
+  this.timeout(180_000);
+  it('a pool at the old default (v0.10.2, as every build before decision 049 made) keeps its format, its data and every write across reloads', async () => {
+    const name = `legacy-${Date.now()}`;
+    let pool = await PoolClient.start({ poolName: name, wasm, worker: poolWorker, legacyStorage: true });
+    const version = async (p: PoolClient) => (await p.rows(`SELECT tags['storage_version']::VARCHAR AS v FROM duckdb_databases() WHERE NOT internal`))[0].v;
+    expect(await version(pool)).to.equal('v1.0.0+');
+    const [report] = await importerFor(pool).importFiles([chatFile(40)]);
+    expect(report.status).to.equal('done');
+    await pool.checkpoint();
+    await pool.exec(`UPDATE steps SET model = 'in-the-wal' WHERE step_index = 1`);
+    const before = await pool.rows(`SELECT hash(list(s ORDER BY step_id))::VARCHAR AS h, count(*)::INTEGER AS n FROM steps s`);
+    pool.terminate();
+
+    // this build opens it: the same format, the same rows, and it still commits (an import, then a label after a checkpoint)
+    pool = await open(name);
+    expect(await version(pool)).to.equal('v1.0.0+');
+    expect(await pool.rows(`SELECT hash(list(s ORDER BY step_id))::VARCHAR AS h, count(*)::INTEGER AS n FROM steps s`)).to.deep.equal(before);
+    const [again] = await importerFor(pool).importFiles([chatFile(41)]);
+    expect(again.status).to.equal('done');
+    expect(again.added).to.equal(82);
+    await pool.exec(`INSERT INTO curation (step_id, quality) SELECT step_id, 'good' FROM steps WHERE model = 'in-the-wal'`);
+    pool.terminate();
+
+    pool = await open(name);
+    expect((await pool.rows(`SELECT count(*)::INTEGER AS n FROM steps`))[0].n).to.equal(162);
+    expect((await pool.rows(`SELECT count(*)::INTEGER AS n FROM curation WHERE quality = 'good'`))[0].n).to.equal(40);
+    pool.terminate();
+  });
+});
+
 describe('pool files stay closed to SQL', function () {
   this.timeout(120_000);
   const attempts = (name: string) => [
