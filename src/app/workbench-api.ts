@@ -3,6 +3,7 @@
  * Documented in README.md; keep it stable.
  */
 import type { PartsOptions, PartsReport } from '../export/parts';
+import type { Compaction } from '../pool/compact';
 import type { Row } from '../pool/rows';
 import type { ProfileInfo } from '../tokenizer/profile';
 import type { TokenCountResult, TokenizerInput } from '../tokenizer/service';
@@ -30,6 +31,8 @@ export interface WorkbenchApi {
   loadDemoData(): Promise<ImportReport[]>;
   /** Delete everything in the pool. */
   clearPool(): Promise<void>;
+  /** Rewrite the saved pool into a new database file at the current storage version, every table copied and checked (decision 050). */
+  compactPool(): Promise<Compaction>;
   /** Make a tokenizer profile active (parsed JSON, text or Files; or `{ bundled: 'qwen3' }`); persisted across reloads. Bad input rejects and the previous profile stays. */
   setTokenizer(input: TokenizerInput): Promise<ProfileInfo>;
   /** The active tokenizer profile (name, vocab size, template hash), or null. */

@@ -6,6 +6,7 @@
 import type { ExportDatasetOptions, Exporter, ExportFormat, Importer, ImportReport } from '../contract/reports';
 import type { PoolClient } from '../pool/client';
 import type { Row } from '../pool/rows';
+import type { Compaction } from '../pool/compact';
 import { exportPartsTo, type PartsOptions, type PartsReport } from '../export/parts';
 import { ImportQueue } from '../ingest/import-queue';
 import type { Services } from '../views/kit/services';
@@ -80,5 +81,9 @@ export class Workbench {
 
   clearPool(): Promise<void> {
     return this.pool.clear();
+  }
+
+  compactPool(): Promise<Compaction> {
+    return this.pool.compact();
   }
 }

@@ -2,6 +2,7 @@ import { DataType, type Table, tableFromIPC } from 'apache-arrow';
 import * as Comlink from 'comlink';
 import { ALL_TABLES, isPoolChangeMessage, withViews } from './changes';
 import type { CommitResult, ImportCommit, ImportMeta, PoolApi, PoolStatus } from './pool-core';
+import type { Compaction } from './compact';
 import { type Row, tableToRows } from './rows';
 import { TEST_BUILD } from '../util/test-build';
 
@@ -15,6 +16,8 @@ export interface PoolClientOptions {
   wasmCache?: string;
   /** See PoolInit.legacyStorage (tests of pools made before decision 049). */
   legacyStorage?: boolean;
+  /** See PoolInit.compact (set for one restart by `compact()`). */
+  compact?: boolean;
   worker: () => Worker;
 }
 
@@ -100,7 +103,7 @@ export class PoolClient {
   private static async spawn(opts: PoolClientOptions): Promise<{ worker: Worker; api: PoolRemote; status: PoolStatus }> {
     const worker = opts.worker();
     const api = Comlink.wrap<PoolWorkerApi>(worker);
-    const status = await api.open({ poolName: opts.poolName ?? 'pool', wasm: opts.wasm, wasmCache: opts.wasmCache, memory: opts.memory, fileLimit: opts.fileLimit, legacyStorage: opts.legacyStorage });
+    const status = await api.open({ poolName: opts.poolName ?? 'pool', wasm: opts.wasm, wasmCache: opts.wasmCache, memory: opts.memory, fileLimit: opts.fileLimit, legacyStorage: opts.legacyStorage, compact: opts.compact });
     return { worker, api, status };
   }
 
@@ -244,6 +247,27 @@ export class PoolClient {
 
   checkpoint(): Promise<void> {
     return this.guard(() => this.api.checkpoint());
+  }
+
+  /**
+   * Rewrite the saved pool into a new database file at the current storage version, every table copied and
+   * checked (compact.ts, decision 050): gives back what deletes left unused and upgrades a pool made before
+   * decision 049. The engine restarts on the new file (as after a crash: calls in flight fail with
+   * PoolRestartedError, other workers reconnect). On failure the pool is left as it was and this rejects.
+   */
+  async compact(): Promise<Compaction> {
+    if (!this.status.persistent) throw new Error('This pool is in memory (not saved in this browser): there is no file to compact.');
+    const opts = this.opts;
+    this.opts = { ...opts, compact: true };
+    try {
+      await this.restart('compacting the pool');
+    } finally {
+      this.opts = opts;
+    }
+    const done = this.status.compaction;
+    if (!done) throw new Error('The pool was not compacted: the engine did not report a compaction.');
+    if ('error' in done) throw new Error(`The pool was not compacted: ${done.error}`);
+    return done;
   }
 
   clear(): Promise<void> {

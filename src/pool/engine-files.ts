@@ -204,6 +204,12 @@ export class PoolFiles {
     return isAccessHandle(h) ? h : null;
   }
 
+  /** Bytes in the database file (0 when it has no handle yet). */
+  fileBytes(): number {
+    const h = runtime()._files?.get(this.dbPath) ?? runtime()._preparedHandles?.[this.dbPath];
+    return isAccessHandle(h) ? h.getSize() : 0;
+  }
+
   /** Bytes in the WAL DuckDB opened (0 when it opened none: nothing was replayed). */
   walBytes(): number {
     return this.walHandle()?.getSize() ?? 0;

@@ -25,6 +25,7 @@ import { CURATION_HELPERS } from './curation-sql';
 import { sqlString } from './sql';
 import { Cursors } from './cursors';
 import { PoolFiles } from './engine-files';
+import { type Compaction, compactPool, settleCompaction } from './compact';
 import { type CommitResult, type ImportCommit, type ImportHost, type ImportMeta, ImportTransactions } from './import-tx';
 import { type MigrationOutcome, migrate } from './migrations';
 import { execOne, readOnlyQuery, withTimeMacros } from './read-only';
@@ -48,6 +49,8 @@ export interface PoolInit {
   fileLimit?: number;
   /** Create a new pool at DuckDB's default storage version, as builds before decision 049 did (tests of such pools). */
   legacyStorage?: boolean;
+  /** Rewrite the saved pool into a new file before opening it (compact.ts, decision 050). */
+  compact?: boolean;
 }
 
 export interface PoolStatus {
@@ -62,6 +65,8 @@ export interface PoolStatus {
   boot: BootStages;
   /** Where DuckDB's wasm came from (wasm-load.ts). */
   wasmSource: WasmSource;
+  /** What a compaction asked for by PoolInit.compact did, or why it did not. */
+  compaction?: Compaction | { error: string };
 }
 
 export interface BootStages {
@@ -153,9 +158,13 @@ export class PoolEngine implements ImportHost {
     await db.instantiate(() => {});
     const instantiated = epochNow();
     let message: string | null = null;
+    let compaction: PoolStatus['compaction'];
     if (!init.memory) {
       try {
         if (!('storage' in navigator) || !navigator.storage.getDirectory) throw new Error('OPFS is not available in this browser');
+        if (init.compact) {
+          compaction = await compactPool(db, init.poolName).catch((e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }));
+        } else await settleCompaction(init.poolName);
         const files = new PoolFiles(`opfs://${init.poolName}.db`);
         await files.prepare(db);
         files.hookRuntime();
@@ -198,6 +207,7 @@ export class PoolEngine implements ImportHost {
       version,
       schema: { version: schema.refused ? (schema.from ?? SCHEMA_VERSION) : SCHEMA_VERSION, migratedFrom: schema.applied.length ? schema.from : null, applied: schema.applied, refused: schema.refused },
       wasmSource: wasm.source,
+      ...(compaction ? { compaction } : {}),
       boot: { workerOrigin: performance.timeOrigin, workerReady: WORKER_READY, instantiated, opened, schema: schemaReady, ...this.schemaMarks, done: epochNow() },
     };
   }

@@ -143,3 +143,116 @@ describe('pool files stay closed to SQL', function () {
     pool.terminate();
   });
 });
+
+describe('compacting a pool', function () {
+  this.timeout(240_000);
+  const everything = async (p: PoolClient) => {
+    const tables = (await p.rows(`SELECT table_name AS t FROM duckdb_tables() WHERE schema_name = 'main' ORDER BY 1`)).map((r) => String(r.t));
+    const out: Record<string, unknown> = {};
+    for (const t of tables) out[t] = (await p.rows(`SELECT count(*)::INTEGER AS n, sum(hash(x))::VARCHAR AS h FROM "${t}" x`))[0];
+    out.views = (await p.rows(`SELECT view_name AS v, sql FROM duckdb_views() WHERE NOT internal ORDER BY 1`)).map((r) => r.v);
+    return out;
+  };
+  it('rewrites a pool made before decision 049 at v1.4.0 with every table, view, label and sequence; gives back what deletes left; the next import gets a new id', async () => {
+    const name = `compact-${Date.now()}`;
+    let pool = await PoolClient.start({ poolName: name, wasm, worker: poolWorker, legacyStorage: true });
+    const [a] = await importerFor(pool).importFiles([chatFile(300)]);
+    expect(a.status).to.equal('done');
+    await pool.exec(`INSERT INTO curation (step_id, quality) SELECT step_id, 'good' FROM steps WHERE step_index = 0 LIMIT 50`);
+    // half the pool deleted: the file keeps its size
+    await pool.exec(`DELETE FROM steps WHERE step_id IN (SELECT step_id FROM steps ORDER BY step_id LIMIT 300)`);
+    await pool.checkpoint();
+    const before = await everything(pool);
+    const version = async (p: PoolClient) => (await p.rows(`SELECT tags['storage_version']::VARCHAR AS v FROM duckdb_databases() WHERE NOT internal`))[0].v;
+    expect(await version(pool)).to.equal('v1.0.0+');
+
+    const sequence = async (p: PoolClient) => Number((await p.rows(`SELECT last_value AS v FROM duckdb_sequences() WHERE sequence_name = 'import_seq'`))[0].v);
+    const seqBefore = await sequence(pool);
+    const done = await pool.compact();
+    // the copy's sequence may start one further on (DuckDB recreates it from its next value): never lower
+    expect(await sequence(pool)).to.be.at.least(seqBefore);
+    expect(done.storageVersion).to.equal('v1.4.0');
+    expect(done.tables).to.include.members(['steps', 'curation', 'imports', 'pool_meta']);
+    expect(done.bytesAfter).to.be.lessThan(done.bytesBefore / 2);
+    expect(await version(pool)).to.equal('v1.4.0+');
+    expect(await everything(pool)).to.deep.equal(before);
+    // still a working pool, and its import ids go on
+    const [b] = await importerFor(pool).importFiles([chatFile(301)]);
+    expect(b.status).to.equal('done');
+    expect(b.importId).to.be.greaterThan(a.importId ?? Number.POSITIVE_INFINITY);
+    const after = await everything(pool);
+    pool.terminate();
+
+    pool = await open(name);
+    expect(await version(pool)).to.equal('v1.4.0+');
+    expect(await everything(pool)).to.deep.equal(after);
+    // no copy left behind
+    const root = await navigator.storage.getDirectory();
+    const names: string[] = [];
+    for await (const k of (root as unknown as { keys(): AsyncIterable<string> }).keys()) if (k.startsWith(name)) names.push(k);
+    expect(names.sort()).to.deep.equal([`${name}.db`, `${name}.db.wal`]);
+    pool.terminate();
+  });
+});
+
+describe('compacting a pool: a crash at any point', function () {
+  this.timeout(240_000);
+  const root = () => navigator.storage.getDirectory();
+  const copyFile = async (from: string, to: string) => {
+    const data = await (await (await (await root()).getFileHandle(from)).getFile()).arrayBuffer();
+    const w = await (await (await root()).getFileHandle(to, { create: true })).createWritable();
+    await w.write(data);
+    await w.close();
+  };
+  const listed = async (prefix: string) => {
+    const names: string[] = [];
+    for await (const k of ((await root()) as unknown as { keys(): AsyncIterable<string> }).keys()) if (k.startsWith(prefix)) names.push(k);
+    return names.sort();
+  };
+  const count = async (p: PoolClient) => (await p.rows('SELECT count(*)::INTEGER AS n FROM steps'))[0].n;
+
+  it('before the copy was checked (no marker): the copy is dropped and the pool is the old file', async () => {
+    const name = `crash-early-${Date.now()}`;
+    let pool = await open(name);
+    await importerFor(pool).importFiles([chatFile(10)]);
+    await pool.checkpoint();
+    pool.terminate();
+    // a half-written copy and its WAL, as a crash during COPY FROM DATABASE leaves them
+    await copyFile(`${name}.db`, `${name}.compact.db`);
+    await copyFile(`${name}.db`, `${name}.compact.db.wal`);
+    pool = await open(name);
+    expect(await count(pool)).to.equal(20);
+    expect(await listed(name)).to.deep.equal([`${name}.db`, `${name}.db.wal`]);
+    pool.terminate();
+  });
+
+  it('after it was checked (marker written): the next start finishes the swap, whichever step the crash came after', async () => {
+    const name = `crash-late-${Date.now()}`;
+    const other = `crash-late-copy-${Date.now()}`;
+    let pool = await open(name);
+    await importerFor(pool).importFiles([chatFile(10)]);
+    await pool.checkpoint();
+    pool.terminate();
+    // the "checked copy": another pool's file with 30 steps
+    const copy = await open(other);
+    await importerFor(copy).importFiles([chatFile(15)]);
+    await copy.checkpoint();
+    copy.terminate();
+    await copyFile(`${other}.db`, `${name}.compact.db`);
+    await (await (await (await root()).getFileHandle(`${name}.compact.ok`, { create: true })).createWritable()).close();
+    // the crash came after the old file was removed, before the copy took its name
+    await (await root()).removeEntry(`${name}.db`);
+    pool = await open(name);
+    expect(await count(pool)).to.equal(30);
+    expect(await listed(name)).to.deep.equal([`${name}.db`, `${name}.db.wal`]);
+    pool.terminate();
+  });
+
+  it('an in-memory pool has nothing to compact, and says so', async () => {
+    const pool = await PoolClient.start({ poolName: 'compact-memory', memory: true, wasm, worker: poolWorker });
+    let err = '';
+    await pool.compact().catch((e) => (err = String(e)));
+    expect(err).to.match(/in memory .* no file to compact/);
+    pool.terminate();
+  });
+});

@@ -106,6 +106,16 @@ describe('foundation, as a new user', () => {
     assert.ok(formats.reduce((a, r) => a + r.n, 0) >= 200, 'a few hundred steps');
   });
 
+  it('compacts the pool from the Pool card: the same rows, reported sizes, a pool that still works (decision 050)', async () => {
+    const before = await page.evaluate(() => window.workbench.query('SELECT count(*)::INTEGER AS n, sum(hash(s))::VARCHAR AS h FROM steps s'));
+    assert.ok(before[0].n > 0);
+    await page.getByRole('button', { name: 'Compact' }).click();
+    await page.getByText(/The pool was compacted: .* → .* \(storage v1\.4\.0; \d+ tables, [\d,]+ rows copied and checked/).waitFor({ timeout: 60000 });
+    assert.deepEqual(await page.evaluate(() => window.workbench.query('SELECT count(*)::INTEGER AS n, sum(hash(s))::VARCHAR AS h FROM steps s')), before);
+    await page.getByRole('button', { name: 'Compact' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Compact' }).isEnabled(), true);
+  });
+
   it('rolls back an import interrupted by a reload; earlier data is intact', async () => {
     const big = join(tmp, 'big.jsonl');
     const line = (i) => JSON.stringify({ messages: [{ role: 'user', content: `question ${i} ${'lorem ipsum '.repeat(40)}` }, { role: 'assistant', content: `answer ${i}` }] });

@@ -27,6 +27,7 @@ export class AwPoolSummary extends LitElement {
   @state() private error: string | null = null;
   /** The database file and the size past which imports are refused (null: an in-memory pool). */
   @state() private room: { bytes: number; limit: number } | null = null;
+  @state() private compacting = false;
   private off: (() => void) | null = null;
 
   override connectedCallback(): void {
@@ -59,6 +60,22 @@ export class AwPoolSummary extends LitElement {
     this.services.notify('The pool was cleared.');
   }
 
+  /** Rewrite the saved pool into a new file (PoolClient.compact): the engine restarts on it. */
+  private async compact() {
+    this.compacting = true;
+    try {
+      const c = await this.services.pool.compact();
+      this.services.notify(
+        `The pool was compacted: ${formatBytes(c.bytesBefore)} → ${formatBytes(c.bytesAfter)} (storage ${c.storageVersion}; ${c.tables.length} tables, ${c.rows.toLocaleString()} rows copied and checked, ${(c.ms / 1000).toFixed(1)} s).`,
+      );
+    } catch (e) {
+      this.services.notify(e instanceof Error ? e.message : String(e), 'error');
+    } finally {
+      this.compacting = false;
+      void this.refresh();
+    }
+  }
+
   override render() {
     const t = this.totals;
     return html`
@@ -72,7 +89,15 @@ export class AwPoolSummary extends LitElement {
               <b>${formatBytes(Math.max(0, this.room.limit - this.room.bytes))}</b><span class="muted">room left of ${formatBytes(this.room.limit)}</span>
             </div>`
           : nothing}
-        <div style="margin-left:auto">
+        <div style="margin-left:auto" class="row">
+          ${this.room
+            ? html`<button
+                ?disabled=${this.compacting}
+                aria-busy=${this.compacting ? 'true' : 'false'}
+                title="Rewrite the pool's database file: gives back the space deleted rows left, and stores a pool made by an older version in the current, smaller format. Every table is copied and checked; queries wait meanwhile."
+                @click=${() => this.compact()}
+              >${this.compacting ? 'Compacting…' : 'Compact'}</button>`
+            : nothing}
           <button class="danger" @click=${() => (this.renderRoot.querySelector('dialog') as HTMLDialogElement).showModal()}>Clear pool…</button>
         </div>
       </div>
