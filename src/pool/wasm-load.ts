@@ -1,13 +1,17 @@
 /**
- * Where the pool worker gets DuckDB's wasm from (docs/decisions/036). duckdb-wasm's own loader pipes the
+ * Where the pool worker gets DuckDB's wasm from (docs/decisions/036, 051). duckdb-wasm's own loader pipes the
  * fetched body through a TransformStream into a `new Response(...)` for its progress callback; such a
  * Response has no URL and no cache behind it, so Chromium's wasm code cache never applied and every
- * start compiled the 34 MB module again. Here the module is compiled straight from a Response of
- * `fetch()` (the HTTP cache and its code cache apply) or, for content-hashed build assets, of Cache
- * Storage (kept by this worker, so a static host's no-cache headers do not matter: Chromium stores the
- * compiled code beside the cached response once the module has tiered up).
+ * start compiled the 34 MB module again. Here the module is compiled straight from a real Response, in
+ * this order:
+ * 1. the browser's HTTP cache, without the network (`only-if-cached`, fresh or stale: the build's URLs are
+ *    content-hashed). Only there does Chromium keep the module's optimized code beside the response (its wasm
+ *    code cache), so a returning user's start skips compiling what the last session optimized;
+ * 2. Cache Storage, kept by this worker, for hosts whose headers keep the module out of the HTTP cache
+ *    (`no-store`) or when the HTTP cache dropped it. Chromium never writes a code cache for these responses
+ *    (measured: decision 051);
+ * 3. the network, stored into Cache Storage as it streams.
  */
-
 /** Emscripten's `instantiateWasm` hook as duckdb-wasm's bindings define it. */
 type InstantiateWasm = (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => unknown;
 
@@ -17,13 +21,32 @@ interface Bindings {
   instantiateWasm: InstantiateWasm;
 }
 
-/** Where the module came from: Cache Storage, a fetch (HTTP cache or network), or duckdb-wasm's own loader. */
-export type WasmSource = 'cache' | 'fetch' | 'duckdb';
+/** Where the module came from: the HTTP cache, Cache Storage, the network, or duckdb-wasm's own loader. */
+export type WasmSource = 'http-cache' | 'cache' | 'fetch' | 'duckdb';
 
-/** The cached response for `url`, else a fetch of it that is stored as it streams (other entries of `cacheName` are dropped: one build's module is kept). */
+/** The HTTP cache's response for a same-origin `url`, without going to the network; null when it has none. */
+async function fromHttpCache(url: string): Promise<Response | null> {
+  if (new URL(url).origin !== location.origin) return null; // only-if-cached is for same-origin requests
+  try {
+    const res = await fetch(url, { credentials: 'same-origin', cache: 'only-if-cached', mode: 'same-origin' });
+    return res.ok ? res : null; // a miss is a 504
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The HTTP cache's response for `url`, else Cache Storage's, else a fetch of it that is stored into Cache Storage
+ * as it streams (other entries of `cacheName` are dropped: one build's module is kept).
+ */
 export async function wasmResponse(moduleUrl: string, cacheName: string | null, from?: (s: WasmSource) => void): Promise<Response> {
   // absolute, as Cache Storage keys are (a relative URL made the clean-up below drop the entry just stored)
   const url = new URL(moduleUrl, location.href).href;
+  const http = await fromHttpCache(url);
+  if (http) {
+    from?.('http-cache');
+    return http;
+  }
   from?.('fetch');
   if (cacheName && typeof caches !== 'undefined') {
     try {

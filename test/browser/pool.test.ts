@@ -2,6 +2,7 @@ import { expect } from '@esm-bundle/chai';
 import { stepsToIPC } from '../../src/ingest/step-arrow';
 import type { StepRecord } from '../../src/contract/step';
 import { PoolClient } from '../../src/pool/client';
+import { wasmResponse } from '../../src/pool/wasm-load';
 import { poolWorker, startPool, wasm } from './helpers';
 
 function step(i: number, traj = 't1', importId: number | null = null): StepRecord {
@@ -55,7 +56,7 @@ describe('pool', () => {
 });
 
 describe('pool wasm', () => {
-  it('compiles DuckDB from a real Response (not duckdb-wasm\'s re-wrapped stream); with wasmCache, the next start compiles from Cache Storage (decision 036)', async () => {
+  it('compiles DuckDB from a real Response (not duckdb-wasm\'s re-wrapped stream), kept in Cache Storage by the worker (decisions 036, 051)', async () => {
     const wasmCache = `aw-test-wasm-${Date.now()}`;
     const start = () => PoolClient.start({ poolName: 'wasm-cache', memory: true, wasm, wasmCache, worker: poolWorker });
     const a = await start();
@@ -65,11 +66,38 @@ describe('pool wasm', () => {
     for (let i = 0; i < 1200 && (await cache.keys()).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     a.terminate();
     expect((await cache.keys()).map((k) => new URL(k.url).pathname)).to.deep.equal([wasm.eh]);
+    // the test browser's context keeps its HTTP cache in memory, too small for the 34 MB module: Cache Storage has it
     const b = await start();
     expect(b.status.wasmSource).to.equal('cache');
     expect((await b.rows('SELECT 41 + 1 AS n'))[0].n).to.equal(42);
     b.terminate();
     await caches.delete(wasmCache);
+  });
+
+  it('takes the module from the HTTP cache first, then from Cache Storage, then from the network (stored into Cache Storage)', async () => {
+    // a small file (the test context's in-memory HTTP cache does not keep the 34 MB module), at URLs of their own
+    // (another query) that nothing earlier put in either cache
+    const url = (k: string) => `${new URL('/package.json', location.href).href}?${k}=${Date.now()}`;
+    const cacheName = `aw-test-wasm-order-${Date.now()}`;
+    const source = async (u: string) => {
+      let s = '';
+      const res = await wasmResponse(u, cacheName, (x) => (s = x));
+      expect(res.ok).to.equal(true);
+      expect(JSON.parse(await res.text()).name).to.be.a('string');
+      return s;
+    };
+    const net = url('net');
+    expect(await source(net)).to.equal('fetch');
+    const cache = await caches.open(cacheName);
+    for (let i = 0; i < 1200 && !(await cache.match(net)); i++) await new Promise((r) => setTimeout(r, 50));
+    expect((await cache.keys()).map((k) => k.url)).to.deep.equal([net]);
+    // the network's response went into the HTTP cache too: from there now, where Chromium keeps the compiled code
+    expect(await source(net)).to.equal('http-cache');
+    // in Cache Storage only (never fetched): from Cache Storage
+    const kept = url('kept');
+    await cache.put(kept, new Response(await (await cache.match(net))!.arrayBuffer(), { headers: { 'content-type': 'application/json' } }));
+    expect(await source(kept)).to.equal('cache');
+    await caches.delete(cacheName);
   });
 });
 
