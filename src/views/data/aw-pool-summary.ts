@@ -2,6 +2,7 @@ import { consume } from '@lit/context';
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { formatBytes } from '../kit/download';
+import { refreshOnPoolChange } from '../kit/pool-refresh';
 import type { Services } from '../kit/services';
 import { servicesContext } from '../kit/services';
 import { base } from '../kit/styles';
@@ -32,7 +33,8 @@ export class AwPoolSummary extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.off = this.services.pool.onChange(() => void this.refresh());
+    // the Pool card's figures: steps, curation and the import history
+    this.off = refreshOnPoolChange(this, this.services.pool, ['steps', 'curation', 'imports', 'import_errors'], () => this.refresh());
     void this.refresh();
   }
 
@@ -86,7 +88,7 @@ export class AwPoolSummary extends LitElement {
         )}
         ${this.room
           ? html`<div class="stat" data-stat="room" title=${`The pool's database file is ${formatBytes(this.room.bytes)}; imports stop at ${formatBytes(this.room.limit)} (DuckDB-WASM's browser storage limit).`}>
-              <b>${formatBytes(Math.max(0, this.room.limit - this.room.bytes))}</b><span class="muted">room left of ${formatBytes(this.room.limit)}</span>
+              <b>${formatBytes(Math.max(0, this.room.limit - this.room.bytes))}</b><span class="muted">room left · file ${formatBytes(this.room.bytes)} of ${formatBytes(this.room.limit)}</span>
             </div>`
           : nothing}
         <div style="margin-left:auto" class="row">

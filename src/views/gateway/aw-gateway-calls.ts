@@ -8,6 +8,7 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { type Services, servicesContext } from '../kit/services';
 import { base } from '../kit/styles';
+import { refreshOnPoolChange } from '../kit/pool-refresh';
 import '../inspector/aw-step-inspector';
 import type { AwStepInspector } from '../inspector/aw-step-inspector';
 import { type CallRow, capturedCalls, LiveCalls } from './calls';
@@ -25,9 +26,6 @@ export class AwGatewayCalls extends LitElement {
   private live = new LiveCalls(() => (this.rows = this.live.merge(this.pooled)));
   private offPool?: () => void;
   private seq = 0;
-  /** The pool changed while the list was hidden: re-read it when shown (no queries for a hidden tab during imports). */
-  private stale = false;
-  private shown?: IntersectionObserver;
 
   static override styles = [
     base,
@@ -49,15 +47,8 @@ export class AwGatewayCalls extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.live.start();
-    this.offPool = this.services?.pool.onChange((e) => {
-      if (!e.tables.includes('steps')) return;
-      if (this.checkVisibility()) void this.refresh();
-      else this.stale = true;
-    });
-    this.shown = new IntersectionObserver((entries) => {
-      if (this.stale && entries.some((x) => x.isIntersecting)) void this.refresh();
-    });
-    this.shown.observe(this);
+    // no queries for a hidden tab during imports: re-read when shown
+    this.offPool = this.services ? refreshOnPoolChange(this, this.services.pool, ['steps'], () => this.refresh(), 0) : undefined;
     void this.refresh();
   }
 
@@ -65,7 +56,6 @@ export class AwGatewayCalls extends LitElement {
     super.disconnectedCallback();
     this.live.stop();
     this.offPool?.();
-    this.shown?.disconnect();
   }
 
   /** Re-read the captured calls from the pool. */
@@ -73,7 +63,6 @@ export class AwGatewayCalls extends LitElement {
     const pool = this.services?.pool;
     if (!pool) return;
     const seq = ++this.seq;
-    this.stale = false;
     try {
       const rows = await capturedCalls(pool);
       if (seq !== this.seq) return;

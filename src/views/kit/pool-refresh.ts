@@ -1,0 +1,59 @@
+/**
+ * Re-reading a view's figures after pool writes, without holding the single-threaded pool for views nobody sees:
+ * only writes to the tables the view shows count; writes that come in a burst (an import's commit, labels, a
+ * notebook's effect cells) give one re-read; one re-read runs at a time (the next waits for it); and a hidden view
+ * (another tab, scrolled away) is only marked stale and re-read when it comes into view.
+ */
+interface ChangeSource {
+  onChange(fn: (e: { tables: string[] }) => void): () => void;
+}
+
+export function refreshOnPoolChange(
+  host: Element,
+  pool: ChangeSource,
+  tables: readonly string[],
+  refresh: () => Promise<unknown>,
+  delayMs = 150,
+): () => void {
+  let stale = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running = false;
+  let again = false;
+  const run = async () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      await refresh();
+    } finally {
+      running = false;
+      if (again) {
+        again = false;
+        schedule();
+      }
+    }
+  };
+  const schedule = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void run(), delayMs);
+  };
+  const off = pool.onChange((e) => {
+    if (!e.tables.some((t) => tables.includes(t))) return;
+    if (host.checkVisibility()) schedule();
+    else stale = true;
+  });
+  const shown = new IntersectionObserver((entries) => {
+    if (stale && entries.some((x) => x.isIntersecting)) {
+      stale = false;
+      schedule();
+    }
+  });
+  shown.observe(host);
+  return () => {
+    off();
+    shown.disconnect();
+    clearTimeout(timer);
+  };
+}
