@@ -3,18 +3,7 @@
 //   node bench/gen.mjs --sizes 10,100 [--seed 7] [--out bench/data] [--single-step]
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-
-/** mulberry32: small, fast, good enough for synthetic data. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from './rng.mjs';
 
 const SYL = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'qua', 'bri', 'dor', 'fen', 'gil', 'hap', 'jin', 'kel', 'mor', 'nus', 'pex', 'rin', 'sol', 'tur', 'vex', 'wyn', 'xor', 'yal', 'zen', 'ax', 'eb', 'il', 'ok', 'um', 'str', 'pl', 'ch', 'th'];
 const DATA_SOURCES = ['gsm8k', 'math500', 'swe-bench-lite', 'tau-retail', 'tau-airline', 'hotpotqa', 'webarena', 'alfworld', 'humaneval', 'mbpp', 'aime24', 'livecodebench'];

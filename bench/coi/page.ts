@@ -7,6 +7,7 @@
  */
 import * as duckdb from '@duckdb/duckdb-wasm';
 import { BROWSER_RUNTIME, createDuckDB, VoidLogger } from '@duckdb/duckdb-wasm/blocking';
+import { rng } from '../rng.mjs';
 import coiPthread from '@duckdb/duckdb-wasm/dist/duckdb-browser-coi.pthread.worker.js?url';
 import coiWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-coi.worker.js?url';
 import ehWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url';
@@ -24,18 +25,6 @@ interface RunOptions {
   storage: 'opfs' | 'memory';
   rows: number;
   tag: string;
-}
-
-/** A seeded generator (mulberry32), so every run appends the same bytes. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 let batches: Uint8Array[] | null = null;

