@@ -4,13 +4,11 @@
  * Response has no URL and no cache behind it, so Chromium's wasm code cache never applied and every
  * start compiled the 34 MB module again. Here the module is compiled straight from a real Response, in
  * this order:
- * 1. the browser's HTTP cache, without the network (`only-if-cached`, fresh or stale: the build's URLs are
- *    content-hashed). Only there does Chromium keep the module's optimized code beside the response (its wasm
- *    code cache), so a returning user's start skips compiling what the last session optimized;
+ * 1. the browser's HTTP cache. Only there does Chromium keep the module's optimized code beside the response (its
+ *    wasm code cache), so a returning user's start skips compiling what the last session optimized;
  * 2. Cache Storage, kept by this worker, for hosts whose headers keep the module out of the HTTP cache
- *    (`no-store`) or when the HTTP cache dropped it. Chromium never writes a code cache for these responses
- *    (measured: decision 051);
- * 3. the network, stored into Cache Storage as it streams.
+ *    (`no-store`). Chromium never writes a code cache for these responses (measured: decision 051);
+ * 3. the network, stored into Cache Storage as it streams (a first start).
  */
 /** Emscripten's `instantiateWasm` hook as duckdb-wasm's bindings define it. */
 type InstantiateWasm = (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => unknown;
@@ -24,34 +22,32 @@ interface Bindings {
 /** Where the module came from: the HTTP cache, Cache Storage, the network, or duckdb-wasm's own loader. */
 export type WasmSource = 'http-cache' | 'cache' | 'fetch' | 'duckdb';
 
-/** The HTTP cache's response for a same-origin `url`, without going to the network; null when it has none. */
-async function fromHttpCache(url: string): Promise<Response | null> {
-  if (new URL(url).origin !== location.origin) return null; // only-if-cached is for same-origin requests
-  try {
-    const res = await fetch(url, { credentials: 'same-origin', cache: 'only-if-cached', mode: 'same-origin' });
-    return res.ok ? res : null; // a miss is a 504
-  } catch {
-    return null;
-  }
-}
+/** Whether the host lets the browser's HTTP cache keep a response with these headers. */
+const httpCacheable = (h: Headers) => !/\bno-store\b/i.test(h.get('cache-control') ?? '');
 
 /**
- * The HTTP cache's response for `url`, else Cache Storage's, else a fetch of it that is stored into Cache Storage
- * as it streams (other entries of `cacheName` are dropped: one build's module is kept).
+ * The module's Response: once this worker has kept the module (Cache Storage), from the HTTP cache (`force-cache`:
+ * fresh or stale, the build's asset URLs are content-hashed) unless the host's headers keep it out of there
+ * (`no-store`), then from Cache Storage; the first time, from the network, stored into Cache Storage as it streams
+ * (other entries of `cacheName` are dropped: one build's module is kept). Not `only-if-cached`: its miss is a failed
+ * request in the console of every first visit.
  */
 export async function wasmResponse(moduleUrl: string, cacheName: string | null, from?: (s: WasmSource) => void): Promise<Response> {
   // absolute, as Cache Storage keys are (a relative URL made the clean-up below drop the entry just stored)
   const url = new URL(moduleUrl, location.href).href;
-  const http = await fromHttpCache(url);
-  if (http) {
-    from?.('http-cache');
-    return http;
-  }
   from?.('fetch');
   if (cacheName && typeof caches !== 'undefined') {
     try {
       const cache = await caches.open(cacheName);
       const hit = await cache.match(url);
+      if (hit && httpCacheable(hit.headers)) {
+        // the HTTP cache answers without the network unless it dropped the module since
+        const res = await fetch(url, { credentials: 'same-origin', cache: 'force-cache' }).catch(() => null);
+        if (res?.ok) {
+          from?.('http-cache');
+          return res;
+        }
+      }
       if (hit) {
         from?.('cache');
         return hit;
