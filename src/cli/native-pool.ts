@@ -6,7 +6,7 @@
 import type { RejectedLine } from '../contract/reports';
 import type { IngestSink } from '../ingest/pipeline';
 import { CURATION_HELPERS } from '../pool/curation-sql';
-import { abortImportSql, beginImportSql, commitImportRows, setImportSourceSql } from '../pool/import-commit';
+import { abortImportSql, beginImportSql, commitImportRows, setImportSourceSql, stageClock } from '../pool/import-commit';
 import type { ImportCommit, ImportMeta } from '../pool/pool-core';
 import { DDL } from '../pool/schema';
 import { totalmem } from 'node:os';
@@ -133,15 +133,10 @@ export class NativePool implements IngestSink {
   async commitImport(id: number, info: ImportCommit) {
     const c = this.conn(id);
     // ms per stage, as the browser's pool reports them (src/pool/import-tx.ts): the import report's timings.commit
-    const stages: Record<string, number> = {};
-    let t0 = performance.now();
-    const lap = (k: string) => {
-      stages[k] = Math.round(performance.now() - t0);
-      t0 = performance.now();
-    };
+    const { stages, mark, lap } = stageClock();
     try {
       await this.insertStaged(id);
-      lap('insert');
+      mark('insert');
       const q = (sql: string) => {
         const rows = this.db.querySync(c, sql);
         return { toArray: () => rows };
@@ -157,7 +152,7 @@ export class NativePool implements IngestSink {
         { statsPasses: (t, n) => statsPasses(t, n, this.limit) },
       );
       await this.endTx(id, 'COMMIT');
-      lap('commit');
+      mark('commit');
       return { ...result, stages };
     } catch (e) {
       await this.endTx(id, 'ROLLBACK');

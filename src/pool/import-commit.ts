@@ -199,6 +199,26 @@ export interface CommitOptions {
 }
 
 /**
+ * The commit's stopwatch: `mark(stage)` records the ms since the previous mark (or the start) under `stage`; `lap`
+ * marks, then awaits `pause` (the browser's worker answers queued queries there) and restarts the clock, so a pause is
+ * never counted in a stage. The import report's `timings.commit`, browser and CLI alike. `now` is for tests.
+ */
+export function stageClock(pause?: () => Promise<void>, now = () => performance.now()) {
+  const stages: Record<string, number> = {};
+  let t0 = now();
+  const mark = (stage: string) => {
+    stages[stage] = Math.round(now() - t0);
+    t0 = now();
+  };
+  const lap = async (stage: string) => {
+    mark(stage);
+    if (pause) await pause();
+    t0 = now();
+  };
+  return { stages, mark, lap };
+}
+
+/**
  * The body of an import's commit, on the import's connection inside its transaction (the caller commits): the dedupe of
  * decision 011, is_last, the trajectory stats, the rejected lines (`insertErrors`) and the `imports` row. Shared by the
  * browser's pool worker and the CLI's native pool, so both commit by the same SQL. `lap` is awaited after each stage

@@ -8,7 +8,7 @@ import type { DuckDBConnection } from '@duckdb/duckdb-wasm/blocking';
 import type { Table } from 'apache-arrow';
 import { tableFromArrays } from 'apache-arrow';
 import { changes } from './changes';
-import { abortImportSql, beginImportSql, type CommitDedupe, type CommitInfo, commitImportRows, setImportSourceSql } from './import-commit';
+import { abortImportSql, beginImportSql, type CommitDedupe, type CommitInfo, commitImportRows, setImportSourceSql, stageClock } from './import-commit';
 import type { TrajectoryStats } from './stats';
 
 export interface ImportMeta {
@@ -117,13 +117,7 @@ export class ImportTransactions {
     const t = this.tx(id);
     const { host } = this;
     const q = (sql: string) => host.run(sql, t.conn);
-    const stages: Record<string, number> = {};
-    let t0 = performance.now();
-    const lap = async (k: string) => {
-      stages[k] = Math.round(performance.now() - t0);
-      await breathe();
-      t0 = performance.now();
-    };
+    const { stages, mark, lap } = stageClock(breathe);
     let result: CommitDedupe & { rowsAdded: number };
     try {
       result = await commitImportRows(q, id, info, (errors) => this.insertErrors(id, errors, t.conn), lap);
@@ -132,11 +126,10 @@ export class ImportTransactions {
       this.end(id, 'ROLLBACK');
       throw e;
     }
-    stages.commit = Math.round(performance.now() - t0);
-    t0 = performance.now();
+    mark('commit');
     // durable now (WAL and data blocks on OPFS); the checkpoint is housekeeping and waits its turn
     host.flush();
-    stages.flush = Math.round(performance.now() - t0);
+    mark('flush');
     host.checkpointSoon();
     const room = host.persistent ? { bytes: host.databaseBytes(), limit: host.fileLimit } : undefined;
     return { ...result, stages, room };
