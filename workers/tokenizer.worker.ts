@@ -13,9 +13,11 @@ import { type ExportRowInput, type ExportTokenOptions, newPlanTally, newRlExport
 import { parseTools, templateMessage } from '../src/tokenizer/messages';
 import { loadO200k } from '../src/tokenizer/openai';
 import { loadProfile, sha256Hex, type ProfileInfo, profileInfo, type TokenizerProfile } from '../src/tokenizer/profile';
-import { fastEncoder } from '../src/tokenizer/fast-encode';
-import { encode, type LostContent, renderChat, type TokenPiece, tokenPieces } from '../src/tokenizer/render';
+import { type LostContent, renderChat, type TokenPiece, tokenPieces } from '../src/tokenizer/render';
 import { TEST_BUILD } from '../src/util/test-build';
+import { type BenchEncodeResult, benchEncode } from '../src/tokenizer/bench-encode';
+
+export type { BenchEncodeResult };
 
 export interface RenderedStep {
   profile: ProfileInfo;
@@ -298,29 +300,10 @@ const api = {
   // pool worker's fault hooks (test/unit/test-build-hooks.test.ts).
   ...(TEST_BUILD
     ? {
-        /**
-         * Bench: encode `text` (no special tokens) `runs` times with the active profile, both ways: `ms` on the path token
-         * counting uses (`encode`: added tokens split off, then the pre-token memo of `fastEncoder`, a fresh memo each run
-         * so nothing is carried over from the run before or from counting), `libraryMs` with tokenizers.js's own
-         * `tokenizer.encode`. Both token counts are returned; they must be equal (the bench reports it).
-         */
-        benchEncode(text: string, runs = 3): { ms: number[]; tokens: number; libraryMs: number[]; libraryTokens: number } {
+        /** Bench: `text` encoded `runs` times with the active profile, on the counting path and by tokenizers.js. */
+        benchEncode(text: string, runs = 3): BenchEncodeResult {
           if (!active) throw new Error('No tokenizer profile is set.');
-          const p = active;
-          const ms: number[] = [];
-          const libraryMs: number[] = [];
-          let tokens = 0;
-          let libraryTokens = 0;
-          for (let i = 0; i < runs; i++) {
-            const fresh: TokenizerProfile = { ...p, encodePiece: p.encodePiece ? (fastEncoder(p.tokenizer) ?? undefined) : undefined };
-            let t0 = performance.now();
-            tokens = encode(fresh, text).length;
-            ms.push(performance.now() - t0);
-            t0 = performance.now();
-            libraryTokens = p.tokenizer.encode(text, { add_special_tokens: false }).ids.length;
-            libraryMs.push(performance.now() - t0);
-          }
-          return { ms, tokens, libraryMs, libraryTokens };
+          return benchEncode(active, text, runs);
         },
       }
     : {}),

@@ -6,8 +6,7 @@
 import * as Comlink from 'comlink';
 import { openDB } from 'idb';
 import type { PoolClient } from '../pool/client';
-import { TEST_BUILD } from '../util/test-build';
-import type { CountTimings, ExportPlan, ProfileFiles, RenderedStep, RlExportStats, TokenCountProgress, TokenizerWorkerApi } from '../../workers/tokenizer.worker';
+import type { BenchEncodeResult, CountTimings, ExportPlan, ProfileFiles, RenderedStep, RlExportStats, TokenCountProgress, TokenizerWorkerApi } from '../../workers/tokenizer.worker';
 import type { ExportTokenOptions } from './export-rows';
 import type { ProfileInfo } from './profile';
 
@@ -227,14 +226,9 @@ export class TokenizerService {
     return ch.port2;
   }
 
-  /**
-   * Bench: one worker encoding `text` with the active profile, on the counting path and with the library's own encode.
-   * Test builds only (window.workbench.debug); a production worker has no such method.
-   */
-  async benchEncode(text: string, runs = 3): Promise<{ ms: number[]; tokens: number; libraryMs: number[]; libraryTokens: number }> {
-    if (!TEST_BUILD) throw new Error('benchEncode exists only in test builds');
-    const bench = (await this.worker()).benchEncode as Comlink.Remote<NonNullable<TokenizerWorkerApi['benchEncode']>>;
-    return bench(text, runs);
+  /** Bench, test builds only (a production worker has no such method): one worker encoding `text`, both ways. */
+  async benchEncode(text: string, runs = 3): Promise<BenchEncodeResult> {
+    return ((await this.worker()).benchEncode as Comlink.Remote<NonNullable<TokenizerWorkerApi['benchEncode']>>)(text, runs);
   }
 
   /** What the last rl_steps export with tokens did (decision 032). */
