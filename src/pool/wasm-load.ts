@@ -2,13 +2,12 @@
  * Where the pool worker gets DuckDB's wasm from (docs/decisions/036, 051). duckdb-wasm's own loader pipes the
  * fetched body through a TransformStream into a `new Response(...)` for its progress callback; such a
  * Response has no URL and no cache behind it, so Chromium's wasm code cache never applied and every
- * start compiled the 34 MB module again. Here the module is compiled straight from a real Response, in
- * this order:
- * 1. the browser's HTTP cache. Only there does Chromium keep the module's optimized code beside the response (its
- *    wasm code cache), so a returning user's start skips compiling what the last session optimized;
- * 2. Cache Storage, kept by this worker, for hosts whose headers keep the module out of the HTTP cache
- *    (`no-store`). Chromium never writes a code cache for these responses (measured: decision 051);
- * 3. the network, stored into Cache Storage as it streams (a first start).
+ * start compiled the 34 MB module again. Here the module is compiled straight from a real Response:
+ * - a first start: from the network, kept in Cache Storage as it streams;
+ * - later starts: from the browser's HTTP cache. Only there does Chromium keep the module's optimized code beside the
+ *   response (its wasm code cache), so a returning user's start skips compiling what the last session optimized;
+ * - from Cache Storage when the host's headers keep the module out of the HTTP cache (`no-store`) or that fetch
+ *   fails. Chromium never writes a code cache for these responses (measured: decision 051).
  */
 /** Emscripten's `instantiateWasm` hook as duckdb-wasm's bindings define it. */
 type InstantiateWasm = (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => unknown;
