@@ -1,4 +1,4 @@
-/** The step record: one row of table `steps` (DESIGN.md "Step record"). */
+/** The step record: one row of table `steps` (docs/schema.md). */
 
 export interface ToolCall {
   id: string | null;

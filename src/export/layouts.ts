@@ -1,8 +1,8 @@
 /**
- * Training layouts (DESIGN.md "Export formats") as SQL over `steps s LEFT JOIN curation c`.
+ * Training layouts as SQL over `steps s LEFT JOIN curation c`.
  * Every layout keeps step_id / trajectory_uid for lineage.
  *
- * Kept whole (~380 lines): every layout's SQL over the one shared selection and problem checks, so the layouts' common columns and rules are read side by side.
+ * One concept: every layout's SQL over the one shared selection and problem checks, so the layouts' common columns and rules are read side by side.
  */
 import type { DatasetLayout, ExportDatasetOptions } from '../contract/reports';
 import { TRAINABLE_SQL } from '../pool/schema';

@@ -15,7 +15,7 @@ function messageKey(m: ChatMessage): string {
 export const EMPTY_PROMPT_PREFIX = 'p-empty-';
 
 /**
- * The prompt's identity text: system prompt(s) plus the first user turn (DESIGN.md "Identity"); null
+ * The prompt's identity text: system prompt(s) plus the first user turn (docs/schema.md, `prompt_uid`); null
  * when all of that is blank (no text, no parts), which would otherwise put unrelated trajectories into
  * one GRPO group. The first user turn ends it: later turns of the same conversation keep the same prompt.
  */
@@ -56,8 +56,8 @@ interface OpenTrajectory {
 
 /**
  * Joins request-log records into trajectories: a call whose history starts with an earlier call's
- * history plus that call's response continues that call's trajectory (DESIGN.md: "a source that
- * repeats the growing history in every record becomes steps of one trajectory").
+ * history plus that call's response continues that call's trajectory (a source that repeats
+ * the growing history in every record becomes steps of one trajectory).
  */
 export class HistoryLinker {
   private byPrefix = new Map<string, { traj: OpenTrajectory; index: number }>();

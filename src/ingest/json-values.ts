@@ -4,7 +4,7 @@
  * swallowed (valueEvents), one value parsed with big integers kept exact (parseOne), and the JSON
  * Lines / document decision (looksLikeJsonLines).
  */
-import type { ReadEvent } from './reader';
+import type { ReadEvent } from './normalizer';
 
 /**
  * Big integers (> 2^53, also past Infinity) are kept exact as text (they are ids); other values as JSON.parse gives

@@ -11,6 +11,12 @@ export interface SourceRecord {
   text?: string;
 }
 
+/** What a reader yields: a record, a rejected line with its reason, or a warning about the whole file. */
+export type ReadEvent =
+  | { kind: 'record'; record: SourceRecord }
+  | { kind: 'reject'; line: number; reason: string }
+  | { kind: 'warning'; message: string };
+
 export interface NormalizeContext {
   /** SHA-256 hex of the file's (decompressed) bytes, or `capture`. */
   sourceId: string;

@@ -3,17 +3,14 @@
  * binary sniffing, then one of three splitters — JSON Lines, a top-level JSON array / concatenated
  * JSON values (a string- and depth-aware splitter feeding JSON.parse), or SSE text.
  *
- * Kept whole (~340 lines): readRecords is one streaming generator whose container sniffing and three splitters share the byte, line and record counters; the JSON value splitter is json-values.ts.
+ * One concept: readRecords is one streaming generator whose container sniffing and three splitters share the byte, line and record counters; the JSON value splitter is json-values.ts.
  */
 import { looksLikeJsonLines, parseOne, type SplitValue, ValueSplitter, valueEvents } from './json-values';
-import type { SourceRecord } from './normalizer';
+import type { ReadEvent } from './normalizer';
 import { looksLikeYaml, yamlRecords } from './yaml-records';
 import { looksLikeSse, type SseEvent, SseParser } from '../wire/sse';
 
-export type ReadEvent =
-  | { kind: 'record'; record: SourceRecord }
-  | { kind: 'reject'; line: number; reason: string }
-  | { kind: 'warning'; message: string };
+export type { ReadEvent } from './normalizer';
 
 export interface ReadOptions {
   /** Called with the number of input (possibly compressed) bytes consumed so far. */

@@ -1,5 +1,5 @@
 /**
- * Credential stripping (DESIGN.md "Secrets"): applied to every record before anything is stored,
+ * Credential stripping (docs/security.md "Import"): applied to every record before anything is stored,
  * `raw` included, and by the gateway to captured calls.
  */
 

@@ -1,5 +1,4 @@
 
-import type { IngestOptions } from './pipeline';
 import { detectFormat } from './detect';
 import type { Normalizer } from './normalizer';
 import { NORMALIZERS } from './normalizers';
@@ -38,7 +37,14 @@ export interface ShardPlan {
  * Can this file be read in parallel shards, and where do they start? Only a UTF-8 JSON Lines file,
  * whose first lines all parse and whose format keeps no state across records (`parallel`).
  */
-export async function planShards(file: File, all: Normalizer<unknown>[], opts: IngestOptions): Promise<ShardPlan | null> {
+/** What planning reads of an import's options (pipeline.ts `IngestOptions`). */
+export interface ShardPlanOptions {
+  shards?: Pick<ShardPool, 'count'>;
+  shardMinBytes?: number;
+  format?: string;
+}
+
+export async function planShards(file: File, all: Normalizer<unknown>[], opts: ShardPlanOptions): Promise<ShardPlan | null> {
   const min = opts.shardMinBytes ?? SHARD_MIN_BYTES;
   const count = Math.min(opts.shards?.count ?? 1, Math.floor((2 * file.size) / Math.max(1, min)));
   if (count < 2 || file.size < min) return null;

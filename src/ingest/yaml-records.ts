@@ -6,7 +6,7 @@
  * so records stay plain JSON values; other unknown tags (`!!python/unicode`, …) keep their text.
  */
 import { parseAllDocuments, type ScalarTag } from 'yaml';
-import type { ReadEvent } from './reader';
+import type { ReadEvent } from './normalizer';
 
 /** The key a `!!binary` scalar is kept under: `{"!!binary": "<base64>"}`. */
 export const YAML_BINARY = '!!binary';

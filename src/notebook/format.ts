@@ -1,5 +1,5 @@
 /**
- * Notebook file format (DESIGN.md "Notebook format"): Markdown with YAML front matter and fenced
+ * Notebook file format: Markdown with YAML front matter and fenced
  * ```sql / ```plot cells. serialize(parse(text)) === text for every file serialize wrote: blocks
  * are separated by one blank line and the file ends with one newline.
  */

@@ -3,7 +3,7 @@
  * cells as views in the notebook's own schema, reruns downstream cells when a cell changes or the
  * pool reports new data, and ignores results of runs that a newer run superseded.
  *
- * Kept whole (~440 lines): the run scheduler is one state machine (queued runs, superseded results, downstream reruns, pool changes); split, its invariants would span files.
+ * One concept: the run scheduler is one state machine (queued runs, superseded results, downstream reruns, pool changes); split, its invariants would span files.
  */
 import type { Table } from 'apache-arrow';
 import type { PoolChange } from '../pool/client';

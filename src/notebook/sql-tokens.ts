@@ -1,6 +1,6 @@
 /**
  * A small SQL tokenizer and table-reference finder. DuckDB's json_serialize_sql lives in the
- * JSON extension, which the offline build lacks (DESIGN.md), so references come from tokens:
+ * JSON extension, which the offline build lacks (decision 003), so references come from tokens:
  * strings, quoted identifiers, comments and CTE names never count as references.
  */
 

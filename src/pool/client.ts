@@ -74,7 +74,7 @@ export class PoolRestartedError extends Error {
 }
 
 /**
- * Main-thread broker to the pool worker (DESIGN.md: one broker, like Mosaic's coordinator). Every
+ * Main-thread broker to the pool worker (one broker, like Mosaic's coordinator; docs/architecture.md). Every
  * call goes through the crash guard; the worker reports which tables each call wrote and the broker
  * tells subscribers (writers announce nothing). Moves Arrow IPC bytes, never row object graphs.
  */

@@ -7,7 +7,7 @@
  * transactions (import-tx.ts, import-commit.ts) and streaming cursors (cursors.ts). `run` is the one
  * place a statement of the pool's own connection is executed.
  *
- * Kept whole (~370 lines): the engine's worker API is one object over the parts above; each method is a few lines that delegate.
+ * One concept: the engine's worker API is one object over the parts above; each method is a few lines that delegate.
  */
 import {
   type DuckDBBindings,

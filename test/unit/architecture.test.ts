@@ -122,17 +122,15 @@ export function violations(edges: readonly Edge[]): string[] {
   return out;
 }
 
-/** Folder cycles (each as `a → b → … → a`), by depth-first search over the folder graph. */
-export function cycles(edges: readonly Edge[]): string[] {
-  const graph = new Map<string, Set<string>>();
-  for (const e of edges) if (!exempt(e)) graph.set(e.from, (graph.get(e.from) ?? new Set()).add(e.to));
+/** Cycles of a directed graph (each as `a → b → … → a`), by depth-first search. */
+export function graphCycles(graph: ReadonlyMap<string, ReadonlySet<string>>): string[] {
   const out: string[] = [];
   const state = new Map<string, 'open' | 'done'>();
   const stack: string[] = [];
   const visit = (n: string) => {
     state.set(n, 'open');
     stack.push(n);
-    for (const m of graph.get(n) ?? []) {
+    for (const m of [...(graph.get(n) ?? [])].sort()) {
       if (state.get(m) === 'open') out.push([...stack.slice(stack.indexOf(m)), m].join(' → '));
       else if (!state.has(m)) visit(m);
     }
@@ -141,6 +139,27 @@ export function cycles(edges: readonly Edge[]): string[] {
   };
   for (const n of [...graph.keys()].sort()) if (!state.has(n)) visit(n);
   return out;
+}
+
+/** Folder cycles, over the folder graph (the worker-API exception left out). */
+export function cycles(edges: readonly Edge[]): string[] {
+  const graph = new Map<string, Set<string>>();
+  for (const e of edges) if (!exempt(e)) graph.set(e.from, (graph.get(e.from) ?? new Set()).add(e.to));
+  return graphCycles(graph);
+}
+
+/** The file graph: every file → the files it imports, type imports included (a type in the wrong file is a loop of the design, if not of the run). */
+export function fileGraph(files: readonly string[]): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of files) {
+    const to = new Set<string>();
+    for (const { spec } of importsOf(readFileSync(file, 'utf8'))) {
+      const target = resolveSpec(file, spec);
+      if (target) to.add(relative(ROOT, target));
+    }
+    graph.set(relative(ROOT, file), to);
+  }
+  return graph;
 }
 
 const FILES = [...walk(join(ROOT, 'src')), ...walk(join(ROOT, 'workers'))];
@@ -176,6 +195,10 @@ describe('architecture: the import direction of docs/architecture.md', () => {
     assert.deepEqual(cycles(edges), []);
   });
 
+  it('no two files import each other, directly or round a loop (type imports counted)', () => {
+    assert.deepEqual(graphCycles(fileGraph(FILES)), []);
+  });
+
   it('the checks catch what they are for', () => {
     const bad: Edge[] = [
       { file: 'src/ingest/x.ts', spec: '../../app/aw-app', from: 'ingest', to: 'app', typeOnly: true },
@@ -183,6 +206,7 @@ describe('architecture: the import direction of docs/architecture.md', () => {
     ];
     assert.equal(violations(bad).length, 1);
     assert.deepEqual(cycles(bad), ['app → ingest → app']);
+    assert.deepEqual(graphCycles(new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])], ['d', new Set(['a'])]])), ['a → b → c → a']);
   });
 });
 
@@ -240,5 +264,58 @@ describe('architecture: the bench and scripts follow the code they measure', () 
         }),
     );
     assert.deepEqual(missing, []);
+  });
+});
+
+/** Markdown files a text names by path (`docs/x.md`, `decisions/0nn-….md`), and names of documents that live outside the repo. */
+export function docMentions(text: string): { paths: string[]; outside: string[] } {
+  const paths = [...text.matchAll(/(?<![\w./-])((?:\.\.?\/)*(?:docs\/)?decisions\/[\w.-]+\.md|(?:\.\.?\/)*docs\/[\w./-]+\.md)/g)].map((m) => m[1] as string);
+  const outside = [...text.matchAll(/\b(DESIGN|STYLE|DEVELOPERS)\.md\b/g)].map((m) => m[0]);
+  return { paths, outside };
+}
+
+describe('architecture: the docs a file cites are in the repo', () => {
+  const mdFiles = readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join(ROOT, 'docs', f));
+  const texts = [...FILES, join(ROOT, 'README.md'), ...mdFiles];
+
+  it('every docs/ or decisions/ path a source file, doc or the README names exists', () => {
+    assert.ok(mdFiles.length > 20, `${mdFiles.length} docs`);
+    const missing = texts.flatMap((f) =>
+      docMentions(readFileSync(f, 'utf8')).paths.flatMap((p) => {
+        const cands = [resolve(dirname(f), p), resolve(ROOT, p), resolve(ROOT, 'docs', p.replace(/^(\.\.?\/)+/, ''))];
+        return cands.some((c) => existsSync(c)) ? [] : [`${relative(ROOT, f)}: ${p}`];
+      }),
+    );
+    assert.deepEqual(missing, []);
+  });
+
+  it('no file cites a document that is not in the repo (the design notes the project started from live outside it)', () => {
+    const found = texts.flatMap((f) => docMentions(readFileSync(f, 'utf8')).outside.map((d) => `${relative(ROOT, f)}: ${d}`));
+    assert.deepEqual(found, []);
+  });
+
+  it('the mention parser sees paths and outside names', () => {
+    assert.deepEqual(docMentions('see docs/security.md and [x](decisions/011-a.md), (DESIGN.md "Secrets")'), {
+      paths: ['docs/security.md', 'decisions/011-a.md'],
+      outside: ['DESIGN.md'],
+    });
+  });
+});
+
+/** The `| folder | may import | why |` table of docs/architecture.md, as `ALLOWED` would write it. */
+export function docsTable(md: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const m of md.matchAll(/^\| `([\w/]+)` \| ([^|]*) \|/gm)) {
+    const cell = (m[2] as string).trim();
+    out[m[1] as string] = cell === '—' ? [] : cell.split(',').map((s) => s.trim());
+  }
+  return out;
+}
+
+describe('architecture: docs/architecture.md says what the test enforces', () => {
+  it('its folder table equals ALLOWED, row by row', () => {
+    assert.deepEqual(docsTable(readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8')), Object.fromEntries(Object.entries(ALLOWED).map(([k, v]) => [k, [...v]])));
   });
 });

@@ -3,7 +3,7 @@
  * the chosen upstream (or the mock), streams the answer back untouched while a tee reassembles it,
  * and writes each finished call to the journal. No DOM, no page: works for hidden tabs and workers.
  *
- * Kept whole (~360 lines): one call's path (route → forward → tee → journal) read top to bottom; its parts (routes, tee, journal, to-step, scrub) are already modules.
+ * One concept: one call's path (route → forward → tee → journal) read top to bottom; its parts (routes, tee, journal, to-step, scrub) are already modules.
  */
 import { promptUid } from '../../ingest/finalize';
 import type { ChatMessage } from '../../contract/step';

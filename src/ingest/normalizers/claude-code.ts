@@ -6,7 +6,7 @@
  * chain up to its first line. Sidechains (Task subagents) become trajectories of their own, linked to
  * the session in `metadata`. Neither the system prompt nor the tool definitions are in the file.
  *
- * Kept whole (~330 lines): one format's reader (a normalizer is one file); merging per-message lines and the parent chain are one pass.
+ * One format's reader; merging per-message lines and the parent chain are one pass.
  */
 import { assistantMessage, STOP_REASON, userMessages } from '../../wire/anthropic';
 import { defineNormalizer, RecordError } from '../normalizer';

@@ -1,4 +1,4 @@
-/** OpenTelemetry GenAI spans (OTLP JSON) → steps. Kept whole (~340 lines): one format's reader (a normalizer is one file). */
+/** OpenTelemetry GenAI spans (OTLP JSON) → steps. */
 import { withProviderFill } from '../chat-steps';
 import { toolsText } from '../../wire/tools';
 import { defineNormalizer, RecordError } from '../normalizer';

@@ -4,7 +4,7 @@
  * trajectory list with the step inspector beside it, GRPO groups, the review queue and the SQL
  * helper reference. Self-contained: it needs only the services context.
  *
- * Kept whole (~350 lines): the overview's layout and its refresh; the SQL is pool/queries/dashboard.ts and the parts are elements of their own.
+ * One concept: the overview's layout and its refresh; the SQL is pool/queries/dashboard.ts and the parts are elements of their own.
  */
 import { consume } from '@lit/context';
 import type { Table } from 'apache-arrow';

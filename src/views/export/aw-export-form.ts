@@ -12,7 +12,7 @@
  * `exportNow()`, `cancel()`; `saveFile` replaces the browser download (tests). Inline, the preview
  * runs on the first "Preview" (not at boot) and follows the controls from then on.
  *
- * Kept whole (~320 lines): the one export form (both places use it); the preview is export/preview.ts and the manifest manifest.ts.
+ * One concept: the one export form (both places use it); the preview is export/preview.ts and the manifest manifest.ts.
  */
 import { consume } from '@lit/context';
 import type { Table } from 'apache-arrow';

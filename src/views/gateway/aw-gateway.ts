@@ -2,7 +2,7 @@
  * <aw-gateway>: upstream settings, agent/task configs, the Run panel, the live status strip and the
  * black-box host. Keys stay in memory unless "remember on this device" is ticked.
  *
- * Kept whole (~320 lines): the tab's settings, configs and run panel share the upstream and key state; the call list and status strip are modules of their own.
+ * One concept: the tab's settings, configs and run panel share the upstream and key state; the call list and status strip are modules of their own.
  */
 import { css, html, LitElement, nothing } from 'lit';
 import { consume } from '@lit/context';

@@ -12,7 +12,7 @@
  * (conversation only, no tabs: a side of the compare view); events `aw-trajectory-change` {trajectoryUid, index},
  * `aw-step-select` {step: InspectorStep}, `aw-inspector-view` {view}.
  *
- * Kept whole (~480 lines): one element's render of one conversation; its data work is already out (load.ts, turns.ts, timeline.ts, views.ts), what is left is markup that shares the selected step.
+ * One concept: one element's render of one conversation; its data work is already out (load.ts, turns.ts, timeline.ts, views.ts), what is left is markup that shares the selected step.
  */
 import { consume } from '@lit/context';
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';

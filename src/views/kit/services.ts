@@ -1,6 +1,6 @@
 /**
  * What every view can reach (provided by <aw-app> through @lit/context): the pool broker, the
- * importer and the exporter. Views never talk to DuckDB directly (DESIGN.md).
+ * importer and the exporter. Views never talk to DuckDB directly (docs/architecture.md).
  */
 import { createContext } from '@lit/context';
 import type { PoolClient } from '../../pool/client';

@@ -2,7 +2,7 @@
  * <aw-notebook>: one open notebook. Owns the edit operations on the doc and a NotebookRuntime on
  * the pool; tells its panel about every change (aw-doc-change {doc}) so it can autosave.
  *
- * Kept whole (~350 lines): the element wiring cells, the runtime and the run confirmation; its edits are notebook/edits.ts.
+ * One concept: the element wiring cells, the runtime and the run confirmation; its edits are notebook/edits.ts.
  */
 import { consume } from '@lit/context';
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';

@@ -4,7 +4,7 @@
  * `?notebook=<url>` and Open .md open that notebook read-only; it runs only after the user confirms
  * (a notebook someone else wrote is untrusted input, docs/security.md).
  *
- * Kept whole (~330 lines): the panel's list, open/save and URL-open flow share one state (the open notebook and whether it is trusted).
+ * One concept: the panel's list, open/save and URL-open flow share one state (the open notebook and whether it is trusted).
  */
 import { consume } from '@lit/context';
 import { css, html, LitElement, nothing } from 'lit';
