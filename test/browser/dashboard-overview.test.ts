@@ -8,6 +8,8 @@ import '../../src/views/review/aw-review-queue';
 import { insertSteps, loadStandardPool, testServices, trajectorySteps } from './curation-data';
 import { mountDashboard } from './dashboard-helpers';
 import { startPool, until } from './helpers';
+import { parseNotebook } from '../../src/notebook/format';
+import { setOpenNotebook } from '../../src/views/notebook/open-notebook';
 
 type Rows = Awaited<ReturnType<PoolClient['rows']>>;
 
@@ -143,6 +145,50 @@ describe('<aw-dashboard>', () => {
     expect(one!.steps).to.equal(Number(n.n));
     expect(one!.source).to.deep.equal({ kind: 'sql', where: "s.trajectory_uid = 'p0-b'" });
     await curationStore(pool).undo();
+  });
+
+  it("exports a notebook cell's view picked from the open notebook's views, resolved to the notebook's schema", async () => {
+    // the Notebook tab has "Tool steps" open: tool_steps has step_id, counts has none, later has not run
+    const doc = parseNotebook(['# Tool steps', '```sql id=tool_steps', "SELECT step_id FROM steps WHERE trajectory_uid LIKE 'p3-%'", '```',
+      '```sql id=counts', 'SELECT count(*) AS n FROM steps', '```', '```sql id=later', 'SELECT step_id FROM steps', '```'].join('\n'));
+    setOpenNotebook({ id: 'exportpick', doc });
+    await pool.exec('CREATE SCHEMA IF NOT EXISTS nb_exportpick');
+    await pool.exec("CREATE OR REPLACE VIEW nb_exportpick.tool_steps AS SELECT step_id FROM steps WHERE trajectory_uid LIKE 'p3-%'");
+    await pool.exec('CREATE OR REPLACE VIEW nb_exportpick.counts AS SELECT count(*) AS n FROM steps');
+    const [want] = await pool.rows('SELECT count(*)::INTEGER AS n FROM nb_exportpick.tool_steps');
+    const form = document.createElement('aw-export-form');
+    form.services = testServices(pool);
+    form.source = 'view';
+    form.layout = 'steps';
+    form.trainableOnly = false;
+    form.previewing = true;
+    const saved: { name: string; blob: Blob }[] = [];
+    form.saveFile = (name, blob) => saved.push({ name, blob });
+    document.body.append(form);
+    const picker = () => form.renderRoot.querySelector('select[aria-label="Notebook view"]') as HTMLSelectElement | null;
+    await until(() => form.rowCount === Number(want.n), "the view's rows counted");
+    expect(form.viewName, 'the first view with step_id is chosen').to.equal('tool_steps');
+    const options = [...picker()!.options].map((o) => ({ text: o.textContent?.trim(), disabled: o.disabled }));
+    expect(options).to.deep.equal([
+      { text: 'tool_steps', disabled: false },
+      { text: 'counts (no step_id column)', disabled: true },
+      { text: 'later (not run yet)', disabled: true },
+    ]);
+    expect(form.renderRoot.querySelector('.err')).to.equal(null);
+    const manifest = await form.exportNow();
+    expect(manifest?.rows).to.equal(Number(want.n));
+    expect(manifest?.source).to.include({ kind: 'view', view: 'tool_steps' });
+    expect(manifest?.source.where).to.include('nb_exportpick.tool_steps');
+    expect(saved.map((f) => f.name.split('.').pop())).to.deep.equal(['parquet', 'json']);
+
+    // a failing source shows its error and no stale "Counting…" beside it
+    picker()!.value = 'counts';
+    picker()!.dispatchEvent(new Event('change'));
+    await until(() => !!form.renderRoot.querySelector('.err'), 'the error of a view without step_id');
+    await form.updateComplete;
+    expect(form.renderRoot.querySelector('[role="status"]')?.textContent ?? '').to.not.include('Counting');
+    setOpenNotebook(null);
+    await pool.exec('DROP SCHEMA nb_exportpick CASCADE');
   });
 
   it('review queue: unreviewed low-reward first; g / b / t / u / n from the keyboard', async () => {

@@ -1,6 +1,11 @@
 // Issue 4 "Done means" on the built app: open an example, edit a SQL cell, dependents update, reload, find it as left.
+// The headline path (issue 36): curate in a notebook → Export → pick the cell's view → the downloaded file holds its rows.
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { startApp, uniquePool } from './harness.mjs';
 
 let app;
@@ -84,6 +89,40 @@ describe('notebook in the app', () => {
     await page.getByRole('tab', { name: 'Notebook' }).click();
     await page.getByRole('button', { name: 'Edited notebook' }).first().click();
     await page.getByText("agent = 'react-calculator'").first().waitFor({ timeout: 10000 });
+    await page.close();
+  });
+
+  it("curate in a new notebook, then Export → pick the cell's view → the downloaded file holds the view's rows", async () => {
+    const page = await app.open(uniquePool('nb-export'));
+    await page.getByRole('button', { name: 'Load demo data' }).click();
+    await page.getByText(/Demo data loaded/).waitFor({ timeout: 60000 });
+    await page.getByRole('tab', { name: 'Notebook' }).click();
+    await page.getByRole('button', { name: 'New notebook' }).click();
+    // the new notebook's query cell becomes the curated view: tau-bench steps that called a tool
+    const cell = page.locator('aw-notebook aw-cell').filter({ has: page.getByLabel('View id') }).first();
+    await cell.getByLabel('View id').fill('tool_steps');
+    await cell.getByLabel('View id').press('Enter');
+    await cell.locator('.cm-content').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type("SELECT step_id, reward FROM steps WHERE data_source = 'tau-bench' AND finish_reason = 'tool_calls'");
+    await page.keyboard.press('Control+Enter');
+    await cell.getByText(/\d+ rows?/).first().waitFor({ timeout: 30000 });
+    const want = await page.evaluate(() => window.workbench.query("SELECT step_id FROM steps WHERE data_source = 'tau-bench' AND finish_reason = 'tool_calls' ORDER BY step_id"));
+    assert.ok(want.length > 0, 'the demo has tau-bench tool-call steps');
+
+    await page.getByRole('button', { name: 'Export…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export dataset' });
+    await dialog.getByRole('radio', { name: 'steps', exact: true }).check();
+    await dialog.getByRole('checkbox', { name: /trainable only/ }).uncheck();
+    await dialog.getByLabel('Notebook view').selectOption('tool_steps');
+    await dialog.locator('strong.total').filter({ hasText: String(want.length) }).waitFor({ timeout: 30000 });
+    assert.equal(await dialog.getByRole('alert').count(), 0, 'no error beside the count');
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download steps.parquet' }).click()]);
+    const file = join(mkdtempSync(join(tmpdir(), 'aw-nb-export-')), 'steps.parquet');
+    await download.saveAs(file);
+    const conn = await (await DuckDBInstance.create(':memory:')).connect();
+    const got = (await conn.runAndReadAll(`SELECT step_id FROM read_parquet('${file}') ORDER BY step_id`)).getRows().map((r) => ({ step_id: r[0] }));
+    assert.deepEqual(got, want);
     await page.close();
   });
 });

@@ -12,6 +12,7 @@ import {
 import { parseNotebook } from '../../src/notebook/format';
 import { schemaName } from '../../src/notebook/runtime';
 import { cliSchema, headlessCommands } from '../../src/views/notebook/headless';
+import { inView } from '../../src/pool/queries/steps';
 import { parseSize } from '../../src/cli/files';
 
 /** The CLI's parse of an argv (its parser, its export options). */
@@ -102,10 +103,10 @@ describe('CLI export options: one table for the page and the CLI', () => {
     const nb = parseNotebook('---\ntitle: t\n---\n');
     const pageSchema = schemaName('nb1');
     for (const name of ['picked', `${pageSchema}.picked`]) {
-      const options = formExportOptions({ ...FORM, tokens: false, where: `s.step_id IN (SELECT step_id FROM ${name})` });
+      const options = formExportOptions({ ...FORM, tokens: false, where: inView(name) });
       const out = headlessCommands(nb, { notebookFile: 'recipe.md', export: options, view: { name, pageSchema } });
       const words = shellWords(out.split('\n').at(-1)?.replace(/^npx agentworld /, '') as string);
-      assert.equal(cli(words)[0]?.where, `s.step_id IN (SELECT step_id FROM ${cliSchema('recipe.md')}.picked)`);
+      assert.equal(cli(words)[0]?.where, `s.step_id IN (SELECT v.step_id FROM ${cliSchema('recipe.md')}.picked AS v)`);
     }
   });
 

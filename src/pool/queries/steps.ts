@@ -10,7 +10,10 @@ export function matchingTrajectories(where: string): string {
   return where ? filteredSteps(where, 'DISTINCT s.trajectory_uid') : 'SELECT trajectory_uid FROM steps';
 }
 
-/** The predicate "the step is in this view" (`view` must already be a checked, plain or schema-qualified name). */
+/**
+ * The predicate "the step is in this view" (`view` must already be a checked, plain or schema-qualified name). The
+ * view's own `step_id`: a bare one would bind to the outer `s.step_id` for a view without it, and select every step.
+ */
 export function inView(view: string): string {
-  return `s.step_id IN (SELECT step_id FROM ${view})`;
+  return `s.step_id IN (SELECT v.step_id FROM ${view} AS v)`;
 }

@@ -31,6 +31,8 @@ import { inView } from '../../pool/queries/steps';
 import '../aw-table';
 import { dashboardFilter, dashboardWhere } from '../dashboard/filter-state';
 import { setExportSettings } from './export-state';
+import { schemaViewsSql } from '../../pool/queries/notebook-views';
+import { OPEN_NOTEBOOK_EVENT, type OpenNotebook, openNotebookState, qualifiedView } from '../notebook/open-notebook';
 import { buildManifest, type ExportManifest, fileStem } from './manifest';
 import { Cancellable } from '../../util/jobs';
 
@@ -51,7 +53,12 @@ export class AwExportForm extends LitElement {
   @property() source: ExportSource = 'filter';
   @property() where: string | null = null;
   @property({ attribute: false }) filter: CurationFilter | null = null;
+  /** Source `view`: one of the open notebook's cell ids (resolved to its schema), or an already qualified `schema.view`. */
   @property({ attribute: 'view-name' }) viewName = '';
+  /** The notebook open in the Notebook tab (its cell views are the `view` source's choices). */
+  @state() notebook: OpenNotebook | null = openNotebookState();
+  /** Its views as DuckDB has them: columns, and whether one is step_id (null: not listed yet). */
+  @state() private viewInfo: Map<string, { columns: number; hasStepId: boolean }> | null = null;
   /** Source `sql`: a SQL predicate over `steps s` and `curation c`, typed by the user. */
   @property() predicate = '';
   @property({ attribute: false }) saveFile: (name: string, blob: Blob) => void = (name, blob) => download(blob, name);
@@ -85,6 +92,8 @@ export class AwExportForm extends LitElement {
   @state() private progress: { rows: number; bytes: number } | null = null;
   @state() private error: string | null = null;
   @state() private busy = false;
+  /** A preview count is running (shown as "Counting…" only then: never beside an error). */
+  @state() private counting = false;
   /** The last export's manifest (also downloaded as JSON). */
   lastManifest: ExportManifest | null = null;
   /** The last part-file export's report (files, rows, bytes). */
@@ -116,6 +125,8 @@ export class AwExportForm extends LitElement {
       input.predicate { flex: 1 1 100%; font-family: var(--aw-mono); font-size: 12.5px; }
       .caption { color: var(--aw-muted); font-size: 12px; margin: 6px 0 2px; }
       progress { width: 240px; }
+      progress.counting { width: 80px; height: 8px; vertical-align: middle; }
+      .count .stale { color: var(--aw-muted); }
       .actions { display: flex; gap: 8px; align-items: center; margin-top: 8px; }
     `,
   ];
@@ -132,7 +143,7 @@ export class AwExportForm extends LitElement {
   private shareSettings(): void {
     try {
       setExportSettings({
-        options: this.options(), view: this.source === 'view' ? this.viewName.trim() : null, partitionBy: this.partitionBy.split(',').filter(Boolean), maxFileMb: this.maxFileMb,
+        options: this.options(), view: this.source === 'view' ? this.qualifiedViewName() : null, partitionBy: this.partitionBy.split(',').filter(Boolean), maxFileMb: this.maxFileMb,
       });
     } catch {
       setExportSettings(null);
@@ -141,14 +152,48 @@ export class AwExportForm extends LitElement {
 
   private sourceWhere(): string {
     if (this.source === 'pool') return '';
-    if (this.source === 'view') {
-      const v = this.viewName.trim();
-      if (!VIEW_NAME.test(v)) throw new Error(`invalid view name: ${v || '(empty)'} — use a notebook cell id such as my_cell or schema.my_cell`);
-      return inView(v);
-    }
+    if (this.source === 'view') return inView(this.qualifiedViewName());
     if (this.source === 'sql') return this.predicate.trim();
     return this.where ?? dashboardWhere();
   }
+
+  /** The `view` source as a schema-qualified name: a cell id of the open notebook resolves to the notebook's schema. */
+  private qualifiedViewName(): string {
+    const v = this.viewName.trim();
+    if (!v) throw new Error(this.notebook ? `Pick one of the views of “${this.notebook.title}”.` : 'No notebook is open: open one in the Notebook tab, run a query cell with an id, then pick its view here.');
+    if (!VIEW_NAME.test(v)) throw new Error(`invalid view name: ${v} — pick a notebook cell's view`);
+    if (v.includes('.')) return v;
+    if (!this.notebook) throw new Error(`No notebook is open, so “${v}” names no view: open its notebook in the Notebook tab.`);
+    const info = this.viewInfo?.get(v.toLowerCase());
+    if (info && !info.hasStepId) throw new Error(`The view “${v}” has no step_id column, so its rows name no steps: add step_id to the cell's SELECT.`);
+    return qualifiedView(this.notebook, v);
+  }
+
+  /** List the open notebook's views (columns, step_id) and pick the first exportable one when none is chosen. */
+  private async loadViews(): Promise<void> {
+    const nb = this.notebook;
+    const pool = this.services?.pool;
+    if (!nb || !pool) {
+      this.viewInfo = null;
+      return;
+    }
+    try {
+      const rows = await pool.rows(schemaViewsSql(nb.schema));
+      if (nb !== this.notebook) return;
+      this.viewInfo = new Map(rows.map((r) => [String(r.view), { columns: Number(r.columns), hasStepId: r.has_step_id === true }]));
+    } catch {
+      this.viewInfo = new Map();
+    }
+    const ok = (v: string) => this.viewInfo?.get(v)?.hasStepId === true;
+    if (!this.viewName.includes('.') && !ok(this.viewName.trim().toLowerCase())) {
+      const first = nb.views.find(ok);
+      if (first) this.viewName = first;
+    }
+  }
+
+  private readonly onNotebook = (e: Event) => {
+    this.notebook = (e as CustomEvent<OpenNotebook | null>).detail;
+  };
 
   /** Escape closes the dialog wherever the focus is (also on the page behind it, or nowhere). */
   private readonly onKey = (e: KeyboardEvent) => {
@@ -161,10 +206,13 @@ export class AwExportForm extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     window.addEventListener('keydown', this.onKey);
+    window.addEventListener(OPEN_NOTEBOOK_EVENT, this.onNotebook);
+    this.notebook = openNotebookState();
   }
 
   override disconnectedCallback(): void {
     window.removeEventListener('keydown', this.onKey);
+    window.removeEventListener(OPEN_NOTEBOOK_EVENT, this.onNotebook);
     super.disconnectedCallback();
   }
 
@@ -176,7 +224,8 @@ export class AwExportForm extends LitElement {
   protected override updated(changed: PropertyValues<this>): void {
     // focus moves into the dialog when it opens (its first control), so the keyboard starts there
     if (this.modal && changed.has('open') && this.open) (this.renderRoot.querySelector('.dialog input, .dialog button') as HTMLElement | null)?.focus();
-    const inputs = ['open', 'source', 'where', 'viewName', 'predicate', 'layout', 'sftPer', 'tokens', 'maxTokens', 'truncate', 'dpoMinMargin', 'trainableOnly', 'validOnly', 'redact', 'split', 'splitColumn', 'services', 'previewing'] as const;
+    if (this.source === 'view' && (changed.has('source') || changed.has('notebook') || changed.has('services') || (changed.has('open') && this.open))) void this.loadViews();
+    const inputs = ['open', 'source', 'notebook', 'where', 'viewName', 'predicate', 'layout', 'sftPer', 'tokens', 'maxTokens', 'truncate', 'dpoMinMargin', 'trainableOnly', 'validOnly', 'redact', 'split', 'splitColumn', 'services', 'previewing'] as const;
     // the part-file controls change what "Run headless" prints, not the preview
     if ([...inputs, 'partitionBy', 'maxFileMb'].some((k) => changed.has(k as keyof AwExportForm))) this.shareSettings();
     if (this.live && inputs.some((k) => changed.has(k))) void this.refreshPreview();
@@ -187,9 +236,11 @@ export class AwExportForm extends LitElement {
     const pool = this.services?.pool;
     if (!pool) return;
     const seq = ++this.previewSeq;
+    this.counting = true;
     try {
       const p = await datasetPreview(pool, this.options());
       if (seq !== this.previewSeq) return;
+      this.counting = false;
       this.problems = { byReason: p.byReason, first: p.first };
       this.rowCount = p.rows;
       this.counts = { steps: p.steps, trajectories: p.trajectories };
@@ -197,7 +248,10 @@ export class AwExportForm extends LitElement {
       this.error = null;
     } catch (e) {
       if (seq !== this.previewSeq) return;
+      this.counting = false;
       this.rowCount = null;
+      this.counts = null;
+      this.problems = null;
       this.preview = null;
       this.error = `The preview failed: ${e instanceof Error ? e.message : String(e)}`;
     }
@@ -306,6 +360,26 @@ export class AwExportForm extends LitElement {
     </div>`;
   }
 
+  /** The `view` source: a choice among the open notebook's cell views; one without step_id (or not run yet) is shown, disabled, with why. */
+  private renderViewPicker() {
+    const nb = this.notebook;
+    if (!nb) return html`<span class="desc">No notebook is open. Open one in the Notebook tab and run a query cell with an id: its view is listed here (its rows need a <code>step_id</code> column).</span>`;
+    if (!nb.views.length) return html`<span class="desc">“${nb.title}” has no query cell with an id: give a cell an id (its rows need a <code>step_id</code> column) to export its view.</span>`;
+    const why = (v: string) => {
+      const i = this.viewInfo?.get(v);
+      if (!this.viewInfo) return '';
+      if (!i) return ' (not run yet)';
+      return i.hasStepId ? '' : ' (no step_id column)';
+    };
+    const qualified = this.viewName.includes('.');
+    return html`<label>view of “${nb.title}” <select aria-label="Notebook view" .value=${qualified ? this.viewName : this.viewName.toLowerCase()}
+        @change=${(e: Event) => (this.viewName = (e.target as HTMLSelectElement).value)}>
+        ${this.viewName && !nb.views.includes(this.viewName.toLowerCase()) ? html`<option value=${this.viewName}>${this.viewName}</option>` : nothing}
+        ${this.viewName ? nothing : html`<option value="" disabled>pick a view</option>`}
+        ${nb.views.map((v) => html`<option value=${v} ?disabled=${why(v) !== ''} ?selected=${v === this.viewName.toLowerCase()}>${v}${why(v)}</option>`)}
+      </select></label>`;
+  }
+
   override render() {
     if (this.modal && !this.open) return nothing;
     const body = this.renderForm();
@@ -333,8 +407,7 @@ export class AwExportForm extends LitElement {
         ${this.radio('source', 'pool' as ExportSource, this.source, 'whole pool', (v) => (this.source = v))}
         ${this.radio('source', 'filter' as ExportSource, this.source, 'dashboard filter', (v) => (this.source = v))}
         ${this.radio('source', 'view' as ExportSource, this.source, 'notebook cell view', (v) => (this.source = v))}
-        ${this.source === 'view' ? html`<input aria-label="Notebook cell view name (its rows need step_id)" placeholder="cell id" .value=${this.viewName}
-            @change=${(e: Event) => (this.viewName = (e.target as HTMLInputElement).value)} />` : nothing}
+        ${this.source === 'view' ? this.renderViewPicker() : nothing}
         ${this.radio('source', 'sql' as ExportSource, this.source, 'SQL filter', (v) => (this.source = v))}
         ${this.source === 'sql' ? html`<input class="predicate" aria-label="Filter (SQL predicate over steps s and curation c)" placeholder="e.g. s.reward > 0 AND s.data_source = 'gsm8k'"
             .value=${this.predicate} @change=${(e: Event) => (this.predicate = (e.target as HTMLInputElement).value)} />` : nothing}
@@ -359,8 +432,9 @@ export class AwExportForm extends LitElement {
       </fieldset>
       </div>
       ${this.modal ? nothing : html`<div class="actions"><button @click=${() => (this.previewing ? void this.refreshPreview() : (this.previewing = true))}>Preview</button></div>`}
-      ${!this.live ? nothing : html`<p role="status" aria-live="polite">${this.rowCount === null ? 'Counting…' : html`<strong class="total">${total.toLocaleString('en-US')}</strong> rows from
-        ${this.counts?.steps.toLocaleString('en-US')} steps in ${this.counts?.trajectories.toLocaleString('en-US')} trajectories`}</p>`}
+      ${!this.live ? nothing : html`<p role="status" aria-live="polite" class="count">${this.counting ? html`<progress class="counting" aria-label="Counting rows"></progress> Counting…` : nothing}
+        ${this.rowCount === null ? nothing : html`<span class=${this.counting ? 'stale' : ''}><strong class="total">${total.toLocaleString('en-US')}</strong> rows from
+        ${this.counts?.steps.toLocaleString('en-US')} steps in ${this.counts?.trajectories.toLocaleString('en-US')} trajectories</span>`}</p>`}
       ${this.renderProblems()}
       ${this.error ? html`<p class="err" role="alert">${this.error}</p>` : nothing}
       ${

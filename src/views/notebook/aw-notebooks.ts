@@ -26,6 +26,8 @@ import type { AwNotebook } from './aw-notebook';
 import './aw-notebook';
 import './aw-notebook-sidebar';
 import { dropSchema } from '../../pool/queries/pool';
+import { setOpenNotebook } from './open-notebook';
+import '../export/aw-export-form';
 
 interface Open {
   id: string;
@@ -67,6 +69,8 @@ export class AwNotebooks extends LitElement {
   @state() private message: string | null = null;
   /** Bumped after a cell ran: the sidebar reloads the schema and the history. */
   @state() private sidebarKey = 0;
+  /** The export dialog, its source this notebook's views. */
+  @state() private exportOpen = false;
   @query('aw-notebook') private notebookEl?: AwNotebook;
   @query('input[type=file]') private fileInput?: HTMLInputElement;
   private unregister: (() => void) | null = null;
@@ -109,6 +113,12 @@ export class AwNotebooks extends LitElement {
     super.disconnectedCallback();
     this.unregister?.();
     this.flushSave();
+    setOpenNotebook(null);
+  }
+
+  protected override updated(changed: Map<string, unknown>): void {
+    // the export form's view picker follows the open notebook, its cells and its runs
+    if (changed.has('open') || changed.has('sidebarKey')) setOpenNotebook(this.open);
   }
 
   private async start(): Promise<void> {
@@ -324,6 +334,7 @@ export class AwNotebooks extends LitElement {
       <header>
         <input aria-label="Notebook title" .value=${notebookTitle(o.doc)} ?readonly=${o.readonly} @change=${(e: Event) => this.rename((e.target as HTMLInputElement).value)} />
         ${o.readonly ? html`<span class="ro">read-only</span>` : nothing}
+        <button class="b" title="Export a training dataset from one of this notebook's views" @click=${() => (this.exportOpen = true)}>Export…</button>
         <button class="b" aria-label="Download notebook as Markdown" @click=${() => this.downloadMd()}>.md</button>
         <button class="b" aria-label="Download the notebook's SQL as a script" @click=${() => this.downloadSql()}>.sql</button>
         <button class="b" aria-label=${o.readonly ? 'Save an editable copy' : 'Duplicate notebook'} @click=${() => this.duplicate()}>${o.readonly ? 'Save a copy' : 'Duplicate'}</button>
@@ -334,6 +345,7 @@ export class AwNotebooks extends LitElement {
       ${this.renderHeadless(o)}
       <aw-notebook .doc=${o.doc} .notebookId=${o.id} ?readonly=${o.readonly} ?awaitingConfirm=${o.awaitingConfirm} .origin=${o.origin}
         @aw-doc-change=${this.onDocChange} @aw-query-run=${this.onQueryRun} @aw-notebook-ran=${() => this.sidebarKey++} @aw-confirmed=${() => (this.open = { ...o, awaitingConfirm: false })}></aw-notebook>
+      <aw-export-form modal .services=${this.services} .open=${this.exportOpen} source="view" @aw-close=${() => (this.exportOpen = false)}></aw-export-form>
     `;
   }
 }

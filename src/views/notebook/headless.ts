@@ -9,6 +9,7 @@ import { type ExportFlagOptions, exportArgs, type HeadlessExportOptions } from '
 import { buildGraph } from '../../notebook/graph';
 import type { NotebookDoc } from '../../notebook/model';
 import { schemaName } from '../../notebook/runtime';
+import { inView } from '../../pool/queries/steps';
 
 export interface HeadlessOptions {
   /** The name the notebook is saved under next to the commands. */
@@ -48,7 +49,7 @@ export function headlessCommands(doc: NotebookDoc, opts: HeadlessOptions): strin
     // the page's view lives in the open notebook's schema; headless, `run` creates it in the schema named after the file
     const name = opts.view.name.trim();
     const cell = name.startsWith(`${opts.view.pageSchema}.`) ? name.slice(opts.view.pageSchema.length + 1) : name;
-    if (!cell.includes('.')) o.where = o.where.replace(`FROM ${name})`, `FROM ${cliSchema(opts.notebookFile)}.${cell})`);
+    if (!cell.includes('.')) o.where = o.where.replace(inView(name), inView(`${cliSchema(opts.notebookFile)}.${cell}`));
   }
   const args = exportArgs(layouts, o).map(shellQuote);
   if (o.tokens) {
