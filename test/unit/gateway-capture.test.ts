@@ -230,6 +230,23 @@ describe('gateway capture', () => {
     assert.equal((await send(g2.gw, 'gateway/v1/chat/completions', { model: 'x', messages: [] })).text, plain);
   });
 
+  it('an upstream that echoes the key base64-, base64url- or hex-encoded: no encoding of it reaches the journal, nor the agent in an error body', async () => {
+    const enc = (e: BufferEncoding) => Buffer.from(`Bearer ${KEY}`).toString(e);
+    const echo = `auth was ${enc('base64')} / ${enc('base64url')} / ${enc('hex')}`;
+    const ok = setup({ settings: upstream({}), fetch: async () => Response.json(chatJson(echo)) });
+    await send(ok.gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [u('echo my headers')] });
+    const stored = JSON.stringify(ok.steps());
+    const bad = setup({ settings: upstream({}), fetch: async () => Response.json({ error: { message: echo } }, { status: 401 }) });
+    const agentSaw = (await send(bad.gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [] })).text;
+    for (const text of [stored, JSON.stringify(bad.steps()), agentSaw]) {
+      assert.match(text, /auth was .*\[redacted\]/);
+      for (const e of ['base64', 'base64url', 'hex'] as const) {
+        // past "Bearer " (7 bytes: at most 14 characters of any of the three), short of the last bits
+        assert.ok(!text.includes(enc(e).slice(16, -4)), `${e} of the key in ${text.slice(0, 300)}`);
+      }
+    }
+  });
+
   it('the mock scripted 500, and a 200 JSON body that carries an error', async () => {
     const { gw, steps } = setup();
     const r = await send(gw, 'gateway/v1/messages', { model: 'mock-500', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });

@@ -57,6 +57,37 @@ describe('gateway secret scrubbing', () => {
     assert.equal(clean.status, 'error');
   });
 
+  it('removes the key encoded as base64, base64url and hex, alone or at any offset inside a longer encoding', () => {
+    const bytes = (s: string) => new TextEncoder().encode(s);
+    const b64 = (s: string) => Buffer.from(bytes(s)).toString('base64');
+    const b64url = (s: string) => Buffer.from(bytes(s)).toString('base64url');
+    const hex = (s: string) => Buffer.from(bytes(s)).toString('hex');
+    const secrets = secretsOf(settings, []);
+    // an echo server that returns the request it got, encoded: the key sits at byte offsets 0, 1 and 2 of a block of three
+    const echoes = ['', 'a', 'ab', 'abc'].flatMap((pre) => [
+      `${pre}${KEY}`, `Authorization: Bearer ${KEY}`, `{"key":"${pre}${KEY}","n":1}`,
+    ]);
+    for (const plain of echoes) {
+      for (const [name, enc] of [['base64', b64], ['base64url', b64url], ['hex', hex], ['HEX', (s: string) => hex(s).toUpperCase()]] as const) {
+        const encoded = enc(plain);
+        const clean = scrubSecrets({ echo: encoded, inText: `the upstream said ${encoded}.` }, secrets);
+        const text = JSON.stringify(clean);
+        assert.ok(text.includes('[redacted]'), `${name} of ${JSON.stringify(plain)} is scrubbed: ${text}`);
+        for (const v of Object.values(clean)) {
+          // whatever is left cannot be decoded back to the key
+          const left = v.replace(/\[redacted\]/g, '');
+          for (const dec of [Buffer.from(left, 'base64').toString('latin1'), Buffer.from(left, 'base64url').toString('latin1'), Buffer.from(left.replace(/[^0-9a-f]/gi, ''), 'hex').toString('latin1')]) {
+            assert.ok(!dec.includes(KEY.slice(2, -2)), `${name}: ${JSON.stringify(left)} still decodes to the key`);
+          }
+        }
+      }
+    }
+    // ordinary base64 and hex next to it stay as they are
+    const other = b64('an ordinary attachment, nothing secret');
+    assert.equal(scrubSecrets(other, secrets), other);
+    assert.equal(scrubSecrets(hex('nothing secret here'), secrets), hex('nothing secret here'));
+  });
+
   it('also applies the generic redaction (key-shaped strings) and leaves clean values alone', () => {
     assert.equal(scrubSecrets('sk-proj-ABCDEFGHIJKLMNOPQRSTUV in text', []), '[redacted] in text');
     assert.deepEqual(scrubSecrets({ a: 'nothing secret here', n: [1, 2, 3] }, [KEY]), { a: 'nothing secret here', n: [1, 2, 3] });

@@ -15,7 +15,7 @@ import { CallAborts } from './call-aborts';
 import { mockFetch } from './mock-upstream';
 import { CALL_ID_HEADER } from './protocol';
 import { parseRoute } from './routes';
-import { scrubSecrets, secretsOf } from './scrub';
+import { scrubSecrets, secretSpellings, secretsOf } from './scrub';
 import { parseOr, Tee } from './tee';
 import { callToStep, type CallRecord } from './to-step';
 import { corsHint, type GatewaySettings, pickUpstream, type UpstreamConfig, upstreamHeaders, upstreamUrl } from './upstream';
@@ -299,7 +299,8 @@ export class Gateway {
       // a configured key echoed in an error body is not handed to the agent either (the agent never had it)
       // Stryker disable next-line ArrayDeclaration: a made-up element destructures to the header name 'S', no credential header
       const configured = secretsOf(settings, []);
-      const shown = configured.some((k) => errBody.includes(k)) ? scrubSecrets(errBody, configured) : errBody;
+      const spelled = secretSpellings(configured);
+      const shown = spelled.some((k) => errBody.includes(k)) ? scrubSecrets(errBody, configured) : errBody;
       return new Response(shown, { status: upstreamRes.status, statusText: upstreamRes.statusText, headers });
     }
     const isSse = upstreamRes.headers.get('content-type')?.includes('text/event-stream') ?? false;

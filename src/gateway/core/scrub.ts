@@ -2,8 +2,8 @@
  * Secrets out of captured calls (issue 17, hole 3). An upstream can echo the key it was sent (a 401
  * "Incorrect API key provided: …", a debug echo server, a model repeating its input), so before a
  * call is journaled every string in its record is scrubbed of the exact values of every configured
- * key and every credential header the agent sent (in plain, JSON-escaped and URL-encoded spelling),
- * and then of key-shaped strings and secret-named fields (`redactSecrets`).
+ * key and every credential header the agent sent (in plain, JSON-escaped and URL-encoded spelling, and
+ * encoded as base64, base64url or hex), and then of key-shaped strings and secret-named fields (`redactSecrets`).
  */
 import { REDACTED, redactSecrets } from '../../ingest/redact';
 import type { GatewaySettings } from './upstream';
@@ -34,23 +34,59 @@ export function secretsOf(settings: GatewaySettings | null, headers: Headers | I
   return [...out].sort((a, b) => b.length - a.length);
 }
 
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/**
+ * The base64 characters that encode only the secret's own bits, when the secret starts `offset` bytes
+ * (0–2) into a block of three: the secret encoded alone, or anywhere inside a longer encoded text (an
+ * echo server that base64-encodes the request it got), holds one of the three.
+ */
+function base64Core(bytes: Uint8Array, offset: number): string {
+  const all = new Uint8Array(offset + bytes.length);
+  all.set(bytes, offset);
+  let bits = '';
+  for (const b of all) bits += b.toString(2).padStart(8, '0');
+  const first = Math.ceil((offset * 8) / 6);
+  const end = Math.floor(bits.length / 6);
+  let out = '';
+  for (let i = first; i < end; i++) out += BASE64[Number.parseInt(bits.slice(i * 6, i * 6 + 6), 2)];
+  return out;
+}
+
 function spellings(secret: string): string[] {
   const s = new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
   // a JSON string inside a JSON string (e.g. `raw`, or a body echoed into a message)
   s.add(JSON.stringify(JSON.stringify(secret).slice(1, -1)).slice(1, -1));
+  const bytes = new TextEncoder().encode(secret);
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  s.add(hex);
+  s.add(hex.toUpperCase());
+  for (const offset of [0, 1, 2]) {
+    const core = base64Core(bytes, offset);
+    s.add(core);
+    s.add(core.replaceAll('+', '-').replaceAll('/', '_'));
+  }
   return [...s].filter((x) => x.length >= MIN_SECRET_LENGTH);
+}
+
+/** Every spelling of every secret, longest first (so a spelling is removed before a shorter one it contains). */
+export function secretSpellings(secrets: readonly string[]): string[] {
+  return [...new Set(secrets.flatMap(spellings))].sort((a, b) => b.length - a.length);
+}
+
+/** `text` with every spelling in `spellings` (see secretSpellings) replaced. */
+export function scrubText(text: string, spellings: readonly string[]): string {
+  let s = text;
+  for (const k of spellings) s = s.replaceAll(k, REDACTED);
+  return s;
 }
 
 /** A deep copy of `value` with every spelling of every secret replaced, then the generic redaction. */
 export function scrubSecrets<T>(value: T, secrets: readonly string[]): T {
-  const all = secrets.flatMap(spellings);
+  const all = secretSpellings(secrets);
   const walk = (v: unknown, depth: number): unknown => {
     if (depth > 200) return v;
-    if (typeof v === 'string') {
-      let s = v;
-      for (const k of all) s = s.replaceAll(k, REDACTED);
-      return s;
-    }
+    if (typeof v === 'string') return scrubText(v, all);
     if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
     if (v === null || typeof v !== 'object') return v;
     const out: Record<string, unknown> = {};
