@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StepRecord } from '../../src/contract/step';
 import { Gateway, type GatewayEvent } from '../../src/gateway/core/capture';
+import { RECORD_LIMIT } from '../../src/gateway/core/tee';
 import type { JournalEntry, TrajectoryState } from '../../src/gateway/core/journal';
 import { defaultSettings, type GatewaySettings, type UpstreamConfig } from '../../src/gateway/core/upstream';
 import { promptUid } from '../../src/ingest/finalize';
@@ -18,10 +19,10 @@ const ORIGIN = 'https://workbench.example';
 const BASE = '/wb/';
 const KEY = 'sk-proj-gatewayTestKey0123456789abcdef';
 
-function setup(opts: { settings?: GatewaySettings; fetch?: typeof fetch } = {}) {
+function setup(opts: { settings?: GatewaySettings; fetch?: typeof fetch; recordLimit?: number } = {}) {
   const mem = new MemoryJournal();
   const events: GatewayEvent[] = [];
-  const gw = new Gateway(BASE, { db: async () => mem.asDb(), settings: async () => opts.settings ?? defaultSettings(), notify: (e) => events.push(e), fetch: opts.fetch });
+  const gw = new Gateway(BASE, { db: async () => mem.asDb(), settings: async () => opts.settings ?? defaultSettings(), notify: (e) => events.push(e), fetch: opts.fetch, recordLimit: opts.recordLimit });
   const steps = () => (mem.all('journal') as JournalEntry[]).map((e) => e.step);
   const traj = (uid: string) => mem.all('trajectories').find((t) => (t as TrajectoryState).trajectory_uid === uid) as TrajectoryState | undefined;
   return { mem, events, gw, steps, traj };
@@ -285,6 +286,87 @@ describe('gateway capture', () => {
     assert.equal(rb.res.status, 502);
     assert.equal(rb.json().error.type, 'gateway_upstream_broken');
     assert.equal(b.steps()[0].error, 'upstream body broke: connection reset');
+  });
+
+  it('a 100 MB answer (control characters: JSON-escaped they would pass the longest string V8 can hold) reaches the agent whole and is recorded cut, as an error step naming the limit', async () => {
+    const total = 100 * 1024 * 1024;
+    const chunk = new Uint8Array(1024 * 1024).fill(1);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (sent >= total) return c.close();
+        sent += chunk.length;
+        c.enqueue(chunk.slice());
+      },
+    });
+    const { gw, steps, events } = setup({ settings: upstream({}), fetch: async () => new Response(body, { status: 200, headers: { 'content-type': 'application/json' } }) });
+    const h = gw.handle(new Request(`${ORIGIN}${BASE}gateway/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'gpt-4o-mini', messages: [u('a lot, please')] }) }));
+    const res = await h.response;
+    let got = 0;
+    for await (const part of res.body!) got += part.length;
+    await h.done;
+    assert.equal(got, total, 'the agent gets every byte');
+    const [s] = steps();
+    assert.ok(s, 'the call is recorded');
+    assert.equal(s.status, 'error');
+    assert.equal(s.error, `response too large to record: the upstream sent 100.0 MB, the gateway records at most ${RECORD_LIMIT / 1048576}.0 MB of a response; the agent received all of it, the step keeps the first ${RECORD_LIMIT / 1048576}.0 MB`);
+    assert.deepEqual([s.metadata?.response_bytes, s.metadata?.response_cut], [String(total), 'true']);
+    assert.deepEqual(s.messages.map((m) => m.content), ['a lot, please']);
+    const kept = JSON.parse(s.raw ?? '{}').response as string;
+    assert.equal(kept.length, RECORD_LIMIT);
+    assert.equal(kept, '\u0001'.repeat(RECORD_LIMIT));
+    const end = events.find((e) => e.type === 'call-end') as Extract<GatewayEvent, { type: 'call-end' }>;
+    assert.equal(end.status, 'error');
+  });
+
+  it('a stream past the limit keeps the message up to the limit; an error body past it is handed on whole and recorded cut; below the limit nothing is cut', async () => {
+    const ev = (d: string) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: d }, finish_reason: null }] })}\n\n`;
+    const sse = Array.from({ length: 40 }, (_, i) => ev(`part${i} `)).join('');
+    const limit = 1000;
+    const st = setup({ settings: upstream({}), recordLimit: limit, fetch: async () => new Response(sse, { status: 200, headers: { 'content-type': 'text/event-stream' } }) });
+    const r = await send(st.gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', stream: true, messages: [u('go')] });
+    assert.equal(r.text, sse);
+    const [s] = st.steps();
+    assert.equal(s.status, 'error');
+    assert.match(s.error ?? '', /^response too large to record: the upstream sent 0\.0 MB, the gateway records at most 0\.0 MB/);
+    assert.equal(s.metadata?.response_bytes, String(sse.length));
+    const whole = Math.floor(limit / ev('part0 ').length);
+    assert.ok(s.response?.content?.startsWith(Array.from({ length: whole }, (_, i) => `part${i} `).join('')), s.response?.content ?? '');
+    assert.ok(!s.response?.content?.includes(`part${whole + 1} `));
+
+    const errBody = JSON.stringify({ error: { message: `overloaded ${'x'.repeat(3000)}` } });
+    const e = setup({ settings: upstream({}), recordLimit: limit, fetch: async () => new Response(errBody, { status: 503 }) });
+    const re = await send(e.gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [u('go')] });
+    assert.equal(re.text, errBody, 'the agent gets the whole error body');
+    const [se] = e.steps();
+    assert.match(se.error ?? '', /^upstream HTTP 503: .*; response too large to record/);
+    assert.equal(JSON.parse(se.raw ?? '{}').response, errBody.slice(0, limit));
+    assert.equal(se.metadata?.response_cut, 'true');
+
+    const small = setup({ settings: upstream({}), recordLimit: sse.length, fetch: async () => new Response(sse, { status: 200, headers: { 'content-type': 'text/event-stream' } }) });
+    await send(small.gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', stream: true, messages: [u('go')] });
+    assert.equal(small.steps()[0].status, 'ok');
+    assert.equal(small.steps()[0].metadata?.response_cut, undefined);
+  });
+
+  it('a step the journal cannot take is recorded as an error step without its bodies, and the page is told', async () => {
+    const { gw, mem, steps, events } = setup();
+    const journal = mem.stores.get('journal')!;
+    const put = journal.put.bind(journal);
+    journal.put = async (v: Record<string, unknown>) => {
+      if (JSON.stringify(v).includes('too big for this journal')) throw new DOMException('The serialized value is too large', 'DataError');
+      return put(v);
+    };
+    const r = await send(gw, 'gateway/v1/chat/completions', { model: 'mock', messages: [u('too big for this journal')] });
+    assert.equal(r.res.status, 200);
+    const [s] = steps();
+    assert.equal(s.status, 'error');
+    assert.equal(s.error, 'the gateway could not record this call whole (DataError: The serialized value is too large); the agent got the upstream\'s answer; the step keeps no request or response');
+    assert.deepEqual(s.messages, []);
+    assert.equal(s.response, null);
+    const told = events.find((e) => e.type === 'record-error') as Extract<GatewayEvent, { type: 'record-error' }>;
+    assert.equal(told?.message, s.error);
+    assert.ok(events.some((e) => e.type === 'journal'));
   });
 
   it('a stream that breaks midway: the agent sees the error, the step keeps the text so far', async () => {
@@ -562,8 +644,8 @@ describe('gateway capture', () => {
     assert.match(steps()[0].raw ?? '', /broken/);
   });
 
-  it('a journal write that fails after the answer: the agent still gets it, and done settles (the worker may stop)', async () => {
-    const { gw, mem } = setup();
+  it('a journal write that fails after the answer: the agent still gets it, done settles (the worker may stop), and the page is told', async () => {
+    const { gw, mem, events } = setup();
     const journal = mem.stores.get('journal')!;
     journal.put = async () => Promise.reject(new DOMException('disk full', 'QuotaExceededError'));
     const errors: unknown[] = [];
@@ -577,6 +659,11 @@ describe('gateway capture', () => {
     }
     assert.equal(errors.length, 1);
     assert.match(String((errors[0] as unknown[])[0]), /journal write failed/);
+    const told = events.filter((e) => e.type === 'record-error').map((e) => (e as Extract<GatewayEvent, { type: 'record-error' }>).message);
+    assert.deepEqual(told, [
+      'the gateway could not record this call whole (QuotaExceededError: disk full); the agent got the upstream\'s answer; the step keeps no request or response',
+      'the gateway could not record a call (QuotaExceededError: disk full): it is not in the journal',
+    ]);
   });
 
   it('a scoped call keeps its trajectory even when its history repeats another trajectory\'s answer', async () => {

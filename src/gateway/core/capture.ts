@@ -6,7 +6,7 @@
  * One concept: one call's path (route → forward → tee → journal) read top to bottom; its parts (routes, tee, journal, to-step, scrub) are already modules.
  */
 import { promptUid } from '../../ingest/finalize';
-import type { ChatMessage } from '../../contract/step';
+import type { ChatMessage, StepRecord } from '../../contract/step';
 import { isObject, num, type Obj, str } from '../../contract/json';
 import { hash64 } from '../../util/hash';
 import { type Api, httpErrorText, wireRequest, wireResponse } from '../../wire';
@@ -16,20 +16,24 @@ import { mockFetch } from './mock-upstream';
 import { CALL_ID_HEADER } from './protocol';
 import { parseRoute } from './routes';
 import { scrubSecrets, secretSpellings, secretsOf } from './scrub';
-import { parseOr, Tee } from './tee';
+import { capText, cutError, parseOr, RECORD_LIMIT, Tee } from './tee';
 import { callToStep, type CallRecord } from './to-step';
 import { corsHint, type GatewaySettings, pickUpstream, type UpstreamConfig, upstreamHeaders, upstreamUrl } from './upstream';
 
 export type GatewayEvent =
   | { type: 'call-start'; id: string; trajectory_uid: string; api?: Api; model?: string | null }
   | { type: 'call-end'; id: string; trajectory_uid: string; status: 'ok' | 'error'; error: string | null; latency_ms?: number }
-  | { type: 'journal'; step_ids: string[] };
+  | { type: 'journal'; step_ids: string[] }
+  /** A call could not be journaled as it was (recorded without its bodies), or not at all: the page's captureStats.lastError. */
+  | { type: 'record-error'; message: string };
 
 export interface GatewayDeps {
   db: () => Promise<JournalDb>;
   settings: () => Promise<GatewaySettings>;
   notify: (e: GatewayEvent) => void;
   fetch?: typeof fetch;
+  /** Bytes of a response body recorded (default RECORD_LIMIT); the agent always gets the whole body. */
+  recordLimit?: number;
 }
 
 export interface Handled {
@@ -100,6 +104,7 @@ export class Gateway {
     const track = (p: Promise<void>) =>
       p.then(finish, (e: unknown) => {
         console.error('gateway: journal write failed', e);
+        this.deps.notify({ type: 'record-error', message: `the gateway could not record a call (${errorText(e)}): it is not in the journal` });
         finish();
       });
     const response = this.route(request, track).catch((e: unknown) => {
@@ -242,6 +247,7 @@ export class Gateway {
     const callId = `${trajectory_uid}:${index}`;
     this.deps.notify({ type: 'call-start', id: callId, trajectory_uid, api, model: summary.model });
 
+    const recordLimit = this.deps.recordLimit ?? RECORD_LIMIT;
     const started_at = Date.now();
     const t0 = performance.now();
     const rec: CallRecord = {
@@ -254,8 +260,18 @@ export class Gateway {
       if (clientId) this.aborts.release(clientId, client);
       rec.ended_at = Date.now();
       rec.latency_ms = performance.now() - t0;
-      const step = scrubSecrets(callToStep(rec), secrets);
-      await putStep(db, step);
+      let step: StepRecord;
+      try {
+        step = scrubSecrets(callToStep(rec), secrets);
+        await putStep(db, step);
+      } catch (e) {
+        // never drop a call in silence: record it without its bodies (what failed is most likely their size), and tell the page
+        const why = `the gateway could not record this call whole (${errorText(e)}); the agent got the upstream's answer; the step keeps no request or response`;
+        this.deps.notify({ type: 'record-error', message: why });
+        step = scrubSecrets(callToStep({ ...rec, messages: [], tools: null, request: null, responseBody: null, assembled: null, error: why }), secrets);
+        await putStep(db, step);
+        rec.error = why;
+      }
       if (rec.assembled?.message && !rec.error && !rec.aborted) await this.link(db, api, scrubSecrets(rec, secrets), keys);
       this.deps.notify({ type: 'call-end', id: callId, trajectory_uid, status: step.status, error: step.error, latency_ms: rec.latency_ms });
       this.deps.notify({ type: 'journal', step_ids: [callId] });
@@ -288,8 +304,10 @@ export class Gateway {
         track(finish());
         return rec.aborted ? gatewayError(499, 'gateway_cancelled', 'cancelled by client') : gatewayError(502, 'gateway_upstream_broken', broke);
       }
-      rec.responseBody = parseOr(errBody);
-      if (!upstreamRes.ok) rec.error = httpErrorText(upstreamRes.status, errBody);
+      const kept = capText(errBody, recordLimit);
+      rec.responseBody = kept.bytes === null ? parseOr(errBody) : kept.text;
+      rec.cutBytes = kept.bytes;
+      if (!upstreamRes.ok) rec.error = httpErrorText(upstreamRes.status, kept.text) + (kept.bytes === null ? '' : `; ${cutError(kept.bytes, recordLimit)}`);
       else {
         rec.assembled = wireResponse(api, rec.responseBody);
         // Stryker disable next-line ConditionalExpression: an OK answer gets here only without a body, which wireResponse always reports as an error
@@ -304,13 +322,14 @@ export class Gateway {
       return new Response(shown, { status: upstreamRes.status, statusText: upstreamRes.statusText, headers });
     }
     const isSse = upstreamRes.headers.get('content-type')?.includes('text/event-stream') ?? false;
-    const tee = new Tee(api, isSse);
+    const tee = new Tee(api, isSse, recordLimit);
     const reader = upstreamRes.body.getReader();
     let settled = false;
     const settle = (p: () => void): Promise<void> => {
       if (settled) return Promise.resolve();
       settled = true;
       p();
+      if (tee.cut) rec.cutBytes = tee.received;
       const done = finish();
       track(done);
       return done;
@@ -325,7 +344,12 @@ export class Gateway {
             await settle(() => {
               rec.assembled = tee.result();
               rec.responseBody = tee.body();
-              if (rec.assembled.error) rec.error = `upstream stream error: ${rec.assembled.error}`;
+              if (tee.cut) {
+                rec.cutBytes = tee.received;
+                rec.error = cutError(tee.received, recordLimit);
+                // a cut JSON body is kept as its text; only a stream's message so far is worth keeping
+                if (!isSse) rec.assembled = null;
+              } else if (rec.assembled.error) rec.error = `upstream stream error: ${rec.assembled.error}`;
             }).catch(() => {});
             ctl.close();
             return;
@@ -381,6 +405,10 @@ export class Gateway {
     const k = hash64(`${keys.at(-1) ?? ''}\u0002${messageKey(msg)}`);
     await putLink(db, { key: `h:${k}`, trajectory_uid: rec.trajectory_uid, prompt_uid: rec.prompt_uid });
   }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
 }
 
 async function readJson(request: Request): Promise<Obj> {

@@ -29,6 +29,8 @@ export interface CallRecord {
   latency_ms: number;
   ttft_ms: number | null;
   state: TrajectoryState | null;
+  /** The response's size in bytes when it passed the gateway's recording limit and was recorded cut (tee.ts). */
+  cutBytes?: number | null;
 }
 
 export function callToStep(c: CallRecord): StepRecord {
@@ -38,6 +40,10 @@ export function callToStep(c: CallRecord): StepRecord {
   if (c.http_status !== null) meta.http_status = String(c.http_status);
   if (a?.id) meta.response_id = a.id;
   if (c.aborted) meta.aborted = 'true';
+  if (c.cutBytes) {
+    meta.response_bytes = String(c.cutBytes);
+    meta.response_cut = 'true';
+  }
   const response = a?.message ? redactSecrets(a.message) : null;
   const raw = redactSecrets({ api: c.api, request: c.request, response: c.stream ? (a ? { assembled: a } : null) : c.responseBody, http_status: c.http_status, error: c.error });
   return {

@@ -1,6 +1,7 @@
 
 import { stepsToIPC } from '../../ingest/step-arrow';
 import type { PoolClient } from '../../pool/client';
+import type { GatewayEvent } from '../core/capture';
 import { type JournalDb, markPooled, openJournal, pendingEntries } from '../core/journal';
 import { CHANNEL } from '../core/protocol';
 
@@ -13,6 +14,8 @@ export interface CaptureSinkStats {
 
 export interface CaptureSinkOptions {
   journal?: string;
+  /** The journal itself (tests); by default the IndexedDB journal named `journal`. */
+  db?: () => Promise<JournalDb>;
   intervalMs?: number;
   batch?: number;
 }
@@ -32,7 +35,7 @@ export function startCaptureSink(pool: PoolClient, opts: CaptureSinkOptions = {}
   let stopped = false;
 
   async function drain(): Promise<number> {
-    const j = await (db ??= openJournal(opts.journal));
+    const j = await (db ??= opts.db?.() ?? openJournal(opts.journal));
     let total = 0;
     for (;;) {
       const entries = await pendingEntries(j, opts.batch ?? 500);
@@ -73,7 +76,13 @@ export function startCaptureSink(pool: PoolClient, opts: CaptureSinkOptions = {}
   const channel = new BroadcastChannel(CHANNEL);
   let debounce: ReturnType<typeof setTimeout> | null = null;
   channel.onmessage = (e: MessageEvent) => {
-    if ((e.data as { type?: string })?.type !== 'journal' || debounce) return;
+    const m = e.data as GatewayEvent;
+    if (m?.type === 'record-error') {
+      stats.lastError = `capture: ${m.message}`;
+      console.error(stats.lastError);
+      return;
+    }
+    if (m?.type !== 'journal' || debounce) return;
     debounce = setTimeout(() => {
       debounce = null;
       void flush();

@@ -39,6 +39,10 @@ export class MemoryJournal {
     const list = typeof names === 'string' ? [names] : names;
     return { store: this.store(list[0]), objectStore: (n: string) => this.store(n), done: Promise.resolve() };
   }
+  /** idb's getAllFromIndex for an index on a top-level field (the journal's `pooled`). */
+  async getAllFromIndex(name: string, field: string, value: unknown, limit = Number.POSITIVE_INFINITY): Promise<unknown[]> {
+    return this.all(name).filter((v) => (v as Record<string, unknown>)[field] === value).slice(0, limit);
+  }
   /** All values of one store, in insertion order. */
   all(name: string): unknown[] {
     return [...this.store(name).rows.values()].map((v) => structuredClone(v));
