@@ -232,6 +232,63 @@ describe('<aw-dashboard>', () => {
   });
 });
 
+describe('<aw-review-queue> keys', () => {
+  before(async () => {
+    await pool.clear();
+    await loadStandardPool(pool);
+  });
+  afterEach(() => document.querySelector('aw-review-queue')?.remove());
+
+  it('take effect as soon as the queue is shown, with the focus outside it or on its select; t does what its toggle shows', async () => {
+    const outside = document.createElement('button');
+    outside.textContent = 'the Review queue tab';
+    document.body.append(outside);
+    const q = document.createElement('aw-review-queue');
+    q.services = testServices(pool);
+    document.body.append(q);
+    await until(() => q.queue.length === 12, 'queue');
+    const inspector = q.renderRoot.querySelector('aw-step-inspector')!;
+    await until(() => inspector.selectedStep?.trajectory_uid === 'p0-b', 'inspector');
+    const press = (from: Element, k: string) => from.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, composed: true, cancelable: true }));
+    // the focus is on the tab that was clicked, outside the queue
+    outside.focus();
+    press(outside, 'n');
+    expect(q.current, 'n with the focus outside the queue').to.equal('p2-a');
+    // a select of the queue has the focus: the queue's keys are still the queue's
+    const order = q.renderRoot.querySelector('select[aria-label="Review order"]') as HTMLSelectElement;
+    order.focus();
+    const notTyped = press(order, 'p');
+    expect(q.current, 'p with the order select focused').to.equal('p0-b');
+    expect(notTyped, "the select's type-ahead does not also take the key").to.equal(false);
+    // t on a step nobody labelled (trainable by the rule): the toggle shows it on, and t turns it off
+    await until(() => inspector.selectedStep?.trajectory_uid === 'p0-b', 'inspector back on p0-b');
+    const toggle = () => [...q.renderRoot.querySelectorAll('button')].find((b) => b.textContent?.includes('trainable (t)')) as HTMLButtonElement;
+    await q.updateComplete;
+    expect(toggle().getAttribute('aria-pressed')).to.equal('true');
+    press(outside, 't');
+    const rows = async () => pool.rows("SELECT step_id, trainable FROM curation WHERE step_id LIKE 'p0-b:%'");
+    for (let i = 0; i < 100 && (await rows()).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await rows()).to.deep.equal([{ step_id: 'p0-b:0', trainable: false }]);
+    await until(() => toggle().getAttribute('aria-pressed') === 'false', 'the toggle shows not trainable');
+    press(outside, 't');
+    for (let i = 0; i < 100 && (await rows())[0]?.trainable !== true; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await rows()).to.deep.equal([{ step_id: 'p0-b:0', trainable: true }]);
+    await until(() => toggle().getAttribute('aria-pressed') === 'true', 'the toggle shows trainable');
+    // typing in a text field is the field's: no label, and the bar says why
+    const field = document.createElement('input');
+    document.body.append(field);
+    field.focus();
+    press(field, 'b');
+    await q.updateComplete;
+    expect((await pool.rows("SELECT count(*)::INTEGER AS n FROM curation WHERE quality = 'bad'"))[0].n).to.equal(0);
+    expect(q.renderRoot.querySelector('.keys')?.textContent).to.include('Keys paused');
+    field.remove();
+    outside.remove();
+    await curationStore(pool).undo();
+    await curationStore(pool).undo();
+  });
+});
+
 describe('<aw-trajectory-list> virtualization', () => {
   it('renders only the visible rows of thousands of trajectories', async () => {
     await pool.clear();

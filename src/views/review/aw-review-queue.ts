@@ -1,8 +1,10 @@
 /**
  * <aw-review-queue>: review trajectories one by one, unreviewed first, ranked by a rule the user
- * picks. Keys: g good, b bad (both label and move on), t toggle trainable, u undo, n next, p previous;
- * in the inspector j / k between steps, [ ] between trajectories. Labels cover the whole trajectory,
- * or only the selected step when "this step only" is on.
+ * picks. Keys: g good, b bad (both label and move on), t trainable on / off (a toggle showing whether the target is
+ * trainable now, by the export's rule), u undo, n next, p previous; j / k between steps, [ ] between trajectories.
+ * The keys work as soon as the queue is shown, wherever the focus is (a select or checkbox included), except while
+ * a text field has it, which the bar then says. Labels cover the whole trajectory, or only the selected step when
+ * "this step only" is on.
  *
  * API: `where` (predicate of the dashboard filter).
  */
@@ -16,6 +18,7 @@ import type { AwStepInspector } from '../inspector/aw-step-inspector';
 import { REVIEW_RULES, type ReviewRule } from '../../pool/queries/review';
 import { reviewQueue, unreviewedCount } from './queue';
 import { base } from '../kit/styles';
+import { deepActiveElement, fromDialog, isTextEntry } from '../kit/keys';
 
 @customElement('aw-review-queue')
 export class AwReviewQueue extends LitElement {
@@ -31,6 +34,8 @@ export class AwReviewQueue extends LitElement {
   @state() private unreviewed = 0;
   @state() private stepOnly = false;
   @state() private status = '';
+  /** A text field has the focus: the single keys are the field's (the bar says so). */
+  @state() private paused = false;
   @query('aw-step-inspector') private inspector?: AwStepInspector;
 
   static override styles = [
@@ -41,17 +46,40 @@ export class AwReviewQueue extends LitElement {
     .keys { color: var(--aw-muted); font-size: 12px; }
     kbd { font: 11px var(--aw-mono); border: 1px solid var(--aw-border); border-radius: 3px; padding: 0 3px; background: var(--aw-subtle); }
     [role='status'] { color: var(--aw-ok); min-height: 1.2em; }
+    button.toggle[aria-pressed='true'] { background: var(--aw-accent-bg); border-color: var(--aw-accent); }
+    button.toggle[aria-pressed='true']::before { content: '✓ '; }
   `,
   ];
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.addEventListener('keydown', this.onKey);
+    // on the window: the keys work right after the queue's tab is clicked, before anything in it has the focus
+    window.addEventListener('keydown', this.onKey);
+    window.addEventListener('focusin', this.onFocus);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.removeEventListener('keydown', this.onKey);
+    window.removeEventListener('keydown', this.onKey);
+    window.removeEventListener('focusin', this.onFocus);
+  }
+
+  private onFocus = (): void => {
+    this.paused = isTextEntry(deepActiveElement());
+  };
+
+  /** Whether the target (the step, or every step of the trajectory) is trainable now, by the export's rule. */
+  get targetTrainable(): boolean | null {
+    const steps = this.inspector?.loadedSteps ?? [];
+    if (!steps.length) return null;
+    const step = this.inspector?.selectedStep;
+    return this.stepOnly && step ? step.trainable === true : steps.every((s) => s.trainable === true);
+  }
+
+  /** `t` and its button: turn the target's trainable label to the opposite of what it is now. */
+  toggleTrainable(): Promise<void> {
+    const now = this.targetTrainable;
+    return now === null ? Promise.resolve() : this.label({ trainable: !now }, false);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -127,10 +155,9 @@ export class AwReviewQueue extends LitElement {
   }
 
   private onKey = (e: KeyboardEvent): void => {
-    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
-    const t = e.composedPath()[0] as HTMLElement | undefined;
-    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) return;
-    const step = this.inspector?.selectedStep;
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || !this.isConnected || !this.checkVisibility()) return;
+    if (isTextEntry(e.composedPath()[0] as Element) || fromDialog(e)) return;
+    const inspector = this.inspector;
     switch (e.key) {
       case 'g':
         void this.label({ quality: 'good' }, true);
@@ -139,7 +166,7 @@ export class AwReviewQueue extends LitElement {
         void this.label({ quality: 'bad' }, true);
         break;
       case 't':
-        void this.label({ trainable: !(step?.trainable ?? true) }, false);
+        void this.toggleTrainable();
         break;
       case 'u':
         void this.undo();
@@ -150,6 +177,19 @@ export class AwReviewQueue extends LitElement {
       case 'p':
         this.move(-1);
         break;
+      // the inspector's own keys, when the focus is outside it (inside, it has handled them already)
+      case 'j':
+        inspector?.selectStep((inspector.step ?? 0) + 1);
+        break;
+      case 'k':
+        inspector?.selectStep((inspector.step ?? 0) - 1);
+        break;
+      case ']':
+        inspector?.moveTrajectory(1);
+        break;
+      case '[':
+        inspector?.moveTrajectory(-1);
+        break;
       default:
         return;
     }
@@ -157,23 +197,27 @@ export class AwReviewQueue extends LitElement {
   };
 
   override render() {
+    const trainable = this.targetTrainable;
     return html`<div class="bar">
         <label>Order <select aria-label="Review order" .value=${this.rule} @change=${(e: Event) => (this.rule = (e.target as HTMLSelectElement).value as ReviewRule)}>
           ${Object.entries(REVIEW_RULES).map(([k, v]) => html`<option value=${k} ?selected=${k === this.rule}>${v}</option>`)}
         </select></label>
         <label><input type="checkbox" .checked=${this.stepOnly} @change=${(e: Event) => (this.stepOnly = (e.target as HTMLInputElement).checked)} /> this step only</label>
         <span>${this.uids.length ? `${this.index + 1} / ${this.uids.length}` : 'queue empty'} · ${this.unreviewed} unreviewed</span>
-        <button @click=${() => void this.label({ quality: 'good' }, true)} aria-label="Label good and go to next">good (g)</button>
-        <button @click=${() => void this.label({ quality: 'bad' }, true)} aria-label="Label bad and go to next">bad (b)</button>
-        <button @click=${() => void this.label({ trainable: !(this.inspector?.selectedStep?.trainable ?? true) }, false)} aria-label="Toggle trainable">trainable (t)</button>
-        <button @click=${() => void this.undo()} aria-label="Undo last label">undo (u)</button>
-        <button @click=${() => this.move(1)} aria-label="Next trajectory">next (n)</button>
-        <button @click=${() => void this.refresh()} aria-label="Rebuild the review queue">re-rank</button>
-        <span class="keys"><kbd>g</kbd> good <kbd>b</kbd> bad (kept out of exports unless set trainable) <kbd>t</kbd> trainable <kbd>u</kbd> undo <kbd>n</kbd>/<kbd>p</kbd> next/prev <kbd>j</kbd>/<kbd>k</kbd> steps</span>
+        <button @click=${() => void this.label({ quality: 'good' }, true)} title="Label good and go to the next trajectory">good (g)</button>
+        <button @click=${() => void this.label({ quality: 'bad' }, true)} title="Label bad (kept out of exports unless set trainable) and go to the next trajectory">bad (b)</button>
+        <button class="toggle" aria-pressed=${trainable ? 'true' : 'false'} ?disabled=${trainable === null} @click=${() => void this.toggleTrainable()}
+          title=${trainable ? `Trainable now: t sets this ${this.stepOnly ? 'step' : 'trajectory'} not trainable` : `Not trainable now: t sets this ${this.stepOnly ? 'step' : 'trajectory'} trainable`}>trainable (t)</button>
+        <button @click=${() => void this.undo()} title="Undo the last label">undo (u)</button>
+        <button @click=${() => this.move(1)} title="Next trajectory">next (n)</button>
+        <button @click=${() => void this.refresh()} title="Rebuild the review queue in the chosen order">re-rank</button>
+        <span class="keys" aria-live="polite">${this.paused
+          ? html`Keys paused: a text field has the focus (click elsewhere or press Tab to use them)`
+          : html`Keys work anywhere in this view: <kbd>g</kbd> good <kbd>b</kbd> bad <kbd>t</kbd> trainable on/off <kbd>u</kbd> undo <kbd>n</kbd>/<kbd>p</kbd> next/prev <kbd>j</kbd>/<kbd>k</kbd> steps`}</span>
       </div>
       <div role="status" aria-live="polite">${this.status}</div>
       <aw-step-inspector .services=${this.services} .trajectoryUids=${this.uids} .trajectoryUid=${this.current}
-        @aw-trajectory-change=${(e: CustomEvent<{ index: number }>) => (this.index = e.detail.index)}></aw-step-inspector>`;
+        @aw-step-select=${() => this.requestUpdate()} @aw-trajectory-change=${(e: CustomEvent<{ index: number }>) => (this.index = e.detail.index)}></aw-step-inspector>`;
   }
 }
 
