@@ -1,8 +1,9 @@
 /**
  * Per-column summaries of a cell's result, like the Hugging Face dataset viewer: type, nulls,
  * distinct values, a mini histogram (numbers, dates, timestamps) or the top values (text,
- * booleans). Computed by SQL in the pool's worker (never on the main thread), read-only, in two
- * statements: SUMMARIZE, then one query with every column's bins or top values.
+ * booleans). Computed by SQL in the pool's worker (never on the main thread), read-only: SUMMARIZE, then one query
+ * with every column's bins or top values, and, for results of up to EXACT_DISTINCT_ROWS rows, one with every column's
+ * exact distinct count (SUMMARIZE's approx_unique is a HyperLogLog estimate: it said 101 distinct of 100 rows).
  */
 import type { Table } from 'apache-arrow';
 import { tableToRows } from '../pool/rows';
@@ -17,6 +18,8 @@ export interface ColumnSummary {
   count: number;
   nullPct: number;
   distinct: number;
+  /** `distinct` was counted exactly (else it is SUMMARIZE's estimate, shown with ≈). */
+  distinctExact: boolean;
   min: string | null;
   max: string | null;
   /** number / time: equal-width bins over [lo, hi] (epoch seconds for time). */
@@ -29,6 +32,8 @@ export const SUMMARY_BINS = 12;
 export const SUMMARY_TOP = 3;
 /** Columns past this many get no summary (one branch each in the second query). */
 export const SUMMARY_MAX_COLUMNS = 40;
+/** Results up to this many rows get exact distinct counts (one count(DISTINCT) per column: ~0.1 s at this size here). */
+export const EXACT_DISTINCT_ROWS = 200_000;
 
 export interface SummaryPool {
   queryReadOnly(sql: string, run?: boolean): Promise<Table | null>;
@@ -65,6 +70,11 @@ export function distributionSql(relation: string, cols: { name: string; kind: Su
   return `WITH src AS MATERIALIZED (SELECT * FROM ${relation})\n${branches.join('\nUNION ALL\n')}`;
 }
 
+/** One query: the exact distinct count of every column (`d0`, `d1`, … in the columns' order). */
+export function exactDistinctSql(relation: string, cols: { name: string }[]): string {
+  return `SELECT ${cols.map((c, i) => `count(DISTINCT ${sqlIdent(c.name)})::BIGINT AS d${i}`).join(', ')} FROM ${relation}`;
+}
+
 const num = (v: unknown): number => (typeof v === 'bigint' ? Number(v) : Number(v ?? 0));
 
 export async function summarizeColumns(pool: SummaryPool, relation: string): Promise<ColumnSummary[]> {
@@ -75,10 +85,25 @@ export async function summarizeColumns(pool: SummaryPool, relation: string): Pro
     kind: kindOfType(String(r.column_type)),
     count: num(r.count),
     nullPct: num(r.null_percentage),
-    distinct: num(r.approx_unique),
+    // an estimate never above the non-null values there are
+    distinct: Math.min(num(r.approx_unique), Math.round(num(r.count) * (1 - num(r.null_percentage) / 100))),
+    distinctExact: false,
     min: r.min == null ? null : String(r.min),
     max: r.max == null ? null : String(r.max),
   }));
+  if (out.length && out[0].count <= EXACT_DISTINCT_ROWS) {
+    try {
+      const d = await pool.queryReadOnly(exactDistinctSql(relation, out));
+      const r = d ? tableToRows(d)[0] : undefined;
+      if (r)
+        out.forEach((c, i) => {
+          c.distinct = num(r[`d${i}`]);
+          c.distinctExact = true;
+        });
+    } catch {
+      /* a column type without DISTINCT: the estimates stay, marked ≈ */
+    }
+  }
   const sql = distributionSql(relation, out);
   if (!sql) return out;
   const d = await pool.queryReadOnly(sql);

@@ -117,7 +117,7 @@ export class AwTable extends LitElement {
   private summaryOf(name: string) {
     const c = this.summaries?.find((x) => x.name === name);
     if (!c) return nothing;
-    const stats = `${c.nullPct ? `${fmtPct(c.nullPct)} null · ` : ''}${compact(c.distinct)} distinct`;
+    const stats = `${c.nullPct ? `${fmtPct(c.nullPct)} null · ` : ''}${c.distinctExact ? '' : '≈'}${compact(c.distinct)} distinct`;
     let body: unknown = nothing;
     if (c.bins) {
       const max = Math.max(1, ...c.bins.counts);

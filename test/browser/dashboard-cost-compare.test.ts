@@ -32,7 +32,8 @@ describe('<aw-dashboard> costs and rollout compare', () => {
     const total = priced.reduce((a, b) => a + b, 0);
     expect(priced.length).to.equal(steps.filter((s) => s.model === 'm-large').length);
     expect(el.renderRoot.querySelector('[aria-label="cost"] b')?.textContent).to.equal(`${formatUsd(total)}+`);
-    expect(el.renderRoot.querySelector('[aria-label="cost"] span')?.textContent).to.equal(`cost (${steps.length - priced.length} unpriced)`);
+    // every step here has token counts: all that is missing is a price, and the card says so
+    expect(el.renderRoot.querySelector('[aria-label="cost"] span')?.textContent).to.equal(`cost (steps: ${steps.length - priced.length} need a price)`);
     const large = el.costByModel.find((r) => r.model === 'm-large');
     expect(Number(large?.cost_usd)).to.be.closeTo(total, 1e-12);
     expect(el.costByModel.find((r) => r.model === 'm-small')?.cost_usd).to.equal(null);

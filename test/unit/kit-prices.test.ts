@@ -72,7 +72,7 @@ describe('cost SQL (DuckDB) agrees with stepCost', () => {
   });
   after(() => pool.close());
 
-  it('per model: the same USD as summing stepCost, unpriced steps counted', async () => {
+  it('per model: the same USD as summing stepCost; steps without a cost counted by reason (no price, no token counts)', async () => {
     const rows = await pool.rows(costByModelSql('', pricedModels(models)));
     for (const m of models) {
       const mine = steps.filter((s) => s.model === m);
@@ -82,7 +82,11 @@ describe('cost SQL (DuckDB) agrees with stepCost', () => {
       assert.ok(row, m);
       if (known.length) assert.ok(Math.abs(Number(row.cost_usd) - known.reduce((a, b) => a + b, 0)) < 1e-12, m);
       else assert.equal(row.cost_usd, null);
-      assert.equal(Number(row.unpriced_steps), costs.length - known.length, m);
+      const tokened = mine.filter((s) => s.prompt_tokens !== null || s.completion_tokens !== null);
+      // a price would cost exactly the unpriced ones: those with token counts
+      assert.equal(Number(row.unpriced_steps), tokened.filter((s) => stepCost(s.model, s.prompt_tokens, s.completion_tokens) === null).length, m);
+      assert.equal(Number(row.untokened_steps), mine.length - tokened.length, m);
+      assert.equal(Number(row.unpriced_steps) + Number(row.untokened_steps), costs.length - known.length, m);
     }
   });
 

@@ -221,7 +221,7 @@ export class AwDashboard extends LitElement {
     ]);
     if (seq !== this.seq) return;
     this.costByModel = byModel;
-    this.costs = new Map(perTrajectory.map((r) => [String(r.trajectory_uid), { usd: r.cost_usd === null ? null : Number(r.cost_usd), unpriced: Number(r.unpriced_steps) }]));
+    this.costs = new Map(perTrajectory.map((r) => [String(r.trajectory_uid), { usd: r.cost_usd === null ? null : Number(r.cost_usd), unpriced: Number(r.unpriced_steps), untokened: Number(r.untokened_steps) }]));
   }
 
   /** Open a prompt group's rollouts side by side: its best-rewarded rollout against the farthest reward. */
@@ -242,8 +242,11 @@ export class AwDashboard extends LitElement {
     const known = this.costByModel.filter((r) => r.cost_usd !== null);
     const total = known.length ? known.reduce((a, r) => a + Number(r.cost_usd), 0) : null;
     const unpriced = this.costByModel.reduce((a, r) => a + Number(r.unpriced_steps ?? 0), 0);
-    return html`<div class="card" role="group" aria-label="cost" title=${unpriced ? `${fmtInt(unpriced)} steps have no price or no token counts` : ''}>
-      <b>${formatUsd(total)}${unpriced && total !== null ? '+' : ''}</b><span>cost${unpriced ? ` (${fmtInt(unpriced)} unpriced)` : ''}</span></div>`;
+    const untokened = this.costByModel.reduce((a, r) => a + Number(r.untokened_steps ?? 0), 0);
+    const missing = [unpriced ? `${fmtInt(unpriced)} need a price` : '', untokened ? `${fmtInt(untokened)} without token counts` : ''].filter(Boolean);
+    return html`<div class="card" role="group" aria-label="cost"
+      title=${missing.length ? `Not in the total: ${unpriced ? `${fmtInt(unpriced)} steps whose model has no price (Tokens and cost by model → Edit prices…)` : ''}${unpriced && untokened ? '; ' : ''}${untokened ? `${fmtInt(untokened)} steps whose source recorded no token counts (no price can cost them)` : ''}` : ''}>
+      <b>${formatUsd(total)}${missing.length && total !== null ? '+' : ''}</b><span>cost${missing.length ? ` (steps: ${missing.join(', ')})` : ''}</span></div>`;
   }
 
   private costTable() {
@@ -251,9 +254,9 @@ export class AwDashboard extends LitElement {
     return html`<details class="costs">
       <summary>Tokens and cost by model</summary>
       <table class="grid" aria-label="Tokens and cost by model">
-        <thead><tr><th scope="col">model</th><th scope="col" class="num">steps</th><th scope="col" class="num">tokens in</th><th scope="col" class="num">tokens out</th><th scope="col" class="num">cost</th><th scope="col" class="num">unpriced steps</th></tr></thead>
+        <thead><tr><th scope="col">model</th><th scope="col" class="num">steps</th><th scope="col" class="num">tokens in</th><th scope="col" class="num">tokens out</th><th scope="col" class="num">cost</th><th scope="col" class="num">steps needing a price</th><th scope="col" class="num">steps without token counts</th></tr></thead>
         <tbody>${this.costByModel.map((r) => html`<tr><td class="mono">${String(r.model)}</td><td class="num">${fmtInt(r.steps)}</td><td class="num">${fmtInt(r.prompt_tokens)}</td>
-          <td class="num">${fmtInt(r.completion_tokens)}</td><td class="num">${formatUsd(r.cost_usd === null ? null : Number(r.cost_usd))}</td><td class="num">${fmtInt(r.unpriced_steps)}</td></tr>`)}</tbody>
+          <td class="num">${fmtInt(r.completion_tokens)}</td><td class="num">${formatUsd(r.cost_usd === null ? null : Number(r.cost_usd))}</td><td class="num">${fmtInt(r.unpriced_steps)}</td><td class="num">${fmtInt(r.untokened_steps)}</td></tr>`)}</tbody>
       </table>
       <button @click=${() => void (this.renderRoot.querySelector('aw-price-table') as AwPriceTable | null)?.show()}>Edit prices…</button>
     </details>`;

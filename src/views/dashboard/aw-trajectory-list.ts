@@ -15,10 +15,11 @@ import type { Sort, TrajectoryColumn } from '../../pool/queries/dashboard';
 import { base } from '../kit/styles';
 import { formatUsd } from '../kit/prices';
 
-/** A trajectory's cost and how many of its steps had no price. */
+/** A trajectory's cost and its steps without one: whose model has no price, whose source recorded no token counts. */
 export interface TrajectoryCost {
   usd: number | null;
   unpriced: number;
+  untokened: number;
 }
 const COST_WIDTH = '70px';
 
@@ -106,8 +107,9 @@ export class AwTrajectoryList extends LitElement {
 
   private costCell(uid: string) {
     const c = this.costs?.get(uid);
-    const partial = c && c.unpriced > 0 && c.usd !== null;
-    return html`<div role="gridcell" class="num" title=${c?.unpriced ? `${c.unpriced} ${c.unpriced === 1 ? 'step has' : 'steps have'} no price or no token counts` : nothing}>${formatUsd(c?.usd ?? null)}${partial ? '+' : ''}</div>`;
+    const missing = c ? [c.unpriced ? `${c.unpriced} ${c.unpriced === 1 ? 'step needs' : 'steps need'} a price` : '', c.untokened ? `${c.untokened} without token counts` : ''].filter(Boolean) : [];
+    const partial = missing.length > 0 && c?.usd !== null;
+    return html`<div role="gridcell" class="num" title=${missing.length ? `Not in this cost: ${missing.join('; ')}` : nothing}>${formatUsd(c?.usd ?? null)}${partial ? '+' : ''}</div>`;
   }
 
   override render() {
