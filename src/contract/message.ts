@@ -103,6 +103,7 @@ export function openaiMessage(m: unknown): ChatMessage {
   if (m.tool_call_id !== undefined && m.tool_call_id !== null) msg.tool_call_id = str(m.tool_call_id);
   if (calls) msg.tool_calls = calls;
   if (parts !== null) msg.parts = parts;
+  if (m.is_error === true) msg.is_error = true;
   return splitInlineThink(msg);
 }
 

@@ -16,6 +16,8 @@ export interface ChatMessage {
   tool_calls?: ToolCall[] | null;
   /** Original multi-part content as JSON text, when content was a list of parts. */
   parts?: string | null;
+  /** A tool result the source marks as failed (Anthropic `is_error`, an error output): its text stays as written. */
+  is_error?: boolean | null;
 }
 
 export const Status = { ok: 'ok', error: 'error' } as const;

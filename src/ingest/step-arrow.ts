@@ -2,7 +2,6 @@ import { RecordBatch, Schema, Field, Table, tableToIPC, makeData, Struct } from 
 import {
   BoolBuilder,
   type ColumnBuilder,
-  Float32Builder,
   Float64Builder,
   Int32Builder,
   ListBuilder,
@@ -32,6 +31,7 @@ function messageBuilder(): StructBuilder<Msg> {
     tool_call_id: new Utf8Builder(),
     tool_calls: new ListBuilder(toolCallBuilder()) as unknown as ColumnBuilder<ToolCall[] | null>,
     parts: new Utf8Builder(),
+    is_error: new BoolBuilder(),
   });
 }
 
@@ -59,7 +59,7 @@ function builders(): Builders {
     completion_tokens: new Int32Builder(),
     prompt_ids: new ListBuilder(new Int32Builder()),
     response_ids: new ListBuilder(new Int32Builder()),
-    rollout_log_probs: new ListBuilder(new Float32Builder()),
+    rollout_log_probs: new ListBuilder(new Float64Builder()),
     reward: new Float64Builder(),
     started_at: new TimestampBuilder(),
     ended_at: new TimestampBuilder(),

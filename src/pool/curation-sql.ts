@@ -30,7 +30,7 @@ const REDACT_MESSAGE_BODY = `CASE WHEN m IS NULL THEN NULL ELSE struct_pack(
     tool_call_id := m.tool_call_id,
     tool_calls := list_transform(m.tool_calls, t -> struct_pack(id := t.id, "type" := t."type",
       "function" := struct_pack("name" := t."function"."name", arguments := redact_pii(t."function".arguments)))),
-    parts := redact_pii(m.parts)) END`;
+    parts := redact_pii(m.parts), is_error := m.is_error) END`;
 
 export const CURATION_HELPERS: SqlHelper[] = [
   {

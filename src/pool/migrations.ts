@@ -5,7 +5,7 @@
  * a pool that cannot be migrated (or was saved by a newer build) is left untouched, its data stays
  * readable, imports are refused, and the message says to export and rebuild.
  */
-import { SCHEMA_VERSION } from './schema';
+import { MESSAGE_TYPE, SCHEMA_VERSION } from './schema';
 
 type Run = (sql: string) => { toArray(): unknown[] };
 
@@ -26,6 +26,12 @@ export const MIGRATIONS: readonly Migration[] = [
     what: 'token_counts rows kept per tokenizer profile and step content (issue 19)',
     // a pool from before token_counts gets the whole table from the DDL that follows the migration
     sql: ['ALTER TABLE IF EXISTS token_counts ADD COLUMN IF NOT EXISTS profile_key VARCHAR', 'ALTER TABLE IF EXISTS token_counts ADD COLUMN IF NOT EXISTS content_hash UBIGINT'],
+  },
+  {
+    to: 4,
+    what: "a tool result's error flag in its own field; log-probs as DOUBLE (issue 32)",
+    // adding a struct field and widening FLOAT keep every value (a FLOAT log-prob keeps its float32 precision)
+    sql: [`ALTER TABLE steps ALTER messages TYPE ${MESSAGE_TYPE}[]`, `ALTER TABLE steps ALTER response TYPE ${MESSAGE_TYPE}`, 'ALTER TABLE steps ALTER rollout_log_probs TYPE DOUBLE[]'],
   },
 ];
 

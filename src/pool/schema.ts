@@ -8,7 +8,7 @@ const TOOL_CALL = 'STRUCT(id VARCHAR, "type" VARCHAR, "function" STRUCT("name" V
  */
 export const TRAINABLE_SQL = "coalesce(c.trainable, s.status = 'ok' AND c.quality IS DISTINCT FROM 'bad')";
 
-export const MESSAGE_TYPE = `STRUCT("role" VARCHAR, "content" VARCHAR, reasoning VARCHAR, "name" VARCHAR, tool_call_id VARCHAR, tool_calls ${TOOL_CALL}[], parts VARCHAR)`;
+export const MESSAGE_TYPE = `STRUCT("role" VARCHAR, "content" VARCHAR, reasoning VARCHAR, "name" VARCHAR, tool_call_id VARCHAR, tool_calls ${TOOL_CALL}[], parts VARCHAR, is_error BOOLEAN)`;
 
 export const STEPS_COLUMNS_DDL = `
   step_id VARCHAR NOT NULL,
@@ -31,7 +31,7 @@ export const STEPS_COLUMNS_DDL = `
   completion_tokens INTEGER,
   prompt_ids INTEGER[],
   response_ids INTEGER[],
-  rollout_log_probs FLOAT[],
+  rollout_log_probs DOUBLE[],
   reward DOUBLE,
   started_at TIMESTAMP,
   ended_at TIMESTAMP,
@@ -49,7 +49,7 @@ export const STEPS_COLUMNS_DDL = `
   source_trajectory_id VARCHAR`;
 
 /** The schema this build writes; pools saved with an older one are migrated at open (src/pool/migrations.ts, docs/decisions/023). */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export const DDL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS steps (${STEPS_COLUMNS_DDL})`,

@@ -68,9 +68,8 @@ export function userMessages(content: unknown): ChatMessage[] {
   const rest: unknown[] = [];
   for (const b of bs) {
     if (isObject(b) && b.type === 'tool_result') {
-      // is_error has no column of its own: the block in `parts` keeps it, and the text says so
-      const text = contentToText(b.content).content; // null when the block has no content
-      const m: ChatMessage = { role: 'tool', content: b.is_error === true ? `[error] ${text ?? ''}` : text, tool_call_id: str(b.tool_use_id), parts: JSON.stringify([b]) };
+      const m: ChatMessage = { role: 'tool', content: contentToText(b.content).content, tool_call_id: str(b.tool_use_id), parts: JSON.stringify([b]) };
+      if (b.is_error === true) m.is_error = true;
       out.push(m);
     } else rest.push(b);
   }

@@ -99,7 +99,8 @@ describe('one Anthropic call through gateway, HAR and log', () => {
         assert.equal(g.response?.reasoning, 'February 29 is built with the wrong year; look at parse_date.');
         assert.deepEqual(g.response?.tool_calls?.[0].function, { name: 'bash', arguments: '{"command":"sed -n 1,40p src/dates.py"}' });
         const tool = g.messages.find((m) => m.role === 'tool');
-        assert.match(tool?.content ?? '', /^\[error\] FAILED/, 'is_error kept on the tool result');
+        assert.match(tool?.content ?? '', /^FAILED/, 'the tool result text as written');
+        assert.equal(tool?.is_error, true, 'is_error kept on the tool result');
         assert.ok(tool?.parts?.includes('"is_error":true'));
         assert.equal(g.prompt_tokens, 388 + 1536);
       } else {

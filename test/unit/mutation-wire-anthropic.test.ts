@@ -71,12 +71,12 @@ describe('userMessages and friends', () => {
       { type: 'tool_result', tool_use_id: 'toolu_4', is_error: 'yes', content: 'ok' },
     ];
     const out = userMessages(bs);
-    assert.deepEqual(out.map((m) => [m.role, m.content, m.tool_call_id ?? null]), [
-      ['tool', 'a.txt', 'toolu_1'],
-      ['tool', '[error] denied', 'toolu_2'],
-      ['tool', '[error] ', 'toolu_3'],
-      ['tool', 'ok', 'toolu_4'],
-      ['user', 'Here you go.', null],
+    assert.deepEqual(out.map((m) => [m.role, m.content, m.tool_call_id ?? null, m.is_error ?? null]), [
+      ['tool', 'a.txt', 'toolu_1', null],
+      ['tool', 'denied', 'toolu_2', true],
+      ['tool', null, 'toolu_3', true],
+      ['tool', 'ok', 'toolu_4', null],
+      ['user', 'Here you go.', null, null],
     ]);
     assert.equal(out[0].parts, JSON.stringify([bs[1]]));
     assert.equal(out[4].parts, JSON.stringify([bs[0]]));

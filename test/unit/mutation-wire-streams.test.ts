@@ -105,7 +105,7 @@ describe('anthropic', () => {
     const [m] = anthropicMessage('assistant', [{ type: 'thinking', thinking: 'Plan.' }, { type: 'tool_use', id: 'toolu_1', name: 'bash', input: { cmd: 'ls' } }]);
     assert.deepEqual([m.role, m.reasoning, m.tool_calls?.[0].function.name], ['assistant', 'Plan.', 'bash']);
     const out = anthropicMessage('user', [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'boom', is_error: true }]);
-    assert.deepEqual(out.map((x) => [x.role, x.content]), [['tool', '[error] boom']]);
+    assert.deepEqual(out.map((x) => [x.role, x.content, x.is_error]), [['tool', 'boom', true]]);
   });
 
   it('isStreamEvent: null and arrays are no events', () => {

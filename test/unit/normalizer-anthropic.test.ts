@@ -198,7 +198,7 @@ describe('anthropic normalizer: steps', () => {
       },
       response: message(),
     });
-    assert.equal(r.metadata?.tool_result_errors, '2');
+    assert.equal(r.metadata?.tool_result_errors, '1', 'text that only looks like an error is no error');
     assert.ok(JSON.parse(r.metadata?.tools_original ?? 'null')[0].input_schema);
     assert.equal(JSON.parse(r.tools ?? '[]')[0].function.name, 'calc');
     const none = one({ request: { messages: [user] }, response: message() });

@@ -126,8 +126,8 @@ describe('inspect normalizer', () => {
     assert.deepEqual([a.reasoning, a.content], ['think\n[redacted reasoning]', 'answer']);
     assert.ok(a.parts, 'reasoning parts are non-text parts');
     assert.equal(JSON.parse(img.parts ?? '[]')[1].type, 'image');
-    assert.deepEqual([t1.content, t1.name, t1.tool_call_id], ['[error] timed out\npartial out', 'bash', 'c1']);
-    assert.deepEqual([t2.content, t2.name], ['[error] denied', undefined]);
+    assert.deepEqual([t1.content, t1.name, t1.tool_call_id, t1.is_error], ['timed out\npartial out', 'bash', 'c1', true]);
+    assert.deepEqual([t2.content, t2.name, t2.is_error], ['denied', undefined, true]);
     assert.equal(t3.content, 'ok');
     assert.equal(txt.parts, undefined, 'text-only parts are plain content');
     assert.equal(u.reasoning, undefined);

@@ -192,3 +192,17 @@ describe('step-record normalizer: more shapes', () => {
     assert.equal(stepRecord.detect([{ messages: [{ role: 'user', content: 'x' }] }]), 0);
   });
 });
+
+describe('step-record normalizer: schema 4 fields', () => {
+  it("a tool result's is_error comes back as it was exported (true, null, or absent); text that reads like an error stays text", () => {
+    const { s } = draft({
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'tool', content: 'boom', tool_call_id: 'c1', is_error: true },
+        { role: 'tool', content: 'fine', tool_call_id: 'c2', is_error: null },
+        { role: 'tool', content: '[error] old export', tool_call_id: 'c3' },
+      ],
+    });
+    assert.deepEqual(s.messages.slice(1).map((m) => [m.content, m.is_error]), [['boom', true], ['fine', null], ['[error] old export', undefined]]);
+  });
+});

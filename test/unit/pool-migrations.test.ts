@@ -48,7 +48,11 @@ describe('pool schema migrations', () => {
     const out = migrate(e.run);
     assert.equal(out.from, 1);
     assert.equal(out.refused, null);
-    assert.deepEqual(out.applied, ['1 → 2: schema version recorded in pool_meta', '2 → 3: token_counts rows kept per tokenizer profile and step content (issue 19)']);
+    assert.deepEqual(out.applied, [
+      '1 → 2: schema version recorded in pool_meta',
+      '2 → 3: token_counts rows kept per tokenizer profile and step content (issue 19)',
+      "3 → 4: a tool result's error flag in its own field; log-probs as DOUBLE (issue 32)",
+    ]);
     assert.deepEqual(e.rows(`SELECT value FROM pool_meta WHERE key = 'schema_version'`), [{ value: String(SCHEMA_VERSION) }]);
     assert.deepEqual(e.rows('SELECT step_id, source_trajectory_id FROM steps ORDER BY 1'), [{ step_id: 't:0', source_trajectory_id: 'own' }, { step_id: 't:1', source_trajectory_id: null }]);
     assert.deepEqual(migrate(e.run).applied, []);
@@ -59,8 +63,22 @@ describe('pool schema migrations', () => {
     e.run('ALTER TABLE steps DROP COLUMN source_trajectory_id');
     assert.equal(detectVersion(e.run), 0);
     const out = migrate(e.run);
-    assert.equal(out.applied.length, 3);
+    assert.equal(out.applied.length, 4);
     assert.deepEqual(e.rows('SELECT step_id, source_trajectory_id FROM steps ORDER BY 1'), [{ step_id: 't:0', source_trajectory_id: null }, { step_id: 't:1', source_trajectory_id: null }]);
+  });
+
+  it('schema 3 → 4: messages and response get is_error, log-probs become DOUBLE, every value kept', async () => {
+    const e = await v1Pool();
+    migrate(e.run, MIGRATIONS.filter((m) => m.to <= 3), 3);
+    e.run(`INSERT INTO steps (step_id, trajectory_uid, step_index, messages, response, rollout_log_probs) VALUES ('u:0', 'u', 0,
+      [{'role': 'tool', 'content': 'boom', 'reasoning': NULL, 'name': 'bash', 'tool_call_id': 'c1', 'tool_calls': NULL, 'parts': NULL}],
+      {'role': 'assistant', 'content': 'ok', 'reasoning': NULL, 'name': NULL, 'tool_call_id': NULL, 'tool_calls': NULL, 'parts': NULL}, [-0.5::FLOAT, -1.25::FLOAT])`);
+    const out = migrate(e.run);
+    assert.deepEqual(out.applied, ["3 → 4: a tool result's error flag in its own field; log-probs as DOUBLE (issue 32)"]);
+    const types = e.rows(`SELECT column_name AS c, data_type AS t FROM information_schema.columns WHERE table_name = 'steps' AND column_name IN ('messages', 'response', 'rollout_log_probs') ORDER BY 1`);
+    assert.deepEqual(types.map((r) => [r.c, String(r.t).endsWith('is_error BOOLEAN)[]') || String(r.t).endsWith('is_error BOOLEAN)') || r.t]), [['messages', true], ['response', true], ['rollout_log_probs', 'DOUBLE[]']]);
+    const row = e.rows(`SELECT messages[1].content AS c, messages[1].tool_call_id AS id, messages[1].is_error AS err, response.content AS r, rollout_log_probs[2] AS lp FROM steps WHERE step_id = 'u:0'`)[0];
+    assert.deepEqual(row, { c: 'boom', id: 'c1', err: null, r: 'ok', lp: -1.25 });
   });
 
   it('a migration that fails changes nothing (earlier steps rolled back too) and says to export and rebuild', async () => {

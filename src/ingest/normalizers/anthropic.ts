@@ -114,7 +114,7 @@ function callDraft(outer: Obj, req: Obj | null, resIn: unknown, line: number, ra
   if (typeof r.stop_reason === 'string') meta.stop_reason = r.stop_reason;
   if (typeof r.stop_sequence === 'string') meta.stop_sequence = r.stop_sequence;
   const request = anthropicRequest(rq);
-  const toolErrors = request.messages.filter((m) => m.role === 'tool' && m.content?.startsWith('[error]')).length;
+  const toolErrors = request.messages.filter((m) => m.role === 'tool' && m.is_error).length;
   if (toolErrors) meta.tool_result_errors = String(toolErrors);
   if (request.tools_original) meta.tools_original = request.tools_original;
   const step: StepDraft = {

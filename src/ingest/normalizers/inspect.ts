@@ -70,7 +70,11 @@ function message(m: unknown): ChatMessage | null {
   if (role === 'tool') {
     out.tool_call_id = str(m.tool_call_id);
     if (m.function) out.name = str(m.function);
-    if (isObject(m.error)) out.content = `[error] ${str(m.error.message) ?? ''}${out.content ? `\n${out.content}` : ''}`;
+    if (isObject(m.error)) {
+      // the model was shown the error's message; the tool's own output (if any) follows it
+      out.content = [str(m.error.message), out.content].filter((x) => x).join('\n') || out.content;
+      out.is_error = true;
+    }
   }
   return out;
 }

@@ -23,6 +23,7 @@ function messageOf(v: unknown): ChatMessage {
     const calls = parseJsonDeep(v.tool_calls);
     m.tool_calls = Array.isArray(calls) ? calls.map(toolCallOf).filter((c): c is ToolCall => c !== null) : null;
   }
+  if ('is_error' in v) m.is_error = v.is_error === null ? null : v.is_error === true || v.is_error === 'true';
   return m;
 }
 
