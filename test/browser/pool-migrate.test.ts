@@ -7,6 +7,7 @@
 import { expect } from '@esm-bundle/chai';
 import { PoolClient } from '../../src/pool/client';
 import { SCHEMA_HASH } from '../../src/pool/schema-hash';
+import { MESSAGE_TYPE, SCHEMA_VERSION } from '../../src/pool/schema';
 import { fixture, importerFor, poolWorker, wasm } from './helpers';
 
 const open = (poolName: string) => PoolClient.start({ poolName, wasm, worker: poolWorker });
@@ -31,8 +32,13 @@ async function oldPool(name: string, dropOwnId = false): Promise<{ steps: unknow
   return snap;
 }
 
+/** The message struct before schema 4 (no is_error): a snapshot compares values, so later schemas are cast back to it. */
+const V1_MESSAGE = MESSAGE_TYPE.replace(', is_error BOOLEAN', '');
+
 async function snapshot(pool: PoolClient): Promise<{ steps: unknown; count: number }> {
-  const [r] = await pool.rows(`SELECT count(*)::INTEGER AS n, hash(list(s ORDER BY s.step_id))::VARCHAR AS h FROM (SELECT COLUMNS(c -> c <> 'source_trajectory_id') FROM steps) s`);
+  const [r] = await pool.rows(`SELECT count(*)::INTEGER AS n, hash(list(s ORDER BY s.step_id))::VARCHAR AS h FROM (
+    SELECT * REPLACE (messages::${V1_MESSAGE}[] AS messages, response::${V1_MESSAGE} AS response, rollout_log_probs::FLOAT[] AS rollout_log_probs)
+    FROM (SELECT COLUMNS(c -> c <> 'source_trajectory_id') FROM steps)) s`);
   return { steps: r.h, count: Number(r.n) };
 }
 
@@ -48,9 +54,9 @@ describe('pool schema migrations', function () {
     expect(pool.status.persistent).to.equal(true);
     expect(pool.status.message).to.equal(null);
     expect(pool.status.schema.migratedFrom).to.equal(1);
-    expect(pool.status.schema.version).to.equal(3);
+    expect(pool.status.schema.version).to.equal(SCHEMA_VERSION);
     expect(await snapshot(pool)).to.deep.equal(before);
-    expect(await pool.rows(`SELECT value FROM pool_meta WHERE key = 'schema_version'`)).to.deep.equal([{ value: '3' }]);
+    expect(await pool.rows(`SELECT value FROM pool_meta WHERE key = 'schema_version'`)).to.deep.equal([{ value: String(SCHEMA_VERSION) }]);
     expect((await pool.rows(`SELECT count(*)::INTEGER AS n FROM curation WHERE quality = 'good'`))[0].n).to.equal(1);
     expect((await pool.rows('SELECT sum(step_count)::INTEGER AS n FROM trajectories'))[0].n).to.equal(before.count);
     // still a working pool: another import commits
@@ -64,7 +70,7 @@ describe('pool schema migrations', function () {
     const before = await oldPool(name, true);
     const pool = await open(name);
     expect(pool.status.schema.migratedFrom).to.equal(0);
-    expect(pool.status.schema.applied.length).to.equal(3);
+    expect(pool.status.schema.applied.length).to.equal(SCHEMA_VERSION);
     expect(await snapshot(pool)).to.deep.equal(before);
     expect((await pool.rows('SELECT count(*)::INTEGER AS n FROM steps WHERE source_trajectory_id IS NULL'))[0].n).to.equal(before.count);
     pool.terminate();
@@ -85,7 +91,10 @@ describe('pool schema migrations', function () {
     const pool = await open(name);
     expect(pool.status.message).to.equal(null);
     expect(pool.status.schema.migratedFrom).to.equal(2);
-    expect(pool.status.schema.applied).to.deep.equal(['2 → 3: token_counts rows kept per tokenizer profile and step content (issue 19)']);
+    expect(pool.status.schema.applied).to.deep.equal([
+      '2 → 3: token_counts rows kept per tokenizer profile and step content (issue 19)',
+      "3 → 4: a tool result's error flag in its own field; log-probs as DOUBLE (issue 32)",
+    ]);
     expect(await snapshot(pool)).to.deep.equal(before);
     expect(await pool.rows(`SELECT count(*)::INTEGER AS n, count(profile_key)::INTEGER AS keyed, min(n_tokens) AS t FROM token_counts`)).to.deep.equal([{ n: before.count, keyed: 0, t: 7 }]);
     expect(await pool.rows(`SELECT column_name AS c, data_type AS t FROM information_schema.columns WHERE table_name = 'token_counts' AND column_name IN ('profile_key', 'content_hash') ORDER BY 1`)).to.deep.equal([
@@ -101,7 +110,7 @@ describe('pool schema migrations', function () {
     expect(first.status.schema.migratedFrom).to.equal(null);
     expect(await first.rows(`SELECT key, value FROM pool_meta ORDER BY key`)).to.deep.equal([
       { key: 'schema_hash', value: SCHEMA_HASH },
-      { key: 'schema_version', value: '3' },
+      { key: 'schema_version', value: String(SCHEMA_VERSION) },
     ]);
     // a helper replaced by hand outlives a reopen only when the DDL is not run again
     await first.exec(`CREATE OR REPLACE MACRO estimate_tokens(t) AS 42`);
@@ -137,7 +146,7 @@ describe('pool schema migrations', function () {
     first.terminate();
 
     const pool = await open(name);
-    expect(pool.status.schema.refused).to.match(/newer version of the workbench \(schema 99; this one knows up to 3\)/);
+    expect(pool.status.schema.refused).to.include(`newer version of the workbench (schema 99; this one knows up to ${SCHEMA_VERSION})`);
     expect(pool.status.message).to.equal(pool.status.schema.refused);
     expect(await snapshot(pool)).to.deep.equal(before);
     const [refused] = await importerFor(pool).importFiles([await fixture('formats/alpaca.jsonl')]);
