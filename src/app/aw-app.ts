@@ -45,6 +45,9 @@ export class AwApp extends LitElement {
       .toast.error { background: var(--aw-error); }
       [hidden] { display: none !important; }
       ul.examples { margin: 6px 0 0; padding-left: 18px; }
+      a.skip { position: absolute; left: 8px; top: -40px; z-index: 30; background: var(--aw-panel); padding: 6px 10px; border: 1px solid var(--aw-accent); border-radius: var(--aw-radius); }
+      a.skip:focus { top: 8px; }
+      main > section:focus { outline: none; }
     `,
   ];
 
@@ -140,6 +143,10 @@ export class AwApp extends LitElement {
     if (!this.services) return html`<p class="muted" role="status" style="padding:24px">Starting the data pool…</p>`;
     const all = [{ id: 'data', label: 'Data' }, ...this.tabs];
     return html`
+      <a class="skip" href="#main" @click=${(e: Event) => {
+        e.preventDefault();
+        (this.renderRoot.querySelector(`#panel-${this.tab}`) as HTMLElement | null)?.focus();
+      }}>Skip to the ${all.find((t) => t.id === this.tab)?.label ?? 'section'} section</a>
       <header class="top">
         <h1>AgentWorld Workbench</h1>
         <nav role="tablist" aria-label="Sections" @keydown=${this.onKey}>
@@ -151,9 +158,9 @@ export class AwApp extends LitElement {
         <button class="keys" aria-label="Keyboard shortcuts (?)" title="Keyboard shortcuts (?)" @click=${() => this.shortcuts?.show()}>?</button>
         <span class="status muted" aria-label="Pool status">${this.services.pool.status.persistent ? 'pool: saved in this browser (OPFS)' : 'pool: in memory only'} · DuckDB ${this.services.pool.status.version}</span>
       </header>
-      <main>
+      <main id="main">
         ${this.banners.map((b) => html`<div class="banner ${b.kind}" role=${b.kind === 'error' ? 'alert' : 'status'}>${b.text}</div>`)}
-        <section id="panel-data" role="tabpanel" aria-labelledby="tab-data" ?hidden=${this.tab !== 'data'} style="display:grid;grid-template-columns:minmax(0,1fr);gap:14px">
+        <section id="panel-data" role="tabpanel" tabindex="-1" aria-labelledby="tab-data" ?hidden=${this.tab !== 'data'} style="display:grid;grid-template-columns:minmax(0,1fr);gap:14px">
           <div class="welcome">
             <div class="card">
               <h2>Import traces</h2>
@@ -179,7 +186,7 @@ export class AwApp extends LitElement {
           </div>
         </section>
         ${this.tabs.map(
-          (t) => html`<section id=${`panel-${t.id}`} role="tabpanel" aria-labelledby=${`tab-${t.id}`} ?hidden=${this.tab !== t.id}>${t.render()}</section>`,
+          (t) => html`<section id=${`panel-${t.id}`} role="tabpanel" tabindex="-1" aria-labelledby=${`tab-${t.id}`} ?hidden=${this.tab !== t.id}>${t.render()}</section>`,
         )}
       </main>
       <aw-shortcuts></aw-shortcuts>

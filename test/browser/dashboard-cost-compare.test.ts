@@ -41,7 +41,18 @@ describe('<aw-dashboard> costs and rollout compare', () => {
     await list.updateComplete;
     const p3a = steps.filter((s) => s.trajectory_uid === 'p3-a').map((s) => stepCost(s.model, s.prompt_tokens, s.completion_tokens) ?? 0);
     const row = [...list.renderRoot.querySelectorAll('[role="row"]')].find((r) => r.textContent?.includes('p3-a')) as HTMLElement;
-    expect(row.lastElementChild?.textContent).to.equal(formatUsd(p3a.reduce((a, b) => a + b, 0)));
+    expect(row.querySelector('[data-col="cost_usd"]')?.textContent).to.equal(formatUsd(p3a.reduce((a, b) => a + b, 0)));
+    // the cost column sorts like any other: most expensive first, as the SQL over the same prices orders them
+    (list.renderRoot.querySelector('button[data-col="cost_usd"]') as HTMLButtonElement).click();
+    await until(() => el.sort.column === 'cost_usd', 'sorted by cost');
+    await el.loaded;
+    const byCost = (uid: string) => steps.filter((s) => s.trajectory_uid === uid).reduce<number | null>((a, s) => {
+      const c = stepCost(s.model, s.prompt_tokens, s.completion_tokens);
+      return c === null ? a : (a ?? 0) + c;
+    }, null);
+    const want = [...new Set(steps.map((s) => s.trajectory_uid))].sort((a, b) => (byCost(b) ?? -1) - (byCost(a) ?? -1) || (a < b ? -1 : 1));
+    expect(list.uids.slice(0, 3)).to.deep.equal(want.slice(0, 3));
+    expect(byCost(list.uids[0])).to.be.greaterThan(0);
     // a new price reaches the open dashboard
     setPrices([{ pattern: 'm-*', input: 1, output: 1, source: 'test' }]);
     await until(() => !(el.renderRoot.querySelector('[aria-label="cost"] b')?.textContent ?? '').endsWith('+'), 'every step priced');
@@ -52,8 +63,14 @@ describe('<aw-dashboard> costs and rollout compare', () => {
 
   it('a GRPO group opens its rollouts side by side in the inspector, each with its reward', async () => {
     const el = await mount();
+    el.style.width = '1300px'; // wide enough for the inspector beside the list
     const groups = el.renderRoot.querySelector('aw-grpo-groups')!;
     await groups.updateComplete;
+    const inspectorBox = () => {
+      const r = (el.renderRoot.querySelector('aw-step-inspector') as HTMLElement).getBoundingClientRect();
+      return [r.left + window.scrollX, r.width, r.top + window.scrollY];
+    };
+    const before = inspectorBox();
     (groups.renderRoot.querySelector('button[aria-label="Compare the rollouts of prompt p0"]') as HTMLButtonElement).click();
     await until(() => el.selectedTrajectory === 'p0-a', 'best rollout selected');
     const inspector = el.renderRoot.querySelector('aw-step-inspector') as AwStepInspector;
@@ -62,6 +79,11 @@ describe('<aw-dashboard> costs and rollout compare', () => {
     await until(() => cmp.right !== null && cmp.renderRoot.querySelectorAll('[data-reward]').length === 2, 'two sides');
     expect([cmp.left, cmp.right]).to.deep.equal(['p0-a', 'p0-b']);
     expect([...cmp.renderRoot.querySelectorAll('[data-reward]')].map((r) => r.textContent)).to.deep.equal(['1', '0']);
-    expect(el.renderRoot.querySelector('.split')?.classList.contains('wide')).to.equal(true);
+    // the inspector keeps its place and size in every view (decision 068): nothing reflows on a tab switch
+    const after = inspectorBox();
+    expect(after).to.deep.equal(before);
+    const list = (el.renderRoot.querySelector('aw-trajectory-list') as HTMLElement).getBoundingClientRect();
+    expect(after[0], 'beside the list, on its right').to.be.greaterThan(list.right + window.scrollX);
+    window.scrollTo(0, 0);
   });
 });

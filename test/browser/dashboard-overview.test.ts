@@ -54,8 +54,10 @@ describe('<aw-dashboard>', () => {
     expect(el.renderRoot.querySelectorAll('svg').length).to.be.greaterThan(1);
 
     const list = el.renderRoot.querySelector('aw-trajectory-list') as AwTrajectoryList;
-    expect(list.uids.slice(0, 4)).to.deep.equal(['p0-b', 'p2-a', 'p2-c', 'p3-b']); // reward ascending
-    (list.renderRoot.querySelector('button[aria-label="Sort by reward"]') as HTMLButtonElement).click();
+    // the newest first, as trace lists open (ties by id)
+    const newest = await pool.rows('SELECT trajectory_uid FROM trajectories ORDER BY started_at DESC, trajectory_uid LIMIT 4');
+    expect(list.uids.slice(0, 4)).to.deep.equal(newest.map((r) => r.trajectory_uid));
+    (list.renderRoot.querySelector('button[data-col="reward_sum"]') as HTMLButtonElement).click();
     await until(() => list.uids[0] !== 'p0-b', 'resort');
     await el.loaded;
     expect(list.uids.slice(0, 6).sort()).to.deep.equal(['p0-a', 'p1-a', 'p1-b', 'p1-c', 'p2-b', 'p3-a']);
@@ -305,7 +307,8 @@ describe('<aw-trajectory-list> virtualization', () => {
     expect(rendered).to.be.greaterThan(5);
     expect(rendered).to.be.lessThan(60);
     const scroller = list.renderRoot.querySelector('.scroll') as HTMLElement;
-    const firstVisible = () => Math.min(...[...list.renderRoot.querySelectorAll('.row')].map((r) => Number(r.getAttribute('aria-rowindex'))));
+    // the active row (the grid's Tab stop) stays rendered wherever it is: the window is the rest
+    const firstVisible = () => Math.min(...[...list.renderRoot.querySelectorAll('.row[tabindex="-1"]')].map((r) => Number(r.getAttribute('aria-rowindex'))));
     // on a loaded machine layout can lag the first scroll: scroll until the rows follow (or time out)
     await until(() => {
       scroller.scrollTop = 24 * 1800;
@@ -313,6 +316,44 @@ describe('<aw-trajectory-list> virtualization', () => {
       return firstVisible() > 1700;
     }, 'rows near 1,800 rendered after scrolling');
     expect(list.renderRoot.querySelectorAll('.row').length).to.be.lessThan(60);
+
+    // one grid, one Tab stop: arrows, Home / End (rendering rows far down), Enter opens, ↑ from the top reaches the headers
+    const tabStops = () => [...list.renderRoot.querySelectorAll('[tabindex="0"]')];
+    expect(tabStops().length, 'one Tab stop in the whole grid').to.equal(1);
+    const key = (k: string) => list.shadowRoot!.activeElement!.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, composed: true, cancelable: true }));
+    list.active = 0;
+    await list.focusActive();
+    const focusedRow = () => Number((list.shadowRoot!.activeElement as HTMLElement | null)?.dataset.index);
+    expect(focusedRow()).to.equal(0);
+    key('ArrowDown');
+    await until(() => focusedRow() === 1, 'ArrowDown');
+    key('End');
+    await until(() => focusedRow() === 1999, 'End renders and focuses the last row');
+    expect(tabStops().length).to.equal(1);
+    key('Home');
+    await until(() => focusedRow() === 0, 'Home');
+    const opened: string[] = [];
+    el.addEventListener('aw-trajectory-select', (e) => opened.push((e as CustomEvent<{ trajectoryUid: string }>).detail.trajectoryUid));
+    key('ArrowDown');
+    await until(() => focusedRow() === 1, 'ArrowDown again');
+    key('Enter');
+    expect(opened).to.deep.equal([list.uids[1]]);
+    key('ArrowUp');
+    await until(() => focusedRow() === 0, 'ArrowUp');
+    key('ArrowUp');
+    await until(() => (list.shadowRoot!.activeElement as HTMLElement | null)?.dataset.col === list.sort.column, 'the sorted header');
+    key('ArrowRight');
+    await until(() => !!(list.shadowRoot!.activeElement as HTMLElement | null)?.dataset.col && (list.shadowRoot!.activeElement as HTMLElement).dataset.col !== list.sort.column, 'the next header');
+    expect(tabStops().length).to.equal(1);
+
+    // the id column stays in sight when the others scroll sideways
+    list.style.width = '420px';
+    await list.updateComplete;
+    scroller.scrollLeft = 400;
+    const idCell = list.renderRoot.querySelector('.row [role="gridcell"]') as HTMLElement;
+    const left = scroller.getBoundingClientRect().left;
+    await until(() => Math.abs(idCell.getBoundingClientRect().left - left) <= 2, 'sticky id column');
+    expect(scroller.scrollLeft).to.be.greaterThan(0);
     el.remove();
   });
 });

@@ -4,6 +4,7 @@
  */
 import { TRAINABLE_SQL } from '../schema';
 import { filteredSteps, matchingTrajectories } from './steps';
+import { type PricedModel, pricesCte, trajectoryCostsCte } from './cost';
 
 export const DIMENSIONS = ['agent', 'model', 'data_source', 'channel'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
@@ -14,11 +15,16 @@ export const TRAJECTORY_COLUMNS = [
   'error_steps', 'good_steps', 'bad_steps', 'unreviewed_steps', 'trainable_steps', 'prompt_tokens', 'completion_tokens', 'duration_ms', 'started_at',
 ] as const;
 export type TrajectoryColumn = (typeof TRAJECTORY_COLUMNS)[number];
+/** The list sorts by any column it shows: the trajectories view's, and the cost (the price table applied). */
+export type TrajectorySortColumn = TrajectoryColumn | 'cost_usd';
 
 export interface Sort {
-  column: TrajectoryColumn;
+  column: TrajectorySortColumn;
   descending: boolean;
 }
+
+/** The list's first order: the newest trajectories first, as Langfuse's and Phoenix's trace lists open. */
+export const DEFAULT_SORT: Sort = { column: 'started_at', descending: true };
 
 /** Rows the trajectory list and the GRPO group table fetch at most (the counts above them cover all). */
 export const LIST_LIMIT = 2000;
@@ -82,13 +88,15 @@ export function rewardsSql(where: string): string {
     FROM k GROUP BY ALL ORDER BY bin`;
 }
 
-export function trajectoriesSql(where: string, sort: Sort): string {
-  const col = TRAJECTORY_COLUMNS.includes(sort.column) ? sort.column : 'trajectory_uid';
-  return `SELECT trajectory_uid, prompt_uid, step_count, complete, reward_sum, final_reward,
-      array_to_string(agents, ', ') AS agents, array_to_string(models, ', ') AS models, data_source, channel,
-      error_steps, good_steps, bad_steps, unreviewed_steps, trainable_steps, prompt_tokens, completion_tokens, duration_ms, started_at
-    FROM trajectories${trajectoryWhere(where)}
-    ORDER BY ${col} ${sort.descending ? 'DESC' : 'ASC'} NULLS LAST, trajectory_uid LIMIT ${LIST_LIMIT}`;
+/** The list's rows; sorted by cost, every trajectory's cost under `priced` is computed to order them (the shown costs come from trajectoryCostSql). */
+export function trajectoriesSql(where: string, sort: Sort, priced: readonly PricedModel[] = []): string {
+  const byCost = sort.column === 'cost_usd';
+  const col = byCost ? 'cost.cost_usd' : (TRAJECTORY_COLUMNS as readonly string[]).includes(sort.column) ? `t.${sort.column}` : 't.trajectory_uid';
+  return `${byCost ? `WITH ${pricesCte(priced)}, ${trajectoryCostsCte()} ` : ''}SELECT t.trajectory_uid, t.prompt_uid, t.step_count, t.complete, t.reward_sum, t.final_reward,
+      array_to_string(t.agents, ', ') AS agents, array_to_string(t.models, ', ') AS models, t.data_source, t.channel,
+      t.error_steps, t.good_steps, t.bad_steps, t.unreviewed_steps, t.trainable_steps, t.prompt_tokens, t.completion_tokens, t.duration_ms, t.started_at
+    FROM trajectories t${byCost ? ' LEFT JOIN cost USING (trajectory_uid)' : ''}${trajectoryWhere(where)}
+    ORDER BY ${col} ${sort.descending ? 'DESC' : 'ASC'} NULLS LAST, t.trajectory_uid LIMIT ${LIST_LIMIT}`;
 }
 
 function groupsCte(where: string): string {
@@ -123,6 +131,6 @@ export const OPTIONS_SQL = `SELECT
     (SELECT list(DISTINCT t ORDER BY t) FROM (SELECT unnest(tags) AS t FROM curation)) AS tags`;
 
 /** The trajectory ids the list shows (for their costs). */
-export function listedTrajectories(where: string, sort: Sort): string {
-  return `SELECT trajectory_uid FROM (${trajectoriesSql(where, sort)})`;
+export function listedTrajectories(where: string, sort: Sort, priced: readonly PricedModel[] = []): string {
+  return `SELECT trajectory_uid FROM (${trajectoriesSql(where, sort, priced)})`;
 }

@@ -28,7 +28,7 @@ import './aw-trajectory-list';
 import { NO_OPTIONS, type FilterOptions } from './aw-dashboard-filters';
 import { breakdownBars, rewardHistogram } from './charts';
 import { setDashboardFilter } from './filter-state';
-import type { TrajectoryCost } from './aw-trajectory-list';
+import type { AwTrajectoryList, TrajectoryCost } from './aw-trajectory-list';
 import { costByModelSql, trajectoryCostSql } from '../../pool/queries/cost';
 import { formatUsd, onPricesChange, pricedModels } from '../kit/prices';
 import { loadRollouts } from '../inspector/compare-query';
@@ -36,11 +36,22 @@ import type { InspectorView } from '../inspector/views';
 import type { AwStepInspector } from '../inspector/aw-step-inspector';
 import '../kit/aw-price-table';
 import type { AwPriceTable } from '../kit/aw-price-table';
-import { breakdownSql, DIMENSIONS, type Dimension, groupCountsSql, groupsSql, LIST_LIMIT, listedTrajectories, OPTIONS_SQL, rewardsSql, type Sort, summarySql, trajectoriesSql } from '../../pool/queries/dashboard';
+import { breakdownSql, DEFAULT_SORT, DIMENSIONS, type Dimension, groupCountsSql, groupsSql, LIST_LIMIT, listedTrajectories, OPTIONS_SQL, rewardsSql, type Sort, summarySql, trajectoriesSql } from '../../pool/queries/dashboard';
 import { base } from '../kit/styles';
 import { STEP_COUNT } from '../../pool/queries/pool';
 
 type Tab = 'overview' | 'review' | 'reference';
+
+/** The list-and-inspector split's height, and the inspector's share of its width (per cent, kept in localStorage). */
+const SPLIT_H = 560;
+const INSPECTOR_WIDTH_KEY = 'aw-inspector-width';
+const INSPECTOR_MIN = 25;
+const INSPECTOR_MAX = 75;
+
+function savedInspectorWidth(): number {
+  const v = Number(globalThis.localStorage?.getItem(INSPECTOR_WIDTH_KEY));
+  return Number.isFinite(v) && v >= INSPECTOR_MIN && v <= INSPECTOR_MAX ? v : 45;
+}
 
 const fmtInt = (v: unknown) => (v === null || v === undefined ? '—' : Number(v).toLocaleString('en-US'));
 const fmtMs = (v: unknown) => (v === null || v === undefined ? '—' : `${Math.round(Number(v)).toLocaleString('en-US')} ms`);
@@ -53,7 +64,7 @@ export class AwDashboard extends LitElement {
 
   @property({ attribute: false }) filter: CurationFilter = {};
   @state() private tab: Tab = 'overview';
-  @state() private sort: Sort = { column: 'reward_sum', descending: false };
+  @state() sort: Sort = DEFAULT_SORT;
   @state() summary: Row | null = null;
   @state() private breakdowns: Partial<Record<Dimension, Row[]>> = {};
   @state() private rewards: Row[] = [];
@@ -70,6 +81,8 @@ export class AwDashboard extends LitElement {
   @state() costByModel: Row[] = [];
   @state() private costs: Map<string, TrajectoryCost> = new Map();
   @state() private inspectorView: InspectorView = 'conversation';
+  /** The inspector panel's share of the split's width, in per cent. */
+  @state() inspectorWidth = savedInspectorWidth();
   private models: string[] = [];
   private offPrices?: () => void;
   /** Steps in the whole pool, unfiltered (null until counted): 0 shows the empty state. */
@@ -86,7 +99,7 @@ export class AwDashboard extends LitElement {
   static override styles = [
     base,
     css`
-    :host { display: block; font-size: 13px; line-height: 1.4; color: var(--aw-text); }
+    :host { display: block; font-size: 13px; line-height: 1.4; color: var(--aw-text); container-type: inline-size; }
     nav { display: flex; gap: 4px; border-bottom: 1px solid var(--aw-border); margin-bottom: 8px; }
     nav button { border: none; border-radius: 0; background: none; padding: 6px 10px; cursor: pointer; font: inherit; border-bottom: 2px solid transparent; }
     nav button[aria-selected='true'] { border-bottom-color: var(--aw-accent); color: var(--aw-accent); font-weight: 600; }
@@ -98,10 +111,18 @@ export class AwDashboard extends LitElement {
     .charts { display: flex; flex-wrap: wrap; gap: 12px; }
     .charts figure { margin: 0; }
     .charts figcaption { font-weight: 600; font-size: 12px; }
-    .split { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 12px; margin-top: 8px; }
-    .split > aw-step-inspector { max-height: 520px; overflow: auto; border: 1px solid var(--aw-border); border-radius: var(--aw-radius); padding: 6px 8px; background: var(--aw-panel); }
-    .split.wide { grid-template-columns: minmax(0, 1fr); }
-    .split.wide > aw-step-inspector { max-height: 640px; }
+    /* the inspector: one resizable panel beside the list in every view (decision 068); stacked under it when narrow */
+    .split { display: grid; grid-template-columns: minmax(0, 1fr) 12px minmax(0, var(--insp, 45%)); height: ${SPLIT_H}px; margin-top: 8px; }
+    .split > aw-step-inspector { overflow: auto; border: 1px solid var(--aw-border); border-radius: var(--aw-radius); padding: 6px 8px; background: var(--aw-panel); min-height: 0; }
+    .sep { cursor: col-resize; display: flex; align-items: center; justify-content: center; touch-action: none; }
+    .sep::before { content: ''; width: 4px; height: 40px; border-radius: 2px; background: var(--aw-border); }
+    .sep:hover::before, .sep:focus-visible::before { background: var(--aw-accent); }
+    .sep:focus-visible { outline: 2px solid var(--aw-accent); outline-offset: -2px; }
+    @container (max-width: 1000px) {
+      .split { grid-template-columns: minmax(0, 1fr); height: auto; gap: 8px; }
+      .sep { display: none; }
+      .split > aw-step-inspector { max-height: 640px; }
+    }
     details.costs { margin: 4px 0 8px; }
     details.costs > summary { cursor: pointer; color: var(--aw-muted); }
     details.costs table { width: auto; min-width: 60%; margin: 4px 0; font-size: 12px; }
@@ -109,6 +130,10 @@ export class AwDashboard extends LitElement {
     h3 { font-size: 13px; margin: 14px 0 4px; }
     .toolbar { display: flex; gap: 8px; align-items: center; margin: 6px 0; }
     .err { color: var(--aw-error); }
+    /* skip links: out of sight until one has the focus (the list is ~40 controls down the page) */
+    .skip { display: flex; gap: 10px; height: 0; overflow: hidden; }
+    .skip:focus-within { height: auto; padding: 4px 0; }
+    .skip a { color: var(--aw-accent); }
   `,
   ];
 
@@ -119,7 +144,8 @@ export class AwDashboard extends LitElement {
       if (this.stale && entries.some((e) => e.isIntersecting)) void this.refresh();
     });
     this.shown.observe(this);
-    this.offPrices = onPricesChange(() => void this.refreshCosts(this.seq));
+    // sorted by cost, a new price can reorder the list: rerun it; otherwise only the costs change
+    this.offPrices = onPricesChange(() => void (this.sort.column === 'cost_usd' ? this.refresh() : this.refreshCosts(this.seq)));
   }
 
   override disconnectedCallback(): void {
@@ -178,7 +204,7 @@ export class AwDashboard extends LitElement {
           pool.rows(rewardsSql(where)),
           pool.rows(groupsSql(where)),
           pool.rows(groupCountsSql(where)),
-          pool.query(trajectoriesSql(where, this.sort)),
+          pool.query(trajectoriesSql(where, this.sort, pricedModels(this.models))),
           pool.rows(OPTIONS_SQL),
           ...DIMENSIONS.map((d) => pool.rows(breakdownSql(where, d))),
         ]);
@@ -217,7 +243,7 @@ export class AwDashboard extends LitElement {
     const where = this.where;
     const [byModel, perTrajectory] = await Promise.all([
       pool.rows(costByModelSql(where, pricedModels(this.models))),
-      pool.rows(trajectoryCostSql(listedTrajectories(where, this.sort), pricedModels(this.models))),
+      pool.rows(trajectoryCostSql(listedTrajectories(where, this.sort, pricedModels(this.models)), pricedModels(this.models))),
     ]);
     if (seq !== this.seq) return;
     this.costByModel = byModel;
@@ -273,10 +299,26 @@ export class AwDashboard extends LitElement {
     return html`<div class=${warn ? 'card warn' : 'card'} role="group" aria-label=${label}><b>${value}</b><span>${label}</span></div>`;
   }
 
+  /** A skip link's target: the list's active row, the inspector, or the GRPO table's first button. */
+  private jump(e: Event, to: 'list' | 'inspector' | 'groups'): void {
+    e.preventDefault();
+    if (to === 'list') void (this.renderRoot.querySelector('aw-trajectory-list') as AwTrajectoryList | null)?.focusActive();
+    else if (to === 'inspector') (this.renderRoot.querySelector('aw-step-inspector') as HTMLElement | null)?.focus();
+    else {
+      const groups = this.renderRoot.querySelector('aw-grpo-groups');
+      ((groups?.shadowRoot?.querySelector('button') ?? groups) as HTMLElement | null)?.focus();
+    }
+  }
+
   private renderOverview() {
     const s = this.summary ?? {};
     const flat = this.groupCounts?.no_signal ?? 0;
     return html`
+      <nav class="skip" aria-label="Skip to">
+        <a href="#trajectories-h" @click=${(e: Event) => this.jump(e, 'list')}>Skip to the trajectory list</a>
+        <a href="#inspector" @click=${(e: Event) => this.jump(e, 'inspector')}>Skip to the inspector</a>
+        <a href="#groups" @click=${(e: Event) => this.jump(e, 'groups')}>Skip to the GRPO groups</a>
+      </nav>
       <aw-dashboard-filters .filter=${this.filter} .options=${this.options}
         @aw-filter-change=${(e: CustomEvent<{ filter: CurationFilter }>) => (this.filter = e.detail.filter)}></aw-dashboard-filters>
       ${this.error ? html`<p class="err" role="alert">${this.error}</p>` : nothing}
@@ -310,12 +352,15 @@ export class AwDashboard extends LitElement {
       <h3>As the trainer sees it</h3>
       <aw-tokenizer-panel .services=${this.services} .where=${this.where}
         @aw-trajectory-select=${(e: CustomEvent<{ trajectoryUid: string }>) => (this.selected = e.detail.trajectoryUid)}></aw-tokenizer-panel>
-      <h3>Trajectories (${this.listNote()}; click a header to sort)</h3>
-      <div class=${this.inspectorView === 'conversation' ? 'split' : 'split wide'}>
-        <aw-trajectory-list .table=${this.trajectories} .costs=${this.costs} .sort=${this.sort} .selected=${this.selected} .height=${this.inspectorView === 'conversation' ? 360 : 220}
+      <h3 id="trajectories-h">Trajectories (${this.listNote()}; click a header to sort)</h3>
+      <div class="split" style=${`--insp:${this.inspectorWidth}%`}>
+        <aw-trajectory-list .table=${this.trajectories} .costs=${this.costs} .sort=${this.sort} .selected=${this.selected} .height=${SPLIT_H}
           @aw-sort-change=${(e: CustomEvent<{ sort: Sort }>) => (this.sort = e.detail.sort)}
           @aw-trajectory-select=${(e: CustomEvent<{ trajectoryUid: string }>) => (this.selected = e.detail.trajectoryUid)}></aw-trajectory-list>
-        <aw-step-inspector .services=${this.services} .trajectoryUid=${this.selected} .trajectoryUids=${this.uids} .view=${this.inspectorView}
+        <div class="sep" role="separator" tabindex="0" aria-orientation="vertical" aria-label="Inspector width" aria-valuemin=${INSPECTOR_MIN} aria-valuemax=${INSPECTOR_MAX}
+          aria-valuenow=${Math.round(this.inspectorWidth)} aria-valuetext=${`inspector ${Math.round(this.inspectorWidth)}% wide`} title="Drag, or ←/→, to resize the inspector"
+          @pointerdown=${this.onSepDown} @keydown=${this.onSepKey}></div>
+        <aw-step-inspector id="inspector" tabindex="-1" role="region" aria-label="Inspector" .services=${this.services} .trajectoryUid=${this.selected} .trajectoryUids=${this.uids} .view=${this.inspectorView}
           @aw-inspector-view=${(e: CustomEvent<{ view: InspectorView }>) => (this.inspectorView = e.detail.view)}
           @aw-trajectory-change=${(e: CustomEvent<{ trajectoryUid: string }>) => (this.selected = e.detail.trajectoryUid)}></aw-step-inspector>
       </div>
@@ -323,6 +368,36 @@ export class AwDashboard extends LitElement {
       <aw-grpo-groups .rows=${this.groups} .counts=${this.groupCounts}
         @aw-group-select=${(e: CustomEvent<{ promptUid: string }>) => void this.compareGroup(e.detail.promptUid)}></aw-grpo-groups>`;
   }
+
+  private setInspectorWidth(pct: number): void {
+    this.inspectorWidth = Math.max(INSPECTOR_MIN, Math.min(INSPECTOR_MAX, pct));
+    try {
+      localStorage.setItem(INSPECTOR_WIDTH_KEY, String(Math.round(this.inspectorWidth)));
+    } catch {
+      /* storage refused: the width holds for this page */
+    }
+  }
+
+  /** The splitter: drag it; ← widens the inspector, → narrows it, Home / End to the limits. */
+  private onSepKey = (e: KeyboardEvent): void => {
+    const to = { ArrowLeft: this.inspectorWidth + 5, ArrowRight: this.inspectorWidth - 5, Home: INSPECTOR_MAX, End: INSPECTOR_MIN }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    this.setInspectorWidth(to);
+  };
+
+  private onSepDown = (e: PointerEvent): void => {
+    const sep = e.currentTarget as HTMLElement;
+    const box = (sep.parentElement as HTMLElement).getBoundingClientRect();
+    sep.setPointerCapture(e.pointerId);
+    const move = (m: PointerEvent) => this.setInspectorWidth(((box.right - m.clientX) / box.width) * 100);
+    const up = () => {
+      sep.removeEventListener('pointermove', move);
+      sep.removeEventListener('pointerup', up);
+    };
+    sep.addEventListener('pointermove', move);
+    sep.addEventListener('pointerup', up);
+  };
 
   private onTabKey(e: KeyboardEvent, ids: Tab[]): void {
     const i = ids.indexOf(((e.target as HTMLElement).id.replace(/^view-/, '') as Tab) ?? this.tab);
