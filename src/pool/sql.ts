@@ -3,13 +3,23 @@
  * always quoted and escaped, never spliced raw. Every module that builds SQL uses these.
  */
 
+const quote = (s: string) => `'${s.replaceAll("'", "''")}'`;
+
+/**
+ * A string as a SQL expression that evaluates to exactly `s`, whatever its characters. DuckDB's parser reads the
+ * SQL text as a C string, so a NUL inside a literal ends it ("unterminated quoted string"); VARCHAR itself holds
+ * NUL, so a string with NUL is spelled as quoted pieces joined by `chr(0)` (test/unit/sql-quoting.test.ts).
+ */
 export function sqlString(s: string): string {
-  return `'${String(s).replaceAll("'", "''")}'`;
+  const str = String(s);
+  return str.includes('\0') ? `(${str.split('\0').map(quote).join(' || chr(0) || ')})` : quote(str);
 }
 
-/** An identifier (column, table, schema) in double quotes, any character allowed. */
+/** An identifier (column, table, schema) in double quotes; any character but NUL, which no identifier can hold. */
 export function sqlIdent(name: string): string {
-  return `"${String(name).replaceAll('"', '""')}"`;
+  const str = String(name);
+  if (str.includes('\0')) throw new Error(`A name holds a NUL character, which a SQL identifier cannot hold: ${JSON.stringify(str)}. Rename it.`);
+  return `"${str.replaceAll('"', '""')}"`;
 }
 
 /** `a.b` as `"a"."b"`. */

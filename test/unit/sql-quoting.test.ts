@@ -1,0 +1,82 @@
+// The one quoting helper (src/pool/sql.ts) against real DuckDB, native (the CLI's engine) and WASM (the page's):
+// for any string, `SELECT <sqlString(s)>` gives back exactly s, and a column named by `sqlIdent(s)` is named s.
+// A NUL (a JSON "\u0000" in a trace) ended the literal with a parser error before (issue 37 item 4).
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { after, before, describe, it } from 'node:test';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import fc from 'fast-check';
+import { sqlIdent, sqlString, sqlStringList } from '../../src/pool/sql';
+
+const require = createRequire(import.meta.url);
+const duck = require('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs');
+const wasmModule = require.resolve('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm');
+
+/** Any well-formed string: every code point, NUL, quotes and backslashes included (DuckDB holds UTF-8, so no lone surrogates). */
+const anyString = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.string({ unit: fc.constantFrom('\0', "'", '"', '\\', '\n', '$', ';', '-', '/', '*', 'a', 'é', '😀'), maxLength: 20 }),
+);
+const RUNS = 300;
+
+type Engine = { one(sql: string): Promise<unknown>; close(): void };
+
+async function native(): Promise<Engine> {
+  const db = await DuckDBInstance.create(':memory:');
+  const conn: DuckDBConnection = await db.connect();
+  return {
+    one: async (sql) => (await conn.runAndReadAll(sql)).getRowsJS()[0]?.[0],
+    close: () => {
+      conn.closeSync();
+      db.closeSync();
+    },
+  };
+}
+
+async function wasm(): Promise<Engine> {
+  const db = await duck.createDuckDB({ mvp: { mainModule: wasmModule, mainWorker: '' }, eh: { mainModule: wasmModule, mainWorker: '' } }, new duck.ConsoleLogger(duck.LogLevel.ERROR), duck.NODE_RUNTIME);
+  await db.instantiate(() => {});
+  db.open({});
+  const conn = db.connect();
+  return {
+    one: async (sql) => conn.query(sql).getChildAt(0)?.get(0),
+    close: () => conn.close(),
+  };
+}
+
+for (const [name, open] of [['native DuckDB', native], ['DuckDB-WASM', wasm]] as const) {
+  describe(`SQL quoting in ${name}`, () => {
+    let db: Engine;
+    before(async () => {
+      db = await open();
+    });
+    after(() => db.close());
+
+    it('sqlString: any string comes back exactly (NUL included)', async () => {
+      await fc.assert(
+        fc.asyncProperty(anyString, async (s) => {
+          assert.equal(await db.one(`SELECT ${sqlString(s)}`), s);
+          assert.equal(await db.one(`SELECT ${sqlString(s)} = ${sqlString(s)}`), true);
+        }),
+        { numRuns: RUNS },
+      );
+    });
+
+    it('sqlString works where the exports put it: a comparison and a list', async () => {
+      for (const s of ['a\0b', '\0', "x'\0'y", '__HIVE_DEFAULT_PARTITION__']) {
+        assert.equal(await db.one(`SELECT count(*)::INTEGER FROM (SELECT ${sqlString(s)} AS v UNION ALL SELECT 'other') WHERE v::VARCHAR = ${sqlString(s)}`), 1, JSON.stringify(s));
+      }
+      assert.equal(await db.one(`SELECT len(${sqlStringList(['a\0', 'b'])})::INTEGER`), 2);
+    });
+
+    it('sqlIdent: any name without NUL names a column exactly; a NUL is refused with a clear error', async () => {
+      await fc.assert(
+        fc.asyncProperty(anyString.filter((s) => s.length > 0 && !s.includes('\0')), async (s) => {
+          assert.equal(await db.one(`SELECT ${sqlIdent(s)} FROM (SELECT 7 AS ${sqlIdent(s)})`), 7);
+        }),
+        { numRuns: 100 },
+      );
+      assert.throws(() => sqlIdent('a\0b'), /NUL character/);
+    });
+  });
+}
