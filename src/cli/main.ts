@@ -2,19 +2,24 @@
  * `agentworld` — the workbench headless (issue 22): import, run a notebook, export layouts, on native
  * DuckDB with the page's own pipeline, pool SQL, layouts and notebook runtime. See README "CLI".
  */
-import { hiveFolder } from '../export/parts';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import '../util/arrow-bool-fix';
 import type { ImportProgress, ImportReport } from '../contract/reports';
 import { datasetSql, describeSql, problemsSql, resolveLayoutOptions, withoutMapsSql } from '../export/layouts';
 import { EXPORT_FLAGS, ExportFlagError, exportOptions, type HeadlessExportOptions } from '../export/export-flags';
+import {
+  checkRows, claimFolder, MANIFEST_FILE, type ManifestFile, PartFolderError, type PartitionFolder, partitionFolders, partitionPredicate, partitionValuesSql, partsManifest,
+  type PartsManifest,
+} from '../export/part-folder';
+import { sqlString, sqlStringList } from '../pool/sql';
 import { runImport } from './import';
 import { NativePool } from './native-pool';
 import { runNotebook } from './notebook';
 import { UsageError, parseSize } from './files';
 import { layoutBundle } from './layout-bundle';
+import { nodeFolderIo } from './out-folder';
 import { mergeShardSteps, writeShardSteps } from './shards';
 import { cliTokenizer, tokenizedExport } from './tokens';
 
@@ -23,8 +28,9 @@ const HELP = `agentworld — AgentWorld Workbench, headless
   agentworld import <files|folders|globs…> --pool pool.duckdb [--shard i/n] [--format id] [--threads N] [--steps-out DIR] [--json]
   agentworld merge <shard steps files|globs…> --pool merged.duckdb [--steps-out DIR] [--json]   (shards joined as one import of the listing)
   agentworld run <notebook.md…> --pool pool.duckdb [--allow-effects] [--json]   (several notebooks: in the order given)
-  agentworld export --pool pool.duckdb --layout sft|rl_steps|verl_prompts|dpo|steps[,…] --out DIR
+  agentworld export --pool pool.duckdb --layout sft|rl_steps|verl_prompts|dpo|steps[,…] --out DIR [--force]
                     [--partition-by data_source,channel] [--max-file-size 512MB] [--json]
+                    DIR: new, empty, or holding only an earlier export (its _manifest.json lists its files); --force replaces those files
                     the page's export options: [--where SQL] [--include-untrainable] [--keep-invalid] [--sft-per trajectory|step]
                     [--dpo-min-margin N] [--redact] [--split NAME] [--split-column split|channel]
                     [--tokens [--max-tokens N] [--truncate drop|turn] [--tokenizer qwen3|DIR]]   (sft: input_ids, assistant_masks, n_tokens;
@@ -47,6 +53,7 @@ const OPTIONS = {
   out: { type: 'string' },
   'partition-by': { type: 'string' },
   'max-file-size': { type: 'string', default: '512MB' },
+  force: { type: 'boolean', default: false },
   steps: { type: 'string' },
   tokenizer: { type: 'string' },
   'memory-limit': { type: 'string', default: '256MB' },
@@ -62,15 +69,21 @@ function need(v: string | undefined, flag: string): string {
   return v;
 }
 
-const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
-const ident = (s: string) => `"${s.replaceAll('"', '""')}"`;
+/** The page's export options as the manifest records them (without the callbacks). */
+type ManifestOptions = HeadlessExportOptions & { maxTokens?: number | null; truncate?: string };
 
-/** One layout written as Parquet part files under `out` (DuckDB's COPY … PARTITION_BY / FILE_SIZE_BYTES). */
-export async function exportLayout(pool: NativePool, opts: HeadlessExportOptions, out: string, partitionBy: string[], maxBytes: number, tokenizer?: string) {
+/**
+ * One layout written as Parquet part files under `out` (COPY … FILE_SIZE_BYTES), in the folder the page's part-file
+ * export makes (src/export/part-folder.ts): hive folders named, escaped and capped alike, `_manifest.json` with the
+ * value → folder mapping, and the rows read back from the files checked against the rows selected. `out` must be new,
+ * empty, or hold only earlier exports, which `force` replaces (file by file, as their manifests list them).
+ */
+export async function exportLayout(pool: NativePool, opts: HeadlessExportOptions, out: string, partitionBy: string[], maxBytes: number, tokenizer?: string, force = false) {
   const t0 = performance.now();
+  await claimFolder(nodeFolderIo(out), { force, name: out, forceHint: '--force' });
   const resolved = await resolveLayoutOptions((sql) => pool.rows(sql), opts);
   // with --tokens: the page's two passes on the page's tokenizer code (src/cli/tokens.ts), the rows as written with their ids
-  const tok = opts.tokens ? await tokenizedExport(pool, resolved, await cliTokenizer(tokenizer)) : null;
+  const tok = opts.tokens ? await tokenizedExport(pool, resolved, await cliTokenizer(tokenizer), pool.db.stage) : null;
   try {
     const base = tok ? tok.sql : datasetSql(resolved);
     const described = await pool.rows(describeSql(base));
@@ -78,32 +91,48 @@ export async function exportLayout(pool: NativePool, opts: HeadlessExportOptions
     // a layout without a partition column (dpo has no data_source) is partitioned by the ones it has
     const names = new Set(described.map((c) => String(c.name)));
     const missing = partitionBy.filter((c) => !names.has(c));
-    partitionBy = partitionBy.filter((c) => names.has(c));
-    const copyOpts = ['FORMAT parquet', 'COMPRESSION zstd', `FILE_SIZE_BYTES ${maxBytes}`, "FILENAME_PATTERN 'part-{i}'", 'OVERWRITE true'];
+    const cols = partitionBy.filter((c) => names.has(c));
     const [{ n }] = await pool.rows(`SELECT count(*) AS n FROM (${sql})`);
-    rmSync(out, { recursive: true, force: true });
-    mkdirSync(dirname(out), { recursive: true });
-    if (!partitionBy.length) await pool.exec(`COPY (${sql}) TO ${q(out)} (${copyOpts.join(', ')})`);
-    else {
-      // DuckDB cannot combine PARTITION_BY with FILE_SIZE_BYTES: one COPY per partition, into hive-style folders
-      // (col=value; the columns stay in the files too, so a reader that ignores folder names loses nothing)
-      const cols = partitionBy.map(ident);
-      const parts = await pool.rows(`SELECT DISTINCT ${cols.map((c, i) => `${c}::VARCHAR AS p${i}`).join(', ')} FROM (${sql}) ORDER BY ALL`);
-      for (const p of parts) {
-        const vals = partitionBy.map((_, i) => (p[`p${i}`] === null ? null : String(p[`p${i}`])));
-      const dir = join(out, ...hiveFolder(partitionBy, vals).split('/'));
-        mkdirSync(dirname(dir), { recursive: true });
-        const where = cols.map((c, i) => (vals[i] === null ? `${c} IS NULL` : `${c}::VARCHAR = ${q(vals[i] as string)}`)).join(' AND ');
-        await pool.exec(`COPY (SELECT * FROM (${sql}) WHERE ${where}) TO ${q(dir)} (${copyOpts.join(', ')})`);
-      }
+    const listed = await pool.rows(partitionValuesSql(cols, sql));
+    const parts: PartitionFolder[] = cols.length ? await partitionFolders(cols, listed) : [{ values: [], partition: {}, folder: '', n: Number(listed[0]?.n ?? 0) }];
+    const manifest = (status: PartsManifest['status'], files: ManifestFile[], error?: string) =>
+      partsManifest({
+        layout: opts.layout, format: 'parquet', options: { ...opts, ...(tok ? { maxTokens: tok.report.max_tokens, truncate: tok.report.truncate } : {}) } satisfies ManifestOptions,
+        partitionBy: cols, maxFileBytes: maxBytes, partitions: parts, files, status, error, extra: tok ? { tokens: tok.report } : {},
+      });
+    // the manifest first: files of an export that stops half way are still known as ours (and --force replaces them)
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, MANIFEST_FILE), JSON.stringify(manifest('writing', []), null, 2));
+    for (const p of parts) {
+      // DuckDB cannot combine PARTITION_BY with FILE_SIZE_BYTES: one COPY per partition, into its own new folder
+      // (the columns stay in the files too, so a reader that ignores folder names loses nothing)
+      const dir = p.folder ? join(out, ...p.folder.split('/')) : out;
+      if (p.folder) mkdirSync(dirname(dir), { recursive: true });
+      const where = cols.length ? ` WHERE ${partitionPredicate(cols, p.values)}` : '';
+      // into `out` itself (not partitioned) beside our manifest; a partition's folder is new, so nothing is overwritten
+      const copyOpts = ['FORMAT parquet', 'COMPRESSION zstd', `FILE_SIZE_BYTES ${maxBytes}`, "FILENAME_PATTERN 'part-{i}'", ...(p.folder ? [] : ['OVERWRITE_OR_IGNORE true'])];
+      await pool.exec(`COPY (SELECT * FROM (${sql})${where}) TO ${sqlString(dir)} (${copyOpts.join(', ')})`);
     }
-    const files = await pool.rows(`SELECT file FROM glob(${q(join(out, '**', '*.parquet'))}) ORDER BY file`);
+    const files = await writtenFiles(pool, out, parts);
+    try {
+      checkRows(
+        parts.map((p) => ({ path: p.folder, rows: p.n })),
+        files.map((f) => ({ path: f.path.includes('/') ? f.path.slice(0, f.path.lastIndexOf('/')) : '', rows: f.rows })),
+        Number(n),
+        out,
+      );
+    } catch (e) {
+      writeFileSync(join(out, MANIFEST_FILE), JSON.stringify(manifest('failed', files, e instanceof Error ? e.message : String(e)), null, 2));
+      throw e;
+    }
+    writeFileSync(join(out, MANIFEST_FILE), JSON.stringify(manifest('complete', files), null, 2));
     const problems = opts.layout === 'steps' ? [] : await pool.rows(problemsSql(resolved));
     return {
       layout: opts.layout,
       out,
       rows: Number(n),
-      files: files.map((f) => String(f.file)),
+      files: files.map((f) => join(out, ...f.path.split('/'))),
+      manifest: join(out, MANIFEST_FILE),
       leftOut: problems.map((p) => ({ problem: String(p.problem), n: Number(p.n) })),
       notPartitionedBy: missing,
       tokens: tok?.report ?? null,
@@ -112,6 +141,20 @@ export async function exportLayout(pool: NativePool, opts: HeadlessExportOptions
   } finally {
     await tok?.done(); // its temp table and ids file, also when the COPY failed
   }
+}
+
+/** The Parquet files now under `out`, with the rows each holds (read from its footer) and its partition. */
+async function writtenFiles(pool: NativePool, out: string, parts: PartitionFolder[]): Promise<ManifestFile[]> {
+  const paths = ((await nodeFolderIo(out).list()) ?? []).filter((f) => f.endsWith('.parquet'));
+  if (!paths.length) return [];
+  const abs = paths.map((f) => join(out, ...f.split('/')));
+  const meta = await pool.rows(`SELECT file_name AS f, num_rows AS n FROM parquet_file_metadata(${sqlStringList(abs)})`);
+  const rows = new Map(meta.map((r) => [String(r.f), Number(r.n)]));
+  const byFolder = new Map(parts.map((p) => [p.folder, p.partition]));
+  return paths.map((path, i) => {
+    const folder = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+    return { path, rows: rows.get(abs[i] as string) ?? 0, bytes: statSync(abs[i] as string).size, partition: byFolder.get(folder) ?? {} };
+  });
 }
 
 function progressLine(): (p: ImportProgress) => void {
@@ -211,10 +254,11 @@ export async function main(argv: string[]): Promise<number> {
         const partitionBy = (v['partition-by'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
         const layouts = exportOptions(v);
         const reports = [];
-        // several layouts: one folder each under --out
+        // several layouts: one folder each under --out, which must be new, empty or hold only earlier exports (--force)
+        if (layouts.length > 1) await claimFolder(nodeFolderIo(out), { force: v.force, name: out, forceHint: '--force' });
         for (const o of layouts) {
           const dir = layouts.length > 1 ? join(out, o.layout) : out;
-          const report = await exportLayout(pool, o, dir, partitionBy, parseSize(v['max-file-size'] ?? '512MB'), v.tokenizer);
+          const report = await exportLayout(pool, o, dir, partitionBy, parseSize(v['max-file-size'] ?? '512MB'), v.tokenizer, v.force);
           reports.push(report);
           say(v.json, `${report.layout}: ${report.rows} row(s) in ${report.files.length} file(s) under ${dir}`);
           for (const p of report.leftOut) say(v.json, `  left out: ${p.n} × ${p.problem}`);
@@ -254,7 +298,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     const usage = e instanceof UsageError || e instanceof ExportFlagError;
     process.stderr.write(`agentworld ${cmd}: ${e instanceof Error ? e.message : String(e)}\n${usage ? `\n${HELP}\n` : ''}`);
-    return usage ? 2 : 1;
+    return usage || (e instanceof PartFolderError && e.kind === 'refused') ? 2 : 1;
   } finally {
     await pool?.close();
     process.off('SIGINT', onSignal);
@@ -264,7 +308,7 @@ export async function main(argv: string[]): Promise<number> {
 
 /** Rows of steps Parquet files written by writeShardSteps, as the pool's columns (metadata back to a MAP). */
 function stepsFromParquet(glob: string): string {
-  return `SELECT * REPLACE (map_from_entries(metadata) AS metadata) FROM read_parquet(${q(glob)})`;
+  return `SELECT * REPLACE (map_from_entries(metadata) AS metadata) FROM read_parquet(${sqlString(glob)})`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}` || process.env.AGENTWORLD_MAIN === '1') {

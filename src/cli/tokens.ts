@@ -5,7 +5,7 @@
  * the layout with those exceptions (tokenizedSql), renders each written row (tokenColumns: the same check that the
  * row still fits) and writes its input_ids / assistant_masks / n_tokens beside it, joined by row number.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -13,6 +13,7 @@ import type { TokenExportReport } from '../contract/reports';
 import { datasetSql, type LayoutOptions, rowIdSql, rowOrderSql, tokenizedSql } from '../export/layouts';
 import { type ExportRowInput, newPlanTally, planRow, tallyRow, tokenColumns } from '../tokenizer/export-rows';
 import { BUNDLED_QWEN3, loadProfile, profileInfo, type TokenizerProfile } from '../tokenizer/profile';
+import { sqlString } from '../pool/sql';
 import { UsageError } from './files';
 import type { NativePool } from './native-pool';
 
@@ -73,7 +74,13 @@ export interface TokenizedExport {
 }
 
 /** Plan and tokenize an sft export: the SQL of the rows to write with their token columns, and the manifest's token report. */
-export async function tokenizedExport(pool: NativePool, resolved: LayoutOptions & { maxTokens?: number | null; truncate?: 'drop' | 'turn' }, p: TokenizerProfile): Promise<TokenizedExport> {
+/** `under`: where the ids file goes (the pool's stage folder, which its engine may read: src/cli/engine-lock.ts). */
+export async function tokenizedExport(
+  pool: NativePool,
+  resolved: LayoutOptions & { maxTokens?: number | null; truncate?: 'drop' | 'turn' },
+  p: TokenizerProfile,
+  under: string = tmpdir(),
+): Promise<TokenizedExport> {
   if (resolved.layout !== 'sft') throw new UsageError(`--tokens is for the sft layout headless (got ${resolved.layout})`);
   if (p.countingOnly) throw new UsageError(`${p.name} has no chat template: it cannot write input_ids a trainer would compute`);
   const maxTokens = resolved.maxTokens == null ? null : Math.floor(Number(resolved.maxTokens));
@@ -95,7 +102,8 @@ export async function tokenizedExport(pool: NativePool, resolved: LayoutOptions 
   await pool.exec('DROP TABLE _aw_tok_in');
   if (!report.mask_source && report.rows) report.warnings.push('assistant_masks could not be derived for this tokenizer / template: they are all 0.');
   // pass 2: the rows as written (cut where planned), their ids beside them in a JSON-lines file joined by row number
-  const tmp = mkdtempSync(join(tmpdir(), 'aw-tokens-'));
+  mkdirSync(under, { recursive: true });
+  const tmp = mkdtempSync(join(under, 'aw-tokens-'));
   const ids = join(tmp, 'ids.jsonl');
   writeFileSync(ids, '');
   await pool.exec(`CREATE OR REPLACE TEMP TABLE _aw_tok_out AS SELECT row_number() OVER (ORDER BY ${order}) AS _n, * FROM (${tokenizedSql(resolved, exceptions)})`);
@@ -109,7 +117,7 @@ export async function tokenizedExport(pool: NativePool, resolved: LayoutOptions 
     });
     if (lines.length) writeFileSync(ids, `${lines.join('\n')}\n`, { flag: 'a' });
   }
-  const path = `'${ids.replaceAll("'", "''")}'`;
+  const path = sqlString(ids);
   const sql = `SELECT x.* EXCLUDE (_n) REPLACE (t.input_ids AS input_ids, t.assistant_masks AS assistant_masks, t.n_tokens AS n_tokens)
     FROM _aw_tok_out x JOIN read_json(${path}, format = 'newline_delimited', columns = {_n: 'BIGINT', input_ids: 'INTEGER[]', assistant_masks: 'INTEGER[]', n_tokens: 'INTEGER'}) t ON t._n = x._n
     ORDER BY x._n`;

@@ -87,8 +87,9 @@ before(async () => {
     const imp = await cli(['import', DIR, '--pool', pool, '--json']).catch((e) => e); // exit 1: some fixtures make no step
     headless.import = JSON.parse(imp.stdout);
     headless.importCode = imp.code ?? 0;
-    await cli(['export', '--pool', pool, '--layout', 'steps', '--include-untrainable', '--out', join(tmp, 'cli', 'steps')]);
+    // several layouts first, into a new folder (--out must be new, empty or an earlier export); then steps beside them
     await cli(['export', '--pool', pool, '--layout', LAYOUTS.slice(1).join(','), '--out', join(tmp, 'cli')]);
+    await cli(['export', '--pool', pool, '--layout', 'steps', '--include-untrainable', '--out', join(tmp, 'cli', 'steps')]);
     for (const o of OPTIONED) await cli(['export', '--pool', pool, ...o.cli, '--out', join(tmp, 'cli', o.name)]);
     // the notebooks in one process, in the order the page runs them (each `agentworld run` start costs a DuckDB boot)
     const r = await cli(['run', ...NOTEBOOKS.map((name) => join('notebooks', name)), '--pool', pool, '--json']).catch((e) => e); // exit 1: a cell failed
