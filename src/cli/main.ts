@@ -150,11 +150,15 @@ async function writtenFiles(pool: NativePool, out: string, parts: PartitionFolde
   const abs = paths.map((f) => join(out, ...f.split('/')));
   const meta = await pool.rows(`SELECT file_name AS f, num_rows AS n FROM parquet_file_metadata(${sqlStringList(abs)})`);
   const rows = new Map(meta.map((r) => [String(r.f), Number(r.n)]));
-  const byFolder = new Map(parts.map((p) => [p.folder, p.partition]));
-  return paths.map((path, i) => {
+  const byFolder = new Map(parts.map((p, i) => [p.folder, { partition: p.partition, i }]));
+  const files = paths.map((path, i) => {
     const folder = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
-    return { path, rows: rows.get(abs[i] as string) ?? 0, bytes: statSync(abs[i] as string).size, partition: byFolder.get(folder) ?? {} };
+    return { path, rows: rows.get(abs[i] as string) ?? 0, bytes: statSync(abs[i] as string).size, partition: byFolder.get(folder)?.partition ?? {}, folder };
   });
+  // in the partitions' order, then by part number: the page's manifest lists its files so
+  const rank = (f: (typeof files)[number]) => [byFolder.get(f.folder)?.i ?? parts.length, Number(/part-(\d+)\.parquet$/.exec(f.path)?.[1] ?? 0)];
+  files.sort((a, b) => rank(a)[0] - rank(b)[0] || rank(a)[1] - rank(b)[1] || (a.path < b.path ? -1 : 1));
+  return files.map(({ folder: _, ...f }) => f);
 }
 
 function progressLine(): (p: ImportProgress) => void {

@@ -1,9 +1,10 @@
 /**
  * A dataset export as several files (issue 13 "past one tab"; decision 043): one folder per partition value in the
- * hive style the CLI writes (`data_source=gsm8k/part-0.parquet`), each partition cut into parts of at most
- * `maxFileBytes`, plus `_manifest.json` (a leading `_` is what Spark and Hadoop-style readers skip). DuckDB
- * (`read_parquet('dir/**' + '/*.parquet', hive_partitioning = true)`), Ray Data, polars and `datasets` read the folder
- * as one dataset.
+ * hive style the CLI writes (`data_source=gsm8k/part-0.parquet`, named by src/export/part-folder.ts for both, decision
+ * 052), each partition cut into parts of at most `maxFileBytes`, plus `_manifest.json` (a leading `_` is what Spark and
+ * Hadoop-style readers skip). DuckDB (`read_parquet('dir/**' + '/*.parquet', hive_partitioning = false)`: the columns
+ * are in the files, and a capped folder name is not its value), Ray Data, polars and `datasets` read the folder as one
+ * dataset.
  *
  * Each part is one `exportDataset` call over a narrower predicate, so every layout, option and check (trainable,
  * valid only, tokens, redaction) is the one-file export's, unchanged. A part is written to the sink before the next
@@ -12,8 +13,10 @@
  */
 import type { DatasetLayout, ExportDatasetOptions, Exporter, TokenExportReport } from '../contract/reports';
 import { Zip, ZipPassThrough } from 'fflate';
-import { sqlString } from '../pool/sql';
 import { datasetSql, resolveLayoutOptions, selection } from './layouts';
+import {
+  checkRows, MANIFEST_FILE, PartFolderError, type PartitionFolder, partFileName, partitionFolders, partitionPredicate, partitionValuesSql, partsManifest, type WrittenFile,
+} from './part-folder';
 
 /** Step columns a dataset can be split by (a fixed list: the names go into SQL and into folder names). */
 export const PARTITION_COLUMNS = ['data_source', 'channel', 'model', 'agent'] as const;
@@ -56,11 +59,6 @@ export function fileStem(layout: DatasetLayout, when = new Date()): string {
   return `${layout}-${when.toISOString().slice(0, 19).replaceAll(':', '').replace('T', '-')}`;
 }
 
-/** The hive folder of a partition, as the CLI names it (src/cli/main.ts exportLayout). */
-export function hiveFolder(cols: readonly string[], values: readonly (string | null)[]): string {
-  return cols.map((c, i) => `${c}=${values[i] === null ? '__HIVE_DEFAULT_PARTITION__' : encodeURIComponent(values[i] as string)}`).join('/');
-}
-
 function checkColumns(cols: readonly string[]): PartitionColumn[] {
   const bad = cols.filter((c) => !(PARTITION_COLUMNS as readonly string[]).includes(c));
   if (bad.length) throw new Error(`cannot split an export by ${bad.join(', ')}: choose from ${PARTITION_COLUMNS.join(', ')}`);
@@ -78,7 +76,11 @@ function sliceKey(layout: DatasetLayout): string {
   return layout === 'verl_prompts' || layout === 'dpo' ? 'coalesce(s.prompt_uid, s.trajectory_uid)' : 's.trajectory_uid';
 }
 
-/** Export `opts` as part files into `sink`, under `folder`. */
+/**
+ * Export `opts` as part files into `sink`, under `folder`. The folders are named by src/export/part-folder.ts, as
+ * the CLI names them; each partition's filter is checked to select the steps the listing counted, each part's rows
+ * as its writer counted them against the rows reported, and no path is written twice (issue 37 item 3).
+ */
 export async function exportParts(
   deps: { exporter: Exporter; rows: Rows },
   opts: ExportDatasetOptions,
@@ -92,14 +94,13 @@ export async function exportParts(
   const maxBytes = parts.maxFileBytes == null || parts.maxFileBytes <= 0 ? null : Math.floor(parts.maxFileBytes);
   const { onTokens, onProgress, signal, ...base } = opts;
   const resolvedBase = await resolveLayoutOptions(deps.rows, base);
-  // the partition values of the selected steps (trainable, filter, split applied), NULL as its own partition
-  const values: (string | null)[][] = cols.length
-    ? (await deps.rows(`SELECT DISTINCT ${cols.map((c, i) => `${c}::VARCHAR AS p${i}`).join(', ')} FROM (${selection(resolvedBase)}) ORDER BY ALL NULLS LAST`)).map((r) =>
-        cols.map((_, i) => (r[`p${i}`] == null ? null : String(r[`p${i}`]))),
-      )
-    : [[]];
+  // the partitions of the selected steps (trainable, filter, split applied), NULL as its own, with their step counts
+  const listed = await deps.rows(partitionValuesSql(cols, selection(resolvedBase)));
+  const plan: PartitionFolder[] = cols.length ? await partitionFolders(cols, listed) : [{ values: [], partition: {}, folder: '', n: Number(listed[0]?.n ?? 0) }];
   const report: PartsReport = { folder, layout: opts.layout, partitionBy: cols, maxFileBytes: maxBytes, files: [], rows: 0, bytes: 0 };
   const tokenReports: TokenExportReport[] = [];
+  const selected: WrittenFile[] = [];
+  const written: WrittenFile[] = [];
 
   const countRows = async (where: string | undefined) => {
     const [r] = await deps.rows(`SELECT count(*) AS n FROM (${datasetSql(await resolveLayoutOptions(deps.rows, { ...base, where }))})`);
@@ -108,58 +109,76 @@ export async function exportParts(
   const make = async (where: string | undefined) => {
     signal?.throwIfAborted();
     let tokens: TokenExportReport | undefined;
-    const blob = await deps.exporter.exportDataset({ ...base, where, signal, onProgress, onTokens: (r) => (tokens = r) });
+    let wrote = 0; // rows as the writer counted them (its last progress report)
+    const blob = await deps.exporter.exportDataset({
+      ...base, where, signal, onTokens: (r) => (tokens = r),
+      onProgress: (p) => {
+        wrote = p.rows;
+        onProgress?.(p);
+      },
+    });
     if (tokens) tokenReports.push(tokens);
-    return { blob, rows: tokens ? tokens.rows : await countRows(where) };
+    return { blob, rows: tokens ? tokens.rows : await countRows(where), wrote };
   };
-  const write = async (dir: string, i: number, blob: Blob, rows: number, partition: ExportPart['partition']) => {
-    const path = `${folder}/${dir ? `${dir}/` : ''}part-${i}.${opts.format}`;
-    await sink(path, blob);
-    report.files.push({ path, rows, bytes: blob.size, partition });
-    report.rows += rows;
-    report.bytes += blob.size;
+  const paths = new Set<string>();
+  const write = async (dir: string, i: number, part: { blob: Blob; rows: number; wrote: number }, partition: ExportPart['partition']) => {
+    const path = `${folder}/${dir ? `${dir}/` : ''}${partFileName(i, opts.format)}`;
+    // a second file at one path (also one differing only in case) would replace the first: never written
+    if (paths.has(path.toLowerCase())) throw new PartFolderError(`Two parts of this export would both be ${path}. Nothing more was written; report this as a bug.`, 'names', folder);
+    paths.add(path.toLowerCase());
+    await sink(path, part.blob);
+    report.files.push({ path, rows: part.rows, bytes: part.blob.size, partition });
+    written.push({ path, rows: part.wrote });
+    report.rows += part.rows;
+    report.bytes += part.blob.size;
   };
 
-  for (const vals of values) {
-    const partition = Object.fromEntries(cols.map((c, i) => [c, vals[i] ?? null]));
-    const pred = and(opts.where, ...cols.map((c, i) => (vals[i] === null ? `s.${c} IS NULL` : `s.${c}::VARCHAR = ${sqlString(vals[i] as string)}`)));
-    const dir = hiveFolder(cols, vals);
+  for (const p of plan) {
+    const pred = and(opts.where, cols.length ? partitionPredicate(cols, p.values, (c) => `s.${c}`) : undefined);
+    const [g] = await deps.rows(`SELECT count(*) AS steps, count(DISTINCT ${sliceKey(opts.layout)}) AS groups FROM (${selection({ ...resolvedBase, where: pred })}) s`);
+    selected.push({ path: p.folder, rows: Number(g?.steps ?? 0) });
     const whole = await make(pred);
     if (!whole.rows && cols.length) continue; // a partition whose steps all left the layout (e.g. no dpo pair)
     if (maxBytes === null || whole.blob.size <= maxBytes) {
-      await write(dir, 0, whole.blob, whole.rows, partition);
+      await write(p.folder, 0, whole, p.partition);
       continue;
     }
     // too big: cut it by a hash of the grouping key into n slices sized from the whole file, at most one per group (a slice still over the
     // limit is one group bigger than the limit, or an uneven hash: it is written as it is, never split inside a group)
-    const [g] = await deps.rows(`SELECT count(DISTINCT ${sliceKey(opts.layout)}) AS n FROM (${selection({ ...resolvedBase, where: pred })}) s`);
-    const n = Math.max(1, Math.min(Math.ceil((whole.blob.size / maxBytes) * 1.15), Number(g?.n ?? 1)));
+    const n = Math.max(1, Math.min(Math.ceil((whole.blob.size / maxBytes) * 1.15), Number(g?.groups ?? 1)));
     let i = 0;
     for (let k = 0; k < n; k++) {
       const part = await make(and(pred, `hash(${sliceKey(opts.layout)}) % ${n} = ${k}`));
-      if (part.rows) await write(dir, i++, part.blob, part.rows, partition);
+      if (part.rows) await write(p.folder, i++, part, p.partition);
     }
   }
+  // each partition's filter selected the steps the listing counted, and each file holds the rows its entry says
+  checkRows(plan.map((p) => ({ path: p.folder, rows: p.n })), selected, null, folder);
+  checkRows(report.files, written, null, folder);
   if (tokenReports.length) {
     report.tokens = tokenReports;
     for (const t of tokenReports) onTokens?.(t);
   }
-  const written = {
-    generator: 'AgentWorld Workbench', created_at: new Date().toISOString(), ...manifest, layout: report.layout, format: opts.format, options: base,
-    partition_by: report.partitionBy, max_file_bytes: report.maxFileBytes, rows: report.rows, bytes: report.bytes, files: report.files,
-    ...(report.tokens ? { tokens: report.tokens } : {}),
-  };
-  await sink(`${folder}/_manifest.json`, new Blob([JSON.stringify(written, null, 2)], { type: 'application/json' }));
+  const doc = partsManifest({
+    layout: report.layout, format: opts.format, options: base, partitionBy: cols, maxFileBytes: maxBytes, partitions: plan, status: 'complete',
+    files: report.files.map((f) => ({ ...f, path: f.path.slice(folder.length + 1) })),
+    extra: { ...manifest, ...(report.tokens ? { tokens: report.tokens } : {}) },
+  });
+  await sink(`${folder}/${MANIFEST_FILE}`, new Blob([JSON.stringify(doc, null, 2)], { type: 'application/json' }));
   return report;
 }
 
-/** Writes parts into a folder (File System Access API: a picked folder, or OPFS), making sub-folders as needed. */
+/**
+ * Writes parts into a folder (File System Access API: a picked folder, or OPFS), making sub-folders as needed. A file
+ * that is already there is never replaced: the export goes into a folder of its own (exportPartsTo), so one is a bug.
+ */
 export function directorySink(root: FileSystemDirectoryHandle): PartSink {
   return async (path, blob) => {
     const segs = path.split('/');
     const name = segs.pop() as string;
     let dir = root;
     for (const s of segs) dir = await dir.getDirectoryHandle(s, { create: true });
+    if (await exists(() => dir.getFileHandle(name))) throw new PartFolderError(`${path} is already in the folder: the export does not replace files. Nothing more was written.`, 'refused', path);
     const w = await (await dir.getFileHandle(name, { create: true })).createWritable();
     try {
       await w.write(blob);
@@ -167,6 +186,26 @@ export function directorySink(root: FileSystemDirectoryHandle): PartSink {
       await w.close();
     }
   };
+}
+
+/** Whether a handle's lookup finds something (a file or folder of that name: a type mismatch is a find too). */
+async function exists(lookup: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await lookup();
+    return true;
+  } catch (e) {
+    if (e instanceof DOMException && e.name === 'NotFoundError') return false;
+    if (e instanceof DOMException && e.name === 'TypeMismatchError') return true;
+    throw e;
+  }
+}
+
+/** A sub-folder name not yet taken in `root`: `stem`, else `stem-2`, `stem-3`, … (an export never writes into an existing folder). */
+export async function newFolderName(root: FileSystemDirectoryHandle, stem: string): Promise<string> {
+  for (let i = 1; ; i++) {
+    const name = i === 1 ? stem : `${stem}-${i}`;
+    if (!(await exists(() => root.getDirectoryHandle(name)))) return name;
+  }
 }
 
 /**
@@ -179,7 +218,11 @@ export function zipSink(): { sink: PartSink; finish: () => Blob } {
     if (err) throw err;
     out.push(chunk);
   });
+  const names = new Set<string>();
   const sink: PartSink = async (path, blob) => {
+    // a second entry of one name: unzipping keeps one of the two
+    if (names.has(path)) throw new PartFolderError(`The zip already holds ${path}. Nothing more was written; report this as a bug.`, 'names', path);
+    names.add(path);
     const entry = new ZipPassThrough(path);
     zip.add(entry);
     const reader = blob.stream().getReader();
@@ -201,8 +244,8 @@ export function zipSink(): { sink: PartSink; finish: () => Blob } {
 
 /**
  * `exportParts` into a folder (`target`: one the user picked, or an OPFS directory) or, without one, into a zip that
- * is returned. The parts go into a new sub-folder named for the layout and time, so an earlier export's parts in the
- * same folder are never read as part of this one.
+ * is returned. The parts go into a new sub-folder named for the layout and time (`-2`, `-3`, … when that name is
+ * taken), so nothing already in the folder is replaced, and an earlier export's parts are never read as this one's.
  */
 export async function exportPartsTo(
   deps: { exporter: Exporter; rows: Rows },
@@ -211,8 +254,8 @@ export async function exportPartsTo(
   target?: FileSystemDirectoryHandle | null,
   manifest?: Record<string, unknown>,
 ): Promise<PartsReport & { zip?: Blob }> {
+  if (target) return exportParts(deps, opts, parts, directorySink(target), await newFolderName(target, fileStem(opts.layout)), manifest);
   const folder = fileStem(opts.layout);
-  if (target) return exportParts(deps, opts, parts, directorySink(target), folder, manifest);
   const z = zipSink();
   const report = await exportParts(deps, opts, parts, z.sink, folder, manifest);
   return { ...report, zip: z.finish() };

@@ -152,7 +152,8 @@ describe('curation exports', () => {
       const r = await exportPartsTo(deps, { layout: c.layout, format: 'parquet' }, { partitionBy: ['data_source'], maxFileBytes: c.maxFileBytes });
       const files = unzipSync(new Uint8Array(await r.zip!.arrayBuffer()));
       const manifest = JSON.parse(new TextDecoder().decode(files[`${r.folder}/_manifest.json`]));
-      expect(manifest.files.map((f: { path: string }) => f.path)).to.deep.equal(r.files.map((f) => f.path));
+      // the manifest's paths are relative to its own folder
+      expect(manifest.files.map((f: { path: string }) => `${r.folder}/${f.path}`)).to.deep.equal(r.files.map((f) => f.path));
       const parts = r.files.map((f) => ({ ...f, rows: fromParquet(files[f.path]) }));
       expect(parts.every((p) => p.rows.length === r.files.find((f) => f.path === p.path)!.rows && p.rows.length > 0), `${c.layout}: every part has the rows its manifest entry says`).to.equal(true);
       expect(sorted(parts.flatMap((p) => p.rows)), `${c.layout}: the parts hold the one file's rows`).to.deep.equal(sorted(one));
