@@ -303,7 +303,13 @@ export class AwDashboard extends LitElement {
   private jump(e: Event, to: 'list' | 'inspector' | 'groups'): void {
     e.preventDefault();
     if (to === 'list') void (this.renderRoot.querySelector('aw-trajectory-list') as AwTrajectoryList | null)?.focusActive();
-    else if (to === 'inspector') (this.renderRoot.querySelector('aw-step-inspector') as HTMLElement | null)?.focus();
+    else if (to === 'inspector') {
+      // its selected view tab (no tabindex on the host: a negative one would take its whole shadow tree out of the Tab order)
+      const root = this.renderRoot.querySelector('aw-step-inspector')?.shadowRoot;
+      const target = root?.querySelector('[role="tab"][aria-selected="true"]') ?? root?.querySelector('button, [tabindex="0"]');
+      if (target) (target as HTMLElement).focus();
+      else void (this.renderRoot.querySelector('aw-trajectory-list') as AwTrajectoryList | null)?.focusActive();
+    }
     else {
       const groups = this.renderRoot.querySelector('aw-grpo-groups');
       ((groups?.shadowRoot?.querySelector('button') ?? groups) as HTMLElement | null)?.focus();
@@ -360,7 +366,7 @@ export class AwDashboard extends LitElement {
         <div class="sep" role="separator" tabindex="0" aria-orientation="vertical" aria-label="Inspector width" aria-valuemin=${INSPECTOR_MIN} aria-valuemax=${INSPECTOR_MAX}
           aria-valuenow=${Math.round(this.inspectorWidth)} aria-valuetext=${`inspector ${Math.round(this.inspectorWidth)}% wide`} title="Drag, or ←/→, to resize the inspector"
           @pointerdown=${this.onSepDown} @keydown=${this.onSepKey}></div>
-        <aw-step-inspector id="inspector" tabindex="-1" role="region" aria-label="Inspector" .services=${this.services} .trajectoryUid=${this.selected} .trajectoryUids=${this.uids} .view=${this.inspectorView}
+        <aw-step-inspector id="inspector" role="region" aria-label="Inspector" .services=${this.services} .trajectoryUid=${this.selected} .trajectoryUids=${this.uids} .view=${this.inspectorView}
           @aw-inspector-view=${(e: CustomEvent<{ view: InspectorView }>) => (this.inspectorView = e.detail.view)}
           @aw-trajectory-change=${(e: CustomEvent<{ trajectoryUid: string }>) => (this.selected = e.detail.trajectoryUid)}></aw-step-inspector>
       </div>
