@@ -1,0 +1,211 @@
+/**
+ * Gemini CLI chat recordings (`~/.gemini/tmp/<project>/chats/session-*.json`, also written by its forks): the older
+ * layout is one JSON document `{sessionId, projectHash, startTime, lastUpdated, messages}`, the newer one JSON Lines
+ * (a `{sessionId, projectHash, startTime, kind}` header, one line per message, `{$set: …}` updates, `{$rewindTo: id}`).
+ * Every `type: "gemini"` message is one model call: `content` its text, `thoughts` its reasoning, `toolCalls[]` its
+ * function calls with their results (the tool messages of the calls after it), `tokens` its usage, `model`. A message
+ * written again with the same `id` (its tool calls finished) replaces the earlier copy. A call's prompt is the
+ * conversation before it: the user's messages, earlier answers and tool results (`info` / `error` / `warning` lines
+ * are the CLI's own notices, not conversation). A rewind drops the messages from its id on from the prompts after it;
+ * the calls made before it stay steps. Neither the system prompt nor the tool definitions are in the file.
+ */
+import { defineNormalizer, RecordError } from '../normalizer';
+import { redactedJson } from '../redact';
+import type { ChatMessage, StepDraft, ToolCall, TrajectoryDraft } from '../../contract/step';
+import { int, isObject, type Obj, str, timeMs } from '../../contract/json';
+import { contentToText, normalizeArguments } from '../../contract/message';
+import { scoreSample } from './score';
+
+const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
+
+interface Call {
+  id: string;
+  v: Obj;
+  line: number;
+  context: ChatMessage[];
+}
+
+export interface GeminiCliState {
+  header: Obj | null;
+  /** The conversation so far, in order (message id → its chat messages). */
+  conversation: { id: string; messages: ChatMessage[] }[];
+  calls: Map<string, Call>;
+}
+
+const isHeaderLike = (v: Obj) => typeof v.sessionId === 'string' && typeof v.projectHash === 'string';
+const isMessage = (v: unknown): v is Obj => isObject(v) && typeof v.id === 'string' && MESSAGE_TYPES.has(v.type as string) && 'content' in v;
+
+function recordScore(v: unknown): number | null {
+  if (!isObject(v)) return 0;
+  if (isHeaderLike(v)) return Array.isArray(v.messages) ? (v.messages.some((m) => isMessage(m) && m.type === 'gemini') ? 0.99 : 0.6) : 0.97;
+  if (isObject(v.$set) || typeof v.$rewindTo === 'string') return 0.95;
+  if (!isMessage(v)) return 0;
+  if (v.type === 'gemini') return 0.97;
+  // a user line alone looks like many chat logs: no opinion
+  return typeof v.timestamp === 'string' ? null : 0;
+}
+
+/** A thought summary as Gemini writes it: `**Subject**` then the description. */
+function thoughtText(t: unknown): string {
+  if (!isObject(t)) return str(t) ?? '';
+  const subject = str(t.subject);
+  const description = str(t.description) ?? '';
+  return subject ? `**${subject}**\n\n${description}`.trim() : description;
+}
+
+/** The text of a google-genai Part list (`text` parts; `thought` parts are reasoning, kept apart). */
+function partsText(content: unknown): { text: string | null; thought: string | null; parts: string | null } {
+  if (typeof content === 'string') return { text: content, thought: null, parts: null };
+  if (!Array.isArray(content)) return { text: contentToText(content).content, thought: null, parts: null };
+  const text: string[] = [];
+  const thought: string[] = [];
+  for (const p of content) {
+    if (typeof p === 'string') text.push(p);
+    else if (isObject(p) && typeof p.text === 'string') (p.thought === true ? thought : text).push(p.text);
+  }
+  return { text: text.length ? text.join('') : null, thought: thought.length ? thought.join('') : null, parts: JSON.stringify(content) };
+}
+
+/** A tool call's result (`result` is a Part list of `functionResponse`s) as the text the model got back. */
+function resultText(tc: Obj): string | null {
+  const parts = Array.isArray(tc.result) ? tc.result : tc.result === undefined || tc.result === null ? [] : [tc.result];
+  const out: string[] = [];
+  for (const p of parts) {
+    if (typeof p === 'string') out.push(p);
+    else if (isObject(p) && isObject(p.functionResponse)) {
+      const r = p.functionResponse.response;
+      if (isObject(r) && typeof r.output === 'string') out.push(r.output);
+      else if (isObject(r) && typeof r.error === 'string') out.push(r.error);
+      else if (r !== undefined) out.push(typeof r === 'string' ? r : JSON.stringify(r));
+    } else if (isObject(p) && typeof p.text === 'string') out.push(p.text);
+  }
+  if (out.length) return out.join('\n');
+  return str(tc.resultDisplay);
+}
+
+/** A gemini message → its answer and the tool results that followed it. */
+function geminiMessages(v: Obj): { answer: ChatMessage; results: ChatMessage[] } {
+  const { text, thought, parts } = partsText(v.content);
+  const calls: ToolCall[] = [];
+  const results: ChatMessage[] = [];
+  for (const tc of Array.isArray(v.toolCalls) ? v.toolCalls : []) {
+    if (!isObject(tc) || !str(tc.name)) continue;
+    const id = str(tc.id);
+    calls.push({ id, type: 'function', function: { name: str(tc.name) as string, arguments: normalizeArguments(tc.args ?? {}) } });
+    results.push({ role: 'tool', content: resultText(tc), tool_call_id: id, name: str(tc.name) });
+  }
+  const thoughts = Array.isArray(v.thoughts) ? v.thoughts.map(thoughtText).filter(Boolean) : [];
+  const answer: ChatMessage = { role: 'assistant', content: text === '' && calls.length ? null : text };
+  const reasoning = [...thoughts, ...(thought ? [thought] : [])].join('\n\n');
+  if (reasoning) answer.reasoning = reasoning;
+  if (calls.length) answer.tool_calls = calls;
+  if (parts) answer.parts = parts;
+  return { answer, results };
+}
+
+/** A user message: text parts as the prompt; `functionResponse` parts are tool results. */
+function userMessages(v: Obj): ChatMessage[] {
+  const content = v.content;
+  if (!Array.isArray(content)) return [{ role: 'user', content: str(content) }];
+  const out: ChatMessage[] = [];
+  const rest: unknown[] = [];
+  for (const p of content) {
+    if (isObject(p) && isObject(p.functionResponse)) {
+      const fr = p.functionResponse;
+      out.push({ role: 'tool', content: resultText({ result: [p] }), tool_call_id: str(fr.id), name: str(fr.name) });
+    } else rest.push(p);
+  }
+  if (rest.length) out.unshift({ role: 'user', content: partsText(rest).text, parts: JSON.stringify(rest) });
+  return out;
+}
+
+function addMessage(state: GeminiCliState, v: Obj, line: number): void {
+  const id = v.id as string;
+  if (v.type === 'gemini') {
+    const known = state.calls.get(id);
+    if (known) {
+      // the same message written again (its tool calls finished): the later copy wins
+      known.v = v;
+      const { answer, results } = geminiMessages(v);
+      const slot = state.conversation.find((c) => c.id === id);
+      if (slot) slot.messages = [answer, ...results];
+      return;
+    }
+    state.calls.set(id, { id, v, line, context: state.conversation.flatMap((c) => c.messages) });
+    const { answer, results } = geminiMessages(v);
+    state.conversation.push({ id, messages: [answer, ...results] });
+    return;
+  }
+  if (v.type !== 'user' || state.conversation.some((c) => c.id === id)) return;
+  let msgs = userMessages(v);
+  // results the call's own toolCalls already gave back are not said twice
+  const answered = new Set(state.conversation.flatMap((c) => c.messages).map((m) => m.tool_call_id ?? (m.role === 'tool' ? m.name : null)));
+  msgs = msgs.filter((m) => m.role !== 'tool' || !answered.has(m.tool_call_id ?? m.name ?? null));
+  if (msgs.length) state.conversation.push({ id, messages: msgs });
+}
+
+function build(state: GeminiCliState): TrajectoryDraft[] {
+  const header = state.header ?? {};
+  const steps: StepDraft[] = [];
+  for (const call of state.calls.values()) {
+    const v = call.v;
+    const { answer } = geminiMessages(v);
+    const tokens = isObject(v.tokens) ? v.tokens : {};
+    const input = int(tokens.input);
+    const output = int(tokens.output);
+    const meta: Record<string, string> = {};
+    for (const [k, x] of [
+      ['message_id', v.id], ['cached_tokens', tokens.cached], ['thoughts_tokens', tokens.thoughts], ['tool_tokens', tokens.tool], ['total_tokens', tokens.total],
+      ['project_hash', header.projectHash], ['kind', header.kind], ['session_summary', header.summary],
+    ] as const)
+      if (x !== null && x !== undefined && x !== '') meta[k] = String(x);
+    const failed = Array.isArray(v.toolCalls) ? v.toolCalls.filter((t) => isObject(t) && t.status === 'error').length : 0;
+    if (failed) meta.tool_errors = String(failed);
+    steps.push({
+      messages: call.context,
+      response: answer,
+      model: str(v.model),
+      provider: 'google',
+      finish_reason: answer.tool_calls?.length ? 'tool_calls' : 'stop',
+      prompt_tokens: input === null ? null : input + (int(tokens.tool) ?? 0),
+      completion_tokens: output === null ? null : output + (int(tokens.thoughts) ?? 0),
+      ended_at: timeMs(v.timestamp),
+      metadata: meta,
+      source_line: call.line,
+      raw: redactedJson(v),
+    });
+  }
+  if (!steps.length) return [];
+  return [{ trajectory_uid: str(header.sessionId), common: { agent: 'gemini-cli' }, steps }];
+}
+
+export const geminiCli = defineNormalizer<GeminiCliState>({
+  id: 'gemini-cli',
+  label: 'Gemini CLI chat recording',
+  detect: (sample) => scoreSample(sample, recordScore),
+  createState: () => ({ header: null, conversation: [], calls: new Map() }),
+  normalize(record, _ctx, state) {
+    const v = record.value;
+    if (!isObject(v)) throw new RecordError('expected a Gemini CLI chat record (an object)');
+    if (isHeaderLike(v)) {
+      state.header ??= v;
+      if (Array.isArray(v.messages)) for (const m of v.messages) if (isMessage(m)) addMessage(state, m, record.line);
+      return [];
+    }
+    if (isObject(v.$set)) {
+      const set = v.$set;
+      if (state.header) Object.assign(state.header, Object.fromEntries(Object.entries(set).filter(([k]) => k !== 'messages')));
+      if (Array.isArray(set.messages)) for (const m of set.messages) if (isMessage(m)) addMessage(state, m, record.line);
+      return [];
+    }
+    if (typeof v.$rewindTo === 'string') {
+      const at = state.conversation.findIndex((c) => c.id === v.$rewindTo);
+      if (at >= 0) state.conversation.length = at;
+      return [];
+    }
+    if (!isMessage(v)) throw new RecordError('not a Gemini CLI message: expected {id, timestamp, type, content}');
+    addMessage(state, v, record.line);
+    return [];
+  },
+  flush: (_ctx, state) => build(state),
+});
