@@ -24,7 +24,10 @@ export interface ReadOptions {
   shard?: { lines: number; records: number };
 }
 
-export type Container = 'jsonl' | 'json' | 'sse' | 'yaml' | 'empty' | 'binary';
+export type Container = 'jsonl' | 'json' | 'sse' | 'yaml' | 'text' | 'empty' | 'binary';
+
+/** Line-oriented text logs a normalizer reads line by line (each line a string record): Aider's LLM history and chat history. */
+const TEXT_LOGS = [/^TO LLM \d{4}-\d{2}-\d{2}T\d{2}:\d{2}/, /^# aider chat started at \d{4}-\d{2}-\d{2}/];
 
 const MAX_RECORD = 400 * 1024 * 1024;
 
@@ -254,7 +257,8 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
       // document, one broken line further on would swallow every record after it)
       const cut = !head.done && !trimmed.includes('\n');
       if (!cut && !looksLikeJsonLines(trimmed)) container = 'json';
-    } else if (looksLikeYaml(trimmed)) container = 'yaml'; // VCR cassettes: read whole by yaml-records.ts
+    } else if (TEXT_LOGS.some((re) => re.test(trimmed))) container = 'text';
+    else if (looksLikeYaml(trimmed)) container = 'yaml'; // VCR cassettes: read whole by yaml-records.ts
   }
 
   let index = opts.shard?.records ?? 0;
@@ -294,9 +298,14 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
     let lineNo = opts.shard?.lines ?? 0;
     let carry: string[] = [];
     let carrySize = 0;
+    const text = container === 'text';
     const handleLine = function* (line: string): Generator<ReadEvent> {
       lineNo++;
       if (line.endsWith('\r')) line = line.slice(0, -1);
+      if (text) {
+        yield { kind: 'record', record: { value: line, line: lineNo, index: index++ } };
+        return;
+      }
       if (sse) {
         yield* sseRecords(sse.line(line, lineNo));
         return;

@@ -32,10 +32,11 @@ import { piSession, sessionTrace } from './pi-session';
 import { geminiCli } from './gemini-cli';
 import { cline } from './cline';
 import { opencode } from './opencode';
+import { aider } from './aider';
 
 export const NORMALIZERS: Normalizer<unknown>[] = [openaiChat as Normalizer<unknown>, har as Normalizer<unknown>, otel as Normalizer<unknown>, langfuse as Normalizer<unknown>, phoenix as Normalizer<unknown>, atif as Normalizer<unknown>, sweAgent as Normalizer<unknown>, tauBench as Normalizer<unknown>, conversations as Normalizer<unknown>, openhands as Normalizer<unknown>, openaiLog as Normalizer<unknown>, anthropic as Normalizer<unknown>, sharegpt as Normalizer<unknown>, verl as Normalizer<unknown>, stepRecord as Normalizer<unknown>, openaiResponses as Normalizer<unknown>,
   harbor as Normalizer<unknown>, vcr as Normalizer<unknown>,
   claudeCode as Normalizer<unknown>, codex as Normalizer<unknown>, openaiBatch as Normalizer<unknown>, llamaFactory as Normalizer<unknown>, inspect as Normalizer<unknown>, langfuseBlob as Normalizer<unknown>,
-  tau2Bench as Normalizer<unknown>, piSession as Normalizer<unknown>, sessionTrace as Normalizer<unknown>, geminiCli as Normalizer<unknown>, cline as Normalizer<unknown>, opencode as Normalizer<unknown>];
+  tau2Bench as Normalizer<unknown>, piSession as Normalizer<unknown>, sessionTrace as Normalizer<unknown>, geminiCli as Normalizer<unknown>, cline as Normalizer<unknown>, opencode as Normalizer<unknown>, aider as Normalizer<unknown>];
 
 
