@@ -4,7 +4,10 @@
  * Claude Code writes one line per content block of an API response, all with the same `message.id`:
  * those lines are merged into one step. A step's prompt is the conversation along the `parentUuid`
  * chain up to its first line. Sidechains (Task subagents) become trajectories of their own, linked to
- * the session in `metadata`. Neither the system prompt nor the tool definitions are in the file.
+ * the session in `metadata`; a Task call's step names its subagent's trajectory and what the subagent reported (tokens,
+ * time, tool uses, usage). A `/compact` boundary restarts the chain: the calls after it are prompted by the summary turn
+ * (flagged `compacted`). `<synthetic>` assistant lines are Claude Code's own, not calls. Neither the system prompt nor
+ * the tool definitions are in the file.
  *
  * One format's reader; merging per-message lines and the parent chain are one pass.
  */
@@ -30,6 +33,8 @@ export interface ClaudeCodeState {
   threads: Map<string, string>;
   init: Obj | null;
   result: Obj | null;
+  /** `<synthetic>` assistant lines: written by Claude Code itself (an API error, "No response requested."), no call. */
+  synthetic: number;
 }
 
 /** A line of `claude -p --output-format stream-json` (also the Agent SDK's messages): `session_id`, no `parentUuid`. */
@@ -165,6 +170,8 @@ function build(state: ClaudeCodeState): TrajectoryDraft[] {
   // newer versions name the subagent in the Task result (`toolUseResult.agentId`): tool call id ⇄ agent id
   const agentOfCall = new Map<string, string>();
   const callOfAgent = new Map<string, string>();
+  // what a Task call's subagent reported back: its tokens, time and tool uses (usage when the version writes it)
+  const subagentRun = new Map<string, [string, unknown][]>();
   for (const e of entries) {
     const r = e.v.toolUseResult;
     if (e.v.type !== 'user' || !isObject(r) || typeof r.agentId !== 'string' || !isObject(e.v.message) || !Array.isArray(e.v.message.content)) continue;
@@ -172,8 +179,12 @@ function build(state: ClaudeCodeState): TrajectoryDraft[] {
       if (isObject(b) && typeof b.tool_use_id === 'string') {
         agentOfCall.set(b.tool_use_id, r.agentId);
         callOfAgent.set(r.agentId, b.tool_use_id);
+        subagentRun.set(b.tool_use_id, [['subagent_total_tokens', r.totalTokens], ['subagent_duration_ms', r.totalDurationMs], ['subagent_tool_uses', r.totalToolUseCount], ['subagent_usage', r.usage]]);
       }
   }
+  // `/compact`: a compact_boundary restarts the parentUuid chain; the calls after it see the summary turn instead of what it replaced
+  const compactions = new Map<string, Obj>();
+  for (const e of entries) if (e.v.type === 'system' && e.v.subtype === 'compact_boundary') compactions.set(e.v.uuid as string, e.v);
   for (const e of entries)
     if (isAssistant(e) && e.v.isSidechain !== true)
       for (const b of blocksOf(e))
@@ -219,6 +230,14 @@ function build(state: ClaudeCodeState): TrajectoryDraft[] {
     } else {
       const subagents = response.tool_calls?.map((c) => agentOfCall.get(c.id as string)).filter((a): a is string => !!a) ?? [];
       if (subagents.length) links.push(['subagent_trajectory_uids', subagents.map((a) => `${session ?? 'session'}:agent-${a}`)]);
+      const runs = response.tool_calls?.map((c) => subagentRun.get(c.id as string)).filter((r): r is [string, unknown][] => !!r) ?? [];
+      if (runs.length === 1) links.push(...runs[0]);
+      else if (runs.length > 1) links.push(['subagent_runs', runs.map((r) => Object.fromEntries(r))]);
+    }
+    const boundary = chain.find((x) => compactions.has(x.v.uuid as string));
+    if (boundary) {
+      const cm = isObject(boundary.v.compactMetadata) ? boundary.v.compactMetadata : {};
+      links.push(['compacted', 'true'], ['compact_trigger', cm.trigger], ['compact_pre_tokens', cm.preTokens]);
     }
     // no sessionId: one trajectory per conversation (root line), not one per step
     const key = uid ?? `root-${root.v.uuid}`;
@@ -289,7 +308,7 @@ export const claudeCode = defineNormalizer<ClaudeCodeState>({
   id: 'claude-code',
   label: 'Claude Code session transcript (JSONL)',
   detect: (sample) => scoreSample(sample, recordScore),
-  createState: () => ({ entries: [], byUuid: new Map(), summaries: new Map(), threads: new Map(), init: null, result: null }),
+  createState: () => ({ entries: [], byUuid: new Map(), summaries: new Map(), threads: new Map(), init: null, result: null, synthetic: 0 }),
   normalize(record, _ctx, state) {
     const value = record.value;
     if (!isObject(value) || typeof value.type !== 'string') throw new RecordError('expected a Claude Code transcript entry with a "type"');
@@ -319,6 +338,7 @@ export const claudeCode = defineNormalizer<ClaudeCodeState>({
     const uuid = str(v.uuid);
     if (!uuid) return []; // snapshots, queue operations: not part of the conversation
     if (state.byUuid.has(uuid)) return []; // a resumed session repeats earlier entries
+    if (v.type === 'assistant' && isObject(v.message) && v.message.model === '<synthetic>') state.synthetic++;
     const e: Entry = { v, line: record.line, order: state.entries.length };
     state.entries.push(e);
     state.byUuid.set(uuid, e);
@@ -327,4 +347,5 @@ export const claudeCode = defineNormalizer<ClaudeCodeState>({
   flush(_ctx, state) {
     return build(state);
   },
+  notes: (state) => (state.synthetic ? [`${state.synthetic} <synthetic> assistant line(s) were written by Claude Code, not the model (an API error, an interruption): no call, no step`] : []),
 });
