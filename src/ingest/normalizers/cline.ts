@@ -70,7 +70,7 @@ function userTurn(content: unknown, open: { id: string | null; name: string }[])
       const head = text ? RESULT_HEAD.exec(text) : null;
       const i = head ? open.findIndex((c) => c.name === head[1]) : -1;
       // a result that names no open call answers the first one still open
-      const call = head ? open.splice(i >= 0 ? i : 0, 1)[0] : undefined;
+      const call = head ? open.splice(Math.max(i, 0), 1)[0] : undefined;
       if (call && text && head) out.push({ role: 'tool', content: text.slice(head[0].length), tool_call_id: call.id, name: head[1] });
       else rest.push(b);
     }
