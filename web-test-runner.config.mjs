@@ -9,12 +9,15 @@ import { CHROME_ARGS, CHROME_PATH, TEST_ARGS } from './scripts/browser.mjs';
 import { timingsReporter } from './scripts/wtr-timings.mjs';
 
 let swBundle;
+// per-file wall time, CPU-seconds and pool boots, printed at the end (scripts/wtr-timings.mjs)
+const timings = timingsReporter();
 
 export default {
   files: ['test/browser/**/*.test.ts'],
   nodeResolve: { exportConditions: ['browser', 'import', 'default'] },
   // Fixtures are served byte for byte (the dev server would otherwise re-encode non-UTF-8 files as text).
   middleware: [
+    timings.middleware,
     async (ctx, next) => {
       const path = decodeURIComponent(ctx.path);
       if (path.startsWith('/test/fixtures/') && !path.includes('..') && existsSync(`.${path}`)) {
@@ -55,7 +58,7 @@ export default {
   ],
   browsers: [playwrightLauncher({ launchOptions: { executablePath: CHROME_PATH, headless: true, args: [...CHROME_ARGS, ...TEST_ARGS] } })],
   concurrency: 1,
-  reporters: [defaultReporter(), timingsReporter()],
+  reporters: [defaultReporter(), timings.reporter],
   testFramework: { config: { timeout: 60000 } },
   testsFinishTimeout: 600000, // per file; a loaded 2-core CI machine took > 240 s for notebook-stop (two engine boots)
   browserStartTimeout: 60000,
