@@ -58,7 +58,13 @@ export function timingsReporter({ top = 12, file = process.env.WTR_TIMINGS, cpu 
   let running = null;
   const boots = new Map();
   const middleware = async (ctx, next) => {
-    if (running && BOOT.test(ctx.path)) boots.set(running, (boots.get(running) ?? 0) + 1);
+    if (BOOT.test(ctx.path)) {
+      if (running) boots.set(running, (boots.get(running) ?? 0) + 1);
+      // web-test-runner's own cache middleware (outside this one) marks every file cacheable for a year: the browser
+      // would take the script from its cache and later boots would never reach the server to be counted
+      const set = ctx.response.set.bind(ctx.response);
+      ctx.response.set = (field, value) => set(field, typeof field === 'string' && field.toLowerCase() === 'cache-control' ? 'no-store' : value);
+    }
     await next();
   };
   const begin = (s, t) => {

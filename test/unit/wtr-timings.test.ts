@@ -25,10 +25,17 @@ async function run(file?: string) {
   const cwd = process.cwd();
   const a: Session = { id: 'a', testFile: join(cwd, 'test/browser/a.test.ts'), status: 'INITIALIZING' };
   const b: Session = { id: 'b', testFile: join(cwd, 'test/browser/b.test.ts'), status: 'INITIALIZING' };
-  const request = (path: string) => middleware({ path }, async () => {});
+  /** A request through the middleware, and the cache-control the server then sends (web-test-runner's cache middleware sets a year). */
+  const request = async (path: string) => {
+    const headers = new Map<string, string>();
+    const ctx = { path, response: { set: (k: string, v: string) => headers.set(k, v) } };
+    await middleware(ctx, async () => {});
+    ctx.response.set('cache-control', 'public, max-age=31536000');
+    return headers.get('cache-control');
+  };
   sessions.emit('session-status-updated', a);
-  await request('/workers/pool.worker.ts');
-  await request('/workers/ingest.worker.ts');
+  assert.equal(await request('/workers/pool.worker.ts'), 'no-store', 'a boot is never served from the cache (it would not be counted)');
+  assert.equal(await request('/workers/ingest.worker.ts'), 'public, max-age=31536000');
   await request('/workers/pool.worker.ts');
   await new Promise((r) => setTimeout(r, 30));
   cpu = 17.5;
