@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { ipcToParquet, isParquetBytes } from './stage';
+import { writeStaged } from './stage-gate';
 
 export type Request =
   | { op: 'connect' }
@@ -34,7 +35,7 @@ export interface Envelope {
 
 export type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
 
-const { path, syncPort, memoryLimit, stage } = workerData as { path: string; syncPort: MessagePort; memoryLimit?: string; stage: string };
+const { path, syncPort, memoryLimit, stage, gate } = workerData as { path: string; syncPort: MessagePort; memoryLimit?: string; stage: string; gate: Int32Array };
 // bounded by default (src/cli/main.ts --memory-limit): past it DuckDB spills to <pool>.tmp instead of growing (decision 040).
 // A new pool file is written at storage v1.4.0, whose compression (DICT_FSST for `raw`, …) makes it ~4× smaller than
 // DuckDB's default v0.10.2 (decisions 046, 048); a file made before keeps its own version. Only DuckDB ≥ 1.4 reads it.
@@ -85,8 +86,12 @@ async function handle(req: Request): Promise<unknown> {
       // inserts it) goes through an uncompressed Parquet file (converted here unless a reader thread sent it
       // converted, stage.ts), kept until insertStaged (decision 044)
       const file = join(stage, `${randomUUID()}.parquet`);
-      mkdirSync(stage, { recursive: true });
-      writeFileSync(file, isParquetBytes(req.bytes) ? req.bytes : ipcToParquet(req.bytes));
+      const bytes = isParquetBytes(req.bytes) ? req.bytes : ipcToParquet(req.bytes);
+      const written = writeStaged(gate, () => {
+        mkdirSync(stage, { recursive: true });
+        writeFileSync(file, bytes);
+      });
+      if (!written) throw new Error('the import is ending (interrupted): the batch was not staged');
       const list = staged.get(req.conn) ?? [];
       list.push(file);
       staged.set(req.conn, list);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { MessageChannel, receiveMessageOnPort, type Worker } from 'node:worker_threads';
 import type { Envelope, Reply, Request } from './duck-thread';
 import { tsWorker } from './loader';
+import { endStage, stageGate } from './stage-gate';
 
 export type Row = Record<string, unknown>;
 
@@ -24,6 +25,8 @@ export class NativeDb {
    * and DuckDB's own spill (`<pool>.tmp`) rather than in a temp folder that may be memory (tmpfs); removed at close.
    */
   readonly stage: string;
+  /** Keeps a batch from being staged after dropStageSync removed the folder (stage-gate.ts). */
+  private gate = stageGate();
 
   constructor(path: string, memoryLimit?: string) {
     const ch = new MessageChannel();
@@ -31,7 +34,7 @@ export class NativeDb {
     const tag = `${process.pid}-${randomUUID().slice(0, 8)}`;
     this.stage = path && path !== ':memory:' ? `${path}.stage-${tag}` : join(tmpdir(), `agentworld-stage-${tag}`);
     this.worker = tsWorker(new URL('./duck-thread.ts', import.meta.url), {
-      workerData: { path, syncPort: ch.port2, memoryLimit, stage: this.stage },
+      workerData: { path, syncPort: ch.port2, memoryLimit, stage: this.stage, gate: this.gate },
       transferList: [ch.port2],
     });
     this.worker.on('message', (r: Reply) => {
@@ -85,7 +88,7 @@ export class NativeDb {
 
   /** The staged batches deleted now, from this thread (the process is ending on a signal). */
   dropStageSync(): void {
-    rmSync(this.stage, { recursive: true, force: true });
+    endStage(this.gate, () => rmSync(this.stage, { recursive: true, force: true }));
   }
 
   close(): Promise<void> {

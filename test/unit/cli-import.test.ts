@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileOf, listInputs, shardOf, UsageError } from '../../src/cli/files';
 import { runImport } from '../../src/cli/import';
 import { exportLayout } from '../../src/cli/main';
+import { NativeDb } from '../../src/cli/native-db';
 import { NativePool } from '../../src/cli/native-pool';
 import { threadShardPool } from '../../src/cli/shard-pool';
 import { importStatsSql } from '../../src/pool/import-commit';
@@ -127,6 +128,26 @@ describe('CLI import', () => {
     child.kill('SIGINT');
     assert.equal(await exited, 130);
     assert.deepEqual(readdirSync(dir).filter((f) => f.includes('.stage-')), [], 'the staging folder went with the process');
+  });
+
+  it('no batch is staged after Ctrl-C removed the stage folder, not even one the DuckDB thread was already writing', async () => {
+    // the race behind a rare failure of the test above under load: the DuckDB thread's next batch re-created the folder
+    // after the main thread removed it (src/cli/stage-gate.ts)
+    const dir = mkdtempSync(join(tmpdir(), 'aw-cli-gate-'));
+    const db = new NativeDb(join(dir, 'p.duckdb'));
+    const conn = await db.connect();
+    const parquet = new Uint8Array(1 << 20);
+    parquet.set([0x50, 0x41, 0x52, 0x31]); // written as it is (no conversion): only the file matters here
+    try {
+      const calls = Array.from({ length: 40 }, () => db.call({ op: 'stage', conn, bytes: parquet }).then(() => 'staged', (e: Error) => e.message));
+      assert.equal(await calls[0], 'staged');
+      db.dropStageSync();
+      const outcomes = await Promise.all(calls);
+      assert.deepEqual(readdirSync(dir).filter((f) => f.includes('.stage-')), [], 'no stage folder after the removal');
+      assert.match(outcomes.at(-1) ?? '', /interrupted/);
+    } finally {
+      await db.close();
+    }
   });
 
   it('an import of 40 000 trajectories commits at --memory-limit 48MB, every trajectory in its stats (decision 048)', async () => {
