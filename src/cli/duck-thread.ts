@@ -9,6 +9,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { sqlIdent, sqlString } from '../pool/sql';
 import { ipcToParquet, isParquetBytes } from './stage';
 import { writeStaged } from './stage-gate';
 
@@ -39,7 +40,9 @@ const { path, syncPort, memoryLimit, stage, gate } = workerData as { path: strin
 // bounded by default (src/cli/main.ts --memory-limit): past it DuckDB spills to <pool>.tmp instead of growing (decision 040).
 // A new pool file is written at storage v1.4.0, whose compression (DICT_FSST for `raw`, …) makes it ~4× smaller than
 // DuckDB's default v0.10.2 (decisions 046, 048); a file made before keeps its own version. Only DuckDB ≥ 1.4 reads it.
-const options: Record<string, string> = { storage_compatibility_version: 'v1.4.0' };
+// No extension is ever fetched or loaded on its own (the Parquet and JSON readers are built in); the rest of the
+// lock comes after the pool's setup (src/cli/engine-lock.ts)
+const options: Record<string, string> = { storage_compatibility_version: 'v1.4.0', autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' };
 if (memoryLimit) options.memory_limit = memoryLimit;
 const instance = await DuckDBInstance.create(path, options);
 const conns = new Map<number, DuckDBConnection>();
@@ -104,7 +107,7 @@ async function handle(req: Request): Promise<unknown> {
         // one INSERT per batch, in the order staged: one INSERT of many files buffers more than a low memory_limit
         // allows (an Out of Memory Error at 128MB, measured), one per batch ran at 64MB
         for (const file of list) {
-          await conn(req.conn).run(`INSERT INTO ${req.table} SELECT * FROM read_parquet('${file.replaceAll("'", "''")}')`);
+          await conn(req.conn).run(`INSERT INTO ${sqlIdent(req.table)} SELECT * FROM read_parquet(${sqlString(file)})`);
           rmSync(file, { force: true });
         }
       } finally {

@@ -2,7 +2,7 @@
  * `agentworld` — the workbench headless (issue 22): import, run a notebook, export layouts, on native
  * DuckDB with the page's own pipeline, pool SQL, layouts and notebook runtime. See README "CLI".
  */
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import '../util/arrow-bool-fix';
@@ -14,6 +14,7 @@ import {
   type PartsManifest,
 } from '../export/part-folder';
 import { sqlString, sqlStringList } from '../pool/sql';
+import { inputScope } from './engine-lock';
 import { runImport } from './import';
 import { NativePool } from './native-pool';
 import { runNotebook } from './notebook';
@@ -27,7 +28,8 @@ const HELP = `agentworld — AgentWorld Workbench, headless
 
   agentworld import <files|folders|globs…> --pool pool.duckdb [--shard i/n] [--format id] [--threads N] [--steps-out DIR] [--json]
   agentworld merge <shard steps files|globs…> --pool merged.duckdb [--steps-out DIR] [--json]   (shards joined as one import of the listing)
-  agentworld run <notebook.md…> --pool pool.duckdb [--allow-effects] [--json]   (several notebooks: in the order given)
+  agentworld run <notebook.md…> --pool pool.duckdb [--allow-effects] [--out DIR] [--read PATH…] [--json]   (several notebooks: in the order given;
+                    the cells' SQL reads the pool and the files or folders named by --read, and writes files only into --out)
   agentworld export --pool pool.duckdb --layout sft|rl_steps|verl_prompts|dpo|steps[,…] --out DIR [--force]
                     [--partition-by data_source,channel] [--max-file-size 512MB] [--json]
                     DIR: new, empty, or holding only an earlier export (its _manifest.json lists its files); --force replaces those files
@@ -38,6 +40,7 @@ const HELP = `agentworld — AgentWorld Workbench, headless
   agentworld layout-sql --out layouts.json [--pool pool.duckdb | --steps 'DIR/*.parquet']   (the layouts' SQL for Ray / DuckDB elsewhere)
 
 Every command: [--memory-limit 256MB] — DuckDB's memory_limit; past it DuckDB spills to <pool>.tmp (raise it for large exports).
+SQL (cells, --where) reaches no file, folder or network address but the pool and what the command names; no extension is loaded.
 
 Exit codes: 0 ok; 1 a file failed to import, a cell failed or an export failed; 2 bad usage or a missing input.
 Rejected lines of an import are written next to the pool as <pool>.rejects.jsonl.`;
@@ -50,6 +53,7 @@ const OPTIONS = {
   json: { type: 'boolean', default: false },
   'steps-out': { type: 'string' },
   'allow-effects': { type: 'boolean', default: false },
+  read: { type: 'string', multiple: true },
   out: { type: 'string' },
   'partition-by': { type: 'string' },
   'max-file-size': { type: 'string', default: '512MB' },
@@ -214,7 +218,8 @@ export async function main(argv: string[]): Promise<number> {
       case 'import': {
         if (!rest.length) throw new UsageError('import: name at least one file, folder or glob');
         const poolPath = resolve(need(v.pool, '--pool'));
-        pool = await NativePool.open(poolPath, { memoryLimit });
+        // the files are read by the import's own readers (node), not by SQL: the engine needs only --steps-out
+        pool = await NativePool.open(poolPath, { memoryLimit, scope: { dirs: v['steps-out'] ? [resolve(v['steps-out'])] : [], paths: [] } });
         const threads = v.threads ? Number(v.threads) : undefined;
         if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) throw new UsageError(`--threads takes a whole number ≥ 1 (got ${v.threads})`);
         const shardMinBytes = v['shard-min-bytes'] ? parseSize(v['shard-min-bytes']) : undefined;
@@ -236,7 +241,14 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'run': {
         if (!rest.length) throw new UsageError('run: name a notebook file');
-        pool = await NativePool.open(resolve(need(v.pool, '--pool')), { memoryLimit });
+        // a notebook's SQL reads the pool, the files named by --read, and writes only into --out (issue 37 item 2)
+        const scope = inputScope(v.read ?? []);
+        for (const p of v.read ?? []) if (!existsSync(p) && !/[*?[{]/.test(p)) throw new UsageError(`--read: no such file or folder: ${p}`);
+        if (v.out) {
+          mkdirSync(resolve(v.out), { recursive: true });
+          scope.dirs.push(resolve(v.out));
+        }
+        pool = await NativePool.open(resolve(need(v.pool, '--pool')), { memoryLimit, scope });
         // several notebooks: one after another on the same pool, in the order given
         const reports = [];
         for (const nb of rest) {
@@ -253,8 +265,8 @@ export async function main(argv: string[]): Promise<number> {
         return reports.some((r) => r.cells.some((c) => c.status === 'error')) ? 1 : 0;
       }
       case 'export': {
-        pool = await NativePool.open(resolve(need(v.pool, '--pool')), { memoryLimit });
         const out = resolve(need(v.out, '--out'));
+        pool = await NativePool.open(resolve(need(v.pool, '--pool')), { memoryLimit, scope: { dirs: [out], paths: [] } });
         const partitionBy = (v['partition-by'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
         const layouts = exportOptions(v);
         const reports = [];
@@ -272,7 +284,9 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'merge': {
         if (!rest.length) throw new UsageError('merge: name the shards\' steps files (import --steps-out), as paths or globs');
-        pool = await NativePool.open(resolve(need(v.pool, '--pool')), { memoryLimit });
+        const scope = inputScope(rest);
+        if (v['steps-out']) scope.dirs.push(resolve(v['steps-out']));
+        pool = await NativePool.open(resolve(need(v.pool, '--pool')), { memoryLimit, scope });
         const result = await mergeShardSteps(pool, rest.map((r) => resolve(r)));
         let stepsOut: string | null = null;
         if (v['steps-out']) stepsOut = await writeShardSteps(pool, resolve(v['steps-out']), undefined, null);
@@ -285,10 +299,10 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'layout-sql': {
         const out = resolve(need(v.out, '--out'));
-        if (v.pool) pool = await NativePool.open(resolve(v.pool), { memoryLimit });
+        if (v.pool) pool = await NativePool.open(resolve(v.pool), { memoryLimit, scope: { dirs: [], paths: [] } });
         else if (v.steps) {
           // steps Parquet files (import --steps-out) stand in for the pool's steps table: verl_prompts reads their JSON types
-          pool = await NativePool.open(':memory:', { memoryLimit });
+          pool = await NativePool.open(':memory:', { memoryLimit, scope: inputScope([v.steps]) });
           await pool.exec(`INSERT INTO steps BY NAME ${stepsFromParquet(v.steps)}`);
         }
         const bundle = await layoutBundle(pool);

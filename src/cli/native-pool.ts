@@ -9,11 +9,12 @@ import { CURATION_HELPERS } from '../pool/curation-sql';
 import { abortImportSql, beginImportSql, commitImportRows, setImportSourceSql, stageClock } from '../pool/import-commit';
 import type { ImportCommit, ImportMeta } from '../pool/pool-core';
 import { DDL } from '../pool/schema';
+import { sqlString } from '../pool/sql';
 import { totalmem } from 'node:os';
+import { type EngineScope, lockSql } from './engine-lock';
 import { parseSize } from './files';
 import { NativeDb, type Row } from './native-db';
 
-const str = (s: string) => `'${s.replaceAll("'", "''")}'`;
 /**
  * An import's batches are staged as Parquet files and inserted when this many bytes wait, or at its commit (decision
  * 044): the reader threads' memory and DuckDB's then peak one after the other instead of together; the files take up
@@ -61,11 +62,13 @@ export class NativePool implements IngestSink {
    * Open (or create) the pool file at `path` (':memory:' for none) with the pool's schema; `memoryLimit`: DuckDB's
    * memory_limit; `stageBytes`: an import's batches wait as files until this many bytes (or its commit), decision 044.
    */
-  static async open(path: string, opts: { memoryLimit?: string; stageBytes?: number } = {}): Promise<NativePool> {
+  static async open(path: string, opts: { memoryLimit?: string; stageBytes?: number; scope?: EngineScope } = {}): Promise<NativePool> {
     const p = new NativePool(path, opts.memoryLimit, opts.stageBytes ?? STAGE_BYTES);
     p.main = await p.db.connect();
     for (const stmt of DDL) await p.exec(stmt);
     for (const h of CURATION_HELPERS) await p.exec(h.sql);
+    // from here on SQL reaches only the pool, its staging folder and what the command was given (src/cli/engine-lock.ts)
+    if (opts.scope) for (const stmt of lockSql({ dirs: [p.db.stage, ...opts.scope.dirs], paths: opts.scope.paths })) await p.exec(stmt);
     return p;
   }
 
@@ -193,7 +196,7 @@ export class NativePool implements IngestSink {
 function errorInserts(id: number, errors: RejectedLine[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < errors.length; i += 1000) {
-    const values = errors.slice(i, i + 1000).map((e) => `(${id}, ${e.line | 0}, ${str(e.reason.slice(0, 1000))})`);
+    const values = errors.slice(i, i + 1000).map((e) => `(${id}, ${e.line | 0}, ${sqlString(e.reason.slice(0, 1000))})`);
     out.push(`INSERT INTO import_errors SELECT v.id, i.file, v.line, v.reason FROM (VALUES ${values.join(', ')}) v(id, line, reason) JOIN imports i ON i.import_id = v.id`);
   }
   return out;

@@ -1,7 +1,8 @@
 /**
  * `agentworld run notebook.md`: the page's notebook runtime (src/notebook/runtime.ts — the same dependency
- * order, query/effect classification and engine checks) on the native pool. Effect cells run only with
- * --allow-effects, as they run in the page only when the user asks.
+ * order, query/effect classification and read-only check of query cells) on the native pool, whose engine is
+ * locked to the files the command names (src/cli/engine-lock.ts, as the page's pool is locked). Effect cells run
+ * only with --allow-effects, as they run in the page only when the user asks.
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';

@@ -11,10 +11,10 @@ import { mkdirSync, renameSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { TRACE_ID_FORMATS } from '../ingest/pipeline';
 import { describeSql, withoutMapsSql } from '../export/layouts';
+import { sqlString } from '../pool/sql';
 import type { CliImportResult } from './import';
 import type { NativePool } from './native-pool';
 
-const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
 /** The Parquet key-value metadata key that lists a shard file's imports. */
 const KEY = 'agentworld_imports';
 
@@ -46,14 +46,14 @@ export async function writeShardSteps(pool: NativePool, dir: string, shard: stri
   });
   const base = 'SELECT * FROM steps ORDER BY step_id';
   const sql = withoutMapsSql(base, await pool.rows(describeSql(base)));
-  await pool.exec(`COPY (${sql}) TO ${q(tmp)} (FORMAT parquet, COMPRESSION zstd, KV_METADATA {${KEY}: ${q(JSON.stringify(imports))}})`);
+  await pool.exec(`COPY (${sql}) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION zstd, KV_METADATA {${KEY}: ${sqlString(JSON.stringify(imports))}})`);
   renameSync(tmp, final);
   return final;
 }
 
 /** The imports a shard file's metadata lists (none for a Parquet file not written by writeShardSteps). */
 async function shardImports(pool: NativePool, file: string): Promise<ShardImport[]> {
-  const rows = await pool.rows(`SELECT decode(value) AS v FROM parquet_kv_metadata(${q(file)}) WHERE decode(key) = ${q(KEY)}`);
+  const rows = await pool.rows(`SELECT decode(value) AS v FROM parquet_kv_metadata(${sqlString(file)}) WHERE decode(key) = ${sqlString(KEY)}`);
   if (!rows.length) throw new Error(`${file} was not written by agentworld import --steps-out (no ${KEY} metadata)`);
   return JSON.parse(String(rows[0].v)) as ShardImport[];
 }
@@ -72,7 +72,7 @@ export interface MergeResult {
  */
 export async function mergeShardSteps(pool: NativePool, globs: readonly string[]): Promise<MergeResult> {
   const shards: string[] = [];
-  for (const g of globs) for (const r of await pool.rows(`SELECT file FROM glob(${q(g)}) ORDER BY file`)) shards.push(String(r.file));
+  for (const g of globs) for (const r of await pool.rows(`SELECT file FROM glob(${sqlString(g)}) ORDER BY file`)) shards.push(String(r.file));
   if (!shards.length) throw new Error(`no shard steps file matches ${globs.join(' ')}`);
   const all: (ShardImport & { shard: string })[] = [];
   for (const shard of shards) for (const imp of await shardImports(pool, shard)) all.push({ ...imp, shard });
@@ -86,9 +86,9 @@ export async function mergeShardSteps(pool: NativePool, globs: readonly string[]
       await pool.appendSql(
         id,
         `SELECT * REPLACE (${id}::INTEGER AS import_id, NULL::BOOLEAN AS is_last, map_from_entries(metadata) AS metadata)
-         FROM read_parquet(${q(imp.shard)}) WHERE import_id = ${imp.importId | 0}`,
+         FROM read_parquet(${sqlString(imp.shard)}) WHERE import_id = ${imp.importId | 0}`,
       );
-      const [src] = await pool.rows(`SELECT any_value(source_id) AS s FROM read_parquet(${q(imp.shard)}) WHERE import_id = ${imp.importId | 0}`);
+      const [src] = await pool.rows(`SELECT any_value(source_id) AS s FROM read_parquet(${sqlString(imp.shard)}) WHERE import_id = ${imp.importId | 0}`);
       if (src?.s) await pool.setImportSource(id, String(src.s));
       const r = await pool.commitImport(id, {
         format: imp.format,

@@ -59,7 +59,7 @@ export const EXPORT_FLAGS = {
 } as ExportFlagsType;
 
 /** Parsed flag values (parseArgs' `values`), by flag name. */
-export type ExportFlagValues = { layout?: string } & Record<string, string | boolean | undefined>;
+export type ExportFlagValues = { layout?: string } & Record<string, string | boolean | string[] | undefined>;
 
 function parseOne(s: FlagSpec, v: string | boolean | undefined): unknown {
   if (v === undefined || v === false) return undefined;
@@ -87,7 +87,7 @@ export function exportOptions(v: ExportFlagValues): HeadlessExportOptions[] {
   if (!v.layout) throw new ExportFlagError('--layout is required');
   const common: Record<string, unknown> = {};
   for (const k of KEYS) {
-    const x = parseOne(spec(k), v[spec(k).flag]);
+    const x = parseOne(spec(k), v[spec(k).flag] as string | boolean | undefined); // no export flag is repeatable
     if (x !== undefined) common[k] = x;
   }
   const o = common as ExportFlagOptions;
