@@ -7,6 +7,7 @@ import { base } from '../views/kit/styles';
 import type { Workbench } from './workbench';
 import { NAVIGATE_EVENT } from '../views/empty-state';
 import { rovingIndex } from '../views/kit/roving';
+import { currentRoute, ROUTE_EVENT, sectionHash } from '../views/kit/route';
 import './aw-shortcuts';
 import type { AwShortcuts } from './aw-shortcuts';
 import '../views/data/aw-import-panel';
@@ -67,15 +68,25 @@ export class AwApp extends LitElement {
     return this.renderRoot.querySelector('aw-import-panel') as AwImportPanel;
   }
 
+  /** Show a section; the address then holds it with its own state (views/kit/route.ts), and Back returns here. */
   selectTab(id: string): void {
     this.tab = id;
-    history.replaceState(null, '', `#${id}`);
+    const hash = sectionHash(id);
+    if (hash !== location.hash) history.pushState(null, '', `${location.pathname}${location.search}${hash}`);
   }
+
+  /** Back / forward (or an edited address): show its section and tell every section its state. */
+  private onPop = (): void => {
+    const r = currentRoute();
+    this.tab = r.tab || 'data';
+    window.dispatchEvent(new CustomEvent(ROUTE_EVENT, { detail: r }));
+  };
 
   override connectedCallback(): void {
     super.connectedCallback();
-    const h = location.hash.slice(1);
-    if (h) this.tab = h;
+    const r = currentRoute();
+    if (r.tab) this.tab = r.tab;
+    window.addEventListener('popstate', this.onPop);
     window.addEventListener('keydown', this.onGlobalKey);
     this.addEventListener(NAVIGATE_EVENT, (e) => void this.goTo((e as CustomEvent<{ tab: string }>).detail.tab));
   }
@@ -136,6 +147,7 @@ export class AwApp extends LitElement {
 
   override disconnectedCallback(): void {
     window.removeEventListener('keydown', this.onGlobalKey);
+    window.removeEventListener('popstate', this.onPop);
     super.disconnectedCallback();
   }
 

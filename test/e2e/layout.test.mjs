@@ -6,9 +6,10 @@ import { startApp, uniquePool } from './harness.mjs';
 
 let app;
 let page;
+const pool = uniquePool('layout');
 before(async () => {
   app = await startApp();
-  page = await app.open(uniquePool('layout'));
+  page = await app.open(pool);
   await page.evaluate(() => window.workbench.loadDemoData());
 });
 after(() => app?.close());
@@ -107,4 +108,45 @@ test('the Clear-pool dialog opens centred after an export preview', async () => 
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
   }
+});
+
+test('every view is in the address: a link opens the same filter, trajectory, step and view, and Back walks them', async () => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.locator('aw-app #tab-dashboard').click();
+  await page.locator('aw-dashboard nav button', { hasText: 'Overview' }).click();
+  await page.locator('aw-dashboard-filters').getByLabel('Filter by agent').selectOption('react-calculator');
+  await page.waitForFunction(() => location.hash.includes('agent=react-calculator'));
+  await page.evaluate(() => document.querySelector('aw-app').shadowRoot.querySelector('aw-dashboard').loaded);
+  const row = page.locator('aw-trajectory-list [role="row"][data-index="1"]');
+  await row.waitFor();
+  const uid = (await row.locator('[role="gridcell"]').first().textContent()).trim();
+  await row.click();
+  const inspector = page.locator('aw-dashboard aw-step-inspector').first();
+  await inspector.locator('[role="tab"]', { hasText: 'Timeline' }).click();
+  await page.waitForFunction(() => location.hash.includes('view=timeline'));
+  const hash = await page.evaluate(() => location.hash);
+  const p = new URLSearchParams(hash.slice(hash.indexOf('?') + 1));
+  assert.equal(hash.split('?')[0], '#dashboard');
+  assert.deepEqual([p.get('agent'), p.get('traj'), p.get('view')], ['react-calculator', uid, 'timeline']);
+
+  // the link, opened again: the same filter, trajectory and view
+  await page.goto('about:blank');
+  await page.goto(`${app.url}?pool=${pool}${hash}`);
+  await page.evaluate(() => window.workbench.ready);
+  await page.locator('aw-dashboard aw-step-inspector table.timeline').first().waitFor({ timeout: 30000 });
+  assert.equal(await page.locator('aw-dashboard-filters').getByLabel('Filter by agent').inputValue(), 'react-calculator');
+  assert.equal(await page.evaluate(() => document.querySelector('aw-app').shadowRoot.querySelector('aw-dashboard').selectedTrajectory), uid);
+
+  // Back: the conversation view of the same trajectory, then (after a notebook) the dashboard again
+  await inspector.locator('[role="tab"]', { hasText: 'Conversation' }).click();
+  await page.waitForFunction(() => !location.hash.includes('view='));
+  await page.locator('aw-app #tab-notebook').click();
+  await page.waitForFunction(() => location.hash.startsWith('#notebook'));
+  await page.goBack();
+  await page.waitForFunction(() => location.hash.startsWith('#dashboard') && !location.hash.includes('view='));
+  await page.goBack();
+  await page.waitForFunction(() => location.hash.includes('view=timeline'));
+  await page.locator('aw-dashboard aw-step-inspector table.timeline').first().waitFor({ timeout: 10000 });
+  assert.equal(await page.evaluate(() => document.querySelector('aw-app').shadowRoot.querySelector('aw-dashboard').selectedTrajectory), uid);
+  assert.deepEqual(app.errors, []);
 });

@@ -39,8 +39,10 @@ import type { AwPriceTable } from '../kit/aw-price-table';
 import { breakdownSql, DEFAULT_SORT, DIMENSIONS, type Dimension, groupCountsSql, groupsSql, LIST_LIMIT, listedTrajectories, OPTIONS_SQL, rewardsSql, type Sort, summarySql, trajectoriesSql } from '../../pool/queries/dashboard';
 import { base } from '../kit/styles';
 import { STEP_COUNT } from '../../pool/queries/pool';
+import { currentRoute, registerRouteState, ROUTE_EVENT, type Route, writeRoute } from '../kit/route';
+import { type DashboardTab, type DashboardUrlState, dashboardRoute, readDashboardRoute } from './url-state';
 
-type Tab = 'overview' | 'review' | 'reference';
+type Tab = DashboardTab;
 
 /** The list-and-inspector split's height, and the inspector's share of its width (per cent, kept in localStorage). */
 const SPLIT_H = 560;
@@ -81,6 +83,11 @@ export class AwDashboard extends LitElement {
   @state() costByModel: Row[] = [];
   @state() private costs: Map<string, TrajectoryCost> = new Map();
   @state() private inspectorView: InspectorView = 'conversation';
+  /** The inspector's step (its index in the trajectory), kept for the address. */
+  @state() private stepIndex = 0;
+  /** The state being set comes from the address (a link, the back button): written back without a new history entry. */
+  private fromRoute = false;
+  private offRoute?: () => void;
   /** The inspector panel's share of the split's width, in per cent. */
   @state() inspectorWidth = savedInspectorWidth();
   private models: string[] = [];
@@ -144,6 +151,10 @@ export class AwDashboard extends LitElement {
       if (this.stale && entries.some((e) => e.isIntersecting)) void this.refresh();
     });
     this.shown.observe(this);
+    this.offRoute = registerRouteState('dashboard', () => dashboardRoute(this.urlState));
+    window.addEventListener(ROUTE_EVENT, this.onRoute);
+    const r = currentRoute();
+    if (r.tab === 'dashboard') this.applyRoute(r);
     // sorted by cost, a new price can reorder the list: rerun it; otherwise only the costs change
     this.offPrices = onPricesChange(() => void (this.sort.column === 'cost_usd' ? this.refresh() : this.refreshCosts(this.seq)));
   }
@@ -154,6 +165,45 @@ export class AwDashboard extends LitElement {
     this.offChange = undefined;
     this.shown?.disconnect();
     this.offPrices?.();
+    this.offRoute?.();
+    window.removeEventListener(ROUTE_EVENT, this.onRoute);
+  }
+
+  /** What the address says of the dashboard (views/kit/route.ts). */
+  get urlState(): DashboardUrlState {
+    return { tab: this.tab, filter: this.filter, sort: this.sort, trajectory: this.selected, step: this.stepIndex, view: this.inspectorView };
+  }
+
+  private onRoute = (e: Event): void => {
+    const r = (e as CustomEvent<Route>).detail;
+    if (r.tab === 'dashboard') this.applyRoute(r);
+  };
+
+  /** Show what a dashboard address describes: sub-view, filter, sort, trajectory, step and inspector view. */
+  applyRoute(r: Route): void {
+    const s = readDashboardRoute(r.sub, r.params);
+    this.fromRoute = true;
+    this.tab = s.tab;
+    if (JSON.stringify(s.filter) !== JSON.stringify(this.filter)) this.filter = s.filter;
+    if (s.sort.column !== this.sort.column || s.sort.descending !== this.sort.descending) this.sort = s.sort;
+    this.selected = s.trajectory;
+    this.stepIndex = s.step;
+    this.inspectorView = s.view;
+  }
+
+  /** Open a trajectory in the inspector (at its first step). */
+  private select(uid: string | null): void {
+    if (uid !== this.selected) this.stepIndex = 0;
+    this.selected = uid;
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    const keys = ['tab', 'filter', 'sort', 'selected', 'inspectorView', 'stepIndex'];
+    if (!keys.some((k) => changed.has(k))) return;
+    // a new trajectory, filter, sort or view is a place the back button returns to; a step is not
+    const onlyStep = !keys.some((k) => k !== 'stepIndex' && changed.has(k));
+    writeRoute('dashboard', this.fromRoute || onlyStep ? 'replace' : 'push');
+    this.fromRoute = false;
   }
 
   private subscribe(): void {
@@ -256,7 +306,7 @@ export class AwDashboard extends LitElement {
     if (!pool) return;
     const rollouts = await loadRollouts(pool, promptUid);
     if (!rollouts.length) return;
-    this.selected = rollouts[0].trajectory_uid;
+    this.select(rollouts[0].trajectory_uid);
     this.inspectorView = 'compare';
     await this.updateComplete;
     const inspector = this.renderRoot.querySelector('aw-step-inspector') as AwStepInspector | null;
@@ -357,18 +407,23 @@ export class AwDashboard extends LitElement {
       </div>
       <h3>As the trainer sees it</h3>
       <aw-tokenizer-panel .services=${this.services} .where=${this.where}
-        @aw-trajectory-select=${(e: CustomEvent<{ trajectoryUid: string }>) => (this.selected = e.detail.trajectoryUid)}></aw-tokenizer-panel>
+        @aw-trajectory-select=${(e: CustomEvent<{ trajectoryUid: string }>) => this.select(e.detail.trajectoryUid)}></aw-tokenizer-panel>
       <h3 id="trajectories-h">Trajectories (${this.listNote()}; click a header to sort)</h3>
       <div class="split" style=${`--insp:${this.inspectorWidth}%`}>
         <aw-trajectory-list .table=${this.trajectories} .costs=${this.costs} .sort=${this.sort} .selected=${this.selected} .height=${SPLIT_H}
           @aw-sort-change=${(e: CustomEvent<{ sort: Sort }>) => (this.sort = e.detail.sort)}
-          @aw-trajectory-select=${(e: CustomEvent<{ trajectoryUid: string }>) => (this.selected = e.detail.trajectoryUid)}></aw-trajectory-list>
+          @aw-trajectory-select=${(e: CustomEvent<{ trajectoryUid: string }>) => this.select(e.detail.trajectoryUid)}></aw-trajectory-list>
         <div class="sep" role="separator" tabindex="0" aria-orientation="vertical" aria-label="Inspector width" aria-valuemin=${INSPECTOR_MIN} aria-valuemax=${INSPECTOR_MAX}
           aria-valuenow=${Math.round(this.inspectorWidth)} aria-valuetext=${`inspector ${Math.round(this.inspectorWidth)}% wide`} title="Drag, or ←/→, to resize the inspector"
           @pointerdown=${this.onSepDown} @keydown=${this.onSepKey}></div>
         <aw-step-inspector id="inspector" role="region" aria-label="Inspector" .services=${this.services} .trajectoryUid=${this.selected} .trajectoryUids=${this.uids} .view=${this.inspectorView}
+          .step=${this.stepIndex}
           @aw-inspector-view=${(e: CustomEvent<{ view: InspectorView }>) => (this.inspectorView = e.detail.view)}
-          @aw-trajectory-change=${(e: CustomEvent<{ trajectoryUid: string }>) => (this.selected = e.detail.trajectoryUid)}></aw-step-inspector>
+          @aw-step-select=${(e: Event) => {
+            // the compare view's own inspectors select their steps too: only the panel's own counts
+            if (e.composedPath()[0] === e.currentTarget) this.stepIndex = (e.currentTarget as AwStepInspector).step;
+          }}
+          @aw-trajectory-change=${(e: CustomEvent<{ trajectoryUid: string }>) => this.select(e.detail.trajectoryUid)}></aw-step-inspector>
       </div>
       <h3>GRPO groups (trajectories sharing a prompt_uid)</h3>
       <aw-grpo-groups .rows=${this.groups} .counts=${this.groupCounts}

@@ -27,6 +27,7 @@ import './aw-notebook';
 import './aw-notebook-sidebar';
 import { dropSchema } from '../../pool/queries/pool';
 import { setOpenNotebook } from './open-notebook';
+import { currentRoute, registerRouteState, ROUTE_EVENT, type Route, writeRoute } from '../kit/route';
 import '../export/aw-export-form';
 
 interface Open {
@@ -74,6 +75,9 @@ export class AwNotebooks extends LitElement {
   @query('aw-notebook') private notebookEl?: AwNotebook;
   @query('input[type=file]') private fileInput?: HTMLInputElement;
   private unregister: (() => void) | null = null;
+  private offRoute?: () => void;
+  /** The notebook id the address last showed (edits make a new `open`, not a new address). */
+  private routedId: string | null = null;
   private saveTimer = 0;
   private ready: Promise<void> = Promise.resolve();
   private opening: Promise<void> = Promise.resolve();
@@ -106,19 +110,35 @@ export class AwNotebooks extends LitElement {
     super.connectedCallback();
     this.store ??= new NotebookStore();
     this.unregister = registerNotebookPanel({ openMarkdown: (md, o) => this.openMarkdown(md, o), runAll: () => this.runAll() });
+    // `#notebook?nb=<id>`: a saved notebook (one opened read-only from a file or URL has no address of its own)
+    this.offRoute = registerRouteState('notebook', () => ({ params: this.open && !this.open.readonly ? new URLSearchParams({ nb: this.open.id }) : undefined }));
+    window.addEventListener(ROUTE_EVENT, this.onRoute);
     this.ready = this.start();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.unregister?.();
+    this.offRoute?.();
+    window.removeEventListener(ROUTE_EVENT, this.onRoute);
     this.flushSave();
     setOpenNotebook(null);
   }
 
+  private onRoute = (e: Event): void => {
+    const r = (e as CustomEvent<Route>).detail;
+    const nb = r.tab === 'notebook' ? r.params.get('nb') : null;
+    if (nb && nb !== this.open?.id) void this.ready.then(() => this.show(nb));
+  };
+
   protected override updated(changed: Map<string, unknown>): void {
     // the export form's view picker follows the open notebook, its cells and its runs
     if (changed.has('open') || changed.has('sidebarKey')) setOpenNotebook(this.open);
+    if (changed.has('open') && (this.open?.id ?? null) !== this.routedId) {
+      // the first notebook shown on start is where the address already is: no history entry for it
+      writeRoute('notebook', this.routedId === null ? 'replace' : 'push');
+      this.routedId = this.open?.id ?? null;
+    }
   }
 
   private async start(): Promise<void> {
@@ -137,6 +157,10 @@ export class AwNotebooks extends LitElement {
         this.message = `Could not open the notebook at ${url}: ${e instanceof Error ? e.message : e}. Check the address, or download it and open the file.`;
       }
     }
+    const r = currentRoute();
+    const linked = r.tab === 'notebook' ? r.params.get('nb') : null;
+    if (linked && this.list.some((n) => n.id === linked)) await this.show(linked);
+    else if (linked) this.message = `The linked notebook (${linked}) is not saved in this browser: notebooks live in the browser that made them. Ask for its .md file and open it.`;
     if (!this.open && this.list[0]) await this.show(this.list[0].id);
   }
 
