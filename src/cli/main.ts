@@ -10,7 +10,7 @@ import type { ImportProgress, ImportReport } from '../contract/reports';
 import { datasetSql, describeSql, problemsSql, resolveLayoutOptions, withoutMapsSql } from '../export/layouts';
 import { EXPORT_FLAGS, ExportFlagError, exportOptions, type HeadlessExportOptions } from '../export/export-flags';
 import {
-  checkRows, claimFolder, MANIFEST_FILE, type ManifestFile, PartFolderError, type PartitionFolder, partitionFolders, partitionPredicate, partitionValuesSql, partsManifest,
+  checkRows, claimFolder, MANIFEST_FILE, type ManifestFile, ownedFilesManifest, PartFolderError, type PartitionFolder, partitionFolders, partitionPredicate, partitionValuesSql, partsManifest,
   type PartsManifest,
 } from '../export/part-folder';
 import { sqlString, sqlStringList } from '../pool/sql';
@@ -29,7 +29,8 @@ const HELP = `agentworld — AgentWorld Workbench, headless
   agentworld import <files|folders|globs…> --pool pool.duckdb [--shard i/n] [--format id] [--threads N] [--steps-out DIR] [--json]
   agentworld merge <shard steps files|globs…> --pool merged.duckdb [--steps-out DIR] [--json]   (shards joined as one import of the listing)
   agentworld run <notebook.md…> --pool pool.duckdb [--allow-effects] [--out DIR] [--read PATH…] [--json]   (several notebooks: in the order given;
-                    the cells' SQL reads the pool and the files or folders named by --read, and writes files only into --out)
+                    the cells' SQL reads the pool and the files or folders named by --read, and writes files only into --out,
+                    which is new, empty, or an earlier run's (--force replaces its files))
   agentworld export --pool pool.duckdb --layout sft|rl_steps|verl_prompts|dpo|steps[,…] --out DIR [--force]
                     [--partition-by data_source,channel] [--max-file-size 512MB] [--json]
                     DIR: new, empty, or holding only an earlier export (its _manifest.json lists its files); --force replaces those files
@@ -244,9 +245,12 @@ export async function main(argv: string[]): Promise<number> {
         // a notebook's SQL reads the pool, the files named by --read, and writes only into --out (issue 37 item 2)
         const scope = inputScope(v.read ?? []);
         for (const p of v.read ?? []) if (!existsSync(p) && !/[*?[{]/.test(p)) throw new UsageError(`--read: no such file or folder: ${p}`);
-        if (v.out) {
-          mkdirSync(resolve(v.out), { recursive: true });
-          scope.dirs.push(resolve(v.out));
+        // --out as an export's: new, empty, or an earlier run's files (listed by its manifest), which --force replaces
+        const runOut = v.out ? resolve(v.out) : null;
+        if (runOut) {
+          await claimFolder(nodeFolderIo(runOut), { force: v.force, name: runOut, forceHint: '--force' });
+          mkdirSync(runOut, { recursive: true });
+          scope.dirs.push(runOut);
         }
         pool = await NativePool.open(resolve(need(v.pool, '--pool')), { memoryLimit, scope });
         // several notebooks: one after another on the same pool, in the order given
@@ -260,6 +264,12 @@ export async function main(argv: string[]): Promise<number> {
           }
           const bad = report.cells.find((c) => c.status === 'error');
           if (bad) process.stderr.write(`${rest.length > 1 ? `${nb}: ` : ''}cell ${bad.name} failed: ${bad.error}\n`);
+        }
+        // every file in --out now was written by these notebooks' effect cells (it was empty): the manifest claims them
+        if (runOut) {
+          const files = ((await nodeFolderIo(runOut).list()) ?? []).filter((f) => f !== MANIFEST_FILE);
+          const sizes = files.map((path) => ({ path, bytes: statSync(join(runOut, ...path.split('/'))).size }));
+          writeFileSync(join(runOut, MANIFEST_FILE), JSON.stringify(ownedFilesManifest({ command: 'run', notebooks: rest }, sizes), null, 2));
         }
         if (v.json) process.stdout.write(`${JSON.stringify(reports.length > 1 ? reports : reports[0], null, 1)}\n`);
         return reports.some((r) => r.cells.some((c) => c.status === 'error')) ? 1 : 0;

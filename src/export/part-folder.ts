@@ -182,6 +182,11 @@ export function partsManifest(m: ManifestInput): PartsManifest {
   };
 }
 
+/** A manifest that only claims files (what `agentworld run --out` writes after its effect cells): claimFolder reads it as ours. */
+export function ownedFilesManifest(extra: Record<string, unknown>, files: readonly { path: string; bytes: number }[], when = new Date()): Record<string, unknown> {
+  return { generator: GENERATOR, created_at: when.toISOString(), ...extra, status: 'complete', files: [...files] };
+}
+
 /** A part file's name: `part-<i>.<format>` (the CLI's COPY … FILENAME_PATTERN 'part-{i}' and the page's parts alike). */
 export const partFileName = (i: number, format: string) => `part-${i}.${format}`;
 

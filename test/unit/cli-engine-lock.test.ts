@@ -81,6 +81,24 @@ describe('CLI engine lock', () => {
     assert.equal(r.code, 1, 'the failing cells fail the run');
   });
 
+  it('run --out is new, empty or an earlier run\'s: its manifest claims the cells\' files, --force replaces them, a user\'s file stops it', async () => {
+    const nb = join(tmp, 'writes.md');
+    const out = join(tmp, 'run-out');
+    writeFileSync(nb, `---\ntitle: writes\n---\n\n${sql('w', `COPY (SELECT 1 AS x) TO '${join(out, 'x.csv')}'`, true)}`);
+    const go = (...extra: string[]) => cli('run', nb, '--pool', POOL, '--allow-effects', '--out', out, ...extra);
+    assert.equal((await go()).code, 0);
+    assert.deepEqual(JSON.parse(readFileSync(join(out, '_manifest.json'), 'utf8')).files, [{ path: 'x.csv', bytes: 4 }]);
+    const again = await go();
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /holds an earlier export .* --force replaces those files/);
+    assert.equal((await go('--force')).code, 0);
+    writeFileSync(join(out, 'mine.txt'), 'keep');
+    const refused = await go('--force');
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /not empty .*mine\.txt.*Nothing was deleted/);
+    assert.equal(readFileSync(join(out, 'mine.txt'), 'utf8'), 'keep');
+  });
+
   it('export --where cannot read a file either', async () => {
     const r = await cli('export', '--pool', POOL, '--layout', 'steps', '--out', join(tmp, 'where'), '--where', `s.step_id NOT IN (SELECT content FROM read_text('${SECRET}'))`);
     assert.equal(r.code, 1);
