@@ -139,8 +139,12 @@ export class AwExportForm extends LitElement {
     });
   }
 
-  /** Share the settings with "Run headless" (an invalid view name shares none). */
+  /**
+   * Share the settings with "Run headless" (an invalid view name shares none). A closed dialog shares nothing: the
+   * notebook panel keeps one mounted, and its defaults must not replace what the Data tab's form was set to.
+   */
   private shareSettings(): void {
+    if (this.modal && !this.open) return;
     try {
       setExportSettings({
         options: this.options(), view: this.source === 'view' ? this.qualifiedViewName() : null, partitionBy: this.partitionBy.split(',').filter(Boolean), maxFileMb: this.maxFileMb,
