@@ -4,6 +4,8 @@ import '../util/arrow-bool-fix';
 import type { ImportProgress, ImportReport } from '../contract/reports';
 import { parquetRecords } from '../ingest/parquet-records';
 import { ingestFile } from '../ingest/pipeline';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { fileOf, listInputs, shardOf } from './files';
 import type { NativePool } from './native-pool';
 import { threadShardPool } from './shard-pool';
@@ -32,9 +34,17 @@ export async function runImport(pool: NativePool, inputs: readonly string[], opt
   const t0 = performance.now();
   const listing = listInputs(inputs);
   const paths = shardOf(listing, opts.shard);
-  const files = await Promise.all(paths.map(fileOf));
+  // as a folder drop in the page: each file named by its path under the listing's common folder, so files of one
+  // name in different folders stay apart and a Cline task's files find each other (a flat listing keeps base names)
+  const root = commonFolder([...inputs.filter((a) => existsSync(a) && statSync(a).isDirectory()).map((a) => resolve(a)), ...listing.map((p) => dirname(p))]);
+  const named = async (p: string) => {
+    const f = await fileOf(p);
+    const name = relative(root, p).split(sep).join('/');
+    return name === f.name ? f : new File([f], name);
+  };
+  const files = await Promise.all(paths.map(named));
   // a shard's files join across files of the whole listing (openai-batch output + input, langfuse-blob), as one run does
-  const others = opts.shard ? await Promise.all(listing.filter((p) => !paths.includes(p)).map(fileOf)) : [];
+  const others = opts.shard ? await Promise.all(listing.filter((p) => !paths.includes(p)).map(named)) : [];
   const shards = opts.threads === 1 ? undefined : threadShardPool(new Map(files.map((f, i) => [f, paths[i]])), opts.threads);
   const reports: ImportReport[] = [];
   try {
@@ -58,4 +68,17 @@ export async function runImport(pool: NativePool, inputs: readonly string[], opt
     await shards?.close();
   }
   return { files: paths, reports, added: reports.reduce((n, r) => n + r.added, 0), ms: Math.round(performance.now() - t0) };
+}
+
+/** The deepest folder holding every one of these folders (a folder named as an input is the root of its files' names). */
+function commonFolder(folders: readonly string[]): string {
+  if (!folders.length) return '.';
+  let root = folders[0];
+  const inside = (f: string) => f === root || f.startsWith(root.endsWith(sep) ? root : root + sep);
+  while (!folders.every(inside)) {
+    const up = dirname(root);
+    if (up === root) break;
+    root = up;
+  }
+  return root;
 }

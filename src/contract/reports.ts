@@ -142,6 +142,12 @@ export interface ImportReport {
   shards?: number;
   /** The pool's database file after this import and the size past which imports are refused (persistent pools). */
   poolRoom?: { bytes: number; limit: number };
+  /**
+   * The file's records have the shape of no format the workbench reads (detection fell to `generic`): nothing was
+   * kept. `fields` are the top-level keys seen in its first records, for a mapping; import it again with
+   * `format: 'generic'` to keep the records as they are.
+   */
+  notUnderstood?: { fields: string[] };
 }
 
 export interface ImportTimings {

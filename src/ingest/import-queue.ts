@@ -32,7 +32,7 @@ export class ImportQueue {
   }
 
   /** Import files one after another (formats that join across files see the others); resolves with their reports. */
-  async importFiles(files: File[], opts: Pick<ImportOptions, 'shards'> = {}): Promise<ImportReport[]> {
+  async importFiles(files: File[], opts: Pick<ImportOptions, 'shards' | 'format'> = {}): Promise<ImportReport[]> {
     const jobs = files.map((f): ImportJob => ({ key: this.seq++, file: f.name, bytes: f.size, progress: null, report: null, controller: new AbortController(), source: f }));
     this.set([...jobs, ...this.jobs].slice(0, KEEP));
     const reports: ImportReport[] = [];

@@ -60,10 +60,26 @@ export interface Normalizer<S = unknown> {
    * This format joins records across the files of one import (a Batch API output with its input):
    * a sibling file whose first records `accepts` is read whole into `ctx.companions` before normalizing.
    */
-  companions?: { accepts(sample: readonly unknown[]): boolean };
+  companions?: {
+    accepts(sample: readonly unknown[]): boolean;
+    /**
+     * Only files of the same folder can be companions (a Cline task's two files): a folder import names each file by
+     * its path in the folder, and a drop of a thousand sessions need not read every other file's head for each.
+     */
+    sameFolder?: boolean;
+  };
   /** Notes for the import report at end of file (what was joined, what is missing). */
   notes?(state: S): string[];
+  /**
+   * This format's files may be prompt sets: a row with a prompt and no answer yet (veRL prompts, a Batch input on its
+   * own, a conversation that ends before the model's turn) is kept as a prompt row. Any other format's row without a
+   * response is kept only as an error step (a call that failed); the rest is not pooled and the report counts it.
+   */
+  promptRows?: boolean;
 }
+
+/** The folder part of a file name (a folder import names its files by their path in it): `''` for a bare name. */
+export const folderOf = (name: string): string => name.replace(/[^/\\]*$/, '');
 
 export function defineNormalizer<S>(n: Normalizer<S>): Normalizer<S> {
   return n;

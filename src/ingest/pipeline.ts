@@ -205,8 +205,13 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
       const parts = run.formatsUsed.map(([k, v]) => `${k} (${v})`).join(', ');
       warnings.push(`mixed formats in one file: ${parts}`);
     }
-    if (format === generic.id) {
-      message = `Format not recognized: kept ${records} record(s) as generic rows (raw JSON and top-level keys in metadata). Keys seen: ${keysSeen(run.sample)}. Write a mapping to import them as steps.`;
+    let notUnderstood: ImportReport['notUnderstood'];
+    if (run.notUnderstood) {
+      const fields = fieldsSeen(run.sample);
+      notUnderstood = { fields };
+      message = `Not understood: ${records} record(s) with the shape of no format the workbench reads, so nothing was kept (fields seen: ${fields.join(', ') || '(none)'}). Write a mapping for this file (Formats tab), or import it as generic rows to keep the records as they are.`;
+    } else if (format === generic.id) {
+      message = `Kept ${records} record(s) as generic rows, as asked (raw JSON and top-level keys in metadata). Write a mapping to import them as steps.`;
     }
     if (run.emptyPrompts) {
       warnings.push(`${run.emptyPrompts} trajectory(ies) have a blank prompt (no system or first user text): each got a prompt_uid of its own starting with '${EMPTY_PROMPT_PREFIX}', so they form no GRPO group with unrelated ones`);
@@ -215,6 +220,10 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
       warnings.push(`${run.naiveTimes} step(s) have timestamps without a time zone in the source: kept as written and stored as UTC, not shifted (metadata.time_zone says so on each)`);
     }
     if (run.moreRejects) warnings.push(`${run.moreRejects} more rejected line(s) not listed`);
+    if (run.noResponse.length) {
+      const lines = [...new Set(run.noResponse)];
+      warnings.push(`${run.noResponse.length} step(s) had no response (neither an answer nor a failed call) and were not kept (line${lines.length > 1 ? 's' : ''} ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? ', …' : ''})`);
+    }
     const skipped = run.skipped;
     if (skipped.length) {
       const shown = skipped.slice(0, 10).join(', ');
@@ -222,9 +231,9 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
     }
     if (rowsMade === 0) {
       // nothing to keep: the import fails with the reason, and the pool keeps its rejects
-      const why = nothingKept(records, run, warnings, format);
+      const why = message && notUnderstood ? message : nothingKept(records, run, warnings, format);
       await sink.abortImport(id, why, rejected);
-      return report('failed', { format, confidence, records, rows: 0, message: why, importId: id, warnings, shards });
+      return report('failed', { format, confidence, records, rows: 0, message: why, importId: id, warnings, shards, ...(notUnderstood ? { notUnderstood } : {}) });
     }
     progress({ bytesRead: file.size, records, rows: rowsMade, phase: 'committing' });
     const commit = await sink.commitImport(id, { format, confidence, records, rowsMade, errors: rejected, message: message ?? (warnings.join('; ') || null), joinFormats: TRACE_ID_FORMATS });
@@ -291,14 +300,19 @@ function nothingKept(records: number, run: RecordRun, warnings: string[], format
   if (records === 0) return `Nothing was imported: ${warnings.find((w) => /empty|whitespace/.test(w)) ?? 'the file holds no records'}.`;
   const held = run.skipped.length ? `${run.skipped.length} held no LLM call` : '';
   const bad = rejects ? `${rejects} were rejected (first: line ${first.line}: ${first.reason})` : '';
-  return `Nothing was imported: ${records} record(s) read as ${format}, but none made a step${held || bad ? ` — ${[held, bad].filter(Boolean).join(', ')}` : ''}.`;
+  const empty = run.noResponse.length ? `${run.noResponse.length} step(s) had no response` : '';
+  // what the format itself said about the file (a UI log whose calls are in another file, a file of no calls)
+  const notes = run.warnings.filter((w) => !/^\d+ record\(s\) held no LLM call/.test(w));
+  const said = notes.length ? ` ${notes.map((n) => n[0].toUpperCase() + n.slice(1)).join('; ')}.` : '';
+  return `Nothing was imported: ${records} record(s) read as ${format}, but none made a step${held || bad || empty ? ` — ${[held, bad, empty].filter(Boolean).join(', ')}` : ''}.${said}`;
 }
 
-function keysSeen(sample: SourceRecord[]): string {
+/** The top-level keys of the first records (what a mapping would read), or what the records are when not objects. */
+function fieldsSeen(sample: SourceRecord[]): string[] {
   const keys = new Map<string, number>();
   for (const s of sample) {
     if (s.value && typeof s.value === 'object' && !Array.isArray(s.value)) for (const k of Object.keys(s.value)) keys.set(k, (keys.get(k) ?? 0) + 1);
     else keys.set(Array.isArray(s.value) ? '[array]' : typeof s.value, 1);
   }
-  return [...keys.keys()].slice(0, 15).join(', ') || '(none)';
+  return [...keys.keys()].slice(0, 15);
 }

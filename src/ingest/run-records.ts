@@ -7,7 +7,7 @@ import type { RejectedLine } from '../contract/reports';
 import type { StepRecord } from '../contract/step';
 import { detectFormat } from './detect';
 import { createFinalizeState, finalize, type FinalizeState } from './finalize';
-import type { NormalizeContext, Normalizer, SourceRecord } from './normalizer';
+import { folderOf, type NormalizeContext, type Normalizer, type SourceRecord } from './normalizer';
 import { generic } from './normalizers/generic';
 import { isParquet, type ReadEvent, ReadError, readRecords } from './reader';
 import { stepsToIPC } from './step-arrow';
@@ -46,6 +46,10 @@ export interface RecordRun {
   naiveTimes: number;
   /** For a shard: the lines and records counted before it, as it numbered its own. */
   offset?: { lines: number; records: number };
+  /** Detection found no format (it fell to `generic`) and none was asked for: nothing was normalized or kept. */
+  notUnderstood: boolean;
+  /** Lines whose steps had no response and were not kept (not an error step, not a prompt row of a prompt-set format). */
+  noResponse: number[];
 }
 
 function approxSize(s: StepRecord): number {
@@ -113,6 +117,10 @@ export async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv):
   const batchBytes = env.batchBytes ?? 16 << 20;
   const formatsUsed = new Map<string, number>();
   const skipped: number[] = [];
+  const noResponse: number[] = [];
+  let notUnderstood = false;
+  // `generic` keeps records as they are only when the user asked for it (a low-confidence guess pools nothing)
+  const asked = env.forcedFormat === generic.id;
 
   const flushBatch = async () => {
     if (!batch.length) return;
@@ -131,15 +139,24 @@ export async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv):
     if (batch.length >= batchRows || batchSize >= batchBytes) await flushBatch();
   };
 
+  /** A row is an LLM call's: it has a response, or it is the error step of a call that failed, or a prompt row of a prompt set. */
+  const keep = (n: Normalizer<unknown>, rows: StepRecord[]): StepRecord[] => {
+    if (asked) return rows;
+    const kept = rows.filter((r) => r.response !== null || r.status === 'error' || (n.promptRows === true && r.messages.length > 0));
+    for (const r of rows) if (!kept.includes(r)) noResponse.push(r.source_line ?? 0);
+    return kept;
+  };
+
   const normalizeWith = (n: Normalizer<unknown>, rec: SourceRecord): StepRecord[] => {
     const drafts = n.normalize(rec, ctx, stateOf(n));
     if (!drafts.length) return [];
     formatsUsed.set(n.id, (formatsUsed.get(n.id) ?? 0) + 1);
-    return finalize(drafts, rec, ctx, fin, { format: n.id, importId: env.importId });
+    return keep(n, finalize(drafts, rec, ctx, fin, { format: n.id, importId: env.importId }));
   };
 
   const handle = async (rec: SourceRecord) => {
     records++;
+    if (notUnderstood) return;
     const n = chosen!;
     let rows: StepRecord[] | null = null;
     let why: string | null = null;
@@ -178,7 +195,12 @@ export async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv):
     chosen = d.normalizer;
     log.format = chosen.id;
     log.confidence = d.confidence;
-    if (chosen.companions && env.siblings?.length) ctx.companions = await readCompanions(chosen, env.siblings, env.isCancelled);
+    notUnderstood = chosen.id === generic.id && !asked;
+    if (chosen.companions && env.siblings?.length) {
+      const own = folderOf(ctx.file);
+      const candidates = chosen.companions.sameFolder ? env.siblings.filter((f) => folderOf(f.name) === own) : env.siblings;
+      ctx.companions = await readCompanions(chosen, candidates, env.isCancelled);
+    }
     for (const s of sample) await handle(s);
   };
 
@@ -199,7 +221,7 @@ export async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv):
   for (const [n, st] of states) {
     if (n.flush) {
       const drafts = n.flush(ctx, st);
-      if (drafts.length) await emit(finalize(drafts, { value: null, line: 0, index: records }, ctx, fin, { format: n.id, importId: env.importId, keepRaw: false }));
+      if (drafts.length) await emit(keep(n, finalize(drafts, { value: null, line: 0, index: records }, ctx, fin, { format: n.id, importId: env.importId, keepRaw: false })));
     }
   }
   for (const [n, st] of states) if (n.notes) warnings.push(...n.notes(st));
@@ -208,7 +230,7 @@ export async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv):
   env.onCount?.(records, rowsMade);
   return {
     records, rowsMade, rejected, moreRejects, warnings, skipped, formatsUsed: [...formatsUsed], format: log.format, confidence: log.confidence, sample,
-    ownUids: [...fin.own], linked: fin.linked, emptyPrompts: fin.emptyPrompts, naiveTimes: fin.naiveTimes,
+    ownUids: [...fin.own], linked: fin.linked, emptyPrompts: fin.emptyPrompts, naiveTimes: fin.naiveTimes, notUnderstood, noResponse,
   };
 }
 

@@ -201,6 +201,8 @@ export async function runSharded(file: File, plan: ShardPlan, pool: ShardPool, e
     linked: false,
     emptyPrompts: runs.reduce((a, r) => a + r.emptyPrompts, 0),
     naiveTimes: runs.reduce((a, r) => a + r.naiveTimes, 0),
+    notUnderstood: false,
+    noResponse: runs.flatMap((r) => r.noResponse),
   };
 }
 

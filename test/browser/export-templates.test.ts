@@ -30,6 +30,9 @@ export const FIXTURES = [
     'langfuse-corrections.json', 'llamafactory-alpaca-history.json', 'llamafactory-dpo-sharegpt.json', 'llamafactory-kto.json', 'nock-recording.json',
     'openai-batch-input.jsonl', 'openai-batch-output.jsonl', 'otel-genai-current.jsonl', 'otel-genai-legacy-logs.json', 'swe-agent-submit.traj',
     'trl-preference.jsonl', 'vcr-openai.yaml', 'vcr-pydantic-ai.yaml',
+    // the session formats of issue 32, one file each
+    'gemini-cli-session.jsonl', 'cline-xml-task.json', 'pi-session.jsonl', 'session-trace-simple.jsonl', 'opencode-export.json', 'aider.llm.history',
+    'tau2-bench-results.json',
   ].map((f) => `formats/${f}`),
 ];
 

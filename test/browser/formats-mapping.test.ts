@@ -128,13 +128,14 @@ after(() => pool.terminate());
 describe('a file of an unknown shape becomes importable by a mapping', () => {
   before(() => pool.clear());
 
-  it('imports as generic first, then as steps once a mapping is saved and enabled', async () => {
+  it('is not understood first (nothing kept, the fields named), then imports as steps once a mapping is saved and enabled', async () => {
     const file = await fixture('mapping/support-tickets.jsonl');
     const [plain] = await importerFor(pool).importFiles([file]);
-    expect(plain.status).to.equal('done');
+    expect(plain.status).to.equal('failed');
     expect(plain.format).to.equal('generic');
-    expect(plain.message).to.match(/Format not recognized/);
-    expect(plain.message).to.match(/Keys seen: .*ticket.*dialog/);
+    expect(plain.added).to.equal(0);
+    expect(plain.message).to.match(/^Not understood: .*fields seen: ticket, queue, opened, dialog/);
+    expect(plain.notUnderstood?.fields).to.include('dialog');
 
     const store = storeFor('pipeline');
     await store.save(TICKETS);
@@ -170,12 +171,13 @@ describe('a file of an unknown shape becomes importable by a mapping', () => {
     await store.setEnabled('support-tickets', false);
     const [off] = await importer.importFiles([new File([await file.arrayBuffer(), '\n'], 'again.jsonl')]);
     expect(off.format, 'a disabled mapping is not tried').to.equal('generic');
+    expect(off.status).to.equal('failed');
     await store.close();
   });
 });
 
 describe('import report of an unrecognized file', () => {
-  it('offers "Write a mapping for this file", which hands the File over in aw-start-mapping', async () => {
+  it('says it was not understood, offers "Write a mapping for this file" (the File handed over in aw-start-mapping) and "Import as generic rows"', async () => {
     await pool.clear();
     const host = document.createElement('test-formats-host') as TestFormatsHost;
     host.services = withImports({ pool, importer: importerFor(pool), exporter: {} as Exporter, notify: () => {} });
@@ -197,6 +199,16 @@ describe('import report of an unrecognized file', () => {
     expect(got).to.equal(unknown);
     expect(takePendingMapping(), 'kept for a Formats panel that mounts later').to.equal(unknown);
     expect(takePendingMapping()).to.equal(null);
+    const note = panel.shadowRoot!.querySelector('.not-understood')?.textContent ?? '';
+    expect(note).to.match(/Not understood/);
+    expect(note).to.match(/ticket.*dialog/s);
+    const asGeneric = [...panel.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent === 'Import as generic rows')!;
+    asGeneric.click();
+    await until('the generic import', () => host.services.imports.jobs.length === 3 && !!host.services.imports.jobs[0].report);
+    const [again] = host.services.imports.jobs;
+    expect(again.report?.format).to.equal('generic');
+    expect(again.report?.status, again.report?.message ?? '').to.equal('done');
+    expect(again.report?.added).to.equal(5);
     host.remove();
   });
 });
@@ -304,5 +316,39 @@ describe('<aw-formats> editor', () => {
     expect(second).to.deep.equal({ trajectory_uid: 'X-2', source_format: 'unsaved-tickets', reward: 4 });
     host.remove();
     await store.close();
+  });
+});
+
+describe('a folder picked in the import panel', () => {
+  it('imports every file under it, each reported by its path, a Cline task joined across its two files', async () => {
+    await pool.clear();
+    const host = document.createElement('test-formats-host') as TestFormatsHost;
+    host.services = withImports({ pool, importer: importerFor(pool), exporter: {} as Exporter, notify: () => {} });
+    const panel = document.createElement('aw-import-panel');
+    host.append(panel);
+    document.body.append(host);
+    await panel.updateComplete;
+    const dt = new DataTransfer();
+    for (const name of ['api_conversation_history.json', 'ui_messages.json']) {
+      const f = await fixture(`folders/cline-task/tasks/1769053680585/${name}`);
+      // what a webkitdirectory pick gives: the file's path in the picked folder
+      Object.defineProperty(f, 'webkitRelativePath', { value: `cline-task/tasks/1769053680585/${name}` });
+      dt.items.add(f);
+    }
+    const input = panel.shadowRoot!.querySelector('input[aria-label="Import a folder"]') as HTMLInputElement;
+    expect(input.hasAttribute('webkitdirectory')).to.equal(true);
+    input.files = dt.files;
+    input.dispatchEvent(new Event('change'));
+    const jobs = () => host.services.imports.jobs;
+    await until('both reports', () => jobs().length === 2 && jobs().every((j) => j.report));
+    const byFile = new Map(jobs().map((j) => [j.file, j.report!]));
+    const history = byFile.get('cline-task/tasks/1769053680585/api_conversation_history.json');
+    expect(history?.status, history?.message ?? '').to.equal('done');
+    expect(history?.rows).to.equal(3);
+    expect(history?.warnings).to.include('usage, cost and start times read from cline-task/tasks/1769053680585/ui_messages.json');
+    expect(byFile.get('cline-task/tasks/1769053680585/ui_messages.json')?.status).to.equal('failed');
+    const [cost] = await pool.rows(`SELECT sum(CAST(metadata['cost_usd'] AS DOUBLE)) AS usd FROM steps`);
+    expect(Number(cost.usd)).to.be.closeTo(0.06366, 1e-9);
+    host.remove();
   });
 });

@@ -200,4 +200,19 @@ describe('CLI import', () => {
     assert.throws(() => listInputs(['test/fixtures/nope.jsonl']), (e) => e instanceof UsageError && /nope\.jsonl/.test(e.message));
     assert.throws(() => shardOf(all, '3/3'), UsageError);
   });
+
+  it('a folder imports as in the page: files named by their path in it, a Cline task joined across its two files', async () => {
+    const pool = await NativePool.open(':memory:');
+    try {
+      const { reports } = await runImport(pool, ['test/fixtures/folders/cline-task'], { threads: 1 });
+      const byFile = new Map(reports.map((r) => [r.file, r]));
+      assert.deepEqual([...byFile.keys()], ['tasks/1769053680585/api_conversation_history.json', 'tasks/1769053680585/task_metadata.json', 'tasks/1769053680585/ui_messages.json']);
+      const history = byFile.get('tasks/1769053680585/api_conversation_history.json')!;
+      assert.equal(history.rows, 3);
+      assert.ok(history.warnings.includes('usage, cost and start times read from tasks/1769053680585/ui_messages.json'), history.warnings.join(' | '));
+      assert.equal(byFile.get('tasks/1769053680585/ui_messages.json')?.status, 'failed', 'the UI log adds no calls of its own');
+    } finally {
+      await pool.close();
+    }
+  });
 });

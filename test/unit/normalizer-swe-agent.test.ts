@@ -80,20 +80,21 @@ describe('swe-agent normalizer: detection', () => {
     assert.equal(score({ messages: 'x', info: { exit_status: 'x' } }), 0);
   });
 
-  it('plain message lists: 0.7 with mini-swe-agent markers, 0.3 without; anything else 0', () => {
+  it('plain message lists: 0.7 with mini-swe-agent markers; without them any chat export looks alike, so 0', () => {
     const msgs = mini().messages;
     assert.equal(score(msgs), 0.7, 'one array record');
     assert.equal(score(...msgs), 0.7, 'one message a record');
-    assert.equal(score({ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello', name: 'bot', extra: {}, tool_calls: null, tool_call_id: null, timestamp: 1 }), 0.3);
-    assert.equal(score({ role: 'user', content: 'hi' }, { role: 'user', content: 'x', weird: 1 }), 0);
-    assert.equal(score({ role: 'user', content: 'hi' }, { role: 1, content: 'x' }), 0);
-    assert.equal(score({ role: 'user', content: 'hi' }, { role: 'user' }), 0);
+    assert.equal(score({ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello', name: 'bot', extra: {}, tool_calls: null, tool_call_id: null, timestamp: 1 }), 0);
+    assert.equal(score({ role: 'user', content: 'THOUGHT:' }, { role: 'assistant', content: 'hello', name: 'bot', extra: {}, tool_calls: null, tool_call_id: null, timestamp: 1 }), 0.7);
+    assert.equal(score({ role: 'user', content: 'THOUGHT:' }, { role: 'user', content: 'x', weird: 1 }), 0);
+    assert.equal(score({ role: 'user', content: 'THOUGHT:' }, { role: 1, content: 'x' }), 0);
+    assert.equal(score({ role: 'user', content: 'THOUGHT:' }, { role: 'user' }), 0);
     assert.equal(score([{ role: 'user', content: 'hi' }], [{ role: 'user', content: 'THOUGHT:' }]), 0, 'two arrays are not messages');
     assert.equal(score([]), 0);
     assert.equal(score(), 0);
     assert.match(sweAgent.label, /^SWE-agent/);
     assert.equal(score({ role: 'user', content: { text: 'THOUGHT:' } }), 0.7, 'non-text content is searched as JSON text');
-    assert.equal(score({ role: 'user', content: null }), 0.3);
+    assert.equal(score({ role: 'user', content: null }), 0);
   });
 
   it('each marker counts', () => {

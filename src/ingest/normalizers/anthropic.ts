@@ -24,8 +24,9 @@ export interface AnthropicState {
   stream: AnthropicStream | null;
 }
 
+/** A Messages API response: an assistant message with content blocks (`type: "message"` alone is any session log's line). */
 function isMessage(v: unknown): boolean {
-  return isObject(v) && (v.type === 'message' || ('stop_reason' in v && Array.isArray(v.content)));
+  return isObject(v) && Array.isArray(v.content) && (v.role === 'assistant' || 'stop_reason' in v) && (v.type === 'message' || 'stop_reason' in v || typeof v.id === 'string');
 }
 
 function isError(v: unknown): v is Obj {

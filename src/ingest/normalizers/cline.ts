@@ -10,7 +10,7 @@
  * definitions are not in the folder.
  */
 import { assistantMessage, userMessages } from '../../wire/anthropic';
-import { defineNormalizer, type NormalizeContext, RecordError } from '../normalizer';
+import { defineNormalizer, folderOf, type NormalizeContext, RecordError } from '../normalizer';
 import { redactedJson } from '../redact';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';
@@ -91,13 +91,12 @@ function apiRequests(rows: readonly unknown[]): Obj[] {
   return out;
 }
 
-const dirOf = (path: string) => path.replace(/[^/\\]*$/, '');
 
 /** The UI log of this task: the companion in the same folder (a folder import names files by their path in it), or the only one when the files came without folders. */
 function uiCompanion(ctx: NormalizeContext): { file: string; records: unknown[] } | null {
   const logs = (ctx.companions ?? []).filter((c) => c.records.some(isUiRow));
-  const own = dirOf(ctx.file);
-  const same = logs.filter((c) => dirOf(c.file) === own);
+  const own = folderOf(ctx.file);
+  const same = logs.filter((c) => folderOf(c.file) === own);
   if (same.length === 1) return same[0];
   return !own && logs.length === 1 ? logs[0] : null;
 }
@@ -169,7 +168,7 @@ export const cline = defineNormalizer<ClineState>({
   label: 'Cline / Roo Code / Kilo Code task (api_conversation_history.json, ui_messages.json)',
   detect: (sample) => scoreSample(sample, recordScore),
   createState: () => ({ history: [], uiOnly: false, metadataOnly: false, joined: null, notes: [] }),
-  companions: { accepts: (sample) => sample.some(isUiRow) },
+  companions: { accepts: (sample) => sample.some(isUiRow), sameFolder: true },
   normalize(record, _ctx, state) {
     const v = record.value;
     if (isUiRow(v)) {

@@ -94,6 +94,7 @@ function answer(prompt: ChatMessage[], v: unknown): { messages: ChatMessage[]; r
 
 export const llamaFactory = defineNormalizer({
   id: 'llama-factory',
+  promptRows: true,
   parallel: true,
   label: 'Fine-tuning datasets: alpaca, DPO pairs, KTO rows (LLaMA-Factory / axolotl / TRL)',
   detect: (sample) => scoreSample(sample, recordScore),

@@ -119,6 +119,7 @@ function inputSteps(v: Obj, st: BatchState): TrajectoryDraft[] {
 
 export const openaiBatch = defineNormalizer<BatchState>({
   id: 'openai-batch',
+  promptRows: true,
   label: 'OpenAI / Anthropic Batch API input or output (JSONL)',
   detect: (sample) => scoreSample(sample, (v) => (isOutput(v) ? 0.97 : isInput(v) ? 0.96 : 0)),
   companions: { accepts: (sample) => sample.length > 0 && sample.filter((v) => isOutput(v) || isInput(v)).length / sample.length >= 0.8 },

@@ -16,6 +16,7 @@ function looksLike(v: unknown): boolean {
 export const openaiChat = withProviderFill(
   defineNormalizer({
     id: 'openai-chat',
+    promptRows: true,
     parallel: true,
     label: 'OpenAI chat fine-tuning (messages)',
     detect(sample) {

@@ -117,6 +117,7 @@ export function shareGptMessages(turns: readonly unknown[], system: unknown): Ch
 export const sharegpt = withProviderFill(
   defineNormalizer({
     id: 'sharegpt',
+    promptRows: true,
     parallel: true,
     label: 'ShareGPT conversations (from/value)',
     detect(sample) {

@@ -199,8 +199,9 @@ export const sweAgent = withProviderFill(
       if (sample.some(isMiniTraj)) return 0.85;
       const items = sample.length === 1 && Array.isArray(sample[0]) ? sample[0] : sample;
       if (!items.length || !items.every(isBareMessage)) return 0;
+      // a bare message list is mini-swe-agent's only with its markers: any chat export is a list of {role, content}
       // Stryker disable next-line StringLiteral: a null content (the only one `str` gives no text for) holds no marker either way
-      return items.some((m) => MINI_MARKERS.test(str((m as Obj).content) ?? '')) ? 0.7 : 0.3;
+      return items.some((m) => MINI_MARKERS.test(str((m as Obj).content) ?? '')) ? 0.7 : 0;
     },
     createState: () => ({ bare: [] }),
     normalize(record: SourceRecord, _ctx, state) {

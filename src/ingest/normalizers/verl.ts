@@ -84,6 +84,7 @@ function groundTruth(v: Obj, reward: Obj): { ground_truth?: string; reward_style
 /** veRL RL prompt rows and generic `{prompt, response, reward}` rows (JSONL or Parquet). */
 export const verl = defineNormalizer({
   id: 'verl',
+  promptRows: true,
   parallel: true,
   label: 'veRL / RL prompt rows (prompt, reward_model, extra_info)',
   detect(sample) {

@@ -2,6 +2,7 @@ import { consume } from '@lit/context';
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { download, formatBytes } from '../kit/download';
+import { droppedFiles, pickedFiles } from './dropped-files';
 import type { ImportOptions, ImportReport } from '../../contract/reports';
 import type { ImportJob, ImportQueue } from '../../ingest/import-queue';
 import type { Services } from '../kit/services';
@@ -28,6 +29,7 @@ export class AwImportPanel extends LitElement {
       .badge.done { background: var(--aw-ok-bg); color: var(--aw-ok); }
       .badge.unchanged { background: var(--aw-panel); color: var(--aw-muted, inherit); border: 1px solid var(--aw-border); }
       .nothing { font-weight: 600; }
+      .not-understood code { font-size: 12px; }
       .collisions ul { margin: 2px 0 0; padding-left: 20px; }
       details { margin-top: 4px; }
       .rejects { max-height: 180px; overflow: auto; }
@@ -96,12 +98,13 @@ export class AwImportPanel extends LitElement {
     if (!e.dataTransfer?.files.length) return;
     e.preventDefault();
     this.over = false;
-    void this.importFiles([...e.dataTransfer.files]);
+    // a dropped folder gives every file under it (dropped-files.ts); a folder import is one drop, so its files see each other
+    void droppedFiles(e.dataTransfer).then((files) => (files.length ? this.importFiles(files) : []));
   };
 
   private onPick(e: Event) {
     const input = e.target as HTMLInputElement;
-    const files = [...(input.files ?? [])];
+    const files = pickedFiles(input.files ?? []);
     input.value = '';
     if (files.length) void this.importFiles(files);
   }
@@ -127,7 +130,11 @@ export class AwImportPanel extends LitElement {
             <button class="primary" tabindex="-1" aria-hidden="true">Import files…</button>
             <input type="file" multiple aria-label="Import files" title="Import files" @change=${this.onPick} />
           </span>
-          <span class="muted">or drop JSONL / JSON / SSE / HAR / .gz / Parquet files anywhere on the page</span>
+          <span class="picker">
+            <button tabindex="-1" aria-hidden="true">Import a folder…</button>
+            <input type="file" webkitdirectory aria-label="Import a folder" title="Import every session in a folder (~/.claude/projects, ~/.codex/sessions, a Cline task…)" @change=${this.onPick} />
+          </span>
+          <span class="muted">or drop files or folders (JSONL / JSON / SSE / HAR / .gz / Parquet, agent session folders) anywhere on the page</span>
         </div>
         <form class="row" style="justify-content:center;margin-top:10px" @submit=${this.onUrl}>
           <input type="url" aria-label="URL to import" placeholder="https://…/traces.jsonl" .value=${this.url} @input=${(e: Event) => (this.url = (e.target as HTMLInputElement).value)} />
@@ -187,7 +194,18 @@ export class AwImportPanel extends LitElement {
             </ul>
           </div>`
         : nothing}
-      ${r.format === 'generic' && source ? html`<button @click=${() => this.startMapping(source)}>Write a mapping for this file</button>` : nothing}
+      ${r.notUnderstood
+        ? html`<div class="not-understood" role="note">
+            Not understood: its records have the shape of no format the workbench reads.
+            ${r.notUnderstood.fields.length ? html`Fields seen: ${r.notUnderstood.fields.map((f, i) => html`${i ? ', ' : ''}<code>${f}</code>`)}.` : nothing}
+          </div>`
+        : nothing}
+      ${(r.notUnderstood || r.format === 'generic') && source
+        ? html`<div class="row">
+            <button @click=${() => this.startMapping(source)}>Write a mapping for this file</button>
+            ${r.notUnderstood ? html`<button @click=${() => void this.imports.importFiles([source], { format: 'generic' })} title="Keep every record as it is: raw JSON and its top-level keys, no messages or response">Import as generic rows</button>` : nothing}
+          </div>`
+        : nothing}
       ${r.warnings.length ? html`<div class="muted">⚠ ${r.warnings.join(' · ')}</div>` : nothing}
       ${r.rejected.length
         ? html`<details>
