@@ -35,6 +35,13 @@ const FILES = [
   'formats/llamafactory-dpo-sharegpt.json',
   'formats/inspect-eval-log.json',
   'formats/langfuse-blob-observations.jsonl',
+  'formats/gemini-cli-session.jsonl',
+  'formats/cline-xml-task.json',
+  'formats/pi-session.jsonl',
+  'formats/session-trace-simple.jsonl',
+  'formats/opencode-export.json',
+  'formats/aider.llm.history',
+  'formats/tau2-bench-results.json',
 ];
 
 type Obj = Record<string, unknown>;
