@@ -24,18 +24,19 @@ export const ALLOWED: Record<string, readonly string[]> = {
   curation: ['contract', 'util', 'pool'],
   tokenizer: ['contract', 'util', 'pool'],
   notebook: ['contract', 'util', 'pool'],
+  hub: ['contract', 'util', 'pool', 'notebook', 'export'],
   'gateway/core': ['contract', 'util', 'wire', 'ingest'],
   'gateway/sw': ['contract', 'util', 'wire', 'gateway/core'],
   'gateway/page': ['contract', 'util', 'wire', 'ingest', 'pool', 'gateway/core'],
   agents: ['contract', 'util', 'wire', 'gateway/core', 'gateway/page'],
-  views: ['contract', 'util', 'wire', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'gateway/core', 'gateway/page', 'agents'],
-  app: ['contract', 'util', 'wire', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'gateway/core', 'gateway/page', 'agents', 'views'],
+  views: ['contract', 'util', 'wire', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'hub', 'gateway/core', 'gateway/page', 'agents'],
+  app: ['contract', 'util', 'wire', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'hub', 'gateway/core', 'gateway/page', 'agents', 'views'],
   /** The headless CLI (`npx agentworld`): the page's stages on native DuckDB, never the UI. */
-  cli: ['contract', 'util', 'wire', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook'],
+  cli: ['contract', 'util', 'wire', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'hub'],
   /** src/main.ts and src/assets.ts: the boot, which wires everything. */
-  main: ['contract', 'util', 'wire', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'gateway/core', 'gateway/page', 'agents', 'views', 'app'],
+  main: ['contract', 'util', 'wire', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'hub', 'gateway/core', 'gateway/page', 'agents', 'views', 'app'],
   /** Worker entry points: the engine side of a folder (a worker never imports the UI). */
-  workers: ['contract', 'util', 'wire', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'gateway/core', 'gateway/page', 'agents', 'main'],
+  workers: ['contract', 'util', 'wire', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'hub', 'gateway/core', 'gateway/page', 'agents', 'main'],
 };
 
 export interface Edge {
