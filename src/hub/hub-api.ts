@@ -111,7 +111,7 @@ export function nextLink(link: string | null): string | null {
   if (!link) return null;
   for (const part of link.split(',')) {
     const m = /<([^>]+)>\s*;\s*(?:[^,]*;\s*)?rel="?([^";]+)"?/.exec(part.trim());
-    if (m && m[2].split(/\s+/).includes('next')) return m[1];
+    if (m?.[2].split(/\s+/).includes('next')) return m[1];
   }
   return null;
 }

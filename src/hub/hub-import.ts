@@ -145,3 +145,25 @@ export function previousImportsSql(sha256s: string[], quote: (s: string) => stri
 export function previousImports(rows: Record<string, unknown>[]): Map<string, PreviousImport> {
   return new Map(rows.map((r) => [String(r.source_id), { importId: Number(r.import_id), format: String(r.format ?? 'unknown'), records: Number(r.records ?? 0), rows: Number(r.rows_made ?? 0) }]));
 }
+
+/** The host for the page and the CLI: earlier imports read from the pool's `imports`, files imported by `importDownloaded`. */
+export function poolHubHost(pool: { rows(sql: string): Promise<Record<string, unknown>[]> }, imports: Pick<HubImportHost, 'importDownloaded'>, quote: (s: string) => string): HubImportHost {
+  return {
+    previous: async (shas) => previousImports(await pool.rows(previousImportsSql(shas, quote))),
+    importDownloaded: (name, bytes, download) => imports.importDownloaded(name, bytes, download),
+  };
+}
+
+/** importFromHub's answer: one report per trace file, in listing order, and the files left out with why. */
+export type HubImportReports = ImportReport[] & { skipped: SkippedFile[] };
+
+/** List what `ref` points at and import its trace files (every one, or those `select` keeps). */
+export async function importFromHub(ref: HubRef, host: HubImportHost, opts: HubImportOptions & { select?: (f: HubEntry) => boolean; onListed?: (l: HubListing) => void }): Promise<HubImportReports> {
+  const listing = await listHubFiles(ref, opts);
+  opts.onListed?.(listing);
+  // a reference to one file imports it whatever its name says (the user named it)
+  const { files, skipped } = listing.ref.kind === 'file' ? { files: listing.files, skipped: [] } : traceFiles(listing.files);
+  const chosen = opts.select ? files.filter(opts.select) : files;
+  const reports = await importHubFiles(listing.ref, chosen, host, opts);
+  return Object.assign(reports, { skipped });
+}

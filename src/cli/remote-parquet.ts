@@ -1,0 +1,51 @@
+/**
+ * Remote Parquet in the CLI's notebooks (`read_parquet('<https or hf:// URL>')`, decision 071). Native DuckDB reads
+ * remote files only through its httpfs extension, which @duckdb/node-api does not bundle and which cannot be installed
+ * offline (measured: `LOAD httpfs` → "Extension … not found. Install it first"); so the CLI reads them as the page
+ * does — footer and needed column chunks by range (src/hub/parquet-range.ts, parquet-wasm's node build) — and writes
+ * what it read as a local Parquet file in a folder of its own, which the query then reads with DuckDB's built-in
+ * read_parquet. The folder is removed when the run ends.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as parquetWasm from 'parquet-wasm/node';
+import type { ParquetWasm } from '../hub/parquet-range';
+import { RemoteFiles } from '../hub/remote-files';
+import { type RemoteBackend, RemoteParquetSql, type RemoteReadReport } from '../hub/remote-query';
+import { DEFAULT_HUB_ENDPOINT, normalizeEndpoint } from '../hub/hub-ref';
+import { sqlString } from '../pool/sql';
+import { ipcToParquet } from './stage';
+
+/** The Hub endpoint and token the CLI uses: HF_ENDPOINT and HF_TOKEN, as huggingface_hub reads them. */
+export function cliHubSettings(env: NodeJS.ProcessEnv = process.env): { endpoint: string; token: string | null } {
+  return { endpoint: normalizeEndpoint(env.HF_ENDPOINT || DEFAULT_HUB_ENDPOINT), token: env.HF_TOKEN?.trim() || null };
+}
+
+export interface CliRemoteParquet {
+  sql: RemoteParquetSql;
+  /** Remove the files the run wrote. */
+  dispose(): void;
+}
+
+export function cliRemoteParquet(dir: string, opts: { env?: NodeJS.ProcessEnv; onRead?: (r: RemoteReadReport) => void; fetch?: typeof fetch } = {}): CliRemoteParquet {
+  const files = new RemoteFiles(parquetWasm as unknown as ParquetWasm, opts.fetch);
+  const settings = cliHubSettings(opts.env);
+  const path = (name: string) => join(dir, `${name}.parquet`);
+  const backend: RemoteBackend = {
+    open: (url, token) => files.open(url, token),
+    async register(url, token, columns, rowGroups, name) {
+      const { ipc, stats } = await files.read(url, token, columns, rowGroups);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path(name), ipcToParquet(ipc));
+      return { bytes: ipc.byteLength, stats };
+    },
+    async drop(names) {
+      for (const n of names) rmSync(path(n), { force: true });
+    },
+    relation: (name) => `read_parquet(${sqlString(path(name))})`,
+  };
+  return {
+    sql: new RemoteParquetSql(backend, { endpoint: () => settings.endpoint, token: () => settings.token, onRead: opts.onRead }),
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
