@@ -26,6 +26,7 @@ import './views/formats/aw-formats';
 import { START_MAPPING_EVENT } from './views/formats/start-mapping';
 import { bundledQwen3 } from './tokenizer/bundled';
 import { setActiveTokenizer, type TokenizerInput, TokenizerService } from './tokenizer/service';
+import { hubEndpoint, setHubEndpoint } from './hub/settings';
 
 const params = new URLSearchParams(location.search);
 const poolName = (params.get('pool') ?? 'pool').replace(/[^A-Za-z0-9_-]/g, '_') || 'pool';
@@ -116,6 +117,9 @@ async function boot(): Promise<void> {
   Object.assign(window.workbench, {
     importFiles: (files: File[], opts?: { shards?: number | false }) => wb.importFiles(files, opts),
     importUrl: (url: string) => wb.importUrl(url),
+    importHub: (reference: string, opts?: { token?: string }) => wb.importHub(reference, { token: opts?.token }),
+    hubEndpoint: () => hubEndpoint(),
+    setHubEndpoint: (url: string | null) => setHubEndpoint(url),
     query: (sql: string) => wb.query(sql),
     exportQuery: (sql: string, opts: { format: 'parquet' | 'jsonl' | 'csv' }) => wb.exportQuery(sql, opts),
     exportDataset: (opts: Parameters<WorkbenchApi['exportDataset']>[0]) => wb.exportDataset(opts),

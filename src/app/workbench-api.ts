@@ -3,6 +3,7 @@
  * Documented in README.md; keep it stable.
  */
 import type { PartsOptions, PartsReport } from '../export/parts';
+import type { HubImportReports } from '../hub/hub-import';
 import type { Compaction } from '../pool/compact';
 import type { Row } from '../pool/rows';
 import type { ProfileInfo } from '../tokenizer/profile';
@@ -14,7 +15,18 @@ export interface WorkbenchApi {
   ready: Promise<void>;
   /** Import files through the same code path as drag-and-drop. */
   importFiles(files: File[], opts?: { shards?: number | false }): Promise<ImportReport[]>;
+  /** Fetch (CORS) and import one file; an hf:// reference or Hub URL naming one file of a dataset comes from the Hub endpoint. */
   importUrl(url: string): Promise<ImportReport>;
+  /**
+   * Import every trace file under `hf://datasets/<owner>/<name>[@<revision>][/<path>]` (or a Hub dataset URL): one report per
+   * file, in listing order; `skipped` lists the files left out and why. `token` (else the one held for the tab) reads gated
+   * and private datasets; it is sent only in the Authorization header of requests to the Hub endpoint.
+   */
+  importHub(reference: string, opts?: { token?: string }): Promise<HubImportReports>;
+  /** The Hub endpoint (default https://huggingface.co). */
+  hubEndpoint(): string;
+  /** Set the Hub endpoint (a mirror or private Hub; null: the default), kept across reloads; returns it normalized. */
+  setHubEndpoint(url: string | null): string;
   /** Run SQL against the pool; rows as plain objects (BIGINT as number, timestamps as ISO text). */
   query(sql: string): Promise<Row[]>;
   /** Any query's rows as they are. */

@@ -9,6 +9,10 @@ import type { Row } from '../pool/rows';
 import type { Compaction } from '../pool/compact';
 import { exportPartsTo, type PartsOptions, type PartsReport } from '../export/parts';
 import { ImportQueue } from '../ingest/import-queue';
+import { type HubImportReports, importFromHub, poolHubHost } from '../hub/hub-import';
+import { hubRefString, parseHubRef } from '../hub/hub-ref';
+import { hubEndpoint, hubToken } from '../hub/settings';
+import { sqlString } from '../pool/sql';
 import type { Services } from '../views/kit/services';
 
 export interface DemoFile {
@@ -49,8 +53,31 @@ export class Workbench {
     return this.imports.importFiles(files, opts);
   }
 
-  importUrl(url: string): Promise<ImportReport> {
-    return this.imports.importUrl(url);
+  /** A URL, or an hf:// reference / Hub URL naming one file of a dataset (fetched from the Hub endpoint, with the tab's token). */
+  async importUrl(url: string): Promise<ImportReport> {
+    const ref = parseHubRef(url, hubEndpoint());
+    if (!ref) return this.imports.importUrl(url);
+    const reports = await this.importHub(url, { fileOnly: true });
+    return reports[0];
+  }
+
+  /**
+   * Every trace file under an hf:// reference or Hub URL (a folder, or one file), each imported as its own job; one
+   * report per file, and the files left out (`skipped`, with why). `token` (else the tab's) reads gated and private datasets.
+   */
+  async importHub(reference: string, opts: { token?: string | null; fileOnly?: boolean } = {}): Promise<HubImportReports> {
+    const ref = parseHubRef(reference, hubEndpoint());
+    if (!ref) throw new Error(`${reference} is not a Hugging Face dataset reference: write hf://datasets/<owner>/<name>[/<path>][@<revision>] or paste a huggingface.co/datasets/… URL.`);
+    const host = poolHubHost(this.pool, this.imports, sqlString);
+    return importFromHub(ref, host, {
+      endpoint: hubEndpoint(),
+      token: opts.token ?? hubToken(),
+      onListed: opts.fileOnly
+        ? (listing) => {
+            if (listing.ref.kind !== 'file') throw new Error(`${hubRefString(listing.ref)} is a folder of ${listing.files.length} files: import it with workbench.importHub (one report per file), or name one file.`);
+          }
+        : undefined,
+    });
   }
 
   /** Import the bundled demo files one after another (they show on the import list like any import). */

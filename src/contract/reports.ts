@@ -167,7 +167,8 @@ export interface ImportProgress {
   bytesTotal: number;
   records: number;
   rows: number;
-  phase: 'hashing' | 'reading' | 'committing' | 'done';
+  /** `downloading`: a file fetched before its import (a Hub file), bytesRead of bytesTotal received. */
+  phase: 'downloading' | 'hashing' | 'reading' | 'committing' | 'done';
 }
 
 export interface ImportOptions {

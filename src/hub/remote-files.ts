@@ -40,7 +40,8 @@ export class RemoteFiles {
 
   /** Columns and row groups of an opened file as Arrow IPC, and what reading them cost. */
   async read(url: string, token: string | null, columns: string[], rowGroups: number[]): Promise<{ ipc: Uint8Array; stats: FetchStats }> {
-    const rp = this.files.get(url) ?? (await this.open(url, token), this.files.get(url)!);
+    if (!this.files.has(url)) await this.open(url, token);
+    const rp = this.files.get(url)!;
     const before = { ...rp.file.stats };
     // a failed read leaves the file's reader failed for good: the next query opens it again
     const { ipc } = await rp.read(columns, rowGroups).catch((e: unknown) => {

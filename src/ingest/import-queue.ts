@@ -58,6 +58,40 @@ export class ImportQueue {
     return rep;
   }
 
+  /**
+   * One file fetched first (a Hub file: `download` reports the bytes received), then imported like a dropped file; the
+   * job shows the download, then the import. A failed download is the job's failed report (its message says why).
+   */
+  async importDownloaded(name: string, bytes: number, download: (signal: AbortSignal, onBytes: (received: number) => void) => Promise<Blob>): Promise<ImportReport> {
+    const job: ImportJob = { key: this.seq++, file: name, bytes, progress: null, report: null, controller: new AbortController() };
+    this.set([job, ...this.jobs].slice(0, KEEP));
+    const progress = (bytesRead: number) => this.patch(job.key, { progress: { file: name, bytesRead, bytesTotal: bytes, records: 0, rows: 0, phase: 'downloading' } });
+    let rep: ImportReport;
+    try {
+      const blob = await download(job.controller.signal, progress);
+      [rep] = await this.importer.importFiles([new File([blob], name)], { signal: job.controller.signal, onProgress: (p) => this.patch(job.key, { progress: p }) });
+    } catch (e) {
+      const cancelled = job.controller.signal.aborted;
+      rep = {
+        file: name,
+        format: 'unknown',
+        confidence: 0,
+        records: 0,
+        rows: 0,
+        added: 0,
+        rejected: [],
+        warnings: [],
+        status: cancelled ? 'cancelled' : 'failed',
+        message: cancelled ? 'The download was cancelled; nothing of it was kept.' : e instanceof Error ? e.message : String(e),
+        importId: null,
+        bytes,
+        ms: 0,
+      };
+    }
+    this.patch(job.key, { report: rep });
+    return rep;
+  }
+
   cancel(key: number): void {
     this.jobs.find((j) => j.key === key)?.controller.abort();
   }

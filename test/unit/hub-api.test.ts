@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ImportReport } from '../../src/contract/reports';
-import { downloadFile, HubError, hubHeaders, listAll, nextLink, nextPageUrl, scrubToken } from '../../src/hub/hub-api';
+import { downloadFile, type HubError, hubHeaders, listAll, nextLink, nextPageUrl, scrubToken } from '../../src/hub/hub-api';
 import { type HubImportHost, importHubFiles, listHubFiles, notATraceFile, type PreviousImport, traceFiles } from '../../src/hub/hub-import';
 import { parseHubRef } from '../../src/hub/hub-ref';
 import { startHub } from '../e2e/hub-server.mjs';
@@ -46,8 +46,8 @@ describe('Hub API against a loopback Hub', () => {
     // 10 entries (9 files + 1 folder) at 3 per page
     assert.equal(n, 4);
     assert.deepEqual(pages, [3, 3, 3, 1]);
-    assert.equal(hub.log.filter((r: { path: string }) => r.path.startsWith('/api/')).length, 4);
-    assert.ok(hub.log.slice(1).every((r: { search: string }) => /cursor=\d+/.test(r.search)));
+    assert.equal(hub.log.filter((r) => r.path.startsWith('/api/')).length, 4);
+    assert.ok(hub.log.slice(1).every((r) => /cursor=\d+/.test(r.search)));
   });
 
   it('a gated dataset: without a token a clear 401, with it the listing and the file; the token only in the header', async () => {
@@ -59,7 +59,7 @@ describe('Hub API against a loopback Hub', () => {
     assert.deepEqual(entries.map((e) => e.path), ['data/train.jsonl']);
     const blob = await downloadFile({ ...ref, path: 'data/train.jsonl', kind: 'file' }, { endpoint: hub.endpoint, token: TOKEN, expectBytes: entries[0].size });
     assert.equal(await blob.text(), line(1).repeat(5));
-    for (const r of hub.log as { server: string; authorization: string | null; search: string; path: string }[]) {
+    for (const r of hub.log) {
       assert.equal(r.authorization, r.server === 'hub' ? `Bearer ${TOKEN}` : null, `${r.server} ${r.path}`);
       assert.ok(!r.search.includes(TOKEN) && !r.path.includes(TOKEN));
     }
@@ -95,7 +95,7 @@ describe('Hub API against a loopback Hub', () => {
     const ref = parseHubRef('hf://datasets/acme/open/sessions/part-6.jsonl')!;
     const blob = await downloadFile(ref, { endpoint: hub.endpoint, token: TOKEN });
     assert.equal(await blob.text(), files['sessions/part-6.jsonl']);
-    const cdn = (hub.log as { server: string; authorization: string | null }[]).filter((r) => r.server === 'cdn');
+    const cdn = hub.log.filter((r) => r.server === 'cdn');
     assert.equal(cdn.length, 1);
     assert.equal(cdn[0].authorization, null);
   });
@@ -148,6 +148,6 @@ describe('Hub API against a loopback Hub', () => {
     assert.match(skip.message!, /import #7/);
     assert.ok(!downloaded.some((n) => n.endsWith('part-2.jsonl')));
     assert.equal(downloaded.length, trace.length - 1);
-    assert.ok(!(hub.log as { path: string }[]).some((r) => r.path.endsWith('part-2.jsonl')), 'part-2 was requested');
+    assert.ok(!hub.log.some((r) => r.path.endsWith('part-2.jsonl')), 'part-2 was requested');
   });
 });

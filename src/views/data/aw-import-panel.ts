@@ -8,6 +8,8 @@ import type { ImportJob, ImportQueue } from '../../ingest/import-queue';
 import type { Services } from '../kit/services';
 import { servicesContext } from '../kit/services';
 import { base } from '../kit/styles';
+import { isHubReference } from '../../hub/settings';
+import './aw-hub-import';
 
 /** Import UX: file picker, drop target, URL import, per-file progress with cancel, and reports. */
 @customElement('aw-import-panel')
@@ -41,6 +43,8 @@ export class AwImportPanel extends LitElement {
   @state() private jobs: ImportJob[] = [];
   @state() private over = false;
   @state() private url = '';
+  /** A pasted Hugging Face dataset reference: <aw-hub-import> lists it and imports what the user picks. */
+  @state() private hubRef: string | null = null;
   private offJobs: (() => void) | null = null;
   private queue: ImportQueue | null = null;
 
@@ -114,7 +118,8 @@ export class AwImportPanel extends LitElement {
     const u = this.url.trim();
     if (!u) return;
     this.url = '';
-    void this.importUrl(u);
+    if (isHubReference(u)) this.hubRef = u;
+    else void this.importUrl(u);
   }
 
   private downloadRejects(r: ImportReport) {
@@ -137,9 +142,10 @@ export class AwImportPanel extends LitElement {
           <span class="muted">or drop files or folders (JSONL / JSON / SSE / HAR / .gz / Parquet, agent session folders) anywhere on the page</span>
         </div>
         <form class="row" style="justify-content:center;margin-top:10px" @submit=${this.onUrl}>
-          <input type="url" aria-label="URL to import" placeholder="https://…/traces.jsonl" .value=${this.url} @input=${(e: Event) => (this.url = (e.target as HTMLInputElement).value)} />
+          <input type="url" aria-label="URL to import" placeholder="https://…/traces.jsonl or hf://datasets/<owner>/<name>" .value=${this.url} @input=${(e: Event) => (this.url = (e.target as HTMLInputElement).value)} />
           <button type="submit">Import from URL</button>
         </form>
+        ${this.hubRef ? html`<aw-hub-import .reference=${this.hubRef} @aw-hub-close=${() => (this.hubRef = null)}></aw-hub-import>` : nothing}
       </div>
       <div class="jobs" role="list" aria-label="Imports">${this.jobs.map((j) => this.renderJob(j))}</div>
     `;
