@@ -14,6 +14,7 @@ export interface Assets {
   ingestWorker(): Worker;
   exportWorker(): Worker;
   tokenizerWorker(): Worker;
+  remoteParquetWorker(): Worker;
 }
 
 export const assets: Assets = {
@@ -23,4 +24,5 @@ export const assets: Assets = {
   ingestWorker: () => new Worker(new URL('../workers/ingest.worker.ts', import.meta.url), { type: 'module', name: 'ingest' }),
   exportWorker: () => new Worker(new URL('../workers/export.worker.ts', import.meta.url), { type: 'module', name: 'export' }),
   tokenizerWorker: () => new Worker(new URL('../workers/tokenizer.worker.ts', import.meta.url), { type: 'module', name: 'tokenizer' }),
+  remoteParquetWorker: () => new Worker(new URL('../workers/remote-parquet.worker.ts', import.meta.url), { type: 'module', name: 'remote-parquet' }),
 };

@@ -26,7 +26,10 @@ import './views/formats/aw-formats';
 import { START_MAPPING_EVENT } from './views/formats/start-mapping';
 import { bundledQwen3 } from './tokenizer/bundled';
 import { setActiveTokenizer, type TokenizerInput, TokenizerService } from './tokenizer/service';
-import { hubEndpoint, setHubEndpoint } from './hub/settings';
+import { hubEndpoint, hubToken, setHubEndpoint, setHubToken } from './hub/settings';
+import { pageRemoteParquet } from './hub/remote-page';
+import { describeRead } from './hub/remote-query';
+import { formatBytes } from './views/kit/download';
 
 const params = new URLSearchParams(location.search);
 const poolName = (params.get('pool') ?? 'pool').replace(/[^A-Za-z0-9_-]/g, '_') || 'pool';
@@ -77,6 +80,8 @@ async function boot(): Promise<void> {
   const exporter = new WorkerExporter({ pool, worker: assets.exportWorker, parquetWasmUrl: assets.parquet, tokenizer });
   setActiveTokenizer(tokenizer);
   tokenizer.restore().catch((e) => app.notify(`The saved tokenizer could not be loaded: ${e instanceof Error ? e.message : String(e)}`, 'error'));
+  // read_parquet('<https or hf:// URL>') in queries, notebooks and exports: read by range, registered, rewritten
+  const remote = pageRemoteParquet(pool, assets.remoteParquetWorker, assets.parquet, { endpoint: hubEndpoint, token: hubToken, onRead: (r) => app.notify(describeRead(r, formatBytes)) });
   const wb = new Workbench(pool, importer, exporter, (m, k) => app.notify(m, k));
   app.workbench = wb;
   app.services = wb.services;
@@ -119,6 +124,8 @@ async function boot(): Promise<void> {
     importUrl: (url: string) => wb.importUrl(url),
     importHub: (reference: string, opts?: { token?: string }) => wb.importHub(reference, { token: opts?.token }),
     hubEndpoint: () => hubEndpoint(),
+    remoteReads: () => [...remote.log],
+    setHubToken: (token: string | null) => setHubToken(token),
     setHubEndpoint: (url: string | null) => setHubEndpoint(url),
     query: (sql: string) => wb.query(sql),
     exportQuery: (sql: string, opts: { format: 'parquet' | 'jsonl' | 'csv' }) => wb.exportQuery(sql, opts),

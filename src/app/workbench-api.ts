@@ -4,6 +4,7 @@
  */
 import type { PartsOptions, PartsReport } from '../export/parts';
 import type { HubImportReports } from '../hub/hub-import';
+import type { RemoteReadReport } from '../hub/remote-query';
 import type { Compaction } from '../pool/compact';
 import type { Row } from '../pool/rows';
 import type { ProfileInfo } from '../tokenizer/profile';
@@ -23,6 +24,16 @@ export interface WorkbenchApi {
    * and private datasets; it is sent only in the Authorization header of requests to the Hub endpoint.
    */
   importHub(reference: string, opts?: { token?: string }): Promise<HubImportReports>;
+  /**
+   * What the recent queries read of remote Parquet (`read_parquet('<https or hf:// URL>')`, newest last): per file the
+   * bytes fetched beside the file's size, requests, the columns and row groups read, and whether an earlier read was reused.
+   */
+  remoteReads(): RemoteReadReport[];
+  /**
+   * Hold a Hugging Face token for this tab (null forgets it): gated and private datasets, remote Parquet on the Hub. Kept
+   * in memory only (a reload forgets it), sent only in the Authorization header of requests to the Hub endpoint.
+   */
+  setHubToken(token: string | null): void;
   /** The Hub endpoint (default https://huggingface.co). */
   hubEndpoint(): string;
   /** Set the Hub endpoint (a mirror or private Hub; null: the default), kept across reloads; returns it normalized. */

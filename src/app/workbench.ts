@@ -93,8 +93,9 @@ export class Workbench {
     return this.pool.rows(sql);
   }
 
-  exportQuery(sql: string, opts: { format: ExportFormat }): Promise<Blob> {
-    return this.exporter.exportQuery(sql, opts);
+  /** The exporter's worker runs the SQL: remote Parquet reads are resolved here first (as pool queries resolve theirs). */
+  async exportQuery(sql: string, opts: { format: ExportFormat }): Promise<Blob> {
+    return this.exporter.exportQuery(await this.pool.prepareSql(sql), opts);
   }
 
   exportDataset(opts: ExportDatasetOptions): Promise<Blob> {

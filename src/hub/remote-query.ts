@@ -76,6 +76,8 @@ export function isHubUrl(url: string, endpoint: string): boolean {
 export class RemoteParquetSql {
   private tables = new Map<string, Registered>();
   private clock = 0;
+  /** Queries that read remote files are prepared one at a time: two of them never fetch the same parts twice. */
+  private chain: Promise<unknown> = Promise.resolve();
   /** The reads of the queries so far, newest last (at most 100). */
   readonly log: RemoteReadReport[] = [];
 
@@ -83,6 +85,11 @@ export class RemoteParquetSql {
     private backend: RemoteBackend,
     private opts: RemoteQueryOptions,
   ) {}
+
+  /** Forget the registered tables (their database was emptied: a pool restart). */
+  forget(): void {
+    this.tables.clear();
+  }
 
   /** Whether `sql` may read remote Parquet (cheap: a query without read_parquet / parquet_scan is left alone). */
   static mayRead(sql: string): boolean {
@@ -102,6 +109,12 @@ export class RemoteParquetSql {
     if (!RemoteParquetSql.mayRead(sql)) return sql;
     const calls = remoteCalls(sql);
     if (!calls.length) return sql;
+    const run = this.chain.then(() => this.prepare(sql, calls));
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async prepare(sql: string, calls: RemoteCall[]): Promise<string> {
     const byUrl = new Map<string, RemoteCall[]>();
     for (const c of calls) byUrl.set(c.url, [...(byUrl.get(c.url) ?? []), c]);
     const swaps: { call: RemoteCall; relation: string }[] = [];

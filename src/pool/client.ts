@@ -86,6 +86,8 @@ export class PoolClient {
   private inflight = new Set<(e: Error) => void>();
   /** How many times the pool worker was restarted after a crash. */
   restarts = 0;
+  /** Rewrites SQL before it runs (remote Parquet reads, src/hub/remote-query.ts); identity when none is set. */
+  private rewriter: ((sql: string) => Promise<string>) | null = null;
   private constructor(
     private worker: Worker,
     private api: PoolRemote,
@@ -180,7 +182,21 @@ export class PoolClient {
     return this.restart(reason);
   }
 
+  /**
+   * Let `fn` rewrite every statement `query`, `queryReadOnly`, `execOne` and `exec` run, before it runs (the page's
+   * remote Parquet: read_parquet('<URL>') becomes a table of what was read). A statement it rejects fails with its error.
+   */
+  setRewriter(fn: ((sql: string) => Promise<string>) | null): void {
+    this.rewriter = fn;
+  }
+
+  /** `sql` as the pool will run it (after the rewriter), for SQL another worker runs (exports). */
+  prepareSql(sql: string): Promise<string> {
+    return this.rewriter ? this.rewriter(sql) : Promise.resolve(sql);
+  }
+
   async query(sql: string): Promise<Table> {
+    sql = await this.prepareSql(sql);
     const t = tableFromIPC(await this.guard(() => this.api.query(sql)));
     checkStringSizes(t);
     return t;
@@ -188,12 +204,14 @@ export class PoolClient {
 
   /** Exactly one statement in a read-only transaction: the engine refuses several, and any write. `run: false` only checks it. */
   async queryReadOnly(sql: string, run = true): Promise<Table | null> {
+    sql = await this.prepareSql(sql);
     const bytes = await this.guard(() => this.api.queryReadOnly(sql, run));
     return bytes ? tableFromIPC(bytes) : null;
   }
 
   /** Exactly one statement (a prepared statement cannot hold more). */
   async execOne(sql: string): Promise<void> {
+    sql = await this.prepareSql(sql);
     await this.guard(() => this.api.execOne(sql));
   }
 
@@ -202,6 +220,7 @@ export class PoolClient {
   }
 
   async exec(sql: string): Promise<void> {
+    sql = await this.prepareSql(sql);
     await this.guard(() => this.api.exec(sql));
   }
 

@@ -29,6 +29,7 @@ import { type Compaction, compactPool, settleCompaction } from './compact';
 import { type CommitResult, type ImportCommit, type ImportHost, type ImportMeta, ImportTransactions } from './import-tx';
 import { type MigrationOutcome, migrate } from './migrations';
 import { execOne, readOnlyQuery, withTimeMacros } from './read-only';
+import { RemoteTables } from './remote-tables';
 import { DDL, SCHEMA_VERSION } from './schema';
 import { SCHEMA_HASH, SCHEMA_OBJECTS, SCHEMA_OBJECTS_SQL } from './schema-hash';
 import { TrajectoryStats } from './stats';
@@ -115,6 +116,7 @@ export class PoolEngine implements ImportHost {
   readonly stats = new TrajectoryStats((sql, on) => this.run(sql, on));
   readonly cursors = new Cursors();
   readonly imports = new ImportTransactions(this);
+  readonly remote = new RemoteTables();
 
   private c(): DuckDBConnection {
     if (!this.conn) throw new Error('The pool is not open yet.');
@@ -449,6 +451,11 @@ export class PoolEngine implements ImportHost {
       },
 
       checkpoint: (): void => this.checkpoint(),
+
+      /** A remote Parquet file's columns read for a query, as table `name` of the attached in-memory database (remote-tables.ts). */
+      registerRemote: (name: string, ipc: Uint8Array): void => this.remote.register(this.bindings(), name, ipc),
+
+      dropRemote: (names: string[]): void => this.remote.drop(this.bindings(), names),
 
       /** Empty every table of the pool (the user confirmed). */
       clear: (): void => {

@@ -37,7 +37,7 @@ export class AwHubImport extends LitElement {
       .files label { display: flex; gap: 8px; align-items: baseline; padding: 2px 8px; }
       .files label.folder { font-weight: 600; background: var(--aw-panel); }
       .files label.file { padding-left: 28px; }
-      .files label.off { color: var(--aw-muted, #777); }
+      .files label.off { color: var(--aw-muted); }
       .path { flex: 1; word-break: break-all; }
       .size { white-space: nowrap; }
       .token input { width: 260px; max-width: 50vw; }

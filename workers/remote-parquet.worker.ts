@@ -1,0 +1,79 @@
+/// <reference lib="webworker" />
+/**
+ * Remote Parquet for the page's queries (decision 071): reads a file's footer and the column chunks a query needs by
+ * range (src/hub/parquet-range.ts), decodes them with parquet-wasm off the page's thread, and hands the Arrow bytes
+ * straight to the pool worker (its own port), which registers them as a table.
+ */
+import * as Comlink from 'comlink';
+import initParquet, * as parquetWasm from 'parquet-wasm/esm';
+import type { ParquetWasm } from '../src/hub/parquet-range';
+import { RemoteFiles } from '../src/hub/remote-files';
+import type { PoolApi } from '../src/pool/pool-core';
+
+let pool: Comlink.Remote<PoolApi> | null = null;
+let wasmUrl = '';
+let ready: Promise<unknown> | null = null;
+const files = new RemoteFiles(parquetWasm as unknown as ParquetWasm);
+
+/**
+ * parquet-wasm aborts its instance on some inputs (`RuntimeError: unreachable`, thrown where no caller awaits it): the
+ * calls in flight are failed with a message the page recognizes, and it starts a new worker for the next query.
+ */
+export const READER_CRASHED = 'The Parquet reader stopped on this file';
+const inflight = new Set<(e: Error) => void>();
+let crashed: Error | null = null;
+function crash(reason: unknown): void {
+  if (!(reason instanceof WebAssembly.RuntimeError)) return;
+  crashed = new Error(`${READER_CRASHED} (${reason.message}); it starts again for the next query.`);
+  for (const fail of inflight) fail(crashed);
+  inflight.clear();
+}
+self.addEventListener('unhandledrejection', (e) => crash(e.reason));
+self.addEventListener('error', (e) => crash(e.error));
+
+function guarded<T>(work: () => Promise<T>): Promise<T> {
+  if (crashed) return Promise.reject(crashed);
+  return new Promise<T>((resolve, reject) => {
+    inflight.add(reject);
+    work()
+      .then(resolve, reject)
+      .finally(() => inflight.delete(reject));
+  });
+}
+
+function parquet(): Promise<unknown> {
+  ready ??= initParquet({ module_or_path: wasmUrl });
+  return ready;
+}
+
+const api = {
+  init(port: MessagePort, parquetWasmUrl: string): void {
+    pool = Comlink.wrap<PoolApi>(port);
+    wasmUrl = parquetWasmUrl;
+  },
+
+  open(url: string, token: string | null) {
+    return guarded(async () => {
+      await parquet();
+      return files.open(url, token);
+    });
+  },
+
+  register(url: string, token: string | null, columns: string[], rowGroups: number[], name: string) {
+    return guarded(async () => {
+      if (!pool) throw new Error('remote Parquet worker not initialised');
+      await parquet();
+      const { ipc, stats } = await files.read(url, token, columns, rowGroups);
+      const bytes = ipc.byteLength;
+      await pool.registerRemote(name, Comlink.transfer(ipc, [ipc.buffer]));
+      return { bytes, stats };
+    });
+  },
+
+  async drop(names: string[]): Promise<void> {
+    await pool?.dropRemote(names);
+  },
+};
+
+export type RemoteParquetWorkerApi = typeof api;
+Comlink.expose(api);
