@@ -108,6 +108,9 @@ export function remoteCalls(sql: string): RemoteCall[] {
       }
       continue;
     }
+    if (toks[k + 3]?.text !== ')' && toks[k + 3]?.text !== ',') {
+      throw new RemoteSqlError(`${toks[k].text}('${url}' …): a remote file is read only when its URL is written whole, as one string: ${toks[k].text}('<url>'). A URL built by an expression is never fetched.`);
+    }
     if (toks[k + 3]?.text !== ')') {
       throw new RemoteSqlError(`${toks[k].text}('${url}', …): options are not supported for a remote file (the workbench reads it by range itself); write ${toks[k].text}('${url}').`);
     }

@@ -26,6 +26,9 @@ describe('remote read_parquet calls in SQL', () => {
       ['hf://datasets/o/n/p.parquet', 'parquet_scan', 'b', "parquet_scan('hf://datasets/o/n/p.parquet')"],
     ]);
     assert.equal(remoteCalls(`SELECT * FROM read_parquet('${U}') WHERE k = 1`)[0].alias, null);
+    // a URL computed from data is never read by the workbench (SQL cannot send the pool's values anywhere)
+    assert.throws(() => remoteCalls(`SELECT * FROM read_parquet('https://h.example/' || (SELECT max(step_id) FROM steps))`), /written whole, as one string.*never fetched/);
+    assert.deepEqual(remoteCalls(`SELECT * FROM read_parquet(concat('${U}', 'x'))`), []);
     assert.equal(remoteCalls(`SELECT * FROM read_parquet('${U}') t LIMIT 3`)[0].alias, 't');
   });
 
