@@ -176,14 +176,21 @@ describe('a file of an unknown shape becomes importable by a mapping', () => {
   });
 });
 
+/** An import panel on the emptied pool, in a host that provides its services. */
+async function panelOnEmptyPool() {
+  await pool.clear();
+  const host = document.createElement('test-formats-host') as TestFormatsHost;
+  host.services = withImports({ pool, importer: importerFor(pool), exporter: {} as Exporter, notify: () => {} });
+  const panel = document.createElement('aw-import-panel');
+  host.append(panel);
+  document.body.append(host);
+  await panel.updateComplete;
+  return { host, panel };
+}
+
 describe('import report of an unrecognized file', () => {
   it('says it was not understood, offers "Write a mapping for this file" (the File handed over in aw-start-mapping) and "Import as generic rows"', async () => {
-    await pool.clear();
-    const host = document.createElement('test-formats-host') as TestFormatsHost;
-    host.services = withImports({ pool, importer: importerFor(pool), exporter: {} as Exporter, notify: () => {} });
-    const panel = document.createElement('aw-import-panel');
-    host.append(panel);
-    document.body.append(host);
+    const { host, panel } = await panelOnEmptyPool();
     const known = await fixture('formats/langfuse-trace.json');
     const unknown = await fixture('mapping/support-tickets.jsonl');
     await panel.importFiles([known, unknown]);
@@ -321,13 +328,7 @@ describe('<aw-formats> editor', () => {
 
 describe('a folder picked in the import panel', () => {
   it('imports every file under it, each reported by its path, a Cline task joined across its two files', async () => {
-    await pool.clear();
-    const host = document.createElement('test-formats-host') as TestFormatsHost;
-    host.services = withImports({ pool, importer: importerFor(pool), exporter: {} as Exporter, notify: () => {} });
-    const panel = document.createElement('aw-import-panel');
-    host.append(panel);
-    document.body.append(host);
-    await panel.updateComplete;
+    const { host, panel } = await panelOnEmptyPool();
     const dt = new DataTransfer();
     for (const name of ['api_conversation_history.json', 'ui_messages.json']) {
       const f = await fixture(`folders/cline-task/tasks/1769053680585/${name}`);

@@ -13,7 +13,8 @@ import { runNormalizer } from './helpers/formats';
 const rows = (...values: unknown[]) => runNormalizer(langfuse, values.map((value, index) => ({ value, line: index + 1, index })));
 const score = (...values: unknown[]) => langfuse.detect(values);
 
-const gen = (id: string, extra: Record<string, unknown> = {}) => ({
+/** A GENERATION observation as the Langfuse API returns it (`usage` as given). */
+const generation = (id: string, usage: Record<string, unknown>, extra: Record<string, unknown>) => ({
   id,
   traceId: 'tr-1',
   type: 'GENERATION',
@@ -23,10 +24,11 @@ const gen = (id: string, extra: Record<string, unknown> = {}) => ({
   model: 'gpt-4o-mini',
   input: [{ role: 'user', content: `question ${id}` }],
   output: { role: 'assistant', content: `answer ${id}` },
-  usage: { input: 10, output: 4, total: 14, unit: 'TOKENS' },
+  usage,
   level: 'DEFAULT',
   ...extra,
 });
+const gen = (id: string, extra: Record<string, unknown> = {}) => generation(id, { input: 10, output: 4, total: 14, unit: 'TOKENS' }, extra);
 const numericScore = (name: string, value: number, extra: Record<string, unknown> = {}) => ({ id: `s-${name}`, traceId: 'tr-1', name, value, dataType: 'NUMERIC', source: 'API', ...extra });
 
 describe('langfuse normalizer: detection', () => {
@@ -229,21 +231,8 @@ describe('langfuse normalizer: scores and traces', () => {
 });
 
 describe('langfuse normalizer: trace exports, bundles and corrections', () => {
-  const rows = (...values: unknown[]) => runNormalizer(langfuse, values.map((value, index) => ({ value, line: index + 1, index })));
-  const gen = (id: string, extra: Record<string, unknown> = {}) => ({
-    id,
-    traceId: 'tr-1',
-    type: 'GENERATION',
-    name: 'OpenAI-generation',
-    startTime: '2026-11-30T09:00:00.000Z',
-    endTime: '2026-11-30T09:00:02.000Z',
-    model: 'gpt-4o-mini',
-    input: [{ role: 'user', content: `question ${id}` }],
-    output: { role: 'assistant', content: `answer ${id}` },
-    usage: { input: 10, output: 4 },
-    level: 'DEFAULT',
-    ...extra,
-  });
+  // these shapes' generations report usage without a total
+  const gen = (id: string, extra: Record<string, unknown> = {}) => generation(id, { input: 10, output: 4 }, extra);
 
   describe('langfuse: more shapes', () => {
     it('zone-less times are noted in the step metadata; times with a zone are not', () => {
