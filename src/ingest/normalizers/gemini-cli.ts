@@ -3,7 +3,8 @@
  * layout is one JSON document `{sessionId, projectHash, startTime, lastUpdated, messages}`, the newer one JSON Lines
  * (a `{sessionId, projectHash, startTime, kind}` header, one line per message, `{$set: …}` updates, `{$rewindTo: id}`).
  * Every `type: "gemini"` message is one model call: `content` its text, `thoughts` its reasoning, `toolCalls[]` its
- * function calls with their results (the tool messages of the calls after it), `tokens` its usage, `model`. A message
+ * function calls with their results (google-genai `functionResponse` Parts, read by `wire/gemini`: the tool messages of
+ * the calls after it), `tokens` its usage, `model`. A message
  * written again with the same `id` (its tool calls finished) replaces the earlier copy. A call's prompt is the
  * conversation before it: the user's messages, earlier answers and tool results (`info` / `error` / `warning` lines
  * are the CLI's own notices, not conversation). A rewind drops the messages from its id on from the prompts after it;
@@ -13,7 +14,8 @@ import { defineNormalizer, RecordError } from '../normalizer';
 import { redactedJson } from '../redact';
 import type { ChatMessage, StepDraft, ToolCall, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, type Obj, str, timeMs } from '../../contract/json';
-import { contentToText, normalizeArguments } from '../../contract/message';
+import { normalizeArguments } from '../../contract/message';
+import { geminiContent } from '../../wire/gemini';
 import { scoreSample } from './score';
 
 const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
@@ -53,70 +55,34 @@ function thoughtText(t: unknown): string {
   return subject ? `**${subject}**\n\n${description}`.trim() : description;
 }
 
-/** The text of a google-genai Part list (`text` parts; `thought` parts are reasoning, kept apart). */
-function partsText(content: unknown): { text: string | null; thought: string | null; parts: string | null } {
-  if (typeof content === 'string') return { text: content, thought: null, parts: null };
-  if (!Array.isArray(content)) return { text: contentToText(content).content, thought: null, parts: null };
-  const text: string[] = [];
-  const thought: string[] = [];
-  for (const p of content) {
-    if (typeof p === 'string') text.push(p);
-    else if (isObject(p) && typeof p.text === 'string') (p.thought === true ? thought : text).push(p.text);
-  }
-  return { text: text.length ? text.join('') : null, thought: thought.length ? thought.join('') : null, parts: JSON.stringify(content) };
-}
+/** `content` as a Part list: Gemini CLI writes a string or google-genai Parts. */
+const partsOf = (content: unknown): unknown[] => (Array.isArray(content) ? content : typeof content === 'string' && content ? [{ text: content }] : []);
 
-/** A tool call's result (`result` is a Part list of `functionResponse`s) as the text the model got back. */
-function resultText(tc: Obj): string | null {
-  const parts = Array.isArray(tc.result) ? tc.result : tc.result === undefined || tc.result === null ? [] : [tc.result];
-  const out: string[] = [];
-  for (const p of parts) {
-    if (typeof p === 'string') out.push(p);
-    else if (isObject(p) && isObject(p.functionResponse)) {
-      const r = p.functionResponse.response;
-      if (isObject(r) && typeof r.output === 'string') out.push(r.output);
-      else if (isObject(r) && typeof r.error === 'string') out.push(r.error);
-      else if (r !== undefined) out.push(typeof r === 'string' ? r : JSON.stringify(r));
-    } else if (isObject(p) && typeof p.text === 'string') out.push(p.text);
-  }
-  if (out.length) return out.join('\n');
-  return str(tc.resultDisplay);
-}
-
-/** A gemini message → its answer and the tool results that followed it. */
+/** A gemini message → its answer and the tool results that followed it (each tool call's `result` Parts, read by the wire layer). */
 function geminiMessages(v: Obj): { answer: ChatMessage; results: ChatMessage[] } {
-  const { text, thought, parts } = partsText(v.content);
+  const [read] = geminiContent({ role: 'model', parts: partsOf(v.content) }, 'assistant');
   const calls: ToolCall[] = [];
   const results: ChatMessage[] = [];
   for (const tc of Array.isArray(v.toolCalls) ? v.toolCalls : []) {
     if (!isObject(tc) || !str(tc.name)) continue;
-    const id = str(tc.id);
-    calls.push({ id, type: 'function', function: { name: str(tc.name) as string, arguments: normalizeArguments(tc.args ?? {}) } });
-    results.push({ role: 'tool', content: resultText(tc), tool_call_id: id, name: str(tc.name) });
+    const call: ToolCall = { id: str(tc.id), type: 'function', function: { name: str(tc.name) as string, arguments: normalizeArguments(tc.args ?? {}) } };
+    calls.push(call);
+    const back = Array.isArray(tc.result) ? geminiContent({ role: 'user', parts: tc.result }, 'user', { calls: [call] }).filter((m) => m.role === 'tool') : [];
+    // a call whose result was not kept: what the CLI displayed of it
+    results.push(...(back.length ? back : [{ role: 'tool', content: str(tc.resultDisplay), tool_call_id: call.id, name: call.function.name }]));
   }
   const thoughts = Array.isArray(v.thoughts) ? v.thoughts.map(thoughtText).filter(Boolean) : [];
-  const answer: ChatMessage = { role: 'assistant', content: text === '' && calls.length ? null : text };
-  const reasoning = [...thoughts, ...(thought ? [thought] : [])].join('\n\n');
+  const answer: ChatMessage = { role: 'assistant', content: read?.content ? read.content : null };
+  const reasoning = [...thoughts, ...(read?.reasoning ? [read.reasoning] : [])].join('\n\n');
   if (reasoning) answer.reasoning = reasoning;
   if (calls.length) answer.tool_calls = calls;
-  if (parts) answer.parts = parts;
+  if (Array.isArray(v.content)) answer.parts = JSON.stringify(v.content);
   return { answer, results };
 }
 
-/** A user message: text parts as the prompt; `functionResponse` parts are tool results. */
-function userMessages(v: Obj): ChatMessage[] {
-  const content = v.content;
-  if (!Array.isArray(content)) return [{ role: 'user', content: str(content) }];
-  const out: ChatMessage[] = [];
-  const rest: unknown[] = [];
-  for (const p of content) {
-    if (isObject(p) && isObject(p.functionResponse)) {
-      const fr = p.functionResponse;
-      out.push({ role: 'tool', content: resultText({ result: [p] }), tool_call_id: str(fr.id), name: str(fr.name) });
-    } else rest.push(p);
-  }
-  if (rest.length) out.unshift({ role: 'user', content: partsText(rest).text, parts: JSON.stringify(rest) });
-  return out;
+/** A user message: its Parts (text, and `functionResponse`s answering the calls still open) as chat messages. */
+function userMessages(v: Obj, open: ToolCall[]): ChatMessage[] {
+  return geminiContent({ role: 'user', parts: partsOf(v.content) }, 'user', { calls: [...open] });
 }
 
 function addMessage(state: GeminiCliState, v: Obj, line: number): void {
@@ -137,9 +103,10 @@ function addMessage(state: GeminiCliState, v: Obj, line: number): void {
     return;
   }
   if (v.type !== 'user' || state.conversation.some((c) => c.id === id)) return;
-  let msgs = userMessages(v);
+  const all = state.conversation.flatMap((c) => c.messages);
+  let msgs = userMessages(v, all.flatMap((m) => m.tool_calls ?? []));
   // results the call's own toolCalls already gave back are not said twice
-  const answered = new Set(state.conversation.flatMap((c) => c.messages).map((m) => m.tool_call_id ?? (m.role === 'tool' ? m.name : null)));
+  const answered = new Set(all.map((m) => m.tool_call_id ?? (m.role === 'tool' ? m.name : null)));
   msgs = msgs.filter((m) => m.role !== 'tool' || !answered.has(m.tool_call_id ?? m.name ?? null));
   if (msgs.length) state.conversation.push({ id, messages: msgs });
 }
