@@ -29,7 +29,7 @@ import { setActiveTokenizer, type TokenizerInput, TokenizerService } from './tok
 import { hubEndpoint, hubToken, setHubEndpoint, setHubToken } from './hub/settings';
 import { pageRemoteParquet } from './hub/remote-page';
 import { describeRead } from './hub/remote-query';
-import { formatBytes } from './views/kit/download';
+import { formatBytes } from './util/format-bytes';
 
 const params = new URLSearchParams(location.search);
 const poolName = (params.get('pool') ?? 'pool').replace(/[^A-Za-z0-9_-]/g, '_') || 'pool';

@@ -70,6 +70,17 @@ export async function runImport(pool: NativePool, inputs: readonly string[], opt
   return { files: paths, reports, added: reports.reduce((n, r) => n + r.added, 0), ms: Math.round(performance.now() - t0) };
 }
 
+/** One file that is not on disk (a Hub download) through the same pipeline and batch sizes as runImport, one reader. */
+export function importBlob(pool: NativePool, file: File, opts: Pick<CliImportOptions, 'format' | 'onProgress' | 'batchBytes' | 'batchRows'> = {}): Promise<ImportReport> {
+  return ingestFile(file, pool, {
+    format: opts.format,
+    onProgress: opts.onProgress,
+    readParquet: async (bytes) => parquetRecords(bytes, readParquet),
+    batchBytes: opts.batchBytes ?? 4 << 20,
+    batchRows: opts.batchRows ?? 1000,
+  });
+}
+
 /** The deepest folder holding every one of these folders (a folder named as an input is the root of its files' names). */
 function commonFolder(folders: readonly string[]): string {
   if (!folders.length) return '.';

@@ -16,6 +16,10 @@ import {
 import { sqlString, sqlStringList } from '../pool/sql';
 import { inputScope } from './engine-lock';
 import { runImport } from './import';
+import { importHubInputs, isHubInput } from './hub';
+import { cliRemoteParquet } from './remote-parquet';
+import { describeRead } from '../hub/remote-query';
+import { formatBytes } from '../util/format-bytes';
 import { NativePool } from './native-pool';
 import { runNotebook } from './notebook';
 import { UsageError, parseSize } from './files';
@@ -27,10 +31,13 @@ import { cliTokenizer, tokenizedExport } from './tokens';
 const HELP = `agentworld — AgentWorld Workbench, headless
 
   agentworld import <files|folders|globs…> --pool pool.duckdb [--shard i/n] [--format id] [--threads N] [--steps-out DIR] [--json]
+                    an input may be a Hugging Face dataset: hf://datasets/<owner>/<name>[@<revision>][/<path>] or its Hub URL
+                    (every trace file under it; HF_ENDPOINT and HF_TOKEN as huggingface_hub reads them)
   agentworld merge <shard steps files|globs…> --pool merged.duckdb [--steps-out DIR] [--json]   (shards joined as one import of the listing)
   agentworld run <notebook.md…> --pool pool.duckdb [--allow-effects] [--out DIR] [--read PATH…] [--json]   (several notebooks: in the order given;
                     the cells' SQL reads the pool and the files or folders named by --read, and writes files only into --out,
-                    which is new, empty, or an earlier run's (--force replaces its files))
+                    which is new, empty, or an earlier run's (--force replaces its files); read_parquet('<https or hf:// URL>')
+                    reads a remote file by range when --read names it or an address above it)
   agentworld export --pool pool.duckdb --layout sft|rl_steps|verl_prompts|dpo|steps[,…] --out DIR [--force]
                     [--partition-by data_source,channel] [--max-file-size 512MB] [--json]
                     DIR: new, empty, or holding only an earlier export (its _manifest.json lists its files); --force replaces those files
@@ -206,6 +213,7 @@ export async function main(argv: string[]): Promise<number> {
     return cmd || v.help ? 0 : 2;
   }
   let pool: NativePool | null = null;
+  let remote: ReturnType<typeof cliRemoteParquet> | null = null;
   // Ctrl-C or a kill: the batches an import staged beside the pool go with the process (decision 044); DuckDB's
   // uncommitted transaction needs nothing (the next open rolls it back)
   const onSignal = (signal: NodeJS.Signals) => {
@@ -224,7 +232,17 @@ export async function main(argv: string[]): Promise<number> {
         const threads = v.threads ? Number(v.threads) : undefined;
         if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) throw new UsageError(`--threads takes a whole number ≥ 1 (got ${v.threads})`);
         const shardMinBytes = v['shard-min-bytes'] ? parseSize(v['shard-min-bytes']) : undefined;
-        const result = await runImport(pool, rest, { shard: v.shard, format: v.format, threads, shardMinBytes, onProgress: progressLine() });
+        const hubInputs = rest.filter((a) => isHubInput(a));
+        const local = rest.filter((a) => !isHubInput(a));
+        if (hubInputs.length && v.shard) throw new UsageError('--shard takes local files only; import a Hub dataset without it');
+        const result = local.length ? await runImport(pool, local, { shard: v.shard, format: v.format, threads, shardMinBytes, onProgress: progressLine() }) : { files: [], reports: [], added: 0, ms: 0 };
+        // Hugging Face datasets: every trace file under each reference, each its own report (skipped files said on stderr)
+        for (const hub of await importHubInputs(pool, hubInputs, { format: v.format, onProgress: progressLine() })) {
+          for (const s of hub.skipped) process.stderr.write(`skipped   ${s.path}: ${s.reason}\n`);
+          result.files.push(...hub.map((r) => r.file));
+          result.reports.push(...hub);
+          result.added += hub.reduce((n, r) => n + r.added, 0);
+        }
         const rejectsPath = `${poolPath}.rejects.jsonl`;
         const rejects = result.reports.flatMap((r) => r.rejected.map((x) => JSON.stringify({ file: r.file, line: x.line, reason: x.reason })));
         if (rejects.length) writeFileSync(rejectsPath, `${rejects.join('\n')}\n`);
@@ -242,9 +260,15 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'run': {
         if (!rest.length) throw new UsageError('run: name a notebook file');
-        // a notebook's SQL reads the pool, the files named by --read, and writes only into --out (issue 37 item 2)
-        const scope = inputScope(v.read ?? []);
-        for (const p of v.read ?? []) if (!existsSync(p) && !/[*?[{]/.test(p)) throw new UsageError(`--read: no such file or folder: ${p}`);
+        // a notebook's SQL reads the pool, the files named by --read, and writes only into --out (issue 37 item 2);
+        // an https or hf:// --read lets read_parquet read remote files under it (by range, into a folder of the run's own)
+        const remoteReads = (v.read ?? []).filter((p) => /^(https?|hf):\/\//i.test(p));
+        const localReads = (v.read ?? []).filter((p) => !remoteReads.includes(p));
+        const scope = inputScope(localReads);
+        for (const p of localReads) if (!existsSync(p) && !/[*?[{]/.test(p)) throw new UsageError(`--read: no such file or folder: ${p}`);
+        const remoteDir = resolve(`${need(v.pool, '--pool')}.remote-${process.pid}`);
+        scope.dirs.push(remoteDir);
+        remote = cliRemoteParquet(remoteDir, { allowed: remoteReads, onRead: (r) => process.stderr.write(`${describeRead(r, formatBytes)}\n`) });
         // --out as an export's: new, empty, or an earlier run's files (listed by its manifest), which --force replaces
         const runOut = v.out ? resolve(v.out) : null;
         if (runOut) {
@@ -256,7 +280,7 @@ export async function main(argv: string[]): Promise<number> {
         // several notebooks: one after another on the same pool, in the order given
         const reports = [];
         for (const nb of rest) {
-          const report = await runNotebook(pool, nb, { allowEffects: v['allow-effects'] });
+          const report = await runNotebook(pool, nb, { allowEffects: v['allow-effects'], rewrite: (sql) => remote!.sql.rewrite(sql) });
           reports.push(report);
           if (!v.json) {
             if (rest.length > 1) say(false, `${nb}:`);
@@ -328,6 +352,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`agentworld ${cmd}: ${e instanceof Error ? e.message : String(e)}\n${usage ? `\n${HELP}\n` : ''}`);
     return usage || (e instanceof PartFolderError && e.kind === 'refused') ? 2 : 1;
   } finally {
+    remote?.dispose();
     await pool?.close();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

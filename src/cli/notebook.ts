@@ -43,7 +43,10 @@ function toTable(rows: Record<string, unknown>[]): Table {
   return tableFromJSON(safe);
 }
 
-async function runtimePool(pool: NativePool, counts: Map<string, number>): Promise<RuntimePool> {
+/** A statement as the engine runs it (remote Parquet calls rewritten, src/cli/remote-parquet.ts); counts stay keyed by the cell's SQL. */
+type Rewrite = (sql: string) => Promise<string>;
+
+async function runtimePool(pool: NativePool, counts: Map<string, number>, rewrite: Rewrite = async (sql) => sql): Promise<RuntimePool> {
   const db = pool.db;
   const main = await db.connect();
   const ro = await db.connect();
@@ -51,28 +54,28 @@ async function runtimePool(pool: NativePool, counts: Map<string, number>): Promi
   for (const c of [ro, views]) for (const m of TIME_MACROS) await db.exec(c, m);
   return {
     async query(sql) {
-      const rows = await db.query(main, sql);
+      const rows = await db.query(main, await rewrite(sql));
       counts.set(sql, rows.length);
       return toTable(rows.slice(0, 1000));
     },
-    exec: (sql) => db.exec(main, sql),
+    exec: async (sql) => db.exec(main, await rewrite(sql)),
     async queryReadOnly(sql, run = true) {
-      const r = await db.call<{ rows: Record<string, unknown>[]; count: number } | null>({ op: 'one', conn: ro, sql, readOnly: true, run });
+      const r = await db.call<{ rows: Record<string, unknown>[]; count: number } | null>({ op: 'one', conn: ro, sql: await rewrite(sql), readOnly: true, run });
       if (!r) return null;
       counts.set(sql, r.count);
       return toTable(r.rows);
     },
     async execOne(sql) {
-      await db.call({ op: 'one', conn: views, sql, readOnly: false, run: true });
+      await db.call({ op: 'one', conn: views, sql: await rewrite(sql), readOnly: false, run: true });
     },
     onChange: () => () => {},
   };
 }
 
-export async function runNotebook(pool: NativePool, path: string, opts: { allowEffects?: boolean } = {}): Promise<NotebookRun> {
+export async function runNotebook(pool: NativePool, path: string, opts: { allowEffects?: boolean; rewrite?: Rewrite } = {}): Promise<NotebookRun> {
   const doc = parseNotebook(readFileSync(path, 'utf8'));
   const counts = new Map<string, number>();
-  const rt = new NotebookRuntime(await runtimePool(pool, counts), basename(path).replace(/\.md$/i, ''));
+  const rt = new NotebookRuntime(await runtimePool(pool, counts, opts.rewrite), basename(path).replace(/\.md$/i, ''));
   rt.setCells(doc.cells);
   await rt.runAll({ effects: !!opts.allowEffects });
   await rt.idle();

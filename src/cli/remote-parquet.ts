@@ -12,7 +12,7 @@ import * as parquetWasm from 'parquet-wasm/node';
 import type { ParquetWasm } from '../hub/parquet-range';
 import { RemoteFiles } from '../hub/remote-files';
 import { type RemoteBackend, RemoteParquetSql, type RemoteReadReport } from '../hub/remote-query';
-import { DEFAULT_HUB_ENDPOINT, normalizeEndpoint } from '../hub/hub-ref';
+import { DEFAULT_HUB_ENDPOINT, hubRefString, normalizeEndpoint, parseHubRef } from '../hub/hub-ref';
 import { sqlString } from '../pool/sql';
 import { ipcToParquet } from './stage';
 
@@ -27,7 +27,34 @@ export interface CliRemoteParquet {
   dispose(): void;
 }
 
-export function cliRemoteParquet(dir: string, opts: { env?: NodeJS.ProcessEnv; onRead?: (r: RemoteReadReport) => void; fetch?: typeof fetch } = {}): CliRemoteParquet {
+/** `prefix` names `url`: equal, or a path prefix of it (`…/data` names `…/data/x.parquet`, not `…/database`). */
+function under(url: string, prefix: string): boolean {
+  const p = prefix.replace(/\/+$/, '');
+  return url === p || url.startsWith(`${p}/`) || url.startsWith(`${p}@`);
+}
+
+/**
+ * Why the command may not read `url`, or null: `run` reads remote files only under an address its `--read` names (an
+ * https URL or an hf:// reference, compared as written, as its hf:// form and as the URL fetched), as it reads only
+ * the local files --read names (issue 37 item 2).
+ */
+export function remoteRefusal(allowed: readonly string[], endpoint: string): (url: string, fetched: string) => string | null {
+  const hf = (s: string) => {
+    try {
+      const r = /^hf:\/\//i.test(s) ? parseHubRef(s, endpoint) : null;
+      return r ? hubRefString(r) : null;
+    } catch {
+      return null;
+    }
+  };
+  return (url, fetched) => {
+    const forms = [url, fetched, hf(url)].filter((x): x is string => !!x);
+    const ok = allowed.some((a) => [a, hf(a)].some((p) => !!p && forms.some((f) => under(f, p))));
+    return ok ? null : `read_parquet('${url}'): the command does not name this address; add --read ${url} (or a folder or dataset above it) to let the notebook read it.`;
+  };
+}
+
+export function cliRemoteParquet(dir: string, opts: { env?: NodeJS.ProcessEnv; onRead?: (r: RemoteReadReport) => void; fetch?: typeof fetch; allowed?: readonly string[] } = {}): CliRemoteParquet {
   const files = new RemoteFiles(parquetWasm as unknown as ParquetWasm, opts.fetch);
   const settings = cliHubSettings(opts.env);
   const path = (name: string) => join(dir, `${name}.parquet`);
@@ -45,7 +72,12 @@ export function cliRemoteParquet(dir: string, opts: { env?: NodeJS.ProcessEnv; o
     relation: (name) => `read_parquet(${sqlString(path(name))})`,
   };
   return {
-    sql: new RemoteParquetSql(backend, { endpoint: () => settings.endpoint, token: () => settings.token, onRead: opts.onRead }),
+    sql: new RemoteParquetSql(backend, {
+      endpoint: () => settings.endpoint,
+      token: () => settings.token,
+      onRead: opts.onRead,
+      refuse: opts.allowed ? remoteRefusal(opts.allowed, settings.endpoint) : undefined,
+    }),
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

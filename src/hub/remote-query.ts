@@ -49,6 +49,8 @@ export interface RemoteQueryOptions {
   onRead?: (r: RemoteReadReport) => void;
   /** Registered Arrow bytes kept (default 512 MiB); the least recently used tables beyond go. */
   maxBytes?: number;
+  /** Why a URL may not be read, or null (the CLI reads only addresses the command names). */
+  refuse?: (url: string, fetched: string) => string | null;
 }
 
 interface Registered {
@@ -127,6 +129,8 @@ export class RemoteParquetSql {
 
   private async ensure(url: string, sql: string, calls: RemoteCall[]): Promise<string> {
     const fetched = this.fetchUrl(url);
+    const refused = this.opts.refuse?.(url, fetched);
+    if (refused) throw new RemoteSqlError(refused);
     const endpoint = this.opts.endpoint();
     const token = isHubUrl(fetched, endpoint) ? this.opts.token() : null;
     const { meta, stats: opened } = await this.backend.open(fetched, token);

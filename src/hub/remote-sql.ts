@@ -154,18 +154,25 @@ function rowsNeeded(toks: Token[], at: number, last: number, depth: number[], op
  */
 export function neededColumns(sql: string, calls: RemoteCall[], columns: string[]): string[] | null {
   const toks = significant(sql);
+  const { open } = depths(toks);
   const callAt = new Set(calls.map((c) => c.start));
   const aliases = new Set(calls.map((c) => c.alias ?? c.fn.toLowerCase()));
   const byName = new Map(columns.map((c) => [c.toLowerCase(), c]));
+  // the (sub)queries that read a call directly: a `*`, COLUMNS(…), NATURAL … there reaches the file's columns; one in an
+  // outer query reaches only what the inner query selected
+  const readers = new Set(toks.flatMap((t, k) => (callAt.has(t.start) ? [open[k]] : [])));
   if (!toks.some((t) => lower(t) === 'select')) return null;
   const used = new Set<string>();
   for (let k = 0; k < toks.length; k++) {
     const t = toks[k];
     const prev = toks[k - 1];
     const next = toks[k + 1];
-    if (t.text === '*' && prev?.text !== '(') return null;
-    if (t.text === '#') return null;
-    if (t.type === 'word' && ALL_COLUMNS.has(lower(t))) return null;
+    if (t.text === '*' && prev?.text !== '(') {
+      if (prev?.text === '.') {
+        if (aliases.has(identName(toks[k - 2]))) return null;
+      } else if (readers.has(open[k])) return null;
+    }
+    if ((t.text === '#' || (t.type === 'word' && ALL_COLUMNS.has(lower(t)))) && readers.has(open[k])) return null;
     if (!isIdent(t) || callAt.has(t.start)) continue;
     const name = identName(t);
     // the relation used as a value (`SELECT t FROM read_parquet(…) t`): a struct of every column

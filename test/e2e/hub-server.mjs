@@ -130,6 +130,8 @@ export async function startHub(opts) {
       entries.push({ type: 'file', oid: f.oid, size: f.bytes.length, path, ...(f.lfs ? { lfs: { oid: f.sha, size: f.bytes.length, pointerSize: 134 } } : {}) });
     }
     if (!entries.length && sub) return refuse(res, 404, `${sub} does not exist on "${ds.revision}"`);
+    // in path order, as the Hub lists a git tree
+    entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const cursor = Number(url.searchParams.get('cursor') ?? 0);
     const page = entries.slice(cursor, cursor + pageSize);
     if (cursor + pageSize < entries.length) {

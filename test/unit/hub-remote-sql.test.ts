@@ -44,6 +44,10 @@ describe('remote read_parquet calls in SQL', () => {
     assert.deepEqual(cols(`SELECT t.messages[1].content, "score" FROM read_parquet('${U}') t`), ['messages', 'Score']);
     assert.deepEqual(cols(`SELECT count(*) FROM read_parquet('${U}')`), []);
     assert.deepEqual(cols(`SELECT x.id FROM read_parquet('${U}') x JOIN steps s USING (text)`), ['id', 'text']);
+    // a * of an outer query (the notebook's wrapper, a CTE's reader, another table's t.*) reaches only what the inner query selected
+    assert.deepEqual(cols(`SELECT * FROM (\nSELECT id FROM read_parquet('${U}') WHERE k = 1\n) LIMIT 1000001`), ['id', 'k']);
+    assert.deepEqual(cols(`WITH x AS (SELECT text FROM read_parquet('${U}')) SELECT * FROM x NATURAL JOIN x AS y`), ['text']);
+    assert.deepEqual(cols(`SELECT s.*, r.id FROM steps s JOIN read_parquet('${U}') r ON r.k = s.step_index`), ['id', 'k']);
     for (const all of [
       `SELECT * FROM read_parquet('${U}')`,
       `SELECT t.* FROM read_parquet('${U}') t`,
@@ -57,6 +61,8 @@ describe('remote read_parquet calls in SQL', () => {
       `FROM read_parquet('${U}')`,
       `SELECT id * 2 FROM read_parquet('${U}')`,
       `SELECT #1 FROM read_parquet('${U}')`,
+      `SELECT * FROM (SELECT * FROM read_parquet('${U}')) LIMIT 3`,
+      `SELECT * FROM read_parquet('${U}') JOIN steps USING (k)`,
     ]) {
       assert.equal(cols(all), null, all);
     }
