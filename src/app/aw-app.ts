@@ -46,8 +46,9 @@ export class AwApp extends LitElement {
       .toast.error { background: var(--aw-error); }
       [hidden] { display: none !important; }
       ul.examples { margin: 6px 0 0; padding-left: 18px; }
-      a.skip { position: absolute; left: 8px; top: -40px; z-index: 30; background: var(--aw-panel); padding: 6px 10px; border: 1px solid var(--aw-accent); border-radius: var(--aw-radius); }
-      a.skip:focus { top: 8px; }
+      /* the first Tab stop: out of sight until focused */
+      button.skip { position: absolute; left: 8px; top: -60px; z-index: 30; background: var(--aw-panel); padding: 6px 10px; border: 1px solid var(--aw-accent); border-radius: var(--aw-radius); }
+      button.skip:focus { top: 8px; }
       main > section:focus { outline: none; }
     `,
   ];
@@ -155,11 +156,8 @@ export class AwApp extends LitElement {
     if (!this.services) return html`<p class="muted" role="status" style="padding:24px">Starting the data pool…</p>`;
     const all = [{ id: 'data', label: 'Data' }, ...this.tabs];
     return html`
-      <a class="skip" href="#main" @click=${(e: Event) => {
-        e.preventDefault();
-        (this.renderRoot.querySelector(`#panel-${this.tab}`) as HTMLElement | null)?.focus();
-      }}>Skip to the ${all.find((t) => t.id === this.tab)?.label ?? 'section'} section</a>
       <header class="top">
+        <button class="skip" @click=${() => (this.renderRoot.querySelector(`#panel-${this.tab}`) as HTMLElement | null)?.focus()}>Skip to the ${all.find((t) => t.id === this.tab)?.label ?? 'section'} section</button>
         <h1>AgentWorld Workbench</h1>
         <nav role="tablist" aria-label="Sections" @keydown=${this.onKey}>
           ${all.map(

@@ -184,7 +184,7 @@ export class AwTable extends LitElement {
           const v = cellValue(t, j, i);
           if (v === null || v === undefined) return html`<div class="null" role="gridcell">∅</div>`;
           if (isNested(v)) {
-            return html`<div role="gridcell"><button class="nested" aria-label=${`Expand ${f.name} of row ${i + 1}`}
+            return html`<div role="gridcell"><button class="nested" title=${`Expand ${f.name} of row ${i + 1}`}
               @click=${(e: Event) => {
                 e.stopPropagation();
                 this.detail = { row: i, col: j };

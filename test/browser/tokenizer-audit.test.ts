@@ -99,7 +99,7 @@ describe('<aw-tokenizer-panel> audit, progress and the trainer view in the inspe
     el.trajectoryUid = String(step.trajectory_uid);
     document.body.append(el);
     await until(() => (el.shadowRoot?.querySelectorAll('details.trainer').length ?? 0) > 0);
-    const d = [...(el.shadowRoot?.querySelectorAll('details.trainer') ?? [])].find((x) => x.closest('section')?.querySelector('.metrics')) as HTMLDetailsElement;
+    const d = [...(el.shadowRoot?.querySelectorAll('details.trainer') ?? [])].find((x) => x.closest('.step')?.querySelector('.metrics')) as HTMLDetailsElement;
     d.open = true;
     await until(() => !!d.querySelector('aw-trainer-view')?.shadowRoot?.querySelector('pre'));
     const view = d.querySelector('aw-trainer-view') as HTMLElement;

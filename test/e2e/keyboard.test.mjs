@@ -142,7 +142,7 @@ test('keyboard only: a re-import says "already imported", then a trajectory open
   await page.keyboard.press('Escape');
   await page.waitForFunction(() => window.__inspector()?.shadowRoot.querySelector('aw-price-table')?.shadowRoot.querySelector('dialog')?.open === false);
   assert.equal((await focused()).text, 'Prices…');
-  // every control on the way has an accessible name (axe-core is not installed: Chromium's accessibility tree instead)
+  // every control on the way has an accessible name, by Chromium's own accessibility tree (the axe run is in layout.test.mjs)
   assert.deepEqual(await unnamedControls(), []);
   // and the check sees one when there is one
   await page.evaluate(() => document.body.append(Object.assign(document.createElement('button'), { id: 'unnamed-probe' })));

@@ -134,13 +134,14 @@ export class AwDashboard extends LitElement {
     details.costs > summary { cursor: pointer; color: var(--aw-muted); }
     details.costs table { width: auto; min-width: 60%; margin: 4px 0; font-size: 12px; }
     .num { text-align: right; font-variant-numeric: tabular-nums; }
-    h3 { font-size: 13px; margin: 14px 0 4px; }
+    h2 { font-size: 13px; margin: 14px 0 4px; }
     .toolbar { display: flex; gap: 8px; align-items: center; margin: 6px 0; }
     .err { color: var(--aw-error); }
     /* skip links: out of sight until one has the focus (the list is ~40 controls down the page) */
     .skip { display: flex; gap: 10px; height: 0; overflow: hidden; }
     .skip:focus-within { height: auto; padding: 4px 0; }
-    .skip a { color: var(--aw-accent); }
+    .skip button.link { all: unset; cursor: pointer; color: var(--aw-accent); text-decoration: underline; }
+    .skip button.link:focus-visible { outline: 2px solid var(--aw-accent); }
   `,
   ];
 
@@ -371,9 +372,9 @@ export class AwDashboard extends LitElement {
     const flat = this.groupCounts?.no_signal ?? 0;
     return html`
       <nav class="skip" aria-label="Skip to">
-        <a href="#trajectories-h" @click=${(e: Event) => this.jump(e, 'list')}>Skip to the trajectory list</a>
-        <a href="#inspector" @click=${(e: Event) => this.jump(e, 'inspector')}>Skip to the inspector</a>
-        <a href="#groups" @click=${(e: Event) => this.jump(e, 'groups')}>Skip to the GRPO groups</a>
+        <button class="link" @click=${(e: Event) => this.jump(e, 'list')}>Skip to the trajectory list</button>
+        <button class="link" @click=${(e: Event) => this.jump(e, 'inspector')}>Skip to the inspector</button>
+        <button class="link" @click=${(e: Event) => this.jump(e, 'groups')}>Skip to the GRPO groups</button>
       </nav>
       <aw-dashboard-filters .filter=${this.filter} .options=${this.options}
         @aw-filter-change=${(e: CustomEvent<{ filter: CurationFilter }>) => (this.filter = e.detail.filter)}></aw-dashboard-filters>
@@ -405,10 +406,10 @@ export class AwDashboard extends LitElement {
           return rows.length ? html`<figure><figcaption>Steps per ${d} (errors red)</figcaption>${breakdownBars(rows, d)}</figure>` : nothing;
         })}
       </div>
-      <h3>As the trainer sees it</h3>
+      <h2>As the trainer sees it</h2>
       <aw-tokenizer-panel .services=${this.services} .where=${this.where}
         @aw-trajectory-select=${(e: CustomEvent<{ trajectoryUid: string }>) => this.select(e.detail.trajectoryUid)}></aw-tokenizer-panel>
-      <h3 id="trajectories-h">Trajectories (${this.listNote()}; click a header to sort)</h3>
+      <h2 id="trajectories-h">Trajectories (${this.listNote()}; click a header to sort)</h2>
       <div class="split" style=${`--insp:${this.inspectorWidth}%`}>
         <aw-trajectory-list .table=${this.trajectories} .costs=${this.costs} .sort=${this.sort} .selected=${this.selected} .height=${SPLIT_H}
           @aw-sort-change=${(e: CustomEvent<{ sort: Sort }>) => (this.sort = e.detail.sort)}
@@ -425,7 +426,7 @@ export class AwDashboard extends LitElement {
           }}
           @aw-trajectory-change=${(e: CustomEvent<{ trajectoryUid: string }>) => this.select(e.detail.trajectoryUid)}></aw-step-inspector>
       </div>
-      <h3>GRPO groups (trajectories sharing a prompt_uid)</h3>
+      <h2>GRPO groups (trajectories sharing a prompt_uid)</h2>
       <aw-grpo-groups .rows=${this.groups} .counts=${this.groupCounts}
         @aw-group-select=${(e: CustomEvent<{ promptUid: string }>) => void this.compareGroup(e.detail.promptUid)}></aw-grpo-groups>`;
   }

@@ -1,5 +1,6 @@
 /** The dashboard's charts (Observable Plot). Plot writes labels as text nodes, so trace values stay text. */
 import * as Plot from '@observablehq/plot';
+import { accessibleChart } from '../kit/chart-a11y';
 import type { Row } from '../../pool/rows';
 
 const FONT_PX = 11;
@@ -28,7 +29,7 @@ export function labelMargin(labels: string[]): number {
 
 export function rewardHistogram(rows: Row[], ariaLabel = 'Distribution of trajectory rewards'): Element {
   const maxCount = Math.max(0, ...rows.map((r) => Number(r.trajectories) || 0));
-  return Plot.plot({
+  return accessibleChart(Plot.plot({
     ...base,
     marginLeft: labelMargin([maxCount.toLocaleString('en-US')]) + 4,
     ariaLabel,
@@ -36,12 +37,12 @@ export function rewardHistogram(rows: Row[], ariaLabel = 'Distribution of trajec
     y: { label: '↑ trajectories', labelAnchor: 'top', grid: true },
     // rows are bins counted in SQL (rewardsSql): {x1, x2, trajectories}
     marks: [Plot.rectY(rows, { x1: 'x1', x2: 'x2', y: 'trajectories', fill: CHART.ok, insetLeft: 0.5, insetRight: 0.5 }), Plot.ruleY([0])],
-  });
+  }));
 }
 
 export function breakdownBars(rows: Row[], label: string): Element {
   const labels = rows.map((r) => shortLabel(r.value));
-  return Plot.plot({
+  return accessibleChart(Plot.plot({
     ...base,
     height: Math.max(80, 22 * rows.length + 50),
     marginLeft: labelMargin(labels),
@@ -53,5 +54,5 @@ export function breakdownBars(rows: Row[], label: string): Element {
       Plot.barX(rows, { x: 'errors', y: 'value', fill: CHART.error }),
       Plot.ruleX([0]),
     ],
-  });
+  }));
 }

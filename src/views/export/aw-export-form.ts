@@ -360,7 +360,7 @@ export class AwExportForm extends LitElement {
     return html`<div class="problems" aria-label="Rows a trainer would reject">
       <p><strong>${total.toLocaleString('en-US')}</strong> ${unit} would make a trainer or chat template fail
         (${p.byReason.map((r) => `${r.problem}: ${r.n}`).join(', ')}) — ${this.validOnly ? 'left out of the export and counted in the manifest' : 'exported with a problem column'}.</p>
-      <ul>${p.first.map((r) => html`<li><code>${r.id}</code> — ${r.problem}</li>`)}</ul>
+      <ul tabindex="0" aria-label="First rejected rows">${p.first.map((r) => html`<li><code>${r.id}</code> — ${r.problem}</li>`)}</ul>
     </div>`;
   }
 

@@ -278,7 +278,7 @@ export class AwFormats extends LitElement {
           <span class="picker"><button tabindex="-1" aria-hidden="true">Sample file…</button><input type="file" aria-label="Sample file for the mapping" @change=${(e: Event) => this.setSample((e.target as HTMLInputElement).files?.[0] ?? null)} /></span>
           <span class="sample-name">${this.sample ? this.sample.name : html`<span class="muted">no sample file</span>`}</span>
           <button aria-label="Start from this file" ?disabled=${!this.sampleRecords?.records.length} @click=${this.startFromSample}>Start from this file</button>
-          <button aria-label="Import the sample file" ?disabled=${!this.sample || !this.services || (p !== null && p.problems.length > 0)} title="Imports the sample with the mapping shown in the editor" @click=${this.importSample}>Import it</button>
+          <button aria-label="Import the sample file" ?disabled=${!this.sample || !this.services || (p !== null && p.problems.length > 0)} title="Imports the sample with the mapping shown in the editor" @click=${this.importSample}>Import the sample</button>
         </div>
         ${this.importReport ? html`<div role="status">Imported ${this.importReport.file} as <b>${this.importReport.format}</b>: ${this.importReport.rows} step(s), ${this.importReport.rejected.length} rejected. ${this.importReport.message ?? ''}</div>` : nothing}
         ${this.sampleRecords?.records.length

@@ -261,7 +261,7 @@ export class AwGateway extends LitElement {
       <section class="card" aria-label="Captured calls"><aw-gateway-calls .services=${this.services}></aw-gateway-calls></section>
       <section class="card" aria-label="Upstreams">
         <h2>Upstreams</h2>
-        <table class="grid"><thead><tr><th>Name</th><th>Kind</th><th>Base URL</th><th>Key</th><th></th></tr></thead><tbody>
+        <table class="grid"><thead><tr><th>Name</th><th>Kind</th><th>Base URL</th><th>Key</th><th><span class="sr-only">Actions</span></th></tr></thead><tbody>
           ${s.upstreams.map((u) => html`<tr><td>${u.name}${u.id === s.defaultUpstream ? html` <span class="muted">(default)</span>` : nothing}</td><td>${u.kind}</td><td class="mono">${u.baseUrl || '—'}</td>
             <td>${u.kind === 'mock' ? 'none needed' : u.key ? (u.remember ? (this.protection === 'clear' ? 'remembered (unencrypted)' : 'remembered (encrypted)') : 'in memory') : u.sealedKey ? 'remembered (locked)' : 'not set'}</td>
             <td><button aria-label=${`Edit ${u.name}`} @click=${() => (this.editing = structuredClone(u))}>Edit</button>

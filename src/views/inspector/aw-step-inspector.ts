@@ -382,7 +382,7 @@ export class AwStepInspector extends LitElement {
   private renderSteps(turns: Turn[]) {
     return this.steps.map((s, i) => {
       const mine = turns.filter((t) => t.step === i);
-      return html`<section class="step" role="listitem" data-step=${i} aria-current=${i === this.step ? 'true' : 'false'}
+      return html`<div class="step" role="listitem" data-step=${i} aria-current=${i === this.step ? 'true' : 'false'}
         aria-label=${`Step ${s.step_index}`} @click=${() => this.selectStep(i)}>
         ${mine.map((t) =>
           t.kind === 'earlier'
@@ -393,7 +393,7 @@ export class AwStepInspector extends LitElement {
               ? this.renderMessage(t.message, t.restated)
               : this.renderResponse(s),
         )}
-      </section>`;
+      </div>`;
     });
   }
 

@@ -19,6 +19,7 @@ export const base = css`
   input[type='checkbox'], input[type='radio'] { accent-color: var(--aw-accent); }
   fieldset { border: 1px solid var(--aw-border); border-radius: var(--aw-radius); margin: 6px 0; padding: 6px 10px 8px; }
   legend { color: var(--aw-muted); font-weight: 600; font-size: 12.5px; padding: 0 4px; }
+  .sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
   .badge { display: inline-block; border-radius: 10px; padding: 0 7px; background: var(--aw-subtle); font-size: 11.5px; }
   .badge.good, .badge.ok { background: var(--aw-ok-bg); }
   .badge.bad, .badge.error { background: var(--aw-error-bg); }

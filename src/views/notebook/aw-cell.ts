@@ -185,10 +185,10 @@ export class AwCell extends LitElement {
         ? nothing
         : html`<button aria-label="Move cell up" @click=${() => this.act({ action: 'move', dir: -1 })}>↑</button>
           <button aria-label="Move cell down" @click=${() => this.act({ action: 'move', dir: 1 })}>↓</button>
-          <button aria-label="Duplicate cell" title="Duplicate cell" @click=${() => this.act({ action: 'duplicate' })}>dup</button>
+          <button aria-label="dup — duplicate the cell" title="Duplicate cell" @click=${() => this.act({ action: 'duplicate' })}>dup</button>
           <button aria-label="Add SQL cell below" @click=${() => this.act({ action: 'add', kind: 'sql' })}>+sql</button>
-          <button aria-label="Add Markdown cell below" @click=${() => this.act({ action: 'add', kind: 'md' })}>+md</button>
-          <button aria-label="Add chart cell below" @click=${() => this.act({ action: 'add', kind: 'plot' })}>+plot</button>
+          <button aria-label="+md — add a Markdown cell below" @click=${() => this.act({ action: 'add', kind: 'md' })}>+md</button>
+          <button aria-label="+plot — add a chart cell below" @click=${() => this.act({ action: 'add', kind: 'plot' })}>+plot</button>
           <button aria-label="Delete cell" @click=${() => this.act({ action: 'delete' })}>✕</button>`}
     </div>`;
   }

@@ -94,7 +94,7 @@ export class AwNotebooks extends LitElement {
     .row { display: flex; gap: 4px; flex-wrap: wrap; }
     button.b { font: inherit; padding: 1px 8px; border: 1px solid var(--aw-border); background: var(--aw-panel); border-radius: 3px; cursor: pointer; }
     button.b:hover { background: var(--aw-subtle); }
-    main { overflow: auto; min-width: 0; }
+    .main { overflow: auto; min-width: 0; }
     details.headless { padding: 4px 16px; border-bottom: 1px solid var(--aw-border); }
     details.headless pre { margin: 4px 0; padding: 6px 8px; background: var(--aw-subtle); border-radius: 3px; overflow: auto; font: 12px ui-monospace, monospace; }
     header { position: sticky; top: 0; z-index: 2; display: flex; gap: 6px; align-items: center; padding: 6px 16px; background: var(--aw-panel); border-bottom: 1px solid var(--aw-border); }
@@ -330,7 +330,7 @@ export class AwNotebooks extends LitElement {
       <nav aria-label="Notebooks">
         <div class="row">
           <button class="b" aria-label="New notebook" @click=${() => this.newNotebook()}>New</button>
-          <button class="b" aria-label="Open a notebook file from disk" @click=${() => this.fileInput?.click()}>Open .md</button>
+          <button class="b" aria-label="Open .md — a notebook file from disk" @click=${() => this.fileInput?.click()}>Open .md</button>
           <input type="file" accept=".md,text/markdown" aria-label="Notebook file" @change=${() => this.openFile()} />
         </div>
         <h2 id="saved">Saved</h2>
@@ -346,10 +346,10 @@ export class AwNotebooks extends LitElement {
           @aw-insert=${(e: CustomEvent<{ text: string }>) => this.notebookEl?.insertText(e.detail.text)}
           @aw-run-sql=${(e: CustomEvent<{ sql: string }>) => this.notebookEl?.runSql(e.detail.sql)}></aw-notebook-sidebar>
       </nav>
-      <main>
+      <section class="main" aria-label="Open notebook">
         ${this.message ? html`<div class="msg" role="alert">${this.message}</div>` : nothing}
         ${o ? this.renderOpen(o) : html`<div class="empty">Open a notebook from the list, start a new one, or open an example.</div>`}
-      </main>
+      </section>
     `;
   }
 
@@ -359,7 +359,7 @@ export class AwNotebooks extends LitElement {
         <input aria-label="Notebook title" .value=${notebookTitle(o.doc)} ?readonly=${o.readonly} @change=${(e: Event) => this.rename((e.target as HTMLInputElement).value)} />
         ${o.readonly ? html`<span class="ro">read-only</span>` : nothing}
         <button class="b" title="Export a training dataset from one of this notebook's views" @click=${() => (this.exportOpen = true)}>Export…</button>
-        <button class="b" aria-label="Download notebook as Markdown" @click=${() => this.downloadMd()}>.md</button>
+        <button class="b" aria-label="Download .md — the notebook as Markdown" @click=${() => this.downloadMd()}>.md</button>
         <button class="b" aria-label="Download the notebook's SQL as a script" @click=${() => this.downloadSql()}>.sql</button>
         <button class="b" aria-label=${o.readonly ? 'Save an editable copy' : 'Duplicate notebook'} @click=${() => this.duplicate()}>${o.readonly ? 'Save a copy' : 'Duplicate'}</button>
         ${this.confirmDelete

@@ -53,6 +53,8 @@ export class AwSqlEditor extends LitElement {
     .cm-scroller { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; line-height: 1.45; }
     .cm-gutters { background: var(--aw-subtle); color: var(--aw-muted); border-right: 1px solid var(--aw-subtle); }
     .cm-line.aw-error-line { background: var(--aw-error-bg); }
+    /* CodeMirror's own grey placeholder is 3.5:1 on white (axe: color-contrast) */
+    .cm-editor .cm-placeholder { color: var(--aw-muted); }
     /* Completion kind badges in plain letters: CodeMirror's own icons are an emoji key and math
        italics, which render as empty boxes without an emoji / math font (Debian's Chromium). */
     .cm-editor .cm-tooltip .cm-completionIcon { width: 14px; height: 14px; padding: 0; margin-right: 6px; opacity: 1; border-radius: 3px;

@@ -1,5 +1,6 @@
 /** A checked PlotSpec (notebook/plot-spec.ts) + rows → an Observable Plot figure. */
 import * as Plot from '@observablehq/plot';
+import { accessibleChart } from '../kit/chart-a11y';
 import { DataType, type Table } from 'apache-arrow';
 import type { MarkName, PlotSpec } from '../../notebook/plot-spec';
 import { tableToRows } from '../../pool/rows';
@@ -48,5 +49,5 @@ export function renderPlot(spec: PlotSpec, table: Table, width: number): SVGSVGE
   if (ZERO_X.has(spec.mark)) marks.push(Plot.ruleX([0]));
   const plotOptions: Record<string, unknown> = { width, ...spec.plotOptions, marks };
   if (spec.channels.fx !== undefined || spec.channels.fy !== undefined) plotOptions.marginRight ??= 60;
-  return Plot.plot(plotOptions as Plot.PlotOptions);
+  return accessibleChart(Plot.plot(plotOptions as Plot.PlotOptions), `Chart of ${spec.data}`);
 }
