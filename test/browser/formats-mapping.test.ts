@@ -197,7 +197,7 @@ describe('import report of an unrecognized file', () => {
     await panel.updateComplete;
     const buttons = [...panel.shadowRoot!.querySelectorAll('button')].filter((b) => b.textContent === 'Write a mapping for this file');
     expect(buttons.length, 'only the generic import offers it').to.equal(1);
-    expect(buttons[0].closest('[role="listitem"]')!.getAttribute('aria-label')).to.equal('Import of support-tickets.jsonl');
+    expect(buttons[0].closest('li')!.getAttribute('aria-label')).to.equal('Import of support-tickets.jsonl');
     let got: File | null = null;
     const onStart = (e: Event) => (got = (e as CustomEvent<{ file: File }>).detail.file);
     window.addEventListener('aw-start-mapping', onStart);

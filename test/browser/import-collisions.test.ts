@@ -176,14 +176,43 @@ describe('import panel: what was kept', function () {
     expect(bad.querySelector('.badge')!.textContent).to.equal('failed');
     expect(bad.querySelector('.nothing')!.textContent).to.equal('Nothing of this file was imported.');
     expect(bad.querySelector('.message')!.textContent).to.match(/none of the 2 record\(s\) in the file could be read \(first: line 1/);
-    // the two "second.jsonl" jobs, in the order they were dropped
-    const [second, again] = [...panel.shadowRoot!.querySelectorAll('[aria-label="Import of second.jsonl"]')];
+    // the two "second.jsonl" jobs, newest first
+    const [again, second] = [...panel.shadowRoot!.querySelectorAll('[aria-label="Import of second.jsonl"]')];
     expect(second.querySelector('.badge')!.textContent).to.equal('done');
     const note = second.querySelector('.collisions')!.textContent!.replace(/\s+/g, ' ');
     expect(note).to.match(/s-1: 1 step\(s\) kept apart as s-1@[0-9a-f]{12}/);
     expect(again.querySelector('.badge')!.textContent).to.equal('unchanged');
     expect(again.querySelector('.message')!.textContent).to.match(/^Already imported — 0 new steps/);
     expect(again.querySelector('.nothing')).to.equal(null);
+    host.remove();
+  });
+
+  it('twenty files: one summary line, finished reports one line each (newest first, open only when they need a step), URLs by file name', async () => {
+    await pool.clear();
+    const host = document.createElement('test-collisions-host') as TestCollisionsHost;
+    host.services = withImports({ pool, importer: importerFor(pool), exporter: {} as Exporter, notify: () => {} });
+    const panel = document.createElement('aw-import-panel');
+    host.append(panel);
+    document.body.append(host);
+    const file = (i: number) => new File([JSON.stringify({ messages: [{ role: 'user', content: `q${i}` }, { role: 'assistant', content: `a${i}` }] })], `f${String(i).padStart(2, '0')}.jsonl`);
+    await panel.importFiles(Array.from({ length: 19 }, (_, i) => file(i)));
+    const url = new URL('/test/fixtures/core/chat.jsonl', location.origin).href;
+    const running = panel.importUrl(url);
+    await panel.updateComplete;
+    // while it runs, the URL shows as its file name (the whole address is the title)
+    const name = panel.shadowRoot!.querySelector('[aria-label="Imports running"] .name')!;
+    expect([name.textContent, name.getAttribute('title')]).to.deep.equal(['chat.jsonl', url]);
+    await running;
+    await panel.updateComplete;
+    const items = [...panel.shadowRoot!.querySelectorAll('.done-list > li')];
+    expect(items.length).to.equal(20);
+    expect(items.slice(0, 3).map((li) => li.getAttribute('aria-label'))).to.deep.equal(['Import of chat.jsonl', 'Import of f18.jsonl', 'Import of f17.jsonl']);
+    expect(panel.shadowRoot!.querySelectorAll('.done-list details[open]').length, 'all done: all closed').to.equal(0);
+    const [total] = await pool.rows('SELECT count(*)::INTEGER AS n FROM steps');
+    const line = panel.shadowRoot!.querySelector('.summary-line')!.textContent!.replace(/\s+/g, ' ');
+    expect(line).to.include(`20 files imported · ${Number(total.n).toLocaleString('en-US')} steps added`);
+    // the page it takes: a line per file, not a card (20 reports made 3,434 px)
+    expect(panel.getBoundingClientRect().height).to.be.lessThan(900);
     host.remove();
   });
 });

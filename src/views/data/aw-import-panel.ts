@@ -11,7 +11,11 @@ import { base } from '../kit/styles';
 import { isHubReference } from '../../hub/settings';
 import './aw-hub-import';
 
-/** Import UX: file picker, drop target, URL import, per-file progress with cancel, and reports. */
+/**
+ * Import UX: file picker, drop target, URL import; the imports running and queued (progress, Cancel) on top, a
+ * summary line, then the finished reports newest first, each one line that opens to the whole report (a failed
+ * one opens by itself): twenty files stay a short list, not a page of reports.
+ */
 @customElement('aw-import-panel')
 export class AwImportPanel extends LitElement {
   static override styles = [
@@ -23,7 +27,16 @@ export class AwImportPanel extends LitElement {
       .picker input { position: absolute; inset: 0; opacity: 0; cursor: pointer; width: 100%; }
       .jobs { display: grid; gap: 8px; margin-top: 10px; }
       .job { padding: 8px 10px; }
-      .job header { display: flex; gap: 10px; align-items: baseline; flex-wrap: wrap; }
+      .job header, .done-list summary { display: flex; gap: 10px; align-items: baseline; flex-wrap: wrap; }
+      .summary-line { margin: 10px 0 4px; display: flex; gap: 10px; align-items: baseline; flex-wrap: wrap; }
+      .done-list { list-style: none; margin: 0; padding: 0; border: 1px solid var(--aw-border); border-radius: var(--aw-radius); background: var(--aw-panel); }
+      .done-list > li + li { border-top: 1px solid var(--aw-border); }
+      .done-list details { margin: 0; padding: 4px 10px; }
+      .done-list summary { cursor: pointer; list-style-position: outside; }
+      .done-list summary::-webkit-details-marker { display: none; }
+      .done-list summary::before { content: '▸'; color: var(--aw-muted); }
+      .done-list details[open] > summary::before { content: '▾'; }
+      .done-list .report-body { padding: 4px 0 6px 16px; }
       .job .name { font-weight: 600; word-break: break-all; }
       progress { width: 220px; }
       .badge { font-size: 12px; padding: 1px 7px; border-radius: 10px; background: var(--aw-accent-bg); }
@@ -45,6 +58,9 @@ export class AwImportPanel extends LitElement {
   @state() private url = '';
   /** A pasted Hugging Face dataset reference: <aw-hub-import> lists it and imports what the user picks. */
   @state() private hubRef: string | null = null;
+  /** The order the jobs finished in (job key → a rising number): the finished list is newest first. */
+  private finished = new Map<number, number>();
+  private finishSeq = 0;
   private offJobs: (() => void) | null = null;
   private queue: ImportQueue | null = null;
 
@@ -54,10 +70,15 @@ export class AwImportPanel extends LitElement {
     if (q !== this.queue) {
       this.offJobs?.();
       this.queue = q;
-      this.offJobs = q.subscribe(() => (this.jobs = q.jobs));
-      this.jobs = q.jobs;
+      this.offJobs = q.subscribe(() => this.setJobs(q.jobs));
+      this.setJobs(q.jobs);
     }
     return q;
+  }
+
+  private setJobs(jobs: ImportJob[]): void {
+    for (const j of jobs) if (j.report && !this.finished.has(j.key)) this.finished.set(j.key, ++this.finishSeq);
+    this.jobs = jobs;
   }
 
   protected override willUpdate(): void {
@@ -147,22 +168,69 @@ export class AwImportPanel extends LitElement {
         </form>
         ${this.hubRef ? html`<aw-hub-import .reference=${this.hubRef} @aw-hub-close=${() => (this.hubRef = null)}></aw-hub-import>` : nothing}
       </div>
-      <div class="jobs" role="list" aria-label="Imports">${this.jobs.map((j) => this.renderJob(j))}</div>
+      ${this.renderJobs()}
     `;
+  }
+
+  /** A URL's file name (the whole address is the title): a queue of URLs reads as a list of files. */
+  private shortName(file: string): string {
+    return /^[a-z][a-z0-9+.-]*:\/\//i.test(file) ? decodeURIComponent(file.replace(/[?#].*$/, '').replace(/\/+$/, '').split('/').pop() || file) : file;
+  }
+
+  private renderJobs() {
+    const active = this.jobs.filter((j) => !j.report).sort((a, b) => (a.progress ? 0 : 1) - (b.progress ? 0 : 1) || a.key - b.key);
+    const done = this.jobs.filter((j) => j.report).sort((a, b) => (this.finished.get(b.key) ?? 0) - (this.finished.get(a.key) ?? 0));
+    const reports = done.map((j) => j.report as ImportReport);
+    const count = (s: ImportReport['status']) => reports.filter((r) => r.status === s).length;
+    const added = reports.reduce((a, r) => a + r.added, 0);
+    const rejected = reports.reduce((a, r) => a + r.rejected.length, 0);
+    const failed = count('failed') + count('cancelled');
+    const parts = [
+      `${done.length} ${done.length === 1 ? 'file' : 'files'} imported`,
+      `${added.toLocaleString('en-US')} steps added`,
+      count('unchanged') ? `${count('unchanged')} already in the pool` : '',
+      rejected ? `${rejected.toLocaleString('en-US')} rejected ${rejected === 1 ? 'line' : 'lines'}` : '',
+      active.length ? `${active.length} still running or queued` : '',
+    ].filter(Boolean);
+    return html`
+      ${active.length ? html`<div class="jobs" role="list" aria-label="Imports running">${active.map((j) => this.renderJob(j))}</div>` : nothing}
+      ${done.length
+        ? html`<p class="summary-line" role="status" aria-label="Imports summary"><span>${parts.join(' · ')}</span>${failed ? html`<span class="error">${failed} failed</span>` : nothing}</p>
+            <ul class="done-list" aria-label="Finished imports, newest first">${done.map((j) => this.renderDone(j))}</ul>`
+        : nothing}`;
+  }
+
+  /** A finished import: one line (name, status, counts) that opens to its whole report. */
+  private renderDone(j: ImportJob) {
+    const r = j.report as ImportReport;
+    // what asks for the user's next step opens by itself: nothing kept, or a file no format understood
+    const attention = r.status === 'failed' || r.status === 'cancelled' || !!r.notUnderstood || r.format === 'generic';
+    return html`<li class="report-item" aria-label=${`Import of ${this.shortName(j.file)}`}>
+      <details ?open=${attention}>
+        <summary title=${j.file}>
+          <span class="name">${this.shortName(j.file)}</span>
+          <span class="badge ${r.status}">${r.status}</span>
+          <span class="muted">${r.format} · ${r.rows.toLocaleString('en-US')} steps · ${r.added.toLocaleString('en-US')} added</span>
+          ${r.rejected.length ? html`<span class="error">${r.rejected.length} rejected</span>` : nothing}
+          <span class="muted">${formatBytes(j.bytes)} · ${(r.ms / 1000).toFixed(1)} s</span>
+        </summary>
+        <div class="report-body">${this.renderReport(r, j.source)}</div>
+      </details>
+    </li>`;
   }
 
   private renderJob(j: ImportJob) {
     const r = j.report;
     const p = j.progress;
-    return html`<div class="card job" role="listitem" aria-label=${`Import of ${j.file}`}>
+    return html`<div class="card job" role="listitem" aria-label=${`Import of ${this.shortName(j.file)}`}>
       <header>
-        <span class="name">${j.file}</span>
+        <span class="name" title=${j.file}>${this.shortName(j.file)}</span>
         <span class="muted">${formatBytes(j.bytes || p?.bytesTotal || 0)}</span>
         ${r ? html`<span class="badge ${r.status}">${r.status}</span>` : html`<span class="badge">${p?.phase ?? 'queued'}</span>`}
         ${!r
           ? html`<progress aria-label=${`Progress of ${j.file}`} max=${p?.bytesTotal || 1} value=${p ? p.bytesRead : 0}></progress>
               <span class="muted">${p ? `${formatBytes(p.bytesRead)} · ${p.records} records · ${p.rows} steps` : ''}</span>
-              <button @click=${() => this.imports.cancel(j.key)} aria-label=${`Cancel import of ${j.file}`}>Cancel</button>`
+              <button @click=${() => this.imports.cancel(j.key)} aria-label=${`Cancel import of ${this.shortName(j.file)}`}>Cancel</button>`
           : nothing}
       </header>
       ${r ? this.renderReport(r, j.source) : nothing}

@@ -110,7 +110,7 @@ export class AwPoolSummary extends LitElement {
             ${this.imports.map(
               (r) => html`<tr title=${String(r.message ?? '')}>
                 <td>${r.import_id}</td><td>${r.file}</td><td>${r.format ?? ''}</td><td>${r.records ?? ''}</td><td>${r.rows_made ?? ''}</td>
-                <td>${r.rows_added ?? ''}</td><td>${r.rejected ?? ''}</td><td class=${r.status === 'done' || r.status === 'unchanged' ? '' : 'error'}>${r.status}</td>
+                <td>${r.rows_added ?? ''}</td><td>${r.rejected ?? ''}</td><td class=${r.status === 'failed' || r.status === 'cancelled' ? 'error' : r.status === 'running' ? 'muted' : ''}>${r.status === 'running' ? 'running…' : r.status}</td>
                 <td>${r.bytes ? formatBytes(Number(r.bytes)) : ''}</td><td class="muted">${r.started}</td>
               </tr>`,
             )}
