@@ -29,7 +29,11 @@ export function int(v: unknown): number | null {
   return n === null ? null : Math.trunc(n);
 }
 
-/** Parse a string that may hold JSON, possibly encoded more than once; non-JSON strings come back as they are. */
+/**
+ * JSON text of an object or an array (possibly encoded more than once, as logs that store JSON in a JSON
+ * string do) → that value. Anything else comes back as it is: a string stays the string the source wrote,
+ * also when it is a JSON string literal (`"yes"` keeps its quotes) or when decoding it gives no structure.
+ */
 export function parseJsonDeep(v: unknown, maxDepth = 4): unknown {
   let cur = v;
   for (let i = 0; i < maxDepth && typeof cur === 'string'; i++) {
@@ -41,7 +45,7 @@ export function parseJsonDeep(v: unknown, maxDepth = 4): unknown {
       break;
     }
   }
-  return cur;
+  return typeof cur === 'object' && cur !== null ? cur : v;
 }
 
 /** The source's other top-level keys as MAP(VARCHAR, VARCHAR): strings as they are, other values as JSON text. */

@@ -32,9 +32,11 @@ export function anthropicFinishReason(stop: unknown): string | null {
   return s ? (STOP_REASON[s] ?? s) : null;
 }
 
+/** Content blocks: a list, or (logs) its JSON text; a text whose JSON is not a block list (`["a", "b"]`) is text. */
 function blocks(content: unknown): unknown[] | null {
+  if (Array.isArray(content)) return content;
   const c = parseJsonDeep(content);
-  return Array.isArray(c) ? c : null;
+  return Array.isArray(c) && c.length > 0 && c.every((b) => isObject(b) && typeof b.type === 'string') ? c : null;
 }
 
 /** An assistant turn's blocks: text → content, thinking → reasoning, tool_use → tool_calls; the blocks kept in `parts`. */

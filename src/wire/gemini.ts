@@ -151,6 +151,15 @@ export function geminiMessages(contents: unknown, systemInstruction?: unknown): 
   return out;
 }
 
+/** A Gemini `Schema` (its `type` enum upper-case: `OBJECT`, `STRING`) as JSON Schema, which spells the types in lower case. */
+function jsonSchema(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(jsonSchema);
+  if (!isObject(v)) return v;
+  const out: Obj = {};
+  for (const [k, x] of Object.entries(v)) out[k] = k === 'type' && typeof x === 'string' && /^[A-Z]+$/.test(x) ? x.toLowerCase() : jsonSchema(x);
+  return out;
+}
+
 /** `tools: [{functionDeclarations: [...]}]` → the OpenAI tool shape (JSON text), null when there are none. */
 export function geminiTools(tools: unknown): string | null {
   const list = parseJsonDeep(tools);
@@ -164,7 +173,7 @@ export function geminiTools(tools: unknown): string | null {
       const fn: Obj = { name: d.name };
       if (d.description !== undefined) fn.description = d.description;
       const params = d.parameters ?? field(d, 'parametersJsonSchema');
-      if (params !== undefined) fn.parameters = params;
+      if (params !== undefined) fn.parameters = jsonSchema(parseJsonDeep(params));
       out.push({ type: 'function', function: fn });
     }
   }
@@ -219,18 +228,18 @@ export function geminiResponse(body: unknown): WireResponse {
 }
 
 /** A value with the Gemini request shape: `contents` of `{role, parts}` turns. */
-export function isGeminiRequest(v: unknown): v is Obj {
+export function isGeminiRequest(v: unknown): boolean {
   return isObject(v) && Array.isArray(v.contents) && v.contents.some(isGeminiContent);
 }
 
 /** A value with the Gemini response shape: `candidates[].content`, or ADK's `{content: {parts}}` with usage / finish reason. */
-export function isGeminiResponse(v: unknown): v is Obj {
+export function isGeminiResponse(v: unknown): boolean {
   if (!isObject(v)) return false;
   if (Array.isArray(v.candidates)) return v.candidates.some((c) => isObject(c) && ('content' in c || field(c, 'finishReason') !== undefined));
   return isGeminiContent(v.content);
 }
 
 /** One `{role?, parts: [...]}` turn. */
-export function isGeminiContent(v: unknown): v is Obj {
+export function isGeminiContent(v: unknown): boolean {
   return isObject(v) && Array.isArray(v.parts) && !('content' in v) && v.parts.every((p) => typeof p === 'string' || isObject(p));
 }

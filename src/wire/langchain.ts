@@ -46,7 +46,7 @@ function isStored(v: unknown): v is Obj & { data: Obj } {
 }
 
 /** A LangChain message dict or its serialized form (a role-keyed dict is one only with LangChain's own keys). */
-export function isLangchainMessage(v: unknown): v is Obj {
+export function isLangchainMessage(v: unknown): boolean {
   if (isSerialized(v)) return /Message(Chunk)?$/.test(String(v.id.at(-1)));
   if (isStored(v)) return true;
   if (!isObject(v) || !('content' in v)) return false;
@@ -171,7 +171,8 @@ export function langchainResponse(value: unknown): WireResponse {
   let llmOutput: Obj | null = null;
   if (isObject(v) && Array.isArray(v.generations)) {
     llmOutput = obj(v.llm_output);
-    const gen = obj(v.generations.flat().at(-1));
+    // the first prompt's first generation, as the request side reads the first prompt of a batch
+    const gen = obj(v.generations.flat()[0]);
     info = obj(gen?.generation_info);
     v = gen?.message ?? (typeof gen?.text === 'string' ? { type: 'ai', content: gen.text } : null);
   }

@@ -19,7 +19,8 @@ function reasoningText(item: Obj): string {
 /** Responses API items → chat messages: an assistant turn's reasoning, text and calls merge into one message. */
 export function itemsToMessages(input: unknown): ChatMessage[] {
   const v = parseJsonDeep(input);
-  if (typeof v === 'string') return [{ role: 'user', content: v }];
+  // `input` is the user's text or an item list; text that reads as other JSON (a prompt that is a JSON document) is text
+  if (typeof input === 'string' && !Array.isArray(v)) return [{ role: 'user', content: input }];
   if (!Array.isArray(v)) return [];
   const out: ChatMessage[] = [];
   // held in an object: TS does not track assignments made inside the closures below

@@ -9,6 +9,7 @@
 import { int, isObject, type Obj, parseJsonDeep, str } from '../contract/json';
 import { normalizeArguments } from '../contract/message';
 import type { ChatMessage, ToolCall } from '../contract/step';
+import { toolsText } from './tools';
 import { emptyResponse, type WireResponse } from './types';
 
 const obj = (v: unknown): Obj | null => (isObject(v) ? v : null);
@@ -21,7 +22,7 @@ export function aiSdkToolCall(v: unknown): ToolCall | null {
 }
 
 /** `{toolCallId, toolName}` with its arguments: the one key pair no other provider shape uses. */
-export function isAiSdkToolCall(v: unknown): v is Obj {
+export function isAiSdkToolCall(v: unknown): boolean {
   return isObject(v) && typeof v.toolName === 'string' && 'toolCallId' in v;
 }
 
@@ -155,14 +156,14 @@ function uiMessage(m: Obj): ChatMessage[] {
 }
 
 /** A UI message: `parts` of the SDK's UI part types (a model message has `content`). */
-export function isUiMessage(v: unknown): v is Obj {
+export function isUiMessage(v: unknown): boolean {
   return isObject(v) && typeof v.role === 'string' && Array.isArray(v.parts) && v.parts.some((p) => isObject(p) && typeof p.type === 'string' && (p.type === 'text' || p.type === 'step-start' || isUiToolPart(p)));
 }
 
 const AI_PART_TYPES = new Set(['tool-call', 'tool-result', 'reasoning', 'redacted-reasoning', 'tool-approval-request', 'tool-approval-response']);
 
 /** A model message with a part only the AI SDK writes (`tool-call`, `tool-result`, `reasoning`, …). */
-export function isAiSdkMessage(v: unknown): v is Obj {
+export function isAiSdkMessage(v: unknown): boolean {
   return isObject(v) && typeof v.role === 'string' && Array.isArray(v.content) && v.content.some((p) => isObject(p) && typeof p.type === 'string' && AI_PART_TYPES.has(p.type));
 }
 
@@ -176,6 +177,20 @@ export function aiSdkMessages(list: unknown): ChatMessage[] {
     out.push(...(isUiMessage(m) ? uiMessage(m) : modelMessage(m)));
   }
   return out;
+}
+
+/** `ai.prompt.tools`: a list of tool definitions, each as JSON text (`inputSchema` from v5, `parameters` in v4) → OpenAI-shaped JSON text. */
+export function aiSdkTools(v: unknown): string | null {
+  const list = parseJsonDeep(v);
+  if (!Array.isArray(list) || !list.length) return null;
+  return toolsText(
+    list.map((t) => {
+      const d = parseJsonDeep(t);
+      if (!isObject(d)) return d;
+      const { inputSchema, ...rest } = d;
+      return inputSchema !== undefined && rest.parameters === undefined ? { ...rest, parameters: inputSchema } : d;
+    }),
+  );
 }
 
 const FINISH: Readonly<Record<string, string>> = { 'tool-calls': 'tool_calls', 'content-filter': 'content_filter', unknown: '' };
@@ -233,12 +248,14 @@ export function aiSdkResponse(value: unknown): WireResponse {
     a.model = str(res?.modelId);
   } else if (typeof v === 'string') a.message = { role: 'assistant', content: v };
   if (a.message && !a.message.content && !a.message.reasoning && !a.message.tool_calls?.length) a.message = null;
+  // an empty text beside tool calls is no text
+  if (a.message?.content === '' && a.message.tool_calls?.length) a.message = { ...a.message, content: null };
   a.finish_reason ??= a.message?.tool_calls?.length ? 'tool_calls' : null;
   return a;
 }
 
 /** A value with an AI SDK result's shape: `toolCalls` of SDK calls, or `finishReason` beside `text` / `content` / `response.messages`. */
-export function isAiSdkResult(v: unknown): v is Obj {
+export function isAiSdkResult(v: unknown): boolean {
   if (!isObject(v)) return false;
   if (Array.isArray(v.toolCalls) && (v.toolCalls.length === 0 || v.toolCalls.some(isAiSdkToolCall))) return 'text' in v || 'finishReason' in v;
   return typeof v.finishReason === 'string' && ('text' in v || Array.isArray(v.content) || (isObject(v.response) && Array.isArray(v.response.messages)));

@@ -142,8 +142,8 @@ describe('responsesRequest', () => {
     assert.equal(r.stream, false);
     assert.equal(r.model, 'gpt-5');
     assert.equal(r.previous_response_id, 'resp_0');
-    assert.equal(r.tools, '[{"type":"function","name":"f","parameters":{}}]');
-    assert.equal(r.tools_original, null);
+    assert.equal(r.tools, '[{"type":"function","function":{"name":"f","parameters":{}}}]');
+    assert.equal(r.tools_original, '[{"type":"function","name":"f","parameters":{}}]', 'the flat list as sent');
     const s = responsesRequest({ input: [{ role: 'user', content: 'x' }], stream: true, tools: '[]' });
     assert.deepEqual(s.messages, [{ role: 'user', content: 'x' }]);
     assert.equal(s.stream, true);

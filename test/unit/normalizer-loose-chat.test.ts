@@ -1,8 +1,9 @@
 /**
- * Loose chat messages from tracing tools (src/ingest/normalizers/loose-chat.ts), used by Langfuse, Phoenix,
- * SWE-agent, ATIF, Harbor and more: role aliases, LangChain serialised messages, `{messages|input|prompt|
- * inputs}` wrappers, batches, Anthropic blocks, completion / choices / generations outputs, and metadata
- * values with credentials. Written to kill mutants StrykerJS found.
+ * Loose chat messages from tracing tools (src/ingest/normalizers/loose-chat.ts over src/wire/shapes.ts), used
+ * by Langfuse, Phoenix, SWE-agent, ATIF, Harbor and more: role aliases, LangChain serialised messages,
+ * `{messages|input|prompt|inputs}` wrappers, batches, Anthropic blocks, completion / choices / generations
+ * outputs, and metadata values with credentials. Text that reads as JSON but is not the structure a field
+ * takes stays text (issue 32).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -24,7 +25,7 @@ describe('loose chat', () => {
   });
 
   it('looseMessage: text, JSON text, numbers, nothing; LangChain constructors; type as role unless a text part', () => {
-    assert.deepEqual(looseMessage('plain', 'assistant'), [{ role: 'assistant', content: 'plain' }]);
+    assert.deepEqual(looseMessage('plain'), [{ role: 'user', content: 'plain' }]);
     assert.deepEqual(looseMessage(7), [{ role: 'user', content: '7' }]);
     assert.deepEqual(looseMessage(null), []);
     assert.deepEqual(looseMessage(undefined), []);
@@ -33,12 +34,13 @@ describe('loose chat', () => {
     assert.deepEqual(pairs(looseMessage(lc)), [['system', 'Be terse.']]);
     assert.deepEqual(pairs(looseMessage({ kwargs: { content: 'x' }, id: 'not-a-list', role: 'ai' })), [['assistant', null]], 'kwargs without an id list is not LangChain');
     assert.deepEqual(pairs(looseMessage({ type: 'human', content: 'hi' })), [['user', 'hi']]);
-    assert.deepEqual(pairs(looseMessage({ type: 'text', text: 'part' }, 'assistant')), [['assistant', 'part']], 'a text part is not a role');
+    assert.deepEqual(pairs(looseMessage({ type: 'text', text: 'part' })), [['user', 'part']], 'a text part is not a role');
     assert.deepEqual(pairs(looseMessage({ role: 'ai', type: 'human', content: 'x' })), [['assistant', 'x']], 'role first');
-    assert.deepEqual(pairs(looseMessage({ type: 5, content: 'x' }, 'tool')), [['tool', 'x']]);
+    assert.deepEqual(pairs(looseMessage({ type: 5, content: 'x' })), [['user', 'x']]);
     assert.deepEqual(pairs(looseMessage({ role: 'user', content: { nested: true } })), [['user', '{"nested":true}']]);
     assert.deepEqual(pairs(looseMessage({ role: 'user', content: null, text: 'ignored' })), [['user', null]]);
-    assert.deepEqual(pairs(looseMessage({ role: 'user', content: '["a","b"]' })), [['user', 'a\nb']], 'content as JSON text of parts');
+    assert.deepEqual(pairs(looseMessage({ role: 'user', content: '["a","b"]' })), [['user', '["a","b"]']], 'text that reads as a JSON list is text');
+    assert.deepEqual(pairs(looseMessage({ role: 'user', content: '[{"type":"text","text":"a"}]' })), [['user', 'a']], 'a part list as JSON text is parts');
   });
 
   it('looseMessage: Anthropic tool_use / tool_result / thinking blocks (also as JSON text) go through the Anthropic reader', () => {
@@ -61,11 +63,11 @@ describe('loose chat', () => {
     assert.deepEqual(pairs(looseMessages(42)), [['user', '42']]);
     assert.deepEqual(looseMessages(null), []);
     assert.deepEqual(looseMessages([]), []);
-    assert.deepEqual(pairs(looseMessages({ system: 'only top', prompt: 'p' })), [['user', 'p']], "the top system is read only beside messages");
+    assert.deepEqual(pairs(looseMessages({ system: 'S', prompt: 'p' })), [['system', 'S'], ['user', 'p']], "the AI SDK's {system, prompt}");
     let deep: unknown = chat;
     for (let i = 0; i < 6; i++) deep = { messages: deep };
     assert.deepEqual(pairs(looseMessages(deep)), [['user', 'hi']], 'six wrappers deep');
-    assert.deepEqual(pairs(looseMessages({ messages: deep })), [['user', null]], 'a seventh is not unwrapped (the loop stops at six)');
+    assert.match(looseMessages({ messages: { messages: deep } })[0].content ?? '', /^\{"messages":\{"messages":/, 'the wrapper chain ends after six: the rest is the text');
   });
 
   it('looseResponse: completions, choices, generations, completion fields, message lists, Anthropic messages, text', () => {
@@ -78,7 +80,8 @@ describe('loose chat', () => {
     assert.deepEqual(pairs([looseResponse({ completion: 'no', content: 'yes' })!]), [['assistant', 'yes']]);
     const list = [{ role: 'user', content: 'q' }, { role: 'assistant', content: 'a1' }, { role: 'assistant', content: 'a2' }, { role: 'tool', content: 't' }];
     assert.deepEqual(pairs([looseResponse({ messages: list })!]), [['assistant', 'a2']], 'the last assistant message');
-    assert.deepEqual(pairs([looseResponse([{ role: 'tool', content: 't1' }, { role: 'tool', content: 't2' }])!]), [['tool', 't2']], 'else the last message');
+    assert.equal(looseResponse([{ role: 'tool', content: 't1' }, { role: 'tool', content: 't2' }]), null, 'tool results alone answer nothing');
+    assert.deepEqual(pairs([looseResponse(['a plain answer'])!]), [['assistant', 'a plain answer']]);
     assert.equal(looseResponse([]), null);
     const anth = looseResponse({ type: 'message', role: 'assistant', content: [{ type: 'text', text: 'x' }, { type: 'tool_use', id: 'tu', name: 'f', input: { a: 1 } }] });
     assert.deepEqual([anth?.content, anth?.tool_calls?.[0].function.arguments], ['x', '{"a":1}']);

@@ -70,14 +70,20 @@ describe('openai-responses: records', () => {
     assert.equal(s.provider, 'openai');
     assert.deepEqual(s.messages, [{ role: 'system', content: 'Answer in one word.' }]);
     assert.deepEqual([s.prompt_tokens, s.completion_tokens], [21, 9]);
-    assert.deepEqual(s.metadata, { response_id: 'resp_01', reasoning: '{"effort":"low","summary":null}', cached_tokens: '5', reasoning_tokens: '7' });
+    assert.deepEqual(s.metadata, {
+      response_id: 'resp_01',
+      reasoning: '{"effort":"low","summary":null}',
+      cached_tokens: '5',
+      reasoning_tokens: '7',
+      tools_original: '[{"type":"function","name":"lookup","parameters":{"type":"object","properties":{}}}]',
+    });
     assert.equal(s.started_at, 1764669600000);
     assert.equal(s.ended_at, 1764669602000);
     assert.equal(s.latency_ms, 2000);
     assert.equal(s.finish_reason, 'stop');
     assert.equal(s.status, 'ok');
     assert.equal(s.error, null);
-    assert.ok(s.tools?.includes('lookup'));
+    assert.equal(JSON.parse(s.tools ?? '[]')[0].function.name, 'lookup', 'flat Responses tools in the chat shape');
   });
 
   it('reads a request/response log: request fields win, the record’s extras are metadata', () => {

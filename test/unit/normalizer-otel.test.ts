@@ -373,7 +373,7 @@ describe('otel normalizer: parts, events, tools', () => {
       const e = one(chat(s('gen_ai.tool.definitions', '[]'), s('llm.request.functions.0.name', 'g')));
       assert.deepEqual(JSON.parse(e.tools ?? 'null'), [{ type: 'function', function: { name: 'g' } }]);
       const u = one(chat(s('gen_ai.tool.definitions', json([{ type: 'function', name: 'k', parameters: '{"type":"object"}', strict: true }]))));
-      assert.deepEqual(JSON.parse(u.tools ?? 'null'), [{ type: 'function', function: { name: 'k', parameters: { type: 'object' } }, strict: true }]);
+      assert.deepEqual(JSON.parse(u.tools ?? 'null'), [{ type: 'function', function: { name: 'k', parameters: { type: 'object' }, strict: true } }], "strict is the function's, as the chat API nests it");
     });
 
     it('metadata: request settings but not the model, conversation and response ids; no parent for a root span; the agent name', () => {

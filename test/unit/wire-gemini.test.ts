@@ -91,7 +91,7 @@ describe('Gemini requests', () => {
     const tools = JSON.parse(req.tools ?? 'null');
     assert.equal(tools[0].type, 'function');
     assert.equal(tools[0].function.name, 'get_weather');
-    assert.deepEqual(tools[0].function.parameters.required, ['city']);
+    assert.deepEqual(tools[0].function.parameters, { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, "Gemini's upper-case Schema types as JSON Schema's");
     assert.ok(req.tools_original?.includes('function_declarations'));
   });
 

@@ -97,7 +97,7 @@ describe('one call through gateway capture, HAR import and log import', () => {
     assert.equal(respStream.messages[0].role, 'system');
     assert.deepEqual(respStream.messages.map((m) => m.role), ['system', 'user', 'assistant', 'tool'], 'reasoning + function_call merge into one assistant turn');
     assert.equal(respStream.messages[2].reasoning, 'Run the failing test first.');
-    assert.deepEqual(JSON.parse(respStream.tools ?? '[]')[0].name, 'bash');
+    assert.deepEqual(JSON.parse(respStream.tools ?? '[]')[0].function.name, 'bash', 'Responses tools in the chat shape');
     assert.equal(respJson.finish_reason, 'length', 'incomplete (max_output_tokens) → length');
   });
 });

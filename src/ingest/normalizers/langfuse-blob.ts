@@ -13,7 +13,8 @@ import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { StepDraft, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, num, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';
-import { looseMessages, looseResponse, safeMetaValue } from './loose-chat';
+import { callByShape } from '../../wire/shapes';
+import { safeMetaValue } from './loose-chat';
 import { scoreSample } from './score';
 
 const TYPES = new Set(['GENERATION', 'SPAN', 'EVENT', 'AGENT', 'TOOL', 'CHAIN', 'RETRIEVER', 'EMBEDDING', 'EVALUATOR', 'GUARDRAIL']);
@@ -62,8 +63,10 @@ function step(o: Obj, line: number): StepDraft {
   const started = timeMs(o.start_time);
   const ended = timeMs(o.end_time);
   const first = timeMs(o.completion_start_time);
-  const failed = o.level === 'ERROR';
-  const response = looseResponse(o.output);
+  const call = callByShape(input, o.output);
+  const res = call.response;
+  const response = res.message;
+  const failed = o.level === 'ERROR' || (res.error !== null && !response);
   const metadata: Record<string, string> = {};
   const put = (k: string, v: unknown) => {
     const s = safeMetaValue(v);
@@ -83,20 +86,22 @@ function step(o: Obj, line: number): StepDraft {
   put('usage_details', Object.keys(usage).length ? usage : null);
   put('observation_metadata', Object.keys(mapOf(o.metadata)).length ? mapOf(o.metadata) : null);
   put('start_time', o.start_time);
+  put('stop_reason', res.stop_reason);
+  put('tools_original', call.request.tools_original);
   return {
-    messages: looseMessages(input),
-    tools: isObject(input) ? toolsText(parseJsonDeep(input.tools), input.functions) : null,
+    messages: call.request.messages,
+    tools: call.request.tools ?? (isObject(input) ? toolsText(parseJsonDeep(input.tools), input.functions) : null),
     response,
-    model: str(o.provided_model_name ?? o.model),
-    prompt_tokens: int(usage.input ?? usage.prompt_tokens ?? usage.input_tokens),
-    completion_tokens: int(usage.output ?? usage.completion_tokens ?? usage.output_tokens),
+    model: str(o.provided_model_name ?? o.model) ?? call.request.model,
+    prompt_tokens: int(usage.input ?? usage.prompt_tokens ?? usage.input_tokens) ?? res.prompt_tokens,
+    completion_tokens: int(usage.output ?? usage.completion_tokens ?? usage.output_tokens) ?? res.completion_tokens,
     started_at: started,
     ended_at: ended,
     latency_ms: started !== null && ended !== null ? ended - started : null,
     ttft_ms: started !== null && first !== null ? first - started : null,
-    finish_reason: failed ? 'error' : response?.tool_calls?.length ? 'tool_calls' : null,
+    finish_reason: failed ? 'error' : (res.finish_reason ?? (response?.tool_calls?.length ? 'tool_calls' : null)),
     status: failed ? 'error' : 'ok',
-    error: failed ? (str(o.status_message) ?? 'observation level ERROR') : null,
+    error: failed ? (str(o.status_message) ?? res.error ?? 'observation level ERROR') : null,
     metadata,
     raw: JSON.stringify(redactSecrets(o)),
     source_line: line,

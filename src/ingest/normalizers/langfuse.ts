@@ -4,7 +4,8 @@ import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer'
 import { redactSecrets } from '../redact';
 import type { StepDraft, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, noteNaiveTimes, num, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';
-import { looseMessages, looseResponse, safeMetaValue } from './loose-chat';
+import { callByShape, spanAttributesCall } from '../../wire/shapes';
+import { safeMetaValue } from './loose-chat';
 
 const OBSERVATION_TYPES = new Set(['GENERATION', 'SPAN', 'EVENT', 'AGENT', 'TOOL', 'CHAIN', 'RETRIEVER', 'EMBEDDING', 'EVALUATOR', 'GUARDRAIL', 'SCORE']);
 
@@ -70,6 +71,11 @@ function usageOf(o: Obj): { prompt: number | null; completion: number | null } {
 
 function generationStep(o: Obj, line: number): StepDraft {
   const input = parseJsonDeep(o.input, 6);
+  const call = callByShape(input, o.output);
+  const res = call.response;
+  // an observation made from an OTel span keeps the span's attributes in its metadata
+  const meta0 = parseJsonDeep(o.metadata);
+  const span = spanAttributesCall(isObject(meta0) && isObject(meta0.attributes) ? meta0.attributes : {});
   const usage = usageOf(o);
   const started = timeMs(o.startTime);
   const ended = timeMs(o.endTime);
@@ -84,21 +90,23 @@ function generationStep(o: Obj, line: number): StepDraft {
   if (params !== null) metadata.model_parameters = params;
   const meta = safeMetaValue(o.metadata);
   if (meta !== null) metadata.observation_metadata = meta;
-  const response = looseResponse(o.output);
+  if (res.stop_reason) metadata.stop_reason = res.stop_reason;
+  if (call.request.tools_original) metadata.tools_original = call.request.tools_original;
+  const response = res.message;
   return {
-    messages: looseMessages(input),
-    tools: isObject(input) ? toolsText(parseJsonDeep(input.tools), input.functions) : null,
+    messages: call.request.messages,
+    tools: call.request.tools ?? (isObject(input) ? toolsText(parseJsonDeep(input.tools), input.functions) : null) ?? span.tools,
     response,
-    model: str(o.model ?? o.providedModelName),
-    prompt_tokens: usage.prompt,
-    completion_tokens: usage.completion,
+    model: str(o.model ?? o.providedModelName) ?? call.request.model,
+    prompt_tokens: usage.prompt ?? res.prompt_tokens,
+    completion_tokens: usage.completion ?? res.completion_tokens,
     started_at: started,
     ended_at: ended,
     latency_ms: num(o.latency) !== null ? num(o.latency)! * 1000 : started !== null && ended !== null ? ended - started : null,
     ttft_ms: num(o.timeToFirstToken) !== null ? num(o.timeToFirstToken)! * 1000 : started !== null && firstToken !== null ? firstToken - started : null,
-    finish_reason: failed ? 'error' : response?.tool_calls?.length ? 'tool_calls' : null,
-    status: failed ? 'error' : 'ok',
-    error: failed ? (str(o.statusMessage) ?? 'observation level ERROR') : null,
+    finish_reason: failed || (res.error && !response) ? 'error' : (res.finish_reason ?? span.finish_reason ?? (response?.tool_calls?.length ? 'tool_calls' : null)),
+    status: failed || (res.error && !response) ? 'error' : 'ok',
+    error: failed ? (str(o.statusMessage) ?? 'observation level ERROR') : response ? null : res.error,
     metadata,
     raw: JSON.stringify(redactSecrets(o)),
     source_line: line,

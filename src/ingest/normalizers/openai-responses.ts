@@ -1,7 +1,7 @@
 import { defineNormalizer, RecordError } from '../normalizer';
 import { DONE_EVENTS, itemsToMessages, mergeAssistant, responsesFinishReason } from '../../wire/openai-responses';
 import { eventPayloads, looksLikeSse } from '../../wire/sse';
-import { toolsText } from '../../wire/tools';
+import { toolsOriginal, toolsText } from '../../wire/tools';
 import type { ChatMessage } from '../../contract/step';
 import { int, isObject, metadataOf, noteNaiveTimes, num, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';
 import { errorText, timeSources, TIMING_KEYS, timingOf } from './log-fields';
@@ -84,6 +84,8 @@ export const openaiResponses = defineNormalizer<ResponsesState>({
     if (cached !== null) meta.cached_tokens = String(cached);
     if (reasoningTokens !== null) meta.reasoning_tokens = String(reasoningTokens);
     const tools = parseJsonDeep(req.tools ?? res.tools);
+    const original = toolsOriginal(tools);
+    if (original) meta.tools_original = original;
     const finish = responsesFinishReason(res, response);
     const failed = finish === 'error' || (int(outer.status_code) ?? 0) >= 400;
     const timing = timingOf(outer, res.created_at);

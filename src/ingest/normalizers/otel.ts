@@ -1,11 +1,14 @@
 /** OpenTelemetry GenAI spans (OTLP JSON) → steps. */
 import { withProviderFill } from '../chat-steps';
-import { toolsText } from '../../wire/tools';
+import { toolsOriginal, toolsText } from '../../wire/tools';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';
 import { contentToText, normalizeArguments, openaiMessage } from '../../contract/message';
+import { geminiRequest, geminiResponse } from '../../wire/gemini';
+import { requestByShape } from '../../wire/shapes';
+import { aiSdkFinishReason, aiSdkResponse, aiSdkTools } from '../../wire/vercel-ai';
 import { safeMetaValue } from './loose-chat';
 
 /** OTLP AnyValue → plain value. */
@@ -112,6 +115,57 @@ interface SpanCall {
   messages: ChatMessage[];
   response: ChatMessage | null;
   finish: string | null;
+  /** What a framework's own attributes say that the GenAI ones may not (frameworkCall). */
+  fromContent?: boolean;
+  tools?: string | null;
+  model?: string | null;
+  prompt_tokens?: number | null;
+  completion_tokens?: number | null;
+}
+
+const hasValue = (v: unknown) => v !== undefined && v !== null && v !== '' && v !== '{}';
+
+/**
+ * A call's content that frameworks record in their own attributes beside the GenAI ones: the Vercel AI SDK
+ * (`ai.prompt.messages` or `ai.prompt`, `ai.response.text` / `.toolCalls` / `.reasoning` / `.finishReason`,
+ * `ai.prompt.tools`, `ai.usage.*`) and Google ADK (`gcp.vertex.agent.llm_request` / `llm_response`: Gemini
+ * contents and responses). Each is read by its shape in the wire layer.
+ */
+function frameworkCall(a: Obj): SpanCall | null {
+  if (hasValue(a['ai.prompt.messages']) || hasValue(a['ai.response.text']) || hasValue(a['ai.response.toolCalls'])) {
+    const req = requestByShape(a['ai.prompt.messages'] ?? a['ai.prompt']);
+    const res = aiSdkResponse({
+      text: a['ai.response.text'] ?? '',
+      toolCalls: a['ai.response.toolCalls'] ?? [],
+      reasoningText: a['ai.response.reasoning'],
+      finishReason: a['ai.response.finishReason'] ?? a['ai.finishReason'],
+    });
+    return {
+      messages: req.messages,
+      response: res.message,
+      finish: res.finish_reason,
+      fromContent: true,
+      tools: aiSdkTools(a['ai.prompt.tools']),
+      model: str(a['ai.response.model'] ?? a['ai.model.id']),
+      prompt_tokens: int(a['ai.usage.inputTokens'] ?? a['ai.usage.promptTokens']),
+      completion_tokens: int(a['ai.usage.outputTokens'] ?? a['ai.usage.completionTokens']),
+    };
+  }
+  if (hasValue(a['gcp.vertex.agent.llm_request']) || hasValue(a['gcp.vertex.agent.llm_response'])) {
+    const req = geminiRequest(a['gcp.vertex.agent.llm_request']);
+    const res = geminiResponse(a['gcp.vertex.agent.llm_response']);
+    return {
+      messages: req.messages,
+      response: res.message,
+      finish: res.finish_reason,
+      fromContent: true,
+      tools: req.tools,
+      model: req.model ?? res.model,
+      prompt_tokens: res.prompt_tokens,
+      completion_tokens: res.completion_tokens,
+    };
+  }
+  return null;
 }
 
 function spanMessages(a: Obj, events: Obj[]): SpanCall {
@@ -125,6 +179,8 @@ function spanMessages(a: Obj, events: Obj[]): SpanCall {
     const first = isObject(output[0]) ? output[0] : null;
     return { messages, response: first ? partsMessage(first, 'assistant')[0] : null, finish: first ? str(first.finish_reason) : null };
   }
+  const framework = frameworkCall(a);
+  if (framework) return framework;
   const messages: ChatMessage[] = [];
   let response: ChatMessage | null = null;
   let finish: string | null = null;
@@ -149,16 +205,10 @@ function spanMessages(a: Obj, events: Obj[]): SpanCall {
   };
 }
 
-/** Semantic-conventions tool definitions are flat (`{type, name, description, parameters}`, like the Responses API): the OpenAI chat shape nests them under `function`. */
-function chatTool(t: unknown): unknown {
-  if (!isObject(t) || isObject(t.function) || typeof t.name !== 'string' || !('parameters' in t || 'description' in t)) return t;
-  const { type, name, description, parameters, ...rest } = t;
-  return { type: str(type) ?? 'function', function: { name, ...(description !== undefined ? { description } : {}), parameters: parseJsonDeep(parameters) }, ...rest };
-}
-
 function toolDefinitions(a: Obj): string | null {
   const defs = jsonList(a['gen_ai.tool.definitions'] ?? a['llm.tools']);
-  if (defs?.length) return toolsText(defs.map(chatTool));
+  // semantic-conventions definitions are flat, like the Responses API's: toolsText nests them under `function`
+  if (defs?.length) return toolsText(defs);
   const fns = indexedMessages(a, 'llm.request.functions.');
   if (!fns.length) return null;
   return JSON.stringify(fns.map((f) => ({ type: 'function', function: { ...f, parameters: parseJsonDeep(f.parameters), tool_calls: undefined } })));
@@ -185,16 +235,18 @@ function spanStep(span: Obj, resource: Obj, line: number): StepDraft {
   const ended = timeMs(str(span.endTimeUnixNano));
   // an array attribute, or the same array as JSON text (exporters that flatten attributes to strings)
   const reasons = parseJsonDeep(a['gen_ai.response.finish_reasons']);
-  const given = (Array.isArray(reasons) ? str(reasons[0]) : str(reasons)) ?? call.finish;
-  // the conventions spell a tool-call stop `tool_call`; the step record uses OpenAI's `tool_calls`
-  const finish = given === 'tool_call' ? 'tool_calls' : given;
+  const attribute = Array.isArray(reasons) ? str(reasons[0]) : str(reasons);
+  // a framework's own content says more than its GenAI attribute (ADK writes Gemini's `stop` also for a turn that calls tools)
+  const given = call.fromContent ? (call.finish ?? attribute) : (attribute ?? call.finish);
+  // the conventions spell a tool-call stop `tool_call`, the AI SDK `tool-calls`; the step record uses OpenAI's `tool_calls`
+  const finish = given === 'tool_call' ? 'tool_calls' : aiSdkFinishReason(given);
   const metadata: Record<string, string> = {};
   const put = (k: string, v: unknown) => {
     const s = safeMetaValue(v);
     if (s !== null) metadata[k] = s;
   };
   const definitions = jsonList(a['gen_ai.tool.definitions']);
-  if (definitions?.some((t) => chatTool(t) !== t)) put('tools_original', definitions);
+  put('tools_original', definitions ? toolsOriginal(definitions) : null);
   put('span_name', span.name);
   put('span_id', span.spanId);
   put('parent_span_id', span.parentSpanId || null);
@@ -203,12 +255,13 @@ function spanStep(span: Obj, resource: Obj, line: number): StepDraft {
   return {
     messages: call.messages,
     response: call.response,
-    tools: toolDefinitions(a),
-    model: str(a['gen_ai.response.model'] ?? a['gen_ai.request.model']),
-    provider: str(a['gen_ai.provider.name'] ?? a['gen_ai.system']),
+    tools: toolDefinitions(a) ?? call.tools ?? null,
+    model: str(a['gen_ai.response.model'] ?? a['gen_ai.request.model']) ?? call.model ?? null,
+    // ADK names itself as the GenAI system; the provider then comes from the model name
+    provider: str(a['gen_ai.provider.name'] ?? (a['gen_ai.system'] === 'gcp.vertex.agent' ? null : a['gen_ai.system'])),
     agent: str(a['gen_ai.agent.name'] ?? resource['service.name']),
-    prompt_tokens: int(a['gen_ai.usage.input_tokens'] ?? a['gen_ai.usage.prompt_tokens']),
-    completion_tokens: int(a['gen_ai.usage.output_tokens'] ?? a['gen_ai.usage.completion_tokens']),
+    prompt_tokens: int(a['gen_ai.usage.input_tokens'] ?? a['gen_ai.usage.prompt_tokens']) ?? call.prompt_tokens ?? null,
+    completion_tokens: int(a['gen_ai.usage.output_tokens'] ?? a['gen_ai.usage.completion_tokens']) ?? call.completion_tokens ?? null,
     finish_reason: finish ?? (failed ? 'error' : null),
     started_at: started,
     ended_at: ended,

@@ -5,7 +5,8 @@ import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, ToolCall, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, noteNaiveTimes, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';
 import { contentToText, normalizeArguments, splitInlineThink } from '../../contract/message';
-import { looseMessages, looseResponse, normalRole, safeMetaValue } from './loose-chat';
+import { callByShape } from '../../wire/shapes';
+import { normalRole, safeMetaValue } from './loose-chat';
 
 /** Flat dotted attributes (`llm.input_messages.0.message.role`) and nested ones → one nested object. */
 export function expandAttributes(attrs: unknown): Obj {
@@ -120,8 +121,10 @@ function spanStep(span: Obj, line: number): StepDraft {
   const output = isObject(a.output) ? a.output : {};
   const inMsgs = list(llm.input_messages);
   const outMsgs = list(llm.output_messages);
-  const messages = inMsgs.length ? inMsgs.map((m) => oiMessage(m)) : looseMessages(input.value);
-  const response = outMsgs.length ? { ...oiMessage(outMsgs[0]), role: 'assistant' } : looseResponse(output.value);
+  // the content attributes when the instrumentation wrote them, else the raw input / output values read by their shape
+  const call = callByShape(input.value, output.value);
+  const messages = inMsgs.length ? inMsgs.map((m) => oiMessage(m)) : call.request.messages;
+  const response = outMsgs.length ? { ...oiMessage(outMsgs[0]), role: 'assistant' } : call.response.message;
   const tokens = isObject(llm.token_count) ? llm.token_count : {};
   const started = timeMs(span.start_time ?? span.startTime);
   const ended = timeMs(span.end_time ?? span.endTime);
@@ -142,17 +145,17 @@ function spanStep(span: Obj, line: number): StepDraft {
   put('user_id', isObject(a.user) ? a.user.id : undefined);
   put('invocation_parameters', llm.invocation_parameters);
   put('metadata', a.metadata);
-  put('tools_original', toolsSource(llm));
+  put('tools_original', toolsSource(llm) ?? (toolsOf(llm) ? null : call.request.tools_original));
   put('tags', isObject(a.tag) ? a.tag.tags : undefined);
   return {
     messages,
     response,
-    tools: toolsOf(llm),
-    model: str(llm.model_name),
+    tools: toolsOf(llm) ?? call.request.tools,
+    model: str(llm.model_name) ?? call.request.model,
     provider: str(llm.provider ?? llm.system),
-    prompt_tokens: int(tokens.prompt),
-    completion_tokens: int(tokens.completion),
-    finish_reason: failed ? 'error' : response?.tool_calls?.length ? 'tool_calls' : response ? 'stop' : null,
+    prompt_tokens: int(tokens.prompt) ?? call.response.prompt_tokens,
+    completion_tokens: int(tokens.completion) ?? call.response.completion_tokens,
+    finish_reason: failed ? 'error' : (call.response.finish_reason ?? (response?.tool_calls?.length ? 'tool_calls' : response ? 'stop' : null)),
     started_at: started,
     ended_at: ended,
     latency_ms: started !== null && ended !== null ? ended - started : null,
