@@ -2,11 +2,17 @@
  * `window.workbench`: the page's public scripting API (devtools console, end-to-end tests).
  * Documented in README.md; keep it stable.
  */
+import type { RunAgentRequest, RunAgentResult } from '../agents/run';
+import type { CurationPatch, CurationResult } from '../curation/api';
 import type { PartsOptions, PartsReport } from '../export/parts';
 import type { HubImportReports } from '../hub/hub-import';
 import type { RemoteReadReport } from '../hub/remote-query';
+import type { GatewaySettings } from '../gateway/core/upstream';
+import type { CaptureSinkStats } from '../gateway/page/sink';
+import type { CellReport } from '../notebook/api';
 import type { Compaction } from '../pool/compact';
 import type { Row } from '../pool/rows';
+import type { BenchEncodeResult } from '../tokenizer/bench-encode';
 import type { ProfileInfo } from '../tokenizer/profile';
 import type { TokenCountResult, TokenizerInput } from '../tokenizer/service';
 import type { ExportDatasetOptions, ExportFormat, ImportReport } from '../contract/reports';
@@ -64,7 +70,40 @@ export interface WorkbenchApi {
   tokenCounts(): Promise<TokenCountResult | null>;
   /** Whether the pool persists across reloads (OPFS), and why not when it does not. */
   poolStatus(): { persistent: boolean; message: string | null; interrupted: { import_id: number; file: string }[] };
-  [extension: string]: unknown;
+  /** Open a notebook (Markdown text) in the Notebook tab. */
+  openNotebook(markdown: string): void;
+  /** Run every cell of the open notebook that runs on open (not effect cells). */
+  runAll(): Promise<{ cells: CellReport[] }>;
+  /** Label steps by id (stored in `curation`). */
+  setCuration(stepIds: string[], patch: CurationPatch): Promise<CurationResult>;
+  /** Label every step a SQL predicate over `steps s` / `curation c` selects. */
+  setCurationWhere(where: string, patch: CurationPatch): Promise<CurationResult>;
+  /** The OpenAI-style base URL of the gateway (`…/gateway/v1`). */
+  gatewayBaseUrl(): string;
+  /** Run the built-in agent on a task set. */
+  runAgent(req: RunAgentRequest): Promise<RunAgentResult>;
+  gatewaySettings(): Promise<GatewaySettings>;
+  setGatewaySettings(s: GatewaySettings): Promise<void>;
+  /** Calls moved from the journal into the pool, and the last failure to capture or move one. */
+  captureStats(): CaptureSinkStats;
+  /** Run a foreign agent module in the sandbox; resolves with what it returned. */
+  runBlackBox(source: { url: string } | { code: string }, input?: unknown): Promise<unknown>;
+  /** `fetch` for gateway calls whose abort (`init.signal`) also aborts the upstream request. */
+  gatewayFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  /** Fault injection and the tokenizer bench: only in test builds (`vite build --mode test`). */
+  debug?: WorkbenchDebug;
+}
+
+/** `window.workbench.debug`, present only in test builds. */
+export interface WorkbenchDebug {
+  /** Make the pool engine fail as a wasm abort does; the page restarts it. */
+  crashPool(): Promise<void>;
+  /** The next call of a pool method fails with this message. */
+  injectPoolFault(method: string, message: string): Promise<void>;
+  /** How many times the pool engine was restarted. */
+  poolRestarts(): number;
+  /** One tokenizer worker encoding `text` with the active profile, on the counting path and with the library's encode. */
+  tokenizerEncode(text: string, runs?: number): Promise<BenchEncodeResult>;
 }
 
 declare global {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { startApp, uniquePool, waitForQuery, waitForReports } from './harness.mjs';
+import { documentedApi } from './readme-api.mjs';
 
 const tmp = mkdtempSync(join(tmpdir(), 'aw-e2e-'));
 let app;
@@ -55,6 +56,20 @@ describe('foundation, as a new user', () => {
     assert.ok(fetched.some((f) => f.path.endsWith('.js')), `no script fetched: ${JSON.stringify(fetched)}`);
     assert.ok(fetched.some((f) => f.path.endsWith('.wasm')), `no DuckDB wasm fetched under the sub-path: ${JSON.stringify(fetched)}`);
     assert.deepEqual(errors, []);
+  });
+
+  it('window.workbench has every member README.md documents, each a function (ready a Promise), and none it does not', async () => {
+    const doc = documentedApi();
+    const real = await page.evaluate(() => {
+      const kinds = (o) => Object.fromEntries(Object.keys(o).map((k) => [k, typeof o[k] === 'function' ? 'function' : typeof o[k]?.then === 'function' ? 'promise' : typeof o[k]]));
+      const w = window.workbench;
+      return { top: kinds(w), debug: w.debug ? kinds(w.debug) : null };
+    });
+    const flat = { ...real.top, ...Object.fromEntries(Object.entries(real.debug ?? {}).map(([k, v]) => [`debug.${k}`, v])) };
+    delete flat.debug;
+    // a test build: the debug members are there too
+    assert.deepEqual(Object.keys(flat).sort(), doc.map((m) => m.name).sort());
+    for (const m of doc) assert.equal(flat[m.name], m.property ? 'promise' : 'function', m.name);
   });
 
   it('imports through the file picker, persists across reload, exports sft.parquet that native DuckDB reads', async () => {
@@ -114,6 +129,11 @@ describe('foundation, as a new user', () => {
     assert.deepEqual(await page.evaluate(() => window.workbench.query('SELECT count(*)::INTEGER AS n, sum(hash(s))::VARCHAR AS h FROM steps s')), before);
     await page.getByRole('button', { name: 'Compact' }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Compact' }).isEnabled(), true);
+    // the same through the scripting API README.md documents (it was not attached: "compactPool is not a function")
+    const report = await page.evaluate(() => window.workbench.compactPool());
+    assert.deepEqual(Object.keys(report).sort(), ['bytesAfter', 'bytesBefore', 'ms', 'rows', 'storageVersion', 'tables']);
+    assert.equal(report.storageVersion, 'v1.4.0');
+    assert.deepEqual(await page.evaluate(() => window.workbench.query('SELECT count(*)::INTEGER AS n, sum(hash(s))::VARCHAR AS h FROM steps s')), before);
   });
 
   it('rolls back an import interrupted by a reload; earlier data is intact', async () => {
