@@ -9,6 +9,7 @@
  * with tokens) are unavailable for it (`countingOnly`). Special-token text inside a message (`<|im_end|>` typed by a
  * user) counts as the special token, as in every rendered-then-tokenized profile; encodeChat would count it as text.
  */
+import { AddedSplitter } from './added-split';
 import { Template } from '@huggingface/jinja';
 import type { Tokenizer } from '@huggingface/tokenizers';
 import type { TokenizerProfile } from './profile';
@@ -42,7 +43,6 @@ export async function loadO200k(): Promise<TokenizerProfile> {
     encode: (text: string) => ({ ids: enc.encode(text, { disallowedSpecial: new Set() }) }),
     id_to_token: (id: number) => enc.decode([id]),
   } as unknown as Tokenizer;
-  const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return {
     name: 'OpenAI o200k_base (counting only)',
     vocabSize: enc.vocabularySize,
@@ -55,7 +55,7 @@ export async function loadO200k(): Promise<TokenizerProfile> {
     template: new Template(O200K_TEMPLATE),
     specialTokens: {},
     addedTokens,
-    addedSplit: new RegExp(`(${[...addedTokens.keys()].map(escapeRe).join('|')})`, 'g'),
+    addedSplit: new AddedSplitter(addedTokens.keys()),
     segmentable: true,
     byteLevel: false,
   };

@@ -4,6 +4,7 @@
  */
 import { Template } from '@huggingface/jinja';
 import { Tokenizer } from '@huggingface/tokenizers';
+import { AddedSplitter } from './added-split';
 import { type Encoder, fastEncoder } from './fast-encode';
 import { GenerationCache } from './memo';
 
@@ -44,8 +45,8 @@ export interface TokenizerProfile extends ProfileInfo {
   specialTokens: Record<string, unknown>;
   /** Added tokens by content, for splitting rendered text where the tokenizer itself splits it. */
   addedTokens: Map<string, number>;
-  /** Added tokens' split regex (longest first), or null when there are none. */
-  addedSplit: RegExp | null;
+  /** Where added tokens cut a text (added-split.ts), or null when there are none. */
+  addedSplit: AddedSplitter | null;
   /** Pieces between added tokens tokenize independently (tokenizers.js splits on added tokens before normalizing; byte-level, no lstrip/rstrip/normalized added tokens): cacheable. */
   segmentable: boolean;
   /** Byte length of each token id's text, for character-offset ↔ token mapping (byte-level BPE only). */
@@ -161,8 +162,7 @@ export async function loadProfile(src: ProfileSource): Promise<TokenizerProfile>
     addedTokens.set(t.content, t.id);
     if (t.lstrip || t.rstrip || t.single_word || t.normalized) plainAdded = false;
   }
-  const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const addedSplit = addedTokens.size ? new RegExp(`(${[...addedTokens.keys()].sort((a, b) => b.length - a.length).map(escapeRe).join('|')})`, 'g') : null;
+  const addedSplit = addedTokens.size ? new AddedSplitter(addedTokens.keys()) : null;
   const pre = JSON.stringify(tj.pre_tokenizer ?? null);
   const byteLevel = /"ByteLevel"/.test(pre) && isObject(tj.decoder) && /"ByteLevel"/.test(JSON.stringify(tj.decoder));
   const segmentable = byteLevel && plainAdded && !/"add_prefix_space":\s*true/.test(pre);
@@ -170,7 +170,9 @@ export async function loadProfile(src: ProfileSource): Promise<TokenizerProfile>
   const model = tj.model as Record<string, unknown>;
   const vocab = model.vocab;
   const baseVocab = isObject(vocab) ? Object.keys(vocab).length : Array.isArray(vocab) ? vocab.length : 0;
-  const maxAdded = Math.max(-1, ...addedTokens.values());
+  // a loop, not Math.max(...ids): 200,000 added tokens overflowed the stack ("Maximum call stack size exceeded")
+  let maxAdded = -1;
+  for (const id of addedTokens.values()) if (id > maxAdded) maxAdded = id;
   return {
     name: src.name ?? (typeof cfg.name_or_path === 'string' ? cfg.name_or_path : typeof cfg.tokenizer_class === 'string' ? cfg.tokenizer_class : 'custom'),
     vocabSize: Math.max(baseVocab, maxAdded + 1),

@@ -90,7 +90,7 @@ export function renderRaw(p: TokenizerProfile, messages: unknown[], opts: Render
 export function encode(p: TokenizerProfile, text: string, cache?: Map<string, number[]>): number[] {
   if (!p.segmentable || !p.addedSplit) return p.tokenizer.encode(text, { add_special_tokens: false }).ids;
   const out: number[] = [];
-  for (const piece of text.split(p.addedSplit)) {
+  for (const piece of p.addedSplit.split(text)) {
     if (!piece) continue;
     const added = p.addedTokens.get(piece);
     if (added !== undefined) {
@@ -114,7 +114,7 @@ export function encode(p: TokenizerProfile, text: string, cache?: Map<string, nu
 export function countTokens(p: TokenizerProfile, text: string, cache?: Map<string, number>): number {
   if (!p.segmentable || !p.addedSplit) return p.tokenizer.encode(text, { add_special_tokens: false }).ids.length;
   let n = 0;
-  for (const piece of text.split(p.addedSplit)) {
+  for (const piece of p.addedSplit.split(text)) {
     if (!piece) continue;
     if (p.addedTokens.has(piece)) {
       n++;

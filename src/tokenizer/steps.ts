@@ -91,14 +91,14 @@ const maxAdded = new WeakMap<TokenizerProfile, number>();
 function longestAdded(p: TokenizerProfile): number {
   let n = maxAdded.get(p);
   if (n === undefined) {
-    n = Math.max(0, ...[...p.addedTokens.keys()].map((k) => k.length));
+    n = 0;
+    // a loop, not a spread: a vocabulary can add 200,000 tokens, past the arguments a call can take
+    for (const k of p.addedTokens.keys()) if (k.length > n) n = k.length;
     maxAdded.set(p, n);
   }
   return n;
 }
 
-/** One global copy of the added-token splitter per profile (its lastIndex is set before each use). */
-const boundaryRe = new WeakMap<TokenizerProfile, RegExp>();
 
 /**
  * Whether `text` split at added tokens (as `encode` splits it) has a piece boundary at `at` that its prefix
@@ -109,12 +109,9 @@ export function pieceBoundary(p: TokenizerProfile, text: string, at: number): bo
   if (at <= 0 || at >= text.length) return at === text.length;
   const span = longestAdded(p);
   const from = Math.max(0, at - span);
-  let re = boundaryRe.get(p);
-  if (!re) boundaryRe.set(p, (re = new RegExp(p.addedSplit.source, 'g')));
-  re.lastIndex = from;
   let startsHere = false;
-  for (let m = re.exec(text); m && m.index < at + 1; m = re.exec(text)) {
-    const end = m.index + m[0].length;
+  for (let m = p.addedSplit.next(text, from); m && m.index < at + 1; m = p.addedSplit.next(text, m.index + m.length)) {
+    const end = m.index + m.length;
     if (m.index < at && end > at) return false; // an added token crosses the cut
     if (m.index === at) startsHere = true;
   }
