@@ -490,3 +490,27 @@ describe('har normalizer', () => {
     assert.equal(har.detect([{ messages: [{ role: 'user', content: 'hi' }] }]), 0);
   });
 });
+
+describe('har: large and broken bodies of other entries', () => {
+  it('only an LLM call\'s bodies are decoded: a corrupt gzip asset, a broken upload and a 36 MB base64 download do not cost the calls', () => {
+    // a DevTools HAR saved "with content": the page's assets and uploads next to its LLM calls. A 300 MB download
+    // decoded whole (atob, per-byte copy, UTF-8) crashed the tab; a corrupt asset threw and rejected the whole HAR
+    const corrupt = b64(new Uint8Array([0x1f, 0x8b, 8, 0, 1, 2, 3]));
+    const asset = (method: string, url: string, text: string, request: Record<string, unknown> = {}) => ({
+      startedDateTime: '2026-12-02T09:14:59.000Z',
+      time: 5,
+      request: { method, url, headers: [], ...request },
+      response: { status: 200, statusText: 'OK', headers: [{ name: 'content-encoding', value: 'gzip' }], content: { mimeType: 'application/octet-stream', text, encoding: 'base64' } },
+    });
+    const doc = harDoc(
+      harEntry(),
+      asset('GET', 'http://localhost:5173/favicon.ico', corrupt),
+      asset('GET', 'https://example.com/model.bin', Buffer.alloc(36 * 1024 * 1024, 7).toString('base64')),
+      asset('POST', 'https://example.com/upload', corrupt, { postData: { mimeType: 'application/octet-stream', text: corrupt, encoding: 'base64' } }),
+      harEntry({ startedDateTime: '2026-12-02T09:16:00.000Z' }),
+    );
+    const d = drafts(doc);
+    assert.equal(d.length, 2, 'both LLM calls');
+    assert.deepEqual(d.map((x) => [x.steps[0].response?.content, x.steps[0].metadata?.har_entries_skipped]), [['Yes, 4 left.', '3'], ['Yes, 4 left.', '3']]);
+  });
+});

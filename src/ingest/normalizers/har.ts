@@ -16,11 +16,15 @@ export function headerMap(h: unknown): Map<string, string> {
 /** Base64 (also URL-safe) → bytes; null when it is not base64. atob drops whitespace and refuses anything else outside the alphabet. */
 export function base64Bytes(s: string): Uint8Array | null {
   const standard = s.replace(/-/g, '+').replace(/_/g, '/');
+  let text: string;
   try {
-    return Uint8Array.from(atob(standard), (c) => c.charCodeAt(0));
+    text = atob(standard);
   } catch {
     return null;
   }
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
+  return out;
 }
 
 const isGzip = (b: Uint8Array) => b[0] === 0x1f && b[1] === 0x8b;
@@ -36,10 +40,15 @@ export function bytesText(bytes: Uint8Array, contentEncoding: string): string {
 function decodeBody(body: unknown, encoding: string | null, headers: Map<string, string>): unknown {
   if (typeof body !== 'string') return body;
   const contentEncoding = headers.get('content-encoding') ?? '';
-  const bytes = base64Bytes(body);
   // without `encoding: base64`, text is base64 only when it decodes to gzip / zlib data: DevTools stores bodies
-  // decoded under the original content-encoding header, and plain words can be valid base64 too
-  if (!bytes || (encoding !== 'base64' && !isGzip(bytes) && !isZlib(bytes, contentEncoding))) return body;
+  // decoded under the original content-encoding header, and plain words can be valid base64 too (the first
+  // characters tell, before a large text is decoded whole)
+  if (encoding !== 'base64') {
+    const head = base64Bytes(body.slice(0, 8));
+    if (!head || (!isGzip(head) && !isZlib(head, contentEncoding))) return body;
+  }
+  const bytes = base64Bytes(body);
+  if (!bytes) return body;
   try {
     return bytesText(bytes, contentEncoding);
   } catch (cause) {
@@ -62,21 +71,36 @@ export interface Exchange {
 
 type WithRequest = Obj & { request: Obj };
 
+/**
+ * A HAR entry. Only an LLM call's bodies are decoded: a HAR saved "with content" also holds the page's assets,
+ * uploads and downloads, and decoding a 225 MB base64 download whole crashed the tab (a 300 MB HAR); a corrupt
+ * asset body threw and cost the whole file. A request body is decoded when it is a POST (its body may name the
+ * API); one that cannot be decoded, to a URL of no LLM API, is no call; the response only for a call.
+ */
 function harExchange(e: WithRequest): Exchange {
   const req = e.request;
   const res = isObject(e.response) ? e.response : {};
   const post = isObject(req.postData) ? req.postData : {};
   const content = isObject(res.content) ? res.content : {};
   const timings = isObject(e.timings) ? e.timings : {};
-  const reqHeaders = headerMap(req.headers);
-  const resHeaders = headerMap(res.headers);
+  const url = str(req.url);
+  const method = str(req.method);
+  let requestBody: unknown;
+  if ((method ?? 'POST').toUpperCase() === 'POST') {
+    try {
+      requestBody = parseJsonDeep(decodeBody(post.text, str(post.encoding), headerMap(req.headers)), 1);
+    } catch (e) {
+      if (apiOf(url, null) !== null) throw e;
+    }
+  }
+  const call = requestBody !== undefined && apiOf(url, requestBody) !== null;
   return {
-    url: str(req.url),
-    method: str(req.method),
+    url,
+    method,
     status: num(res.status),
     statusText: str(res.statusText),
-    requestBody: parseJsonDeep(decodeBody(post.text, str(post.encoding), reqHeaders), 1),
-    responseBody: decodeBody(content.text, str(content.encoding), resHeaders),
+    requestBody,
+    responseBody: call ? decodeBody(content.text, str(content.encoding), headerMap(res.headers)) : undefined,
     startedAt: timeMs(e.startedDateTime),
     durationMs: num(e.time),
     // HAR writes -1 for a timing that does not apply
