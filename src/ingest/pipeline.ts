@@ -171,7 +171,7 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
       run = await runRecords(source, inMemory);
     } else if (isZip(head)) {
       // an Inspect AI .eval archive: its JSON members are the records
-      run = await runRecords(evalZipEvents(new Uint8Array(await file.arrayBuffer())), inMemory);
+      run = await runRecords(evalZipEvents(new Uint8Array(await file.arrayBuffer()), { file: file.name }), inMemory);
     } else {
       const plan = opts.shards ? await planShards(file, all, opts) : null;
       if (plan && opts.shards) {

@@ -29,7 +29,8 @@ export type Container = 'jsonl' | 'json' | 'sse' | 'yaml' | 'text' | 'empty' | '
 /** Line-oriented text logs a normalizer reads line by line (each line a string record): Aider's LLM history and chat history. */
 const TEXT_LOGS = [/^TO LLM \d{4}-\d{2}-\d{2}T\d{2}:\d{2}/, /^# aider chat started at \d{4}-\d{2}-\d{2}/];
 
-const MAX_RECORD = 400 * 1024 * 1024;
+/** The largest record read, in characters of its text (bytes, for an archive's entry): 400 MB. */
+export const MAX_RECORD = 400 * 1024 * 1024;
 
 export class ReadError extends Error {
   constructor(message: string, options?: ErrorOptions) {
