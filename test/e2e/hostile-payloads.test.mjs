@@ -1,0 +1,55 @@
+// Hostile or huge input the page must survive without losing the tab (issue 37): on one page (a page boot is the
+// costliest step of an e2e test), in order.
+import assert from 'node:assert/strict';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startApp, uniquePool, waitForReports } from './harness.mjs';
+
+const tmp = mkdtempSync(join(tmpdir(), 'aw-hostile-'));
+let app;
+let page;
+const crashes = [];
+
+before(async () => {
+  app = await startApp();
+  page = await app.open(uniquePool('hostile'));
+  page.on('crash', () => crashes.push('the page crashed'));
+});
+after(async () => {
+  await app?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** A DevTools HAR "with content": LLM calls around a `mb` MB binary download stored base64 (written in parts, never whole in memory). */
+async function harWithDownload(file, mb) {
+  const w = createWriteStream(file);
+  const write = (s) => (w.write(s) ? undefined : new Promise((ok) => w.once('drain', ok)));
+  const entry = (i, request, content) =>
+    JSON.stringify({ startedDateTime: new Date(1767225600000 + i * 1000).toISOString(), time: 900, request: { httpVersion: 'http/2.0', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: 0, ...request }, response: { status: 200, statusText: 'OK', httpVersion: 'http/2.0', headers: [], cookies: [], content, redirectURL: '', headersSize: -1, bodySize: -1 }, cache: {}, timings: { send: 0, wait: 880, receive: 20 } });
+  const call = (i) =>
+    entry(i, { method: 'POST', url: 'https://api.openai.com/v1/chat/completions', postData: { mimeType: 'application/json', text: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `question ${i}` }] }) } }, { size: 100, mimeType: 'application/json', text: JSON.stringify({ id: `c${i}`, object: 'chat.completion', model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content: `answer ${i}` }, finish_reason: 'stop' }] }) });
+  await write(`{"log":{"version":"1.2","creator":{"name":"WebInspector","version":"537.36"},"pages":[],"entries":[${call(0)},${call(1)},`);
+  const download = entry(2, { method: 'GET', url: 'https://example.com/model.bin' }, { size: 0, mimeType: 'application/octet-stream', text: '@BODY@', encoding: 'base64' });
+  const [head, tail] = download.split('@BODY@');
+  await write(head);
+  const part = Buffer.alloc(3 * 1024 * 1024);
+  for (let k = 0; k < part.length; k++) part[k] = (k * 2654435761) >>> 24;
+  for (let done = 0; done < mb * 1024 * 1024 * 0.75; done += part.length) await write(part.toString('base64'));
+  await write(`${tail},${call(3)}]}}`);
+  w.end();
+  await new Promise((ok) => w.on('finish', ok));
+}
+
+describe('hostile payloads on one page', () => {
+  it('a 300 MB HAR holding a 225 MB download imports its LLM calls and the tab survives (it crashed after ~20 min)', async () => {
+    const file = join(tmp, 'session.har');
+    await harWithDownload(file, 300);
+    await page.getByLabel('Import files').setInputFiles([file]);
+    await waitForReports(page, 1, 600000);
+    assert.deepEqual(crashes, []);
+    const [r] = await page.evaluate(() => window.workbench.query("SELECT count(*)::INT AS n, string_agg(response_text, ',' ORDER BY response_text) AS answers FROM steps WHERE source = 'session.har'"));
+    assert.deepEqual(r, { n: 3, answers: 'answer 0,answer 1,answer 3' });
+  });
+});
