@@ -39,6 +39,12 @@ function blocks(content: unknown): unknown[] | null {
   return Array.isArray(c) && c.length > 0 && c.every((b) => isObject(b) && typeof b.type === 'string') ? c : null;
 }
 
+/** Whether a turn's blocks include `redacted_thinking` (reasoning whose text is encrypted). */
+export function hasRedactedThinking(content: unknown): boolean {
+  const bs = blocks(content);
+  return !!bs?.some((b) => isObject(b) && b.type === 'redacted_thinking');
+}
+
 /** An assistant turn's blocks: text → content, thinking → reasoning, tool_use → tool_calls; the blocks kept in `parts`. */
 export function assistantMessage(content: unknown): ChatMessage {
   const bs = blocks(content);
@@ -51,7 +57,9 @@ export function assistantMessage(content: unknown): ChatMessage {
     if (!isObject(b)) continue;
     if (b.type === 'text') text.push(str(b.text) ?? '');
     else if (b.type === 'thinking') reasoning.push(str(b.thinking) ?? '');
-    else if (b.type === 'redacted_thinking') reasoning.push('[redacted_thinking]');
+    else if (b.type === 'redacted_thinking') {
+      // encrypted: no text to store (the block stays in `parts`; responses say so in reasoning_hidden)
+    }
     else if (b.type === 'tool_use' || b.type === 'server_tool_use' || b.type === 'mcp_tool_use') {
       calls.push({ id: str(b.id), type: 'function', function: { name: str(b.name) ?? '', arguments: normalizeArguments(b.input ?? {}) } });
     } else if (typeof b.type === 'string') text.push(`[${b.type}]`);
@@ -234,6 +242,7 @@ export function anthropicResponse(body: Obj): WireResponse {
   a.id = str(body.id);
   a.model = str(body.model);
   a.message = Array.isArray(parseJsonDeep(body.content)) || typeof body.content === 'string' ? assistantMessage(body.content) : null;
+  if (hasRedactedThinking(body.content)) a.reasoning_hidden = 'redacted';
   a.finish_reason = anthropicFinishReason(body.stop_reason);
   a.prompt_tokens = anthropicPromptTokens(body.usage);
   a.completion_tokens = isObject(body.usage) ? int(body.usage.output_tokens) : null;

@@ -10,10 +10,19 @@ import { sseObject } from './sse';
 import { toolsOriginal, toolsText } from './tools';
 import { emptyResponse, errorText, malformed, type StreamAccumulator, type WireRequest, type WireResponse } from './types';
 
+/** A reasoning item's summary and content text ('' when it has none: an encrypted item holds no text to store). */
 function reasoningText(item: Obj): string {
   const parts = [item.summary, item.content].flatMap((p) => (Array.isArray(p) ? p : []));
-  const texts = parts.map((p) => (isObject(p) ? str(p.text) : str(p))).filter((t): t is string => !!t);
-  return texts.length ? texts.join('\n') : item.encrypted_content ? '[encrypted reasoning]' : '';
+  return parts
+    .map((p) => (isObject(p) ? str(p.text) : str(p)))
+    .filter((t): t is string => !!t)
+    .join('\n');
+}
+
+/** Output items with a reasoning item whose only content is `encrypted_content`. */
+export function encryptedReasoning(items: unknown): boolean {
+  const v = parseJsonDeep(items);
+  return Array.isArray(v) && v.some((i) => isObject(i) && i.type === 'reasoning' && !!i.encrypted_content && !reasoningText(i));
 }
 
 /** Responses API items → chat messages: an assistant turn's reasoning, text and calls merge into one message. */
@@ -119,6 +128,7 @@ export function responsesResponse(body: Obj): WireResponse {
   a.id = str(body.id);
   a.model = str(body.model);
   a.message = mergeAssistant(itemsToMessages(body.output).filter((m) => m.role === 'assistant'));
+  if (encryptedReasoning(body.output)) a.reasoning_hidden = 'encrypted';
   a.finish_reason = responsesFinishReason(body, a.message);
   if (isObject(body.usage)) {
     a.prompt_tokens = int(body.usage.input_tokens ?? body.usage.prompt_tokens);

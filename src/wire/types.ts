@@ -24,7 +24,16 @@ export interface WireResponse
   message: ChatMessage | null;
   /** The step's `rollout_log_probs`. */
   log_probs: number[] | null;
+  /**
+   * The model reasoned but the source holds none of its text (`encrypted`: a Responses reasoning item with only
+   * `encrypted_content`; `redacted`: Anthropic `redacted_thinking`). No placeholder text is stored; callers
+   * say so in `metadata.reasoning_hidden`.
+   */
+  reasoning_hidden?: ReasoningHidden | null;
 }
+
+export const ReasoningHidden = { encrypted: 'encrypted', redacted: 'redacted' } as const;
+export type ReasoningHidden = (typeof ReasoningHidden)[keyof typeof ReasoningHidden];
 
 /** Reassembles one streamed response from its SSE events. */
 export interface StreamAccumulator {
@@ -35,7 +44,7 @@ export interface StreamAccumulator {
 export function emptyResponse(): WireResponse {
   return {
     id: null, model: null, message: null, finish_reason: null, prompt_tokens: null, completion_tokens: null,
-    prompt_ids: null, response_ids: null, log_probs: null, error: null,
+    prompt_ids: null, response_ids: null, log_probs: null, error: null, reasoning_hidden: null,
   };
 }
 

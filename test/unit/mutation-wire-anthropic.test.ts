@@ -41,7 +41,7 @@ describe('assistantMessage', () => {
       role: 'assistant',
       content: 'Checking raw[web_search_tool_result]',
       parts: JSON.stringify(bs),
-      reasoning: 'Let me look.\n[redacted_thinking]',
+      reasoning: 'Let me look.',
       tool_calls: [
         { id: 'toolu_1', type: 'function', function: { name: 'bash', arguments: '{"cmd":"ls"}' } },
         { id: 'srvtoolu_1', type: 'function', function: { name: 'web_search', arguments: '{"query":"q"}' } },

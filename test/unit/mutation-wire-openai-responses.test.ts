@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DONE_EVENTS, itemsToMessages, mergeAssistant, responsesAccumulator, responsesFinishReason, responsesRequest, responsesResponse } from '../../src/wire/openai-responses';
+import { DONE_EVENTS, encryptedReasoning, itemsToMessages, mergeAssistant, responsesAccumulator, responsesFinishReason, responsesRequest, responsesResponse } from '../../src/wire/openai-responses';
 import { parseSse } from '../../src/wire/sse';
 import { isAnthropicTool, openaiToolShape, toolsOriginal, toolsText } from '../../src/wire/tools';
 
@@ -51,7 +51,7 @@ describe('itemsToMessages', () => {
     ]);
   });
 
-  it('reasoning after text or calls starts a new assistant message; encrypted reasoning is named; a call without call_id keeps its id', () => {
+  it('reasoning after text or calls starts a new assistant message; encrypted reasoning stores no text; a call without call_id keeps its id', () => {
     const ms = itemsToMessages([
       { type: 'message', role: 'assistant', content: 'first' },
       { type: 'reasoning', summary: [], encrypted_content: 'gAAAA…' },
@@ -62,7 +62,7 @@ describe('itemsToMessages', () => {
     ]);
     assert.deepEqual(ms, [
       { role: 'assistant', content: 'first' },
-      { role: 'assistant', content: null, reasoning: '[encrypted reasoning]', tool_calls: [{ id: 'fc_9', type: 'function', function: { name: 'ls', arguments: '{}' } }] },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'fc_9', type: 'function', function: { name: 'ls', arguments: '{}' } }] },
       { role: 'assistant', content: null, reasoning: 'plain words', tool_calls: [{ id: 'c', type: 'function', function: { name: 'x', arguments: '' } }] },
     ]);
   });
@@ -107,9 +107,14 @@ describe('itemsToMessages: what the Responses API also sends', () => {
     assert.deepEqual(ms[2].tool_calls?.[0].function, { name: '', arguments: '{}' }, 'a call without a name keeps an empty name');
   });
 
-  it('reasoning whose summary texts are empty but encrypted content is present is named as encrypted', () => {
-    const ms = itemsToMessages([{ type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: '' }], encrypted_content: 'gAAAAB' }, { type: 'message', role: 'assistant', content: 'ok' }]);
-    assert.equal(ms[0].reasoning, '[encrypted reasoning]');
+  it('reasoning whose summary texts are empty but encrypted content is present stores no text; the response says its reasoning is hidden', () => {
+    const items = [{ type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: '' }], encrypted_content: 'gAAAAB' }, { type: 'message', role: 'assistant', content: 'ok' }];
+    assert.deepEqual(itemsToMessages(items), [{ role: 'assistant', content: 'ok' }]);
+    assert.equal(encryptedReasoning(items), true);
+    assert.equal(responsesResponse({ object: 'response', status: 'completed', output: items }).reasoning_hidden, 'encrypted');
+    const summarized = [{ type: 'reasoning', summary: [{ type: 'summary_text', text: 'Plan.' }], encrypted_content: 'gAAAAB' }];
+    assert.equal(encryptedReasoning(summarized), false, 'a summary is the reasoning text');
+    assert.equal(responsesResponse({ object: 'response', status: 'completed', output: summarized }).reasoning_hidden, null);
   });
 });
 

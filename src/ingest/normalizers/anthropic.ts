@@ -3,6 +3,7 @@ import {
   addEvent,
   anthropicFinishReason,
   assistantMessage,
+  hasRedactedThinking,
   isStreamEvent,
   newAnthropicStream,
   anthropicRequest,
@@ -118,6 +119,7 @@ function callDraft(outer: Obj, req: Obj | null, resIn: unknown, line: number, ra
   const toolErrors = request.messages.filter((m) => m.role === 'tool' && m.is_error).length;
   if (toolErrors) meta.tool_result_errors = String(toolErrors);
   if (request.tools_original) meta.tools_original = request.tools_original;
+  if (hasRedactedThinking(r.content)) meta.reasoning_hidden = 'redacted';
   const step: StepDraft = {
     messages: request.messages,
     response: isMessage(r) || Array.isArray(r.content) ? assistantMessage(r.content) : null,

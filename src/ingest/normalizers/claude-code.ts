@@ -11,7 +11,7 @@
  *
  * One format's reader; merging per-message lines and the parent chain are one pass.
  */
-import { assistantMessage, STOP_REASON, userMessages } from '../../wire/anthropic';
+import { assistantMessage, hasRedactedThinking, STOP_REASON, userMessages } from '../../wire/anthropic';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
@@ -260,6 +260,7 @@ function build(state: ClaudeCodeState): TrajectoryDraft[] {
       ['cache_read_input_tokens', usage.cache_read_input_tokens],
       ['service_tier', usage.service_tier],
       ['stop_reason', stop],
+      ['reasoning_hidden', hasRedactedThinking(mergedBlocks(group)) ? 'redacted' : null],
       ['session_title', titles.get(last)],
     ]);
     const step: StepDraft = {

@@ -9,7 +9,7 @@ import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft } from '../../contract/step';
 import { int, isObject, type Obj, str, timeMs } from '../../contract/json';
-import { itemsToMessages, mergeAssistant } from '../../wire/openai-responses';
+import { encryptedReasoning, itemsToMessages, mergeAssistant } from '../../wire/openai-responses';
 import { scoreSample } from './score';
 
 const LINE_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
@@ -117,6 +117,7 @@ function close(st: CodexState): void {
       ['sandbox_policy', r.turn.sandbox_policy],
       ['cached_input_tokens', u.cached_input_tokens],
       ['reasoning_output_tokens', u.reasoning_output_tokens],
+      ['reasoning_hidden', encryptedReasoning(r.items) ? 'encrypted' : null],
       ['compacted', st.compacted ? String(st.compacted) : null],
     ]),
     raw: JSON.stringify(redactSecrets(r.raw)),

@@ -59,7 +59,8 @@ function message(m: unknown): ChatMessage | null {
   if (!isObject(m)) return null;
   const role = str(m.role) ?? 'user';
   const parts = Array.isArray(m.content) ? m.content : null;
-  const reasoning = parts?.filter((p) => isObject(p) && p.type === 'reasoning').map((p) => ((p as Obj).redacted === true ? '[redacted reasoning]' : (str((p as Obj).reasoning) ?? ''))) ?? [];
+  // redacted reasoning holds encrypted text only: nothing to store (the part stays in `parts`, the step says reasoning_hidden)
+  const reasoning = parts?.filter((p) => isObject(p) && p.type === 'reasoning' && p.redacted !== true).map((p) => str((p as Obj).reasoning) ?? '') ?? [];
   const rest = parts ? parts.filter((p) => !(isObject(p) && p.type === 'reasoning')) : m.content;
   const t = contentToText(rest);
   const out: ChatMessage = { role, content: t.content };
@@ -153,6 +154,8 @@ function stepOf(e: Obj, pool: unknown[], provider: string | null): StepDraft {
   for (const k of ['input_tokens_cache_read', 'input_tokens_cache_write', 'reasoning_tokens'] as const) if (usage[k] != null) meta[k] = String(usage[k]);
   if (isObject(e.config) && Object.keys(e.config).length) meta.generate_config = JSON.stringify(e.config);
   if (output.time != null) meta.model_time_s = String(output.time);
+  const content = isObject(choice.message) ? choice.message.content : null;
+  if (Array.isArray(content) && content.some((p) => isObject(p) && p.type === 'reasoning' && p.redacted === true)) meta.reasoning_hidden = 'redacted';
   const started = timeMs(e.timestamp);
   const ended = timeMs(e.completed);
   return {

@@ -87,6 +87,7 @@ function step(o: Obj, line: number): StepDraft {
   put('observation_metadata', Object.keys(mapOf(o.metadata)).length ? mapOf(o.metadata) : null);
   put('start_time', o.start_time);
   put('stop_reason', res.stop_reason);
+  put('reasoning_hidden', res.reasoning_hidden);
   put('tools_original', call.request.tools_original);
   return {
     messages: call.request.messages,

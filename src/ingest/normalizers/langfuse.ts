@@ -91,6 +91,7 @@ function generationStep(o: Obj, line: number): StepDraft {
   const meta = safeMetaValue(o.metadata);
   if (meta !== null) metadata.observation_metadata = meta;
   if (res.stop_reason) metadata.stop_reason = res.stop_reason;
+  if (res.reasoning_hidden) metadata.reasoning_hidden = res.reasoning_hidden;
   if (call.request.tools_original) metadata.tools_original = call.request.tools_original;
   const response = res.message;
   return {

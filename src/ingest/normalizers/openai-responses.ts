@@ -1,5 +1,5 @@
 import { defineNormalizer, RecordError } from '../normalizer';
-import { DONE_EVENTS, itemsToMessages, mergeAssistant, responsesFinishReason } from '../../wire/openai-responses';
+import { DONE_EVENTS, encryptedReasoning, itemsToMessages, mergeAssistant, responsesFinishReason } from '../../wire/openai-responses';
 import { eventPayloads, looksLikeSse } from '../../wire/sse';
 import { toolsOriginal, toolsText } from '../../wire/tools';
 import type { ChatMessage } from '../../contract/step';
@@ -78,6 +78,7 @@ export const openaiResponses = defineNormalizer<ResponsesState>({
     const meta: Record<string, string> = { ...metadataOf(req, REQUEST_OWN), ...metadataOf(outer, OUTER_OWN) };
     if (resId) meta.response_id = resId;
     if (prevId) meta.previous_response_id = prevId;
+    if (encryptedReasoning(res.output)) meta.reasoning_hidden = 'encrypted';
     if (res.reasoning) meta.reasoning = JSON.stringify(res.reasoning);
     const cached = num(isObject(usage.input_tokens_details) ? usage.input_tokens_details.cached_tokens : null);
     const reasoningTokens = num(isObject(usage.output_tokens_details) ? usage.output_tokens_details.reasoning_tokens : null);

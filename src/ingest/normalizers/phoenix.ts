@@ -147,6 +147,7 @@ function spanStep(span: Obj, line: number): StepDraft {
   put('metadata', a.metadata);
   put('tools_original', toolsSource(llm) ?? (toolsOf(llm) ? null : call.request.tools_original));
   put('tags', isObject(a.tag) ? a.tag.tags : undefined);
+  if (!outMsgs.length) put('reasoning_hidden', call.response.reasoning_hidden);
   return {
     messages,
     response,

@@ -80,6 +80,8 @@ export function wireStep(api: Api, requestBody: unknown, responseBody: unknown):
     prompt_tokens: res.prompt_tokens,
     completion_tokens: res.completion_tokens,
     error: res.error,
-    ...(req.tools_original ? { metadata: { tools_original: req.tools_original } } : {}),
+    ...(req.tools_original || res.reasoning_hidden
+      ? { metadata: { ...(req.tools_original ? { tools_original: req.tools_original } : {}), ...(res.reasoning_hidden ? { reasoning_hidden: res.reasoning_hidden } : {}) } }
+      : {}),
   };
 }
