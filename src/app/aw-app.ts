@@ -63,6 +63,8 @@ export class AwApp extends LitElement {
   @state() private tab = 'data';
   @state() private toast: { text: string; kind: 'info' | 'error' } | null = null;
   @state() private demoBusy = false;
+  /** Files of the demo imported so far, while it loads. */
+  @state() private demoDone: { done: number; total: number } | null = null;
   private toastTimer = 0;
 
   get importPanel(): AwImportPanel {
@@ -112,11 +114,12 @@ export class AwApp extends LitElement {
     if (!this.workbench) return;
     this.demoBusy = true;
     try {
-      await this.workbench.loadDemoData();
+      await this.workbench.loadDemoData(document.baseURI, (done, total) => (this.demoDone = { done, total }));
     } catch (e) {
       this.notify(`The demo data could not be loaded: ${e instanceof Error ? e.message : String(e)}`, 'error');
     } finally {
       this.demoBusy = false;
+      this.demoDone = null;
     }
   }
 
@@ -181,7 +184,9 @@ export class AwApp extends LitElement {
               <p class="muted" style="margin-top:0">Everything runs in this tab: files never leave your browser. Drop traces from any agent runtime (OpenAI / Anthropic logs, SSE, OpenTelemetry, Langfuse, Phoenix, ShareGPT, ATIF, SWE-agent, OpenHands, tau-bench, veRL rows…), curate them, and download training-ready Parquet.</p>
               ${this.workbench?.demo.length
                 ? html`<button class="primary" ?disabled=${this.demoBusy} @click=${() => this.loadDemo()}>${this.demoBusy ? 'Loading demo data…' : 'Load demo data'}</button>
-                    <span class="muted">${this.workbench.demo.length} small files in several formats</span>`
+                    ${this.demoBusy && this.demoDone
+                      ? html`<span role="status"><progress aria-label="Demo data files imported" max=${this.demoDone.total} value=${this.demoDone.done}></progress> ${this.demoDone.done} of ${this.demoDone.total} files</span>`
+                      : html`<span class="muted">${this.workbench.demo.length} small files in several formats</span>`}`
                 : nothing}
               ${this.examples ? this.examples() : nothing}
             </div>

@@ -81,9 +81,12 @@ export class Workbench {
   }
 
   /** Import the bundled demo files one after another (they show on the import list like any import). */
-  async loadDemoData(base: string = document.baseURI): Promise<ImportReport[]> {
+  async loadDemoData(base: string = document.baseURI, onFile?: (done: number, total: number) => void): Promise<ImportReport[]> {
     const out: ImportReport[] = [];
-    for (const d of this.demo) out.push(await this.imports.importUrl(new URL(`notebooks/data/${d.file}`, base).href));
+    for (const d of this.demo) {
+      onFile?.(out.length, this.demo.length);
+      out.push(await this.imports.importUrl(new URL(`notebooks/data/${d.file}`, base).href));
+    }
     const added = out.reduce((a, r) => a + r.added, 0);
     this.notifyFn(`Demo data loaded: ${added} new steps from ${out.length} files.`);
     return out;

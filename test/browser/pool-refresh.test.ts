@@ -1,5 +1,7 @@
 import { expect } from '@esm-bundle/chai';
 import { refreshOnPoolChange } from '../../src/views/kit/pool-refresh';
+import type { Services } from '../../src/views/kit/services';
+import '../../src/views/notebook/aw-notebook-sidebar';
 
 type Listener = (e: { tables: string[] }) => void;
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -80,5 +82,42 @@ describe('refreshOnPoolChange (views re-read the pool after writes)', () => {
     await wait(200); // the IntersectionObserver reports it in view
     expect(n).to.equal(1);
     off();
+  });
+});
+
+describe("the notebook sidebar's schema (issue 36 item 8: the demo's import re-read it 18 times)", () => {
+  it('re-reads the schema only when a change may have touched it, and only while shown', async () => {
+    const pool = fakePool();
+    const sqls: string[] = [];
+    const rows = async (sql: string) => {
+      sqls.push(sql);
+      return [];
+    };
+    const services = { pool: { ...pool, rows } } as unknown as Services;
+    const bar = document.createElement('aw-notebook-sidebar');
+    bar.services = services;
+    document.body.append(bar);
+    await bar.updateComplete;
+    await wait(50);
+    const schemaReads = () => sqls.filter((q) => q.includes('information_schema')).length;
+    const first = schemaReads();
+    expect(first, 'read once on start').to.equal(1);
+    // an import's writes: rows, not columns
+    for (let i = 0; i < 6; i++) pool.write('steps', 'trajectory_stats', 'imports', 'import_errors', 'trajectories');
+    await wait(250);
+    expect(schemaReads()).to.equal(first);
+    // an effect cell made a table: read again
+    pool.write('my_table');
+    await wait(250);
+    expect(schemaReads()).to.equal(first + 1);
+    // hidden (another tab shown): nothing until it is shown again
+    bar.style.display = 'none';
+    pool.write('other_table');
+    await wait(250);
+    expect(schemaReads()).to.equal(first + 1);
+    bar.style.display = '';
+    await wait(400);
+    expect(schemaReads()).to.equal(first + 2);
+    bar.remove();
   });
 });

@@ -9,6 +9,7 @@ import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { type Services, servicesContext } from '../kit/services';
 import { groupSchema, type SchemaTable, schemaColumnsSql } from '../../notebook/schema-sql';
+import { refreshOnPoolChange, schemaMayHaveChanged } from '../kit/pool-refresh';
 import type { HistoryEntry, NotebookStore } from '../../notebook/storage';
 import { formatMs } from '../aw-table';
 
@@ -71,7 +72,8 @@ export class AwNotebookSidebar extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('services')) {
       this.offPool?.();
-      this.offPool = this.services?.pool.onChange(() => void this.loadTables()) ?? null;
+      // only when shown, and only when the change may have touched the schema (not every imported batch)
+      this.offPool = this.services ? refreshOnPoolChange(this, this.services.pool, schemaMayHaveChanged, () => this.loadTables()) : null;
     }
     if (changed.has('services') || changed.has('notebookSchema') || changed.has('refreshKey')) void this.loadTables();
     if (changed.has('store') || changed.has('notebookId') || changed.has('refreshKey') || changed.has('allHistory')) void this.loadHistory();

@@ -17,6 +17,7 @@ import './aw-cell';
 import type { AwCell, CellAction } from './aw-cell';
 import type { SqlSchema } from './aw-sql-editor';
 import { TABLE_COLUMNS } from '../../pool/queries/pool';
+import { refreshOnPoolChange, schemaMayHaveChanged } from '../kit/pool-refresh';
 import { download } from '../kit/download';
 
 
@@ -88,7 +89,7 @@ export class AwNotebook extends LitElement {
     rt.autorun = !this.awaitingConfirm;
     rt.setCells(this.doc.cells);
     this.offUpdate = rt.onUpdate(() => this.bump());
-    this.offPool = pool.onChange(() => void this.loadSchema());
+    this.offPool = refreshOnPoolChange(this, pool, schemaMayHaveChanged, () => this.loadSchema());
     void this.loadSchema();
     if (!this.awaitingConfirm) this.opened = this.afterRun(rt.runAll()).catch((e) => this.services?.notify(`The notebook could not start: ${e instanceof Error ? e.message : e}`, 'error'));
   }

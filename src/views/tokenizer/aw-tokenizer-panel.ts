@@ -88,6 +88,8 @@ export class AwTokenizerPanel extends LitElement {
   @state() message: { kind: 'error' | 'info'; text: string } | null = null;
   @state() warnings: string[] = [];
   @state() private busy = false;
+  /** What is loading while `busy` (shown with a progress bar: the bundled Qwen3 takes seconds). */
+  @state() private loading = '';
   private off?: () => void;
   private offPool?: () => void;
   /** The drawn histogram, redrawn only when its rows or the limit change (not on every counting progress update). */
@@ -167,6 +169,7 @@ export class AwTokenizerPanel extends LitElement {
     const svc = this.svc();
     if (!svc) return;
     this.busy = true;
+    this.loading = 'bundled' in input ? (input.bundled === 'qwen3' ? 'the bundled Qwen3 tokenizer' : 'OpenAI o200k_base') : 'your tokenizer files';
     this.message = null;
     try {
       const info = await svc.set(input);
@@ -224,6 +227,7 @@ export class AwTokenizerPanel extends LitElement {
         <label>Your model's files <input type="file" multiple accept=".json,.jinja,.j2" aria-label="tokenizer.json and tokenizer_config.json (and chat_template.jinja)"
           ?disabled=${this.busy} @change=${(e: Event) => void this.onFiles(e)} /></label>
       </div>
+      ${this.busy ? html`<p class="row muted" role="status"><progress aria-label="Loading the tokenizer"></progress> Loading ${this.loading}…</p>` : nothing}
       ${this.message ? html`<p class=${this.message.kind === 'error' ? 'err' : 'muted'} role=${this.message.kind === 'error' ? 'alert' : 'status'}>${this.message.text}</p>` : nothing}
       ${this.warnings.map((w) => html`<p class="warn" role="note">${w}</p>`)}
       ${this.renderProgress()}
