@@ -9,6 +9,7 @@
  * batch at a time, so no more than BATCH_BYTES of them are held inflated at once.
  */
 import { strFromU8, type UnzipFileInfo, unzipSync } from 'fflate';
+import { TOO_DEEP, tooDeep } from './json-values';
 import { MAX_RECORD, ReadError, type ReadEvent } from './reader';
 
 export function isZip(b: Uint8Array): boolean {
@@ -73,9 +74,14 @@ export async function* evalZipEvents(bytes: Uint8Array, opts: EvalZipOptions = {
       throw cannotRead(e);
     }
     for (const { name, index } of batch) {
+      const text = strFromU8(files[name]);
+      if (tooDeep(text)) {
+        yield { kind: 'reject', line: index + 1, reason: `${name}: ${TOO_DEEP}` };
+        continue;
+      }
       let value: unknown;
       try {
-        value = JSON.parse(strFromU8(files[name]));
+        value = JSON.parse(text);
       } catch (e) {
         yield { kind: 'reject', line: index + 1, reason: `${name}: not JSON (${e instanceof Error ? e.message : String(e)})` };
         continue;

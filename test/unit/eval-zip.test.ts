@@ -43,9 +43,10 @@ describe('.eval archives', () => {
     assert.deepEqual(rows.map((r) => r.step_id), honest.rows.map((r) => r.step_id));
   });
 
-  it('members inflated a few at a time (one per pass here) give the same records as in one pass; a member that is not JSON is a reject', async () => {
+  it('members inflated a few at a time (one per pass here) give the same records as in one pass; a member that is not JSON, or nested too deep, is a reject', async () => {
     const members = unzipSync(readFileSync(new URL('../fixtures/formats/inspect-ctf.eval', import.meta.url)));
     members['samples/0_epoch_1.json'] = strToU8('{"id": 0, "messages": [');
+    members['samples/9_epoch_1.json'] = strToU8(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
     const zip = zipSync(members);
     const read = async (opts: EvalZipOptions) => {
       const out: unknown[] = [];
@@ -54,8 +55,9 @@ describe('.eval archives', () => {
     };
     const whole = await read({});
     assert.deepEqual(await read({ batchBytes: 1 }), whole);
-    assert.deepEqual(whole.map((e) => (e as { kind: string }).kind), ['record', 'reject', 'record', 'record']);
+    assert.deepEqual(whole.map((e) => (e as { kind: string }).kind), ['record', 'reject', 'record', 'record', 'reject']);
     assert.match((whole[1] as { reason: string }).reason, /^samples\/0_epoch_1\.json: not JSON/);
+    assert.match((whole[4] as { reason: string }).reason, /^samples\/9_epoch_1\.json: nested more than 200 levels deep/);
   });
 
   it('an archive whose entries use another compression (zstd) is refused whole, before anything is inflated', async () => {

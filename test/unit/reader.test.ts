@@ -189,11 +189,21 @@ describe('reader', () => {
     assert.deepEqual(r.records[0].v, { id: '12345678901234567890', n: 3, f: 1.5 });
   });
 
-  it('10,000 levels of nesting', async () => {
-    const deep = `${'['.repeat(10000)}1${']'.repeat(10000)}`;
-    const r = await read(`{"deep": ${deep}}\n{"ok": true}\n`, 4096);
-    assert.equal(r.records.length + r.rejects.length, 2);
-    assert.deepEqual(r.records.at(-1)?.v, { ok: true });
+  it('a record nested deeper than 200 levels is a reject with its line (JSON Lines, a JSON array, SSE); 200 levels are read', async () => {
+    const nest = (n: number) => `${'{"a":['.repeat(n / 2)}1${']}'.repeat(n / 2)}`;
+    const reason = 'nested more than 200 levels deep: a record this deep is hostile or broken (the importer reads 200 levels, as it redacts them); the other records are read';
+    for (const depth of [202, 10_000, 100_000]) {
+      const jsonl = await read(`{"ok": 1}\n{"messages": [{"role": "user", "content": ${nest(depth)}}]}\n{"ok": 3}\n`, 4096);
+      assert.deepEqual(jsonl.records.map((x) => x.line), [1, 3], `${depth}`);
+      assert.deepEqual(jsonl.rejects, [{ line: 2, reason }], `${depth}`);
+      const array = await read(`[\n  {"ok": 1},\n  ${nest(depth)},\n  {"ok": 3}\n]\n`, 4096);
+      assert.deepEqual([array.records.length, array.rejects], [2, [{ line: 3, reason }]], `${depth}`);
+      const sse = await read(`data: {"ok": 1}\n\ndata: ${nest(depth)}\n\n`, 4096);
+      assert.deepEqual([sse.records.length, sse.rejects.map((x) => x.reason)], [1, [reason]], `${depth}`);
+    }
+    // brackets inside strings do not count; 200 levels are read
+    const inText = await read(`{"s": "${'['.repeat(1000)}\\"${'{'.repeat(1000)}"}\n${nest(200)}\n`, 4096);
+    assert.deepEqual([inText.records.length, inText.rejects], [2, []]);
   });
 
   it('a single multi-megabyte line', async () => {
