@@ -15,6 +15,8 @@ import '../../src/views/notebook/aw-notebooks';
 import type { AwNotebooks } from '../../src/views/notebook/aw-notebooks';
 import type { AwSqlEditor } from '../../src/views/notebook/aw-sql-editor';
 import { startPool, withImports } from './helpers';
+import { parsePlotSpec } from '../../src/notebook/plot-spec';
+import { renderPlot } from '../../src/views/notebook/plot-render';
 import { insertDemo } from './notebook-demo';
 
 @customElement('test-services-host')
@@ -145,6 +147,9 @@ describe('notebook UI', () => {
     const err = cellById('broken').shadowRoot!.querySelector('.error-box')!;
     expect(err.getAttribute('role')).to.equal('alert');
     expect(err.textContent).to.match(/Binder Error.*nope/s);
+    // said once: DuckDB's echo of the failing SQL line goes (the editor marks that line)
+    expect(err.textContent).to.not.match(/LINE 1:/);
+    expect(err.textContent).to.include('(line 1, marked above)');
     const md = cells()[0].shadowRoot!.querySelector('.md h1');
     expect(md?.textContent).to.equal('Rewards by agent');
   });
@@ -267,5 +272,41 @@ describe('notebook UI', () => {
     await new Promise((r) => setTimeout(r, 800));
     expect(await good()).to.equal(before);
     expect(effect.state?.status).to.not.equal('done');
+  });
+
+  it("chart settings pick the data among the notebook's views and offer that view's columns; +plot starts from the view above", async () => {
+    await panel().openMarkdown(NB);
+    await runAll();
+    const chart = () => cells()[4].shadowRoot!.querySelector('aw-chart')!;
+    await until('the chart', () => !!chart()?.shadowRoot?.querySelector('.figure svg'));
+    (chart().shadowRoot!.querySelector('[aria-label="Edit chart settings"]') as HTMLButtonElement).click();
+    await chart().updateComplete;
+    const select = (label: string) => chart().shadowRoot!.querySelector(`select[aria-label="${label}"]`) as HTMLSelectElement;
+    const texts = (sel: HTMLSelectElement) => [...sel.options].map((o) => o.textContent!.trim());
+    expect(texts(select('Data'))).to.deep.equal(['by_agent', 'top', 'broken']);
+    expect(select('Data').value).to.equal('by_agent');
+    expect(texts(select('Channel x'))).to.deep.equal(['—', 'agent', 'steps', 'reward']);
+    select('Data').value = 'top';
+    select('Data').dispatchEvent(new Event('change'));
+    await until('the spec names top', () => /data: top/.test(cells()[4].cell.source));
+    await until("top's columns as fields", () => texts(select('Channel x')).join() === '—,agent');
+    // +plot under "top": a chart of top's columns, drawn at once
+    (cellById('top').shadowRoot!.querySelector('[aria-label^="+plot"]') as HTMLButtonElement).click();
+    await until('the new chart cell', () => cells()[3]?.cell.kind === 'plot');
+    expect(cells()[3].cell.source).to.match(/^mark: barY\ndata: top\nx: agent/);
+  });
+
+  it("the y axis's labels fit in the chart (Plot's 40 px default clipped category names)", async () => {
+    const t = await pool.query("SELECT 'a rather long category name, number ' || i AS category, i * 1000 AS n FROM range(4) t(i)");
+    const box = document.createElement('div');
+    box.style.width = '600px';
+    document.body.append(box);
+    const svg = renderPlot(parsePlotSpec('mark: barX\ndata: v\nx: n\ny: category'), t, 600);
+    box.append(svg);
+    const frame = (svg instanceof SVGSVGElement ? svg : svg.querySelector('svg')!).getBoundingClientRect();
+    const labels = [...box.querySelectorAll('g[aria-label="y-axis tick label"] text')];
+    expect(labels.length).to.equal(4);
+    for (const l of labels) expect(l.getBoundingClientRect().left, l.textContent ?? '').to.be.at.least(frame.left - 0.5);
+    box.remove();
   });
 });

@@ -4,6 +4,7 @@
  *   aw-cell-edit   {key, source?, options?}
  *   aw-cell-action {key, action, ...}   action: run | run-next | stop | delete | move | duplicate | add | kind | chart | export | focus
  */
+import { errorWithoutEcho } from './error-text';
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
@@ -41,6 +42,8 @@ export class AwCell extends LitElement {
   @property({ type: Number }) index = 0;
   @property({ type: Boolean }) readonly = false;
   @property({ attribute: false }) schema: SqlSchema = {};
+  /** The notebook's query cells with an id and their columns (a chart's data choices). */
+  @property({ attribute: false }) views: Record<string, string[]> = {};
   /** Why the output is out of date (runtime.staleness), or null. */
   @property({ attribute: false }) stale: string | null = null;
   /** Per-column summaries of the current result (runtime.summary), or null. */
@@ -242,9 +245,9 @@ export class AwCell extends LitElement {
     const c = this.cell;
     const s = this.state;
     if (c.kind === 'md' || !s) return nothing;
-    if (s.error) return html`<div class="error-box" role="alert">${s.error}</div>`;
+    if (s.error) return html`<div class="error-box" role="alert">${c.kind === 'sql' ? errorWithoutEcho(s.error, s.errorLine ?? null) : s.error}</div>`;
     if (c.kind === 'plot') {
-      return html`<aw-chart class="out" .source=${c.source} .table=${s.table} ?readonly=${this.readonly}
+      return html`<aw-chart class="out" .source=${c.source} .table=${s.table} .views=${this.views} ?readonly=${this.readonly}
         @aw-spec-change=${(e: CustomEvent<{ source: string }>) => this.edit({ source: e.detail.source })}></aw-chart>`;
     }
     return html`

@@ -1,6 +1,7 @@
 /**
  * <aw-chart>: renders a declarative chart spec (YAML) over a result table with Observable Plot, and
- * offers a small form that edits the spec without writing YAML (emits aw-spec-change {source}).
+ * offers a small form that edits the spec without writing YAML (emits aw-spec-change {source}): the data (one of
+ * the notebook's query cells, `views`), the mark, the fields (the chosen view's columns), a transform and options.
  */
 import type { Table } from 'apache-arrow';
 import { css, html, LitElement, nothing } from 'lit';
@@ -24,6 +25,8 @@ export class AwChart extends LitElement {
   @property() source = '';
   @property({ attribute: false }) table: Table | null = null;
   @property({ type: Boolean }) readonly = false;
+  /** The notebook's query cells with an id and their columns (empty until the cell ran). */
+  @property({ attribute: false }) views: Record<string, string[]> = {};
   @state() private editing = false;
   @state() private width = 640;
   private resize?: ResizeObserver;
@@ -88,7 +91,6 @@ export class AwChart extends LitElement {
   }
 
   private form(spec: PlotSpec | null) {
-    const cols = this.table?.schema.fields.map((f) => f.name) ?? [];
     const raw = (() => {
       try {
         return (parseDocument(this.source || '').toJS() ?? {}) as Record<string, unknown>;
@@ -96,8 +98,19 @@ export class AwChart extends LitElement {
         return {};
       }
     })();
+    const data = typeof raw.data === 'string' ? raw.data : '';
+    // the chosen view's columns: from its result when drawn, else from what the notebook knows of that cell
+    const cols = this.table?.schema.fields.map((f) => f.name) ?? this.views[data] ?? [];
+    const views = Object.keys(this.views);
     const preset = this.presetOf(spec);
     return html`<form aria-label="Chart settings" @submit=${(e: Event) => e.preventDefault()}>
+      <label>data
+        <select aria-label="Data" @change=${(e: Event) => this.set('data', (e.target as HTMLSelectElement).value)}>
+          ${data ? nothing : html`<option value="" selected disabled>pick a view</option>`}
+          ${views.map((v) => html`<option ?selected=${data === v}>${v}</option>`)}
+          ${data && !views.includes(data) ? html`<option selected>${data}</option>` : nothing}
+        </select>
+      </label>
       <label>mark
         <select aria-label="Mark" @change=${(e: Event) => this.set('mark', (e.target as HTMLSelectElement).value)}>
           ${MARKS.map((m) => html`<option ?selected=${raw.mark === m}>${m}</option>`)}

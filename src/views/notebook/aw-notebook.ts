@@ -232,10 +232,12 @@ export class AwNotebook extends LitElement {
     const r = applyEdit(cells, this.deleted, i, d);
     if (!r) return;
     this.deleted = r.deleted;
+    if (d.action === 'add' && d.kind === 'plot') r.cells[r.focus] = this.chartFromAbove(r.cells, r.focus);
     this.change(r.cells);
     this.focusCell(r.focus);
     if (d.action === 'delete') this.services?.notify(`Cell deleted. Alt+Shift+Z in a cell brings it back.`, 'info');
     if (d.action === 'kind') void this.runtime?.runCell(d.key, { explicit: false });
+    if (d.action === 'add' && d.kind === 'plot') this.drawSoon(r.cells[r.focus].key);
   }
 
   /** Tell the panel the cells ran (aw-notebook-ran): the sidebar lists the views they defined. */
@@ -299,12 +301,13 @@ export class AwNotebook extends LitElement {
   }
 
   override render() {
+    const views = this.chartViews();
     if (!this.services?.pool) return html`<div class="nopool">Waiting for the data pool…</div>`;
     const rt = this.runtime;
     return html`
       ${this.awaitingConfirm ? this.confirmation() : nothing}
       ${this.doc.cells.map(
-        (c, i) => html`<aw-cell .cell=${c} .state=${rt ? rt.state(c.key) : null} .rev=${this.rev} .index=${i} .schema=${this.schema} ?readonly=${this.readonly}
+        (c, i) => html`<aw-cell .cell=${c} .state=${rt ? rt.state(c.key) : null} .rev=${this.rev} .index=${i} .schema=${this.schema} .views=${views} ?readonly=${this.readonly}
           .stale=${rt ? rt.staleness(c.key) : null} .summarize=${rt ? () => rt.summary(c.key) : null}
           @focusin=${() => (this.lastCellKey = c.key)}
           @aw-cell-edit=${this.onEdit} @aw-cell-action=${this.onAction}></aw-cell>`,
@@ -340,8 +343,33 @@ export class AwNotebook extends LitElement {
   }
 
   private addAtEnd(kind: CellKind): void {
-    this.change([...this.doc.cells, makeCell(kind, TEMPLATES[kind])]);
+    const cells = [...this.doc.cells, makeCell(kind, TEMPLATES[kind])];
+    if (kind === 'plot') cells[cells.length - 1] = this.chartFromAbove(cells, cells.length - 1);
+    this.change(cells);
     this.focusCell(this.doc.cells.length - 1);
+    if (kind === 'plot') this.drawSoon(cells[cells.length - 1].key);
+  }
+
+  /** A new chart cell at `at` starts from the nearest query cell with an id above it: its view, fields from its columns. */
+  private chartFromAbove(cells: readonly Cell[], at: number): Cell {
+    const cell = cells[at];
+    for (let i = at - 1; i >= 0; i--) {
+      const c = cells[i];
+      if (c.kind !== 'sql' || !c.options.id || c.options.effect) continue;
+      return { ...cell, source: chartSpec(c.options.id, this.runtime?.state(c.key).table?.schema.fields ?? []) };
+    }
+    return cell;
+  }
+
+  private drawSoon(key: string): void {
+    void this.updateComplete.then(() => this.runtime?.runCell(key, { explicit: false }));
+  }
+
+  /** The query cells with an id and their columns (when they ran): the chart settings' data choices and fields. */
+  private chartViews(): Record<string, string[]> {
+    const out: Record<string, string[]> = {};
+    for (const c of this.doc.cells) if (c.kind === 'sql' && c.options.id && !c.options.effect) out[c.options.id] = this.schema[c.options.id] ?? [];
+    return out;
   }
 }
 

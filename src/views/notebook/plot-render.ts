@@ -33,6 +33,32 @@ export function plotRows(table: Table): Record<string, unknown>[] {
   return rows;
 }
 
+/** Plot's tick labels: 10 px system-ui, about this wide per character (the dashboard's charts measure the same way). */
+const CHAR_PX = 6.2;
+/** Longer category labels are cut with … (their full text is in the data and the tooltip). */
+const MAX_LABEL = 36;
+
+function cut(v: unknown): string {
+  const s = String(v);
+  return s.length > MAX_LABEL ? `${s.slice(0, MAX_LABEL - 1)}…` : s;
+}
+
+/**
+ * Room for the y axis's tick labels, which Plot's fixed 40 px default clips (a category name, a large number): the
+ * widest label of the y column's values, as the dashboard's charts size their margin. Null when y is no column.
+ */
+export function yAxisMargin(rows: Record<string, unknown>[], y: unknown): number | null {
+  if (typeof y !== 'string') return null;
+  let longest = 0;
+  for (const r of rows) {
+    const v = r[y];
+    if (v === null || v === undefined || v instanceof Date) continue;
+    const text = typeof v === 'number' ? Math.round(Math.abs(v)).toLocaleString('en-US') + (v < 0 ? '−' : '') : cut(v);
+    longest = Math.max(longest, text.length);
+  }
+  return longest ? Math.max(40, Math.ceil(longest * CHAR_PX) + 14) : null;
+}
+
 export function renderPlot(spec: PlotSpec, table: Table, width: number): SVGSVGElement | HTMLElement {
   const data = plotRows(table);
   const columns = new Set(table.schema.fields.map((f) => f.name));
@@ -48,6 +74,11 @@ export function renderPlot(spec: PlotSpec, table: Table, width: number): SVGSVGE
   if (ZERO_Y.has(spec.mark)) marks.push(Plot.ruleY([0]));
   if (ZERO_X.has(spec.mark)) marks.push(Plot.ruleX([0]));
   const plotOptions: Record<string, unknown> = { width, ...spec.plotOptions, marks };
+  const margin = spec.plotOptions.marginLeft === undefined && spec.plotOptions.margin === undefined ? yAxisMargin(data, spec.channels.y) : null;
+  if (margin !== null) plotOptions.marginLeft = margin;
+  // category labels past MAX_LABEL characters are cut, so the margin stays sane
+  const yScale = (spec.plotOptions.y ?? {}) as Record<string, unknown>;
+  if (typeof spec.channels.y === 'string' && data.some((r) => typeof r[spec.channels.y as string] === 'string') && yScale.tickFormat === undefined) plotOptions.y = { ...yScale, tickFormat: cut };
   if (spec.channels.fx !== undefined || spec.channels.fy !== undefined) plotOptions.marginRight ??= 60;
   return accessibleChart(Plot.plot(plotOptions as Plot.PlotOptions), `Chart of ${spec.data}`);
 }
