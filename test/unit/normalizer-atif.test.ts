@@ -109,3 +109,30 @@ describe('atif normalizer: more shapes', () => {
     assert.throws(() => atif.normalize(rec, ctx, undefined), (e: unknown) => e instanceof RecordError && /no agent steps/.test(e.message));
   });
 });
+
+describe('atif normalizer: results without their call id (issue 32)', () => {
+  it("a result that names no call answers the step's only open call; with no call open it is environment feedback", () => {
+    const t = norm(
+      traj([
+        { step_id: 1, source: 'user', message: 'list the files' },
+        agent({ step_id: 2, tool_calls: [{ tool_call_id: 'call_7', function_name: 'bash', arguments: { cmd: 'ls' } }], observation: { results: [{ content: 'a.txt b.txt' }] } }),
+        agent({ step_id: 3, message: 'thinking aloud', observation: { results: [{ content: 'the terminal printed a banner' }] } }),
+        agent({ step_id: 4, message: 'done' }),
+      ]),
+    );
+    const ctxOf = t.steps[2].messages;
+    assert.deepEqual(ctxOf.slice(2).map((m) => [m.role, m.content, m.tool_call_id ?? null]), [
+      ['tool', 'a.txt b.txt', 'call_7'],
+      ['assistant', 'thinking aloud', null],
+      ['user', 'the terminal printed a banner', null],
+    ]);
+  });
+
+  it('with two calls, a named result answers its own and the unnamed one the other; two unnamed results stay feedback', () => {
+    const calls = [{ tool_call_id: 'a', function_name: 'f', arguments: {} }, { tool_call_id: 'b', function_name: 'g', arguments: {} }];
+    const one = norm(traj([{ step_id: 1, source: 'user', message: 'go' }, agent({ tool_calls: calls, observation: { results: [{ source_call_id: 'b', content: 'B' }, { content: 'A' }] } }), agent({ step_id: 3 })]));
+    assert.deepEqual(one.steps[1].messages.slice(2).map((m) => [m.content, m.tool_call_id ?? null]), [['B', 'b'], ['A', 'a']]);
+    const two = norm(traj([{ step_id: 1, source: 'user', message: 'go' }, agent({ tool_calls: calls, observation: { results: [{ content: 'x' }, { content: 'y' }] } }), agent({ step_id: 3 })]));
+    assert.deepEqual(two.steps[1].messages.slice(2).map((m) => m.role), ['user', 'user']);
+  });
+});

@@ -439,3 +439,17 @@ describe('swe-agent normalizer', () => {
     assert.equal(sweAgent.detect([{ role: 'user', content: 'hi', weird: 1 }]), 0);
   });
 });
+
+describe('swe-agent normalizer: observations of function calls (issue 32)', () => {
+  const call = (id: string, name: string) => ({ tool_calls: [{ id, type: 'function', function: { name, arguments: '{}' } }] });
+  it("an observation is the output of the only call it follows: a history tool entry without tool_call_ids, and the final submit's observation", () => {
+    const d = drafts({
+      environment: 'swe_main',
+      history: [SYS, TASK, turn('Look first.', call('toolu_1', 'bash')), { role: 'tool', content: 'a.py', agent: 'main', message_type: 'observation' }, turn('Submit.', call('toolu_2', 'submit'))],
+      trajectory: [entry('Look first.', { observation: 'a.py' }), entry('Submit.', { observation: 'diff --git a/a.py b/a.py' }), entry('Done.', { observation: '' })],
+      info: info(),
+    })[0];
+    assert.deepEqual(d.steps[1].messages.at(-1), { role: 'tool', content: 'a.py', tool_call_id: 'toolu_1' });
+    assert.deepEqual(d.steps[2].messages.at(-1), { role: 'tool', content: 'diff --git a/a.py b/a.py', tool_call_id: 'toolu_2' });
+  });
+});

@@ -37,11 +37,20 @@ function text(v: unknown): string | null {
   return contentToText(v).content;
 }
 
-/** Observation results → messages: tool results answer their call; results without a call are environment feedback (user turns). */
-function observationMessages(obs: unknown): ChatMessage[] {
+/**
+ * Observation results → messages: tool results answer their call; a result that names no call answers the
+ * step's only call not answered otherwise (it is that call's output); other results without a call are
+ * environment feedback (user turns).
+ */
+function observationMessages(obs: unknown, calls: readonly ToolCall[] = []): ChatMessage[] {
   if (!isObject(obs) || !Array.isArray(obs.results)) return [];
-  return obs.results.filter(isObject).map((r) => {
-    const callId = str(r.source_call_id);
+  const results = obs.results.filter(isObject);
+  const named = new Set(results.map((r) => str(r.source_call_id)));
+  const open = calls.filter((c) => !named.has(c.id));
+  let only = open.length === 1 ? open[0].id : null;
+  return results.map((r) => {
+    const callId = str(r.source_call_id) ?? only;
+    if (!str(r.source_call_id)) only = null;
     return callId ? { role: 'tool', content: text(r.content), tool_call_id: callId } : { role: 'user', content: text(r.content) };
   });
 }
@@ -103,7 +112,7 @@ export const atif = withProviderFill(
           metadata,
           raw: JSON.stringify(redactSecrets({ session_id: v.session_id, step: s })),
         });
-        context.push(response, ...observationMessages(s.observation));
+        context.push(response, ...observationMessages(s.observation, calls ?? []));
       }
       if (!steps.length) throw new RecordError('ATIF trajectory has no agent steps, so no LLM call to record');
       steps[steps.length - 1].reward = rewardOf(v);

@@ -4,6 +4,7 @@ import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
 import { isObject, num, type Obj, parseJsonDeep, str } from '../../contract/json';
 import { openaiMessage, splitInlineThink } from '../../contract/message';
+import { tieToolResults } from '../../wire/shapes';
 import { normalRole, safeMetaValue } from './loose-chat';
 
 function isSweTraj(v: unknown): v is Obj {
@@ -65,7 +66,8 @@ function infoMetadata(v: Obj): Record<string, string> {
 
 /** Assistant turns (demonstrations excluded) → steps whose context is the preceding history. */
 function historySteps(history: readonly Obj[], rawOf: (k: number, i: number) => unknown, lineOf?: (i: number) => number): StepDraft[] {
-  const msgs = history.map(sweMessage);
+  // a tool entry without `tool_call_ids` answers the call still open
+  const msgs = tieToolResults(history.map(sweMessage));
   const steps: StepDraft[] = [];
   history.forEach((m, i) => {
     if (msgs[i].role !== 'assistant' || isDemo(m)) return;
@@ -85,12 +87,16 @@ function historySteps(history: readonly Obj[], rawOf: (k: number, i: number) => 
 function trajectoryStep(t: Obj, prev: StepDraft | undefined): StepDraft {
   const query = Array.isArray(t.query) ? t.query.filter(isObject) : [];
   let messages: ChatMessage[];
-  if (query.length) messages = query.map(sweMessage);
+  if (query.length) messages = tieToolResults(query.map(sweMessage));
   else if (prev) {
     // no query recorded: the previous call's context, its answer and the observation it got
     messages = [...prev.messages, prev.response!];
     const obs = parseJsonDeep(prev.raw);
-    if (isObject(obs) && typeof obs.observation === 'string') messages.push({ role: 'user', content: obs.observation });
+    // the observation is the output of the previous call's tool call when it made one (function calling)
+    const calls = prev.response?.tool_calls ?? [];
+    if (isObject(obs) && typeof obs.observation === 'string') {
+      messages.push(calls.length === 1 ? { role: 'tool', content: obs.observation, tool_call_id: calls[0].id } : { role: 'user', content: obs.observation });
+    }
   } else messages = [];
   const content = str(t.response);
   const thought = str(t.thought);
