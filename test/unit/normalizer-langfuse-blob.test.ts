@@ -219,7 +219,8 @@ describe('langfuse-blob: scores and traces', () => {
     assert.deepEqual(rows.map((r) => r.reward), [0.4, 1]);
     const listed = JSON.parse(rows[1].metadata?.scores ?? '[]');
     assert.equal(listed.length, 7);
-    assert.deepEqual(listed[3], { name: 'fix', value: 'corrected', string_value: 'better', data_type: 'CORRECTION' });
+    assert.deepEqual(listed[3], { name: 'fix', data_type: 'CORRECTION' }, "a correction's text is the step's corrected_output, not repeated here");
+    assert.equal(rows[1].metadata?.corrected_output, 'better');
     assert.deepEqual(listed[0], { name: 'helpfulness', value: 0.4, data_type: 'NUMERIC', observation_id: 'g1' });
     assert.equal(rows[0].metadata?.scores, rows[1].metadata?.scores, 'the trace\'s scores on every step');
   });
@@ -316,5 +317,16 @@ describe('langfuse-blob normalizer', () => {
     assert.equal(JSON.parse(a[1].metadata?.scores ?? '[]').length, 3);
     assert.equal(rows.find((r) => r.trajectory_uid === TB)?.reward, null);
     assert.ok(report.warnings.some((w) => /scores and trace details read from langfuse-blob-scores\.jsonl, langfuse-blob-traces\.jsonl/.test(w)), report.warnings.join(' | '));
+  });
+});
+
+describe('langfuse-blob: correction rows (issue 32)', () => {
+  it("a CORRECTION row's text (long_string_value, else string_value) is the step's corrected output; its text is not repeated in the scores", () => {
+    const long = 'Egress traffic from the new region. '.repeat(400);
+    const { rows } = run([obs('g1')], [{ file: 'scores.jsonl', records: [score('output', 0, { observation_id: 'g1', data_type: 'CORRECTION', string_value: null, long_string_value: long })] }]);
+    assert.equal(rows[0].metadata?.corrected_output, long);
+    assert.ok(!(rows[0].metadata?.scores ?? '').includes('Egress traffic from the new region'));
+    const short = run([obs('g1')], [{ file: 'scores.jsonl', records: [score('output', 0, { data_type: 'CORRECTION', string_value: 'Egress.' })] }]);
+    assert.equal(short.rows[0].metadata?.corrected_output, 'Egress.', 'a trace-level correction: the last step');
   });
 });

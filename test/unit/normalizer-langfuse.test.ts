@@ -277,3 +277,22 @@ describe('langfuse normalizer: trace exports, bundles and corrections', () => {
     });
   });
 });
+
+describe('langfuse normalizer: correction texts (issue 32)', () => {
+  it("a CORRECTION score's long text (longStringValue) is the corrected output, whole; categorical labels stay in the scores", () => {
+    const long = `Corrected: ${'the refund window is 60 days for unworn items; '.repeat(300)}`;
+    const [r] = rows({
+      id: 'tr-1',
+      timestamp: '2026-11-30T09:00:00.000Z',
+      name: 'chat',
+      observations: [gen('g1')],
+      scores: [
+        { id: 'c1', traceId: 'tr-1', observationId: 'g1', name: 'output', value: 0, stringValue: null, longStringValue: long, dataType: 'CORRECTION', source: 'ANNOTATION' },
+        { id: 't1', traceId: 'tr-1', name: 'tone', value: 1, stringValue: 'polite', dataType: 'CATEGORICAL', source: 'ANNOTATION' },
+      ],
+    });
+    assert.equal(r.metadata?.corrected_output, long);
+    const scores = JSON.parse(r.metadata?.scores ?? '[]');
+    assert.deepEqual(scores.map((s: Record<string, unknown>) => [s.name, s.stringValue ?? null]), [['output', null], ['tone', 'polite']]);
+  });
+});

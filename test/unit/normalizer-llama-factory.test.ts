@@ -142,3 +142,22 @@ describe('llama-factory normalizer: more shapes', () => {
     assert.equal(rows[0].metadata, null);
   });
 });
+
+describe('llama-factory normalizer: preference rows as message lists (issue 32)', () => {
+  const sides = (ds: TrajectoryDraft[]) => ds.map((d) => [d.common?.metadata?.preference, d.steps[0].messages.map((m) => m.content), d.steps[0].response?.content, d.steps[0].reward]);
+
+  it('chosen_messages / rejected_messages (whole conversations) and with prompt_messages apart: two trajectories of one prompt', () => {
+    const whole = norm({ chosen_messages: [u('2+2?'), a('4')], rejected_messages: [u('2+2?'), a('5')] });
+    assert.deepEqual(sides(whole), [['chosen', ['2+2?'], '4', 1], ['rejected', ['2+2?'], '5', 0]]);
+    assert.equal(whole[0].prompt_uid, whole[1].prompt_uid);
+    const apart = norm({ prompt_messages: [{ role: 'system', content: 'Be exact.' }, u('2+2?')], chosen_messages: [a('4')], rejected_messages: [a('5')] });
+    assert.deepEqual(sides(apart), [['chosen', ['Be exact.', '2+2?'], '4', 1], ['rejected', ['Be exact.', '2+2?'], '5', 0]]);
+    assert.ok(score({ chosen_messages: [u('q'), a('x')], rejected_messages: [u('q'), a('y')] }) > 0.9);
+  });
+
+  it("ms-swift: `messages` is the chosen conversation, `rejected_messages` or `rejected_response` the other answer", () => {
+    const msgs = { messages: [u('Capital of France?'), a('Paris.')] };
+    assert.deepEqual(sides(norm({ ...msgs, rejected_response: 'Lyon.' })), [['chosen', ['Capital of France?'], 'Paris.', 1], ['rejected', ['Capital of France?'], 'Lyon.', 0]]);
+    assert.deepEqual(sides(norm({ ...msgs, rejected_messages: [u('Capital of France?'), a('Marseille.')] }))[1], ['rejected', ['Capital of France?'], 'Marseille.', 0]);
+  });
+});

@@ -121,12 +121,22 @@ function trajectory(traceId: string, rows: { obs: Obj; line: number }[], st: Lan
     if (oid && gens.some((g) => g.obs.id === oid)) onStep.set(oid, [...(onStep.get(oid) ?? []), s]);
     else onTrace.push(s);
   }
+  // a CORRECTION row's text (`long_string_value` when too long for `string_value`) is the step's corrected output
+  const corrected = (list: readonly Obj[]) => list.filter((s) => s.data_type === 'CORRECTION').map((s) => safeMetaValue(s.long_string_value ?? s.string_value)).find((t) => t);
+  const correct = (step: StepDraft, list: readonly Obj[]) => {
+    const text = corrected(list);
+    if (text) step.metadata = { ...step.metadata, corrected_output: text };
+  };
   gens.forEach((g, i) => {
     const own = onStep.get(str(g.obs.id) ?? '');
-    if (own) steps[i].reward = rewardOf(own);
+    if (own) {
+      steps[i].reward = rewardOf(own);
+      correct(steps[i], own);
+    }
   });
   const last = steps[steps.length - 1];
   last.reward = rewardOf(onTrace) ?? last.reward;
+  correct(last, onTrace);
   const t = st.traces.get(traceId) ?? {};
   const common: Record<string, string> = {};
   const put = (k: string, v: unknown) => {
@@ -143,7 +153,14 @@ function trajectory(traceId: string, rows: { obs: Obj; line: number }[], st: Lan
   // no scores: '[]', which put leaves out
   put(
     'scores',
-    scores.map((s) => ({ name: s.name, value: s.value, string_value: s.string_value ?? undefined, data_type: s.data_type, observation_id: s.observation_id ?? undefined, comment: s.comment ?? undefined })),
+    scores.map((s) => ({
+      name: s.name,
+      value: s.data_type === 'CORRECTION' ? undefined : s.value,
+      string_value: s.data_type === 'CORRECTION' ? undefined : (s.string_value ?? undefined),
+      data_type: s.data_type,
+      observation_id: s.observation_id ?? undefined,
+      comment: s.comment ?? undefined,
+    })),
   );
   for (const s of steps) s.metadata = { ...common, ...s.metadata };
   const tm = mapOf(t.metadata);

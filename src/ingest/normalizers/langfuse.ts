@@ -45,12 +45,12 @@ const NOT_REWARD = new Set(['CORRECTION', 'TEXT', 'CATEGORICAL']);
 function corrections(v: unknown): Obj[] {
   return arr(v)
     .filter(isObject)
-    .map((c) => ({ ...c, name: c.name ?? 'correction', dataType: 'CORRECTION', stringValue: c.stringValue ?? c.correctedOutput ?? c.output ?? c.value }));
+    .map((c) => ({ ...c, name: c.name ?? 'correction', dataType: 'CORRECTION', stringValue: c.longStringValue ?? c.stringValue ?? c.correctedOutput ?? c.output ?? c.value }));
 }
 
-/** The text of a corrected output (Langfuse keeps it in the CORRECTION score's `stringValue`). */
+/** The text of a corrected output: a CORRECTION score's `longStringValue` (a text too long for `stringValue`), else its `stringValue`. */
 function correctionText(s: Obj): string | null {
-  return safeMetaValue(s.stringValue ?? s.value);
+  return safeMetaValue(s.longStringValue ?? s.stringValue ?? s.value);
 }
 
 /** The reward among scores: one named like a reward, else the first numeric one (corrections, text and categories are no reward). */
@@ -156,7 +156,17 @@ function traceDraft(trace: Obj | null, traceId: string | null, observations: rea
       'scores',
       JSON.stringify(
         allScores.map((s) =>
-          isObject(s) ? { name: s.name, value: s.dataType === 'CORRECTION' ? undefined : s.value, dataType: s.dataType ?? undefined, observationId: s.observationId ?? undefined, comment: s.comment ?? undefined } : s,
+          isObject(s)
+            ? {
+                name: s.name,
+                value: s.dataType === 'CORRECTION' ? undefined : s.value,
+                // a categorical or boolean score's label; a correction's text is the step's corrected_output
+                stringValue: s.dataType === 'CORRECTION' ? undefined : (s.stringValue ?? undefined),
+                dataType: s.dataType ?? undefined,
+                observationId: s.observationId ?? undefined,
+                comment: s.comment ?? undefined,
+              }
+            : s,
         ),
       ),
     );

@@ -2,7 +2,9 @@
  * Fine-tuning datasets as LLaMA-Factory, axolotl and TRL read them: alpaca rows
  * (`instruction`/`input`/`output`/`system`/`history`), and the preference shapes — DPO pairs
  * (`chosen`/`rejected`, on alpaca, ShareGPT or `prompt` rows; axolotl's `question` and
- * `chosen_response`/`rejected_response` variants) and KTO rows (`kto_tag`, TRL's `label`). A pair
+ * `chosen_response`/`rejected_response` variants; `chosen_messages`/`rejected_messages` conversations, with
+ * `prompt_messages` or not; ms-swift's `messages` with `rejected_messages` or `rejected_response`) and KTO
+ * rows (`kto_tag`, TRL's `label`). A pair
  * becomes two trajectories of one prompt group: the chosen response with reward 1, the rejected with
  * reward 0. A KTO row's tag is its last step's reward (1 desirable, 0 not). Plain ShareGPT rows are
  * the `sharegpt` format's.
@@ -20,6 +22,7 @@ import { shareGptMessages } from './sharegpt';
 const OWN = [
   'instruction', 'input', 'output', 'system', 'history', 'chosen', 'rejected', 'kto_tag', 'label', 'prompt', 'completion',
   'question', 'chosen_response', 'rejected_response', 'conversations', 'messages', 'tools', 'id',
+  'chosen_messages', 'rejected_messages', 'prompt_messages',
 ];
 
 const text = (v: unknown): v is string => typeof v === 'string';
@@ -27,7 +30,12 @@ const turns = (v: Obj): unknown[] | null => {
   const c = parseJsonDeep(v.conversations ?? v.messages);
   return Array.isArray(c) && c.length && c.every((t) => isObject(t) && ('from' in t || 'role' in t)) ? c : null;
 };
-const pair = (v: Obj) => ('chosen' in v && 'rejected' in v) || ('chosen_response' in v && 'rejected_response' in v);
+const pair = (v: Obj) =>
+  ('chosen' in v && 'rejected' in v) ||
+  ('chosen_response' in v && 'rejected_response' in v) ||
+  ('chosen_messages' in v && 'rejected_messages' in v) ||
+  // ms-swift: `messages` is the chosen conversation
+  (turns(v) !== null && ('rejected_messages' in v || 'rejected_response' in v));
 const ktoTag = (v: Obj): boolean | null => (typeof v.kto_tag === 'boolean' ? v.kto_tag : typeof v.label === 'boolean' && ('completion' in v || turns(v)) ? v.label : null);
 const isAlpaca = (v: Obj) => text(v.instruction) && ('output' in v || pair(v));
 
@@ -35,7 +43,7 @@ function recordScore(v: unknown): number {
   if (!isObject(v)) return 0;
   const shaped = isAlpaca(v) || turns(v) !== null || 'prompt' in v || text(v.question);
   // TRL's implicit prompt: chosen and rejected are whole conversations
-  if (pair(v) && (shaped || Array.isArray(parseJsonDeep(v.chosen)))) return 0.97;
+  if (pair(v) && (shaped || Array.isArray(parseJsonDeep(v.chosen ?? v.chosen_messages)))) return 0.97;
   if (!shaped) return 0;
   if (ktoTag(v) !== null) return 0.97;
   // plain alpaca SFT rows: below a user's enabled alpaca mapping (0.85), above the generic fallback
@@ -82,6 +90,21 @@ function toolsOf(v: Obj): string | null {
   return Array.isArray(tools) ? toolsText(tools.map((t) => (isObject(t) && !('type' in t) && 'name' in t ? { type: 'function', function: t } : t))) : null;
 }
 
+/** The prompt and the two answers of a preference row, in whichever of its shapes. */
+function preference(v: Obj): { prompt: ChatMessage[]; chosen: unknown; rejected: unknown } {
+  if ('chosen_messages' in v && 'rejected_messages' in v) {
+    const given = v.prompt_messages !== undefined ? asMessages(v.prompt_messages, 'user') : promptOf(v);
+    return { prompt: given, chosen: v.chosen_messages, rejected: v.rejected_messages };
+  }
+  if (!('chosen' in v) && !('chosen_response' in v)) {
+    // ms-swift: the chosen conversation in `messages`, its last assistant turn the chosen answer
+    const msgs = promptOf(v);
+    const last = msgs.findLastIndex((m) => m.role === 'assistant');
+    return { prompt: last < 0 ? msgs : msgs.slice(0, last), chosen: last < 0 ? null : [msgs[last]], rejected: v.rejected_messages ?? v.rejected_response };
+  }
+  return { prompt: promptOf(v), chosen: v.chosen ?? v.chosen_response, rejected: v.rejected ?? v.rejected_response };
+}
+
 /** A chosen/rejected value: its leading non-assistant messages extend the prompt (TRL's implicit prompt), its last message is the response. */
 function answer(prompt: ChatMessage[], v: unknown): { messages: ChatMessage[]; response: ChatMessage | null } {
   const msgs = asMessages(v);
@@ -105,11 +128,12 @@ export const llamaFactory = defineNormalizer({
     const common: TrajectoryDraft['common'] = { tools: toolsOf(v), data_source: str(v.data_source), metadata: metadataOf(v, [...OWN, 'data_source', ...(pair(v) || ktoTag(v) !== null ? [] : ['reward', 'score'])]) };
     const id = str(v.id);
     if (pair(v)) {
+      const p = preference(v);
       const sides: [string, unknown, number][] = [
-        ['chosen', v.chosen ?? v.chosen_response, 1],
-        ['rejected', v.rejected ?? v.rejected_response, 0],
+        ['chosen', p.chosen, 1],
+        ['rejected', p.rejected, 0],
       ];
-      const built = sides.map(([side, value, reward]) => ({ side, reward, ...answer(prompt, value) }));
+      const built = sides.map(([side, value, reward]) => ({ side, reward, ...answer(p.prompt, value) }));
       // both sides answer one prompt: one group even when the pair repeats a longer prompt in its messages
       const group = promptUid(built[0].messages);
       return built.map(
