@@ -83,6 +83,7 @@ async function boot(): Promise<void> {
   // read_parquet('<https or hf:// URL>') in queries, notebooks and exports: read by range, registered, rewritten
   const remote = pageRemoteParquet(pool, assets.remoteParquetWorker, assets.parquet, { endpoint: hubEndpoint, token: hubToken, onRead: (r) => app.notify(describeRead(r, formatBytes)) });
   const wb = new Workbench(pool, importer, exporter, (m, k) => app.notify(m, k));
+  wb.tokenizerName = () => tokenizer.info()?.name ?? null;
   app.workbench = wb;
   app.services = wb.services;
   app.banners = banners;
@@ -133,6 +134,7 @@ async function boot(): Promise<void> {
     exportQuery: (sql: string, opts: { format: 'parquet' | 'jsonl' | 'csv' }) => wb.exportQuery(sql, opts),
     exportDataset: (opts: Parameters<WorkbenchApi['exportDataset']>[0]) => wb.exportDataset(opts),
     exportDatasetParts: (...a: Parameters<WorkbenchApi['exportDatasetParts']>) => wb.exportDatasetParts(...a),
+    exportHubDataset: (...a: Parameters<WorkbenchApi['exportHubDataset']>) => wb.exportHubDataset(...a),
     loadDemoData: () => wb.loadDemoData(),
     clearPool: () => wb.clearPool(),
     compactPool: () => wb.compactPool(),

@@ -5,6 +5,7 @@
 import type { RunAgentRequest, RunAgentResult } from '../agents/run';
 import type { CurationPatch, CurationResult } from '../curation/api';
 import type { PartsOptions, PartsReport } from '../export/parts';
+import type { HubDatasetOptions, HubDatasetReport } from '../hub/hub-dataset';
 import type { HubImportReports } from '../hub/hub-import';
 import type { RemoteReadReport } from '../hub/remote-query';
 import type { GatewaySettings } from '../gateway/core/upstream';
@@ -56,6 +57,12 @@ export interface WorkbenchApi {
    * returned as `zip`. Readers (DuckDB, Ray Data, polars, datasets) read the folder as one dataset.
    */
   exportDatasetParts(opts: ExportDatasetOptions & PartsOptions, target?: FileSystemDirectoryHandle | null): Promise<PartsReport & { zip?: Blob }>;
+  /**
+   * A dataset folder the Hugging Face Hub understands: every layout of `layouts` (the same options as exportDatasetParts)
+   * as Parquet part files per split, a README.md card whose `configs` name them, with `sessions: 'sts'` the curated
+   * trajectories as Session Trace Simple Format files; into a new sub-folder of `target`, or returned as `zip`.
+   */
+  exportHubDataset(opts: HubDatasetOptions, target?: FileSystemDirectoryHandle | null): Promise<HubDatasetReport & { zip?: Blob }>;
   /** Load the bundled demo data (notebooks/data/). */
   loadDemoData(): Promise<ImportReport[]>;
   /** Delete everything in the pool. */

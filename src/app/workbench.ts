@@ -8,6 +8,7 @@ import type { PoolClient } from '../pool/client';
 import type { Row } from '../pool/rows';
 import type { Compaction } from '../pool/compact';
 import { exportPartsTo, type PartsOptions, type PartsReport } from '../export/parts';
+import { exportHubDatasetTo, type HubDatasetOptions, type HubDatasetReport } from '../hub/hub-dataset';
 import { ImportQueue } from '../ingest/import-queue';
 import { type HubImportReports, importFromHub, poolHubHost } from '../hub/hub-import';
 import { hubRefString, parseHubRef } from '../hub/hub-ref';
@@ -34,6 +35,8 @@ export class Workbench {
   readonly imports: ImportQueue;
   /** The bundled demo files (empty when the build serves none). */
   demo: DemoFile[] = [];
+  /** The active tokenizer profile's name (the dataset card's token statistics), set at boot. */
+  tokenizerName: () => string | null = () => null;
 
   constructor(
     readonly pool: PoolClient,
@@ -96,9 +99,8 @@ export class Workbench {
     return this.pool.rows(sql);
   }
 
-  /** The exporter's worker runs the SQL: remote Parquet reads are resolved here first (as pool queries resolve theirs). */
-  async exportQuery(sql: string, opts: { format: ExportFormat }): Promise<Blob> {
-    return this.exporter.exportQuery(await this.pool.prepareSql(sql), opts);
+  exportQuery(sql: string, opts: { format: ExportFormat }): Promise<Blob> {
+    return this.exporter.exportQuery(sql, opts);
   }
 
   exportDataset(opts: ExportDatasetOptions): Promise<Blob> {
@@ -108,6 +110,14 @@ export class Workbench {
   exportDatasetParts(opts: ExportDatasetOptions & PartsOptions, target?: FileSystemDirectoryHandle | null): Promise<PartsReport & { zip?: Blob }> {
     const { partitionBy, maxFileBytes, ...rest } = opts;
     return exportPartsTo({ exporter: this.exporter, rows: (sql) => this.pool.rows(sql) }, rest, { partitionBy, maxFileBytes }, target);
+  }
+
+  /**
+   * A dataset folder the Hub understands (decision 073): every layout as part files per split, the README.md card,
+   * optionally the sessions as STS files. Into `target` (a new sub-folder of it) or, without one, returned as a zip.
+   */
+  exportHubDataset(opts: HubDatasetOptions, target?: FileSystemDirectoryHandle | null): Promise<HubDatasetReport & { zip?: Blob }> {
+    return exportHubDatasetTo({ exporter: this.exporter, rows: (sql) => this.pool.rows(sql), tokenizer: () => this.tokenizerName() }, opts, target);
   }
 
   clearPool(): Promise<void> {

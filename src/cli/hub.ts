@@ -4,7 +4,14 @@
  * downloaded — each file downloaded into memory and imported by the page's pipeline (importBlob). The endpoint and
  * token are HF_ENDPOINT and HF_TOKEN, as huggingface_hub reads them; the token goes only to the endpoint.
  */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { ImportProgress } from '../contract/reports';
+import type { HeadlessExportOptions } from '../export/export-flags';
+import { MANIFEST_FILE } from '../export/part-folder';
+import { exportHubDataset, type HubDatasetOptions, type HubDatasetReport } from '../hub/hub-dataset';
+import { parseNotebook } from '../notebook/format';
+import { notebookToSql } from '../notebook/sql-script';
 import { type HubImportReports, importFromHub, poolHubHost } from '../hub/hub-import';
 import { parseHubRef } from '../hub/hub-ref';
 import { sqlString } from '../pool/sql';
@@ -45,4 +52,44 @@ export async function importHubInputs(pool: NativePool, refs: readonly string[],
     out.push(await importFromHub(ref, host, { endpoint, token }));
   }
   return out;
+}
+
+/**
+ * `agentworld export --hub-dataset DIR`: the page's dataset folder (src/hub/hub-dataset.ts) written by the CLI's own
+ * part-file export (exportLayout: COPY … FILE_SIZE_BYTES per split folder, the same folder names and manifests), the
+ * card and the sessions beside it. DIR follows the folder rule (claimed by the caller).
+ */
+export async function exportHubFolder(
+  pool: NativePool,
+  opts: HubDatasetOptions,
+  out: string,
+  exportLayout: (o: HeadlessExportOptions, dir: string, partitionBy: string[], maxBytes: number) => Promise<unknown>,
+  maxBytes: number,
+): Promise<HubDatasetReport> {
+  mkdirSync(out, { recursive: true });
+  return exportHubDataset(
+    {
+      rows: (sql) => pool.rows(sql),
+      async writeLayout(o, parts, dir) {
+        const { format: _f, onTokens: _t, onProgress: _p, signal: _s, ...headless } = o;
+        await exportLayout(headless, join(out, ...dir.split('/')), [...(parts.partitionBy ?? [])], parts.maxFileBytes ?? maxBytes);
+        // the files as the layout's own manifest lists them (rows read back from each file's footer)
+        const m = JSON.parse(readFileSync(join(out, ...dir.split('/'), MANIFEST_FILE), 'utf8')) as { files: { path: string; rows: number; bytes: number }[] };
+        return { files: m.files.map((f) => ({ path: `${dir}/${f.path}`, rows: f.rows, bytes: f.bytes })) };
+      },
+      async write(path, blob) {
+        const file = join(out, ...path.split('/'));
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, new Uint8Array(await blob.arrayBuffer()));
+      },
+    },
+    opts,
+    out,
+  );
+}
+
+/** `--recipe FILE`: a notebook (its SQL, as the notebook view's .sql download has it) or a .sql file as it is. */
+export function recipeText(path: string): string {
+  const text = readFileSync(path, 'utf8');
+  return /\.md$/i.test(path) ? notebookToSql(parseNotebook(text)) : text;
 }

@@ -14,9 +14,10 @@ import {
   type PartsManifest,
 } from '../export/part-folder';
 import { sqlString, sqlStringList } from '../pool/sql';
+import type { PartitionColumn } from '../export/parts';
 import { inputScope } from './engine-lock';
 import { runImport } from './import';
-import { importHubInputs, isHubInput } from './hub';
+import { exportHubFolder, importHubInputs, isHubInput, recipeText } from './hub';
 import { cliRemoteParquet } from './remote-parquet';
 import { describeRead } from '../hub/remote-query';
 import { formatBytes } from '../util/format-bytes';
@@ -45,6 +46,9 @@ const HELP = `agentworld — AgentWorld Workbench, headless
                     [--dpo-min-margin N] [--redact] [--split NAME] [--split-column split|channel]
                     [--tokens [--max-tokens N] [--truncate drop|turn] [--tokenizer qwen3|DIR]]   (sft: input_ids, assistant_masks, n_tokens;
                     DIR holds tokenizer.json, tokenizer_config.json and optionally chat_template.jinja)
+  agentworld export --pool pool.duckdb --layout sft[,rl_steps,…] --hub-dataset DIR [--sessions sts] [--license ID] [--title T] [--tags a,b]
+                    [--recipe notebook.md|recipe.sql] [--force] + the export options above   (a dataset folder the Hugging Face Hub
+                    understands: each layout as Parquet parts per split, README.md with configs, sessions/ in STS; DIR as --out)
   agentworld layout-sql --out layouts.json [--pool pool.duckdb | --steps 'DIR/*.parquet']   (the layouts' SQL for Ray / DuckDB elsewhere)
 
 Every command: [--memory-limit 256MB] — DuckDB's memory_limit; past it DuckDB spills to <pool>.tmp (raise it for large exports).
@@ -69,6 +73,12 @@ const OPTIONS = {
   steps: { type: 'string' },
   tokenizer: { type: 'string' },
   'memory-limit': { type: 'string', default: '256MB' },
+  'hub-dataset': { type: 'string' },
+  sessions: { type: 'string' },
+  license: { type: 'string' },
+  title: { type: 'string' },
+  tags: { type: 'string' },
+  recipe: { type: 'string' },
   threads: { type: 'string' },
   'shard-min-bytes': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
@@ -299,6 +309,34 @@ export async function main(argv: string[]): Promise<number> {
         return reports.some((r) => r.cells.some((c) => c.status === 'error')) ? 1 : 0;
       }
       case 'export': {
+        if (v['hub-dataset']) {
+          // a dataset folder the Hub understands (src/hub/hub-dataset.ts), by the same part-file export per split
+          const out = resolve(v['hub-dataset']);
+          if (v.out) throw new UsageError('--hub-dataset names the folder: leave --out out');
+          if (v.sessions && v.sessions !== 'sts') throw new UsageError(`--sessions takes sts (got ${v.sessions})`);
+          const recipe = v.recipe ? recipeText(v.recipe) : null;
+          pool = await NativePool.open(resolve(need(v.pool, '--pool')), { memoryLimit, scope: { dirs: [out], paths: [] } });
+          await claimFolder(nodeFolderIo(out), { force: v.force, name: out, forceHint: '--force' });
+          const layouts = exportOptions(v);
+          const { layout: _first, ...common } = layouts[0];
+          const maxBytes = parseSize(v['max-file-size'] ?? '512MB');
+          const p = pool;
+          const report = await exportHubFolder(
+            p,
+            {
+              ...common, layouts: layouts.map((o) => o.layout), sessions: v.sessions === 'sts' ? 'sts' : false, license: v.license, title: v.title, recipe,
+              tags: v.tags?.split(',').map((t) => t.trim()).filter(Boolean), partitionBy: (v['partition-by'] ?? '').split(',').map((c) => c.trim()).filter(Boolean) as PartitionColumn[],
+            },
+            out,
+            (o, dir, partitionBy, bytes) => exportLayout(p, o, dir, partitionBy, bytes, v.tokenizer),
+            maxBytes,
+          );
+          for (const c of report.configs) say(v.json, `${c.name}: ${c.splits.map((s) => `${s.split} ${s.rows} row(s) in ${s.files} file(s)`).join(', ')}`);
+          if (report.sessions) say(v.json, `sessions: ${report.sessions} STS file(s)`);
+          say(v.json, `dataset folder: ${out} (README.md, ${report.files.length} file(s))`);
+          if (v.json) process.stdout.write(`${JSON.stringify({ ...report, readme: undefined }, null, 1)}\n`);
+          return 0;
+        }
         const out = resolve(need(v.out, '--out'));
         pool = await NativePool.open(resolve(need(v.pool, '--pool')), { memoryLimit, scope: { dirs: [out], paths: [] } });
         const partitionBy = (v['partition-by'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);

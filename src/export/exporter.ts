@@ -40,7 +40,8 @@ export class WorkerExporter implements Exporter {
   }
 
   async exportQuery(sql: string, opts: ExportQueryOptions, tokens?: { port: MessagePort; maxTokens: number | null; mode?: 'sft' | 'rl_steps' }): Promise<Blob> {
-    sql = sql.trim().replace(/;\s*$/, '');
+    // the export worker runs the SQL on its own cursor: remote Parquet reads are resolved here, as pool queries resolve theirs
+    sql = await this.pool.prepareSql(sql.trim().replace(/;\s*$/, ''));
     if (opts.format === 'parquet') sql = await this.withoutMaps(sql);
     const api = await this.worker();
     const progress = opts.onProgress ? Comlink.proxy(opts.onProgress) : undefined;

@@ -14,6 +14,8 @@ export interface CellReport {
 export interface NotebookPanel {
   openMarkdown(markdown: string, opts?: { origin?: string; readonly?: boolean }): Promise<void>;
   runAll(): Promise<{ cells: CellReport[] }>;
+  /** The open notebook's SQL as one script (its .sql download), or null when none is open. */
+  sql?(): string | null;
 }
 
 let current: NotebookPanel | null = null;
@@ -36,4 +38,9 @@ export function openNotebook(markdown: string): void {
 
 export function runAll(): Promise<{ cells: CellReport[] }> {
   return panel().runAll();
+}
+
+/** The open notebook's SQL (the curation recipe a published dataset's card shows), or null: no notebook panel or none open. */
+export function openNotebookSql(): string | null {
+  return current?.sql?.() ?? null;
 }

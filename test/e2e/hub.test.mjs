@@ -5,11 +5,13 @@
 // without ranges or CORS), a notebook cell over remote Parquet — and the token found nowhere but in request headers.
 // One page (one pool boot) for all of it.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { unzipSync } from 'fflate';
+import { parse } from 'yaml';
 import { startApp, uniquePool } from './harness.mjs';
 import { startHub } from './hub-server.mjs';
 
@@ -128,6 +130,9 @@ describe('the Hugging Face Hub, from the app', () => {
     assert.deepEqual(first, [{ id: 0, q: 'q0' }, { id: 1, q: 'q1' }]);
     const reads = await page.evaluate(() => window.workbench.remoteReads());
     assert.equal(reads.at(-1).rowGroups, 1);
+    // exports run their SQL in the export worker: the remote read is resolved for them too
+    const csv = await page.evaluate(() => window.workbench.exportQuery(`SELECT id FROM read_parquet('hf://datasets/acme/tables/data/train.parquet') LIMIT 3`, { format: 'csv' }).then((b) => b.text()));
+    assert.deepEqual(csv.trim().split('\n'), ['id', '0', '1', '2']);
     // the gated file with the tab's token
     await page.evaluate((t) => window.workbench.setHubToken(t), TOKEN);
     const gated = await page.evaluate(() => window.workbench.query(`SELECT count(*)::INTEGER AS n FROM read_parquet('hf://datasets/acme/gated/tables/train.parquet')`));
@@ -147,6 +152,54 @@ describe('the Hugging Face Hub, from the app', () => {
     );
     const run = await page.evaluate(() => window.workbench.runAll());
     assert.deepEqual(run.cells.map((c) => [c.id, c.status, c.rows]), [['remote_rows', 'done', 3]]);
+  });
+
+  let published = '';
+  it('exportHubDataset: a zip of the layouts per split, a card whose configs name those files, STS sessions', async () => {
+    const out = await page.evaluate(async () => {
+      const r = await window.workbench.exportHubDataset({ layouts: ['sft', 'rl_steps'], sessions: 'sts', license: 'mit', recipe: 'SELECT 42 AS answer', trainableOnly: false });
+      const bytes = new Uint8Array(await r.zip.arrayBuffer());
+      let bin = '';
+      for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      return { b64: btoa(bin), folder: r.folder, sessions: r.sessions, configs: r.configs };
+    });
+    const files = unzipSync(new Uint8Array(Buffer.from(out.b64, 'base64')));
+    published = Object.values(files).map((b) => new TextDecoder().decode(b)).join('\n');
+    const dir = mkdtempSync(join(tmpdir(), 'aw-hub-pub-'));
+    try {
+      for (const [name, bytes] of Object.entries(files)) {
+        mkdirSync(dirname(join(dir, name)), { recursive: true });
+        writeFileSync(join(dir, name), bytes);
+      }
+      const root = join(dir, out.folder);
+      const readme = readFileSync(join(root, 'README.md'), 'utf8');
+      const meta = parse(readme.split('---\n')[1]);
+      assert.deepEqual(meta.configs.map((c) => c.config_name), ['sft', 'rl_steps']);
+      assert.equal(meta.license, 'mit');
+      assert.ok(meta.tags.includes('agent-traces'));
+      assert.match(readme, /SELECT 42 AS answer/);
+      const c = await (await DuckDBInstance.create(':memory:')).connect();
+      const count = async (glob) => Number((await c.runAndReadAll(`SELECT count(*) AS n FROM read_parquet('${join(root, glob)}')`)).getRowObjects()[0].n);
+      for (const cfg of meta.configs) {
+        const said = out.configs.find((x) => x.name === cfg.config_name);
+        for (const d of cfg.data_files) assert.equal(await count(d.path), said.splits.find((s) => s.split === d.split).rows, `${cfg.config_name}/${d.split}`);
+      }
+      const sft = await count('sft/**/*.parquet');
+      assert.equal(out.sessions, sft);
+      assert.equal(Object.keys(files).filter((f) => f.startsWith(`${out.folder}/sessions/`)).length, sft);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // the Data tab's publish card: a zip whose card's recipe is the open notebook's SQL
+    await page.getByRole('tab', { name: 'Data' }).click();
+    const card = page.locator('aw-hub-export');
+    await card.getByRole('checkbox', { name: 'rl_steps' }).check();
+    const [dl] = await Promise.all([page.waitForEvent('download'), card.getByRole('button', { name: 'Download as zip' }).click()]);
+    const zipped = unzipSync(new Uint8Array(readFileSync(await dl.path())));
+    const readme = new TextDecoder().decode(Object.entries(zipped).find(([k]) => k.endsWith('/README.md'))[1]);
+    assert.deepEqual(parse(readme.split('---\n')[1]).configs.map((c) => c.config_name), ['sft', 'rl_steps']);
+    assert.match(readme, /CREATE OR REPLACE VIEW remote_rows AS[\s\S]*read_parquet\('hf:\/\/datasets\/acme\/gated\/tables\/train\.parquet'\)/);
+    published += readme;
   });
 
   it('the token is in no stored value, export, notebook, message or console line', async () => {
@@ -174,7 +227,7 @@ describe('the Hugging Face Hub, from the app', () => {
       out.push(`reads: ${JSON.stringify(window.workbench.remoteReads())}`);
       return out;
     });
-    const leaks = [...stored, ...consoleText, ...app.errors].filter((s) => s.includes(TOKEN));
+    const leaks = [...stored, published, ...consoleText, ...app.errors].filter((s) => s.includes(TOKEN));
     assert.deepEqual(leaks.map((s) => s.slice(0, 80)), []);
     assert.ok(stored.some((s) => s.includes('remote_rows')), 'the notebook was stored and scanned');
   });

@@ -4,6 +4,7 @@ import { customElement, property, state } from 'lit/decorators.js';
 import type { ExportFormat } from '../../contract/reports';
 import { Cancellable } from '../../util/jobs';
 import '../export/aw-export-form';
+import './aw-hub-export';
 import { download, formatBytes, stamp } from '../kit/download';
 import type { Services } from '../kit/services';
 import { servicesContext } from '../kit/services';
@@ -50,6 +51,7 @@ export class AwExportPanel extends LitElement {
         <h3>Training dataset</h3>
         <aw-export-form .services=${this.services} source="pool"></aw-export-form>
       </section>
+      <aw-hub-export></aw-hub-export>
       <section class="card" aria-label="Export a query">
         <h3>Any query</h3>
         <textarea aria-label="SQL query to export" .value=${this.sql} @input=${(e: Event) => (this.sql = (e.target as HTMLTextAreaElement).value)}></textarea>

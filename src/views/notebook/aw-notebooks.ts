@@ -109,7 +109,7 @@ export class AwNotebooks extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.store ??= new NotebookStore();
-    this.unregister = registerNotebookPanel({ openMarkdown: (md, o) => this.openMarkdown(md, o), runAll: () => this.runAll() });
+    this.unregister = registerNotebookPanel({ openMarkdown: (md, o) => this.openMarkdown(md, o), runAll: () => this.runAll(), sql: () => (this.open ? notebookToSql(this.open.doc) : null) });
     // `#notebook?nb=<id>`: a saved notebook (one opened read-only from a file or URL has no address of its own)
     this.offRoute = registerRouteState('notebook', () => ({ params: this.open && !this.open.readonly ? new URLSearchParams({ nb: this.open.id }) : undefined }));
     window.addEventListener(ROUTE_EVENT, this.onRoute);
