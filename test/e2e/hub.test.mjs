@@ -83,7 +83,7 @@ describe('the Hugging Face Hub, from the app', () => {
     await picker.getByLabel('File sessions/run-3.jsonl').uncheck();
     await picker.getByRole('button', { name: /^Import 4 files/ }).click();
     const panel = page.locator('aw-import-panel');
-    for (const i of [0, 1, 2, 4]) await panel.getByLabel(`Report for hf://datasets/acme/sessions/sessions/run-${i}.jsonl`).waitFor({ timeout: 60000 });
+    for (const i of [0, 1, 2, 4]) await panel.getByLabel(`Report for hf://datasets/acme/sessions/sessions/run-${i}.jsonl`).waitFor({ state: 'attached', timeout: 60000 });
     const rows = await page.evaluate(() => window.workbench.query(`SELECT source, count(*)::INTEGER AS n FROM steps GROUP BY source ORDER BY source`));
     assert.deepEqual(rows.map((r) => [r.source, r.n]), [0, 1, 2, 4].map((i) => [`hf://datasets/acme/sessions/sessions/run-${i}.jsonl`, 3]));
     assert.ok(!hub.log.some((r) => r.path.endsWith('run-3.jsonl') || r.path.endsWith('run-9.jsonl')), 'unpicked files were not downloaded');
