@@ -4,7 +4,7 @@
  * object a non-streaming call returns. The gateway, HAR / recorded-exchange import and the OpenAI log
  * normalizer all call it (decision 019).
  */
-import { int, isObject, type Obj, parseJsonDeep, str } from '../contract/json';
+import { int, isObject, type Obj, parseJsonDeep, str, timeMs } from '../contract/json';
 import { openaiMessage, splitInlineThink } from '../contract/message';
 import type { ChatMessage } from '../contract/step';
 import { sseObject } from './sse';
@@ -189,6 +189,7 @@ export function chatResponse(body: Obj): WireResponse {
   const a = emptyResponse();
   a.id = str(body.id);
   a.model = str(body.model);
+  a.created = typeof body.created === 'number' && body.created > 0 ? timeMs(body.created) : null;
   const choice = Array.isArray(body.choices) && isObject(body.choices[0]) ? body.choices[0] : null;
   if (choice) {
     a.message = choiceMessage(choice);

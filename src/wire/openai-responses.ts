@@ -3,7 +3,7 @@
  * status → finish reason, and reassembly of its SSE stream. The gateway, HAR / recorded-exchange import
  * and the Responses log normalizer all call it (decision 019).
  */
-import { int, isObject, type Obj, parseJsonDeep, str } from '../contract/json';
+import { int, isObject, type Obj, parseJsonDeep, str, timeMs } from '../contract/json';
 import { contentToText, normalizeArguments } from '../contract/message';
 import type { ChatMessage, ToolCall } from '../contract/step';
 import { sseObject } from './sse';
@@ -127,6 +127,7 @@ export function responsesResponse(body: Obj): WireResponse {
   const a = emptyResponse();
   a.id = str(body.id);
   a.model = str(body.model);
+  a.created = typeof body.created_at === 'number' && body.created_at > 0 ? timeMs(body.created_at) : null;
   a.message = mergeAssistant(itemsToMessages(body.output).filter((m) => m.role === 'assistant'));
   if (encryptedReasoning(body.output)) a.reasoning_hidden = 'encrypted';
   a.finish_reason = responsesFinishReason(body, a.message);

@@ -30,6 +30,8 @@ export interface WireResponse
    * say so in `metadata.reasoning_hidden`.
    */
   reasoning_hidden?: ReasoningHidden | null;
+  /** When the provider says it created the response (chat `created`, Responses `created_at`), epoch ms. */
+  created?: number | null;
 }
 
 export const ReasoningHidden = { encrypted: 'encrypted', redacted: 'redacted' } as const;

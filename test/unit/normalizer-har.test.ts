@@ -63,6 +63,7 @@ const exchange = (x: Partial<Exchange> = {}): Exchange => ({
   startedAt: 1000,
   durationMs: 250,
   ttftMs: null,
+  dateHeader: null,
   entry: {},
   ...x,
 });

@@ -66,7 +66,15 @@ export interface Exchange {
   startedAt: number | null;
   durationMs: number | null;
   ttftMs: number | null;
+  /** The response's `Date` header (RFC 7231, second precision), epoch ms. */
+  dateHeader: number | null;
   entry: Obj;
+}
+
+/** A response's `Date` header as epoch ms (null when absent or not a date). */
+export function dateHeader(headers: Map<string, string>): number | null {
+  const d = headers.get('date');
+  return d ? timeMs(d) : null;
 }
 
 type WithRequest = Obj & { request: Obj };
@@ -105,6 +113,7 @@ function harExchange(e: WithRequest): Exchange {
     durationMs: num(e.time),
     // HAR writes -1 for a timing that does not apply
     ttftMs: timings.wait === -1 ? null : num(timings.wait),
+    dateHeader: dateHeader(headerMap(res.headers)),
     entry: e,
   };
 }
@@ -128,6 +137,7 @@ function plainExchange(e: WithRequest & { response: Obj }): Exchange {
     startedAt: started,
     durationMs: duration,
     ttftMs: num(e.ttft_ms ?? res.ttft_ms),
+    dateHeader: dateHeader(resHeaders),
     entry: e,
   };
 }
@@ -183,6 +193,7 @@ function nockExchange(e: Obj): Exchange {
     startedAt: timeMs(e.timestamp),
     durationMs: null,
     ttftMs: null,
+    dateHeader: dateHeader(headers),
     entry: e,
   };
 }
@@ -231,7 +242,11 @@ export function exchangeDraft(x: Exchange, skipped: number, skippedKey = 'har_en
   const httpFailed = x.status !== null && (x.status === 0 || x.status >= 400);
   const failed = httpFailed || step.error !== null || (x.status !== null && x.status < 400 && !step.response);
   const error = failed ? (step.error ?? (httpFailed ? `HTTP ${x.status}${x.statusText ? ` ${x.statusText}` : ''}` : 'no response body recorded')) : null;
-  const metadata: Record<string, string> = { ...noteNaiveTimes(step.metadata ?? null, x.entry.startedDateTime, x.entry.started_at, x.entry.timestamp, x.entry.ended_at), api };
+  const { time_source: _, ...own } = step.metadata ?? {};
+  const metadata: Record<string, string> = { ...noteNaiveTimes(own, x.entry.startedDateTime, x.entry.started_at, x.entry.timestamp, x.entry.ended_at), api };
+  // no time in the recording: the response's own creation time, else its Date header, and the step says which
+  const started = x.startedAt ?? step.started_at ?? x.dateHeader;
+  if (x.startedAt === null && started !== null) metadata.time_source = step.started_at != null ? 'response created' : 'response Date header';
   if (x.url) metadata.url = redactString(x.url);
   if (x.status !== null) metadata.http_status = String(x.status);
   if (skipped) metadata[skippedKey] = String(skipped);
@@ -243,7 +258,7 @@ export function exchangeDraft(x: Exchange, skipped: number, skippedKey = 'har_en
         finish_reason: failed ? (step.finish_reason ?? 'error') : step.finish_reason,
         status: failed ? 'error' : 'ok',
         error,
-        started_at: x.startedAt,
+        started_at: started,
         ended_at: x.startedAt !== null && x.durationMs !== null ? x.startedAt + x.durationMs : null,
         latency_ms: x.durationMs,
         ttft_ms: x.ttftMs,

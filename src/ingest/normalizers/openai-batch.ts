@@ -96,7 +96,8 @@ function outputSteps(v: Obj, st: BatchState, ctx: NormalizeContext): TrajectoryD
       status: err ? 'error' : 'ok',
       error: err,
       finish_reason: draft.finish_reason ?? (err ? 'error' : null),
-      metadata: bodies.length > 1 ? { ...common, choice_index: String(i), completion_tokens_all_choices: String(draft.completion_tokens ?? '') } : common,
+      // what the wire reading said of the call (tools as sent, hidden reasoning, where the time came from) with the line's own
+      metadata: { ...draft.metadata, ...common, ...(bodies.length > 1 ? { choice_index: String(i), completion_tokens_all_choices: String(draft.completion_tokens ?? '') } : {}) },
     };
     // one usage for n choices: the completion tokens of one choice are not known
     if (bodies.length > 1) step.completion_tokens = null;

@@ -11,7 +11,7 @@ import { defineNormalizer, RecordError } from '../normalizer';
 import type { TrajectoryDraft } from '../../contract/step';
 import { isObject, num, type Obj, parseJsonDeep, str } from '../../contract/json';
 import { YAML_BINARY } from '../yaml-records';
-import { base64Bytes, bytesText, type Exchange, exchangeDraft, headerMap } from './har';
+import { base64Bytes, bytesText, dateHeader, type Exchange, exchangeDraft, headerMap } from './har';
 import { apiOf } from './wire-call';
 
 function isInteraction(v: unknown): v is Obj & { request: Obj; response: Obj } {
@@ -58,6 +58,7 @@ function exchange(it: Obj & { request: Obj; response: Obj }): Exchange {
     startedAt: null,
     durationMs: null,
     ttftMs: null,
+    dateHeader: dateHeader(resHeaders),
     entry: it,
   };
 }

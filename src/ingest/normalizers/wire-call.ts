@@ -80,8 +80,16 @@ export function wireStep(api: Api, requestBody: unknown, responseBody: unknown):
     prompt_tokens: res.prompt_tokens,
     completion_tokens: res.completion_tokens,
     error: res.error,
-    ...(req.tools_original || res.reasoning_hidden
-      ? { metadata: { ...(req.tools_original ? { tools_original: req.tools_original } : {}), ...(res.reasoning_hidden ? { reasoning_hidden: res.reasoning_hidden } : {}) } }
+    // the provider's own creation time (seconds): the call's start when the recording has no time of its own
+    started_at: res.created ?? null,
+    ...(req.tools_original || res.reasoning_hidden || res.created
+      ? {
+          metadata: {
+            ...(req.tools_original ? { tools_original: req.tools_original } : {}),
+            ...(res.reasoning_hidden ? { reasoning_hidden: res.reasoning_hidden } : {}),
+            ...(res.created ? { time_source: 'response created' } : {}),
+          },
+        }
       : {}),
   };
 }
