@@ -65,25 +65,27 @@ export function toolCalls(v: unknown): ToolCall[] | null {
   return out.length ? out : null;
 }
 
-const THINK_OPEN = /^\s*<think>/;
-const THINK_CLOSE = '</think>';
+const THINK_OPEN = /^\s*<(think|thinking)>/;
 
 /**
  * Reasoning that a model wrote inline (`<think>…</think>` before the answer, as DeepSeek-R1, Qwen3 and
  * their distillates emit it; also the form whose opening tag the chat template put in the prompt, so
- * the text starts inside the block) moved out of `content` into `reasoning`. A block that never closes
- * (cut off by max_tokens) is all reasoning. Messages that already carry reasoning, or no tag, are
- * returned unchanged. Every normalizer that builds assistant text calls this (issue 16 defect 5).
+ * the text starts inside the block; and Claude's prompted `<thinking>…</thinking>`) moved out of
+ * `content` into `reasoning`. A block that never closes (cut off by max_tokens) is all reasoning.
+ * Messages that already carry reasoning, or no tag, are returned unchanged. Every normalizer that
+ * builds assistant text calls this (issue 16 defect 5).
  */
 export function splitInlineThink(m: ChatMessage): ChatMessage {
   const c = m.content;
-  if (m.role !== 'assistant' || typeof c !== 'string' || m.reasoning || !c.includes('think>')) return m;
+  if (m.role !== 'assistant' || typeof c !== 'string' || m.reasoning || !c.includes('think')) return m;
   const open = THINK_OPEN.exec(c);
+  // only `<think>` is ever opened by the template: a text starting inside the block closes `</think>`
+  const closeTag = `</${open?.[1] ?? 'think'}>`;
   const from = open ? open[0].length : 0;
-  const close = c.indexOf(THINK_CLOSE, from);
+  const close = c.indexOf(closeTag, from);
   if (!open && (close < 0 || c.lastIndexOf('<think>', close) >= 0)) return m;
   const reasoning = (close < 0 ? c.slice(from) : c.slice(from, close)).trim();
-  const rest = close < 0 ? '' : c.slice(close + THINK_CLOSE.length).replace(/^\s+/, '');
+  const rest = close < 0 ? '' : c.slice(close + closeTag.length).replace(/^\s+/, '');
   return { ...m, content: rest || (m.tool_calls?.length || close < 0 ? null : rest), reasoning };
 }
 

@@ -5,7 +5,7 @@
  * (decisions 014, 019).
  */
 import { int, isObject, type Obj, parseJsonDeep, str } from '../contract/json';
-import { contentToText, normalizeArguments } from '../contract/message';
+import { contentToText, normalizeArguments, splitInlineThink } from '../contract/message';
 import type { ChatMessage, ToolCall } from '../contract/step';
 import { sseObject } from './sse';
 import { toolsOriginal, toolsText } from './tools';
@@ -48,7 +48,7 @@ export function hasRedactedThinking(content: unknown): boolean {
 /** An assistant turn's blocks: text → content, thinking → reasoning, tool_use → tool_calls; the blocks kept in `parts`. */
 export function assistantMessage(content: unknown): ChatMessage {
   const bs = blocks(content);
-  if (!bs) return { role: 'assistant', content: str(content) };
+  if (!bs) return splitInlineThink({ role: 'assistant', content: str(content) });
   const text: string[] = [];
   const reasoning: string[] = [];
   const calls: ToolCall[] = [];
@@ -67,7 +67,8 @@ export function assistantMessage(content: unknown): ChatMessage {
   const msg: ChatMessage = { role: 'assistant', content: text.length ? text.join('') : null, parts: JSON.stringify(bs) };
   if (reasoning.length) msg.reasoning = reasoning.join('\n');
   if (calls.length) msg.tool_calls = calls;
-  return msg;
+  // prompted reasoning written inline (`<thinking>…</thinking>`) when the turn has no thinking block
+  return splitInlineThink(msg);
 }
 
 /** A user turn: each tool_result block becomes a `tool` message (in order, first), other blocks one user message. */
