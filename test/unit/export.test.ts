@@ -1,17 +1,25 @@
 /**
+ * The export worker on the page's pool (here in Node worker threads: helpers/page-workers.ts).
  * Issue 16 defects 6 and 8, item 9; issue 21: what a trainer would reject never reaches a default export, and what the
  * sources say about the reward target reaches verl_prompts. Inputs are files in the shapes public tools write (OpenAI
  * chat fine-tuning JSONL, OpenAI request/response logs, veRL rows) through the real importer; outputs are read back from
  * the exported Parquet with parquet-wasm.
  */
+import { after, before, describe, it } from 'node:test';
 import { expect } from '@esm-bundle/chai';
 import { tableFromIPC } from 'apache-arrow';
-import initParquet, { readParquet } from 'parquet-wasm/esm';
+import { readParquet } from 'parquet-wasm/node';
 import type { ExportDatasetOptions } from '../../src/contract/reports';
 import * as layouts from '../../src/export/layouts';
 import type { PoolClient } from '../../src/pool/client';
 import { type Row, tableToRows } from '../../src/pool/rows';
-import { exporterFor, importerFor, parquetWasmUrl, startPool } from './helpers';
+import { exporterFor, importerFor, startPool } from './helpers/page-workers';
+
+let pool: PoolClient;
+before(async () => {
+  pool = await startPool('export');
+});
+after(() => pool.terminate());
 
 const call = (id: string, name: string, args = '{}') => ({ id, type: 'function', function: { name, arguments: args } });
 const SYS = { role: 'system', content: 'You are terse.' };
@@ -56,16 +64,12 @@ const msgs = (v: unknown) => v as { role: string; content: string; reasoning_con
 const marker = (r: Row, col = 'messages') => msgs(r[col]).find((m) => m.role === 'user')?.content ?? msgs(r[col])[0]?.content;
 
 describe('exported conversations are ones a trainer accepts (issues 16 and 21)', () => {
-  let pool: PoolClient;
   let exporter: ReturnType<typeof exporterFor>;
   before(async () => {
-    pool = await startPool('export-checks', true);
     const reports = await importerFor(pool).importFiles([jsonl('chat.jsonl', CHAT), jsonl('calls.jsonl', LOG), jsonl('verl.jsonl', VERL)]);
     expect(reports.map((r) => r.format)).to.deep.equal(['openai-chat', 'openai-log', 'verl']);
     exporter = exporterFor(pool);
-    await initParquet({ module_or_path: parquetWasmUrl });
   });
-  after(() => pool.terminate());
 
   async function parquet(opts: Omit<ExportDatasetOptions, 'format'>): Promise<Row[]> {
     const blob = await exporter.exportDataset({ ...opts, format: 'parquet' });
@@ -121,5 +125,41 @@ describe('exported conversations are ones a trainer accepts (issues 16 and 21)',
     expect(two.agent_name).to.equal('tool_agent');
     const rl = await parquet({ layout: 'rl_steps', where: `s.source_format = 'verl'`, validOnly: false });
     expect(rl.every((r) => r.response === null && r.problem === 'no response'), 'answer is never the response').to.equal(true);
+  });
+});
+
+describe('export edge cases', () => {
+  it('empty results, all-NULL booleans, nested and typed columns round-trip through Parquet', async () => {
+    const ex = exporterFor(pool);
+    const back = async (blob: Blob) => tableToRows(tableFromIPC(readParquet(new Uint8Array(await blob.arrayBuffer())).intoIPCStream()));
+
+    const empty = await ex.exportQuery('SELECT 1 AS x, true AS b WHERE false', { format: 'parquet' });
+    expect(await back(empty)).to.deep.equal([]);
+    const nulls = await ex.exportQuery('SELECT range::INTEGER AS i, NULL::BOOLEAN AS b FROM range(3)', { format: 'parquet' });
+    expect(await back(nulls)).to.deep.equal([{ i: 0, b: null }, { i: 1, b: null }, { i: 2, b: null }]);
+    const nested = await ex.exportQuery(`SELECT [{'role': 'user', 'content': 'hi'}] AS messages, MAP {'k': 'v'} AS metadata, TIMESTAMP '2026-01-01 00:00:00' AS t`, { format: 'parquet' });
+    const [r] = await back(nested);
+    expect(r.messages).to.deep.equal([{ role: 'user', content: 'hi' }]);
+    expect(r.metadata, 'MAP as a list of {key, value}: datasets cannot read an Arrow MAP').to.deep.equal([{ key: 'k', value: 'v' }]);
+    const csv = await ex.exportQuery(`SELECT 'a,b' AS s, 1 AS n WHERE false`, { format: 'csv' });
+    expect((await csv.text()).trim()).to.equal('s,n');
+  });
+});
+
+describe('export fails loudly when the query fails mid-stream', () => {
+  it('a Parquet export whose query errors after some chunks rejects instead of returning a truncated file', async () => {
+    const ex = exporterFor(pool);
+    const sql = "SELECT CASE WHEN i = 250000 THEN error('boom at 250000') ELSE i END AS i, repeat('y', 100) AS s FROM range(400000) t(i)";
+    for (const format of ['parquet', 'jsonl'] as const) {
+      let failed: unknown = null;
+      try {
+        await ex.exportQuery(sql, { format });
+      } catch (e) {
+        failed = e;
+      }
+      expect(String((failed as Error | null)?.message), format).to.contain('boom at 250000');
+    }
+    const ok = await ex.exportQuery('SELECT i FROM range(300000) t(i)', { format: 'parquet' });
+    expect(ok.size).to.be.greaterThan(1000);
   });
 });
