@@ -4,7 +4,6 @@
  * 016: a step marked bad stays out of training unless explicitly set trainable — in the export, the dashboard counts,
  * the trajectories view, the filters and the inspector); every layout's Parquet read back, part files; exact and near
  * duplicates, PII. One pool for the file; each part loads the standard pool again (test/browser/curation-data.ts).
- * Part files into a picked folder: test/unit/export-parts.test.ts.
  */
 import { after, before, describe, it } from 'node:test';
 import { expect } from '@esm-bundle/chai';
@@ -23,6 +22,7 @@ import { summarySql } from '../../src/pool/queries/dashboard';
 import { type Row, tableToRows } from '../../src/pool/rows';
 import { loadTrajectory } from '../../src/views/inspector/load';
 import { insertSteps, loadStandardPool, trajectorySteps } from '../browser/curation-data';
+import { MemoryFolder } from './helpers/memory-folder';
 import { exporterFor, pageWorker, startPool } from './helpers/page-workers';
 
 const minhashWorker = pageWorker('minhash');
@@ -313,6 +313,19 @@ describe('curation exports', () => {
       }
       if (c.maxFileBytes) expect(parts.length, `${c.layout}: cut into more files than partitions`).to.be.greaterThan(new Set(parts.map((p) => p.partition.data_source)).size);
     }
+    // into a picked folder: the same files, under a sub-folder of their own
+    const root = new MemoryFolder();
+    const r = await exportPartsTo(deps, { layout: 'sft', format: 'jsonl' }, { partitionBy: ['channel', 'data_source'] }, root as unknown as FileSystemDirectoryHandle);
+    const lines: string[] = [];
+    for (const f of r.files) {
+      let dir = root;
+      const segs = f.path.split('/');
+      const name = segs.pop() as string;
+      for (const s of segs) dir = await dir.getDirectoryHandle(s);
+      lines.push(...((dir.entries.get(name) as { text: string }).text.trim().split('\n')));
+    }
+    expect(r.files.map((f) => f.path.slice(r.folder.length + 1))).to.include('channel=val/data_source=trivia/part-0.jsonl');
+    expect(lines.length).to.equal((await parquet({ layout: 'sft' })).rows.length);
     let bad = '';
     await exportPartsTo(deps, { layout: 'sft', format: 'parquet' }, { partitionBy: ['data_source; DROP TABLE steps' as 'data_source'] }).catch((e) => (bad = String(e)));
     expect(bad).to.include('cannot split an export by data_source; DROP TABLE steps');

@@ -20,6 +20,7 @@ import { CURATION_HELPERS } from '../../src/pool/curation-sql';
 import { type Row, tableToRows } from '../../src/pool/rows';
 import { DDL } from '../../src/pool/schema';
 import { sqlString } from '../../src/pool/sql';
+import { MemoryFolder } from './helpers/memory-folder';
 
 const require = createRequire(import.meta.url);
 const duck = require('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs');
@@ -37,26 +38,6 @@ const SOURCES: [string | null, number][] = [
   ['../..', 1],
 ];
 const STEPS = SOURCES.reduce((a, [, n]) => a + n, 0);
-
-/** A folder handle in memory, as much of the File System Access API as the folder sink uses (errors as the browser names them). */
-class MemoryFolder {
-  readonly entries = new Map<string, MemoryFolder | { text: string }>();
-  async getDirectoryHandle(name: string, o?: { create?: boolean }): Promise<MemoryFolder> {
-    let e = this.entries.get(name);
-    if (!e && o?.create) this.entries.set(name, (e = new MemoryFolder()));
-    if (!e) throw new DOMException(name, 'NotFoundError');
-    if (!(e instanceof MemoryFolder)) throw new DOMException(name, 'TypeMismatchError');
-    return e;
-  }
-  async getFileHandle(name: string, o?: { create?: boolean }) {
-    let e = this.entries.get(name);
-    if (!e && o?.create) this.entries.set(name, (e = { text: '' }));
-    if (!e) throw new DOMException(name, 'NotFoundError');
-    if (e instanceof MemoryFolder) throw new DOMException(name, 'TypeMismatchError');
-    const file = e;
-    return { createWritable: async () => ({ write: async (b: Blob) => void (file.text = await b.text()), close: async () => {} }) };
-  }
-}
 
 /** The same steps in both engines: one step per trajectory, the data_source values above. */
 function insertSql(): string {
