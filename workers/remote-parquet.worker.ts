@@ -6,7 +6,7 @@
  */
 import * as Comlink from 'comlink';
 import initParquet, * as parquetWasm from 'parquet-wasm/esm';
-import type { ParquetWasm } from '../src/hub/parquet-range';
+import { type ParquetWasm, READER_STOPPED } from '../src/hub/parquet-range';
 import { RemoteFiles } from '../src/hub/remote-files';
 import type { PoolApi } from '../src/pool/pool-core';
 
@@ -19,12 +19,11 @@ const files = new RemoteFiles(parquetWasm as unknown as ParquetWasm);
  * parquet-wasm aborts its instance on some inputs (`RuntimeError: unreachable`, thrown where no caller awaits it): the
  * calls in flight are failed with a message the page recognizes, and it starts a new worker for the next query.
  */
-export const READER_CRASHED = 'The Parquet reader stopped on this file';
 const inflight = new Set<(e: Error) => void>();
 let crashed: Error | null = null;
 function crash(reason: unknown): void {
   if (!(reason instanceof WebAssembly.RuntimeError)) return;
-  crashed = new Error(`${READER_CRASHED} (${reason.message}); it starts again for the next query.`);
+  crashed = new Error(`${READER_STOPPED} (${reason.message}: the file's data is corrupt, or not what its footer says); it starts again for the next query.`);
   for (const fail of inflight) fail(crashed);
   inflight.clear();
 }

@@ -9,7 +9,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as parquetWasm from 'parquet-wasm/node';
-import type { ParquetWasm } from '../hub/parquet-range';
+import { type ParquetWasm, READER_STOPPED } from '../hub/parquet-range';
 import { RemoteFiles } from '../hub/remote-files';
 import { type RemoteBackend, RemoteParquetSql, type RemoteReadReport } from '../hub/remote-query';
 import { DEFAULT_HUB_ENDPOINT, hubRefString, normalizeEndpoint, parseHubRef } from '../hub/hub-ref';
@@ -54,14 +54,39 @@ export function remoteRefusal(allowed: readonly string[], endpoint: string): (ur
   };
 }
 
+let stopped: Error | null = null;
+
+/**
+ * Run a parquet-wasm read in this process: an abort of its wasm instance (corrupt column data does it) is thrown where
+ * no caller awaits it and would end the process, so while a read runs such an uncaught RuntimeError fails that read
+ * instead; the instance is gone then, and every later remote read fails with the same message.
+ */
+function guardWasm<T>(work: () => Promise<T>): Promise<T> {
+  if (stopped) return Promise.reject(stopped);
+  return new Promise<T>((resolve, reject) => {
+    const onCrash = (e: unknown) => {
+      if (!(e instanceof WebAssembly.RuntimeError)) {
+        process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+        process.exit(1);
+      }
+      stopped = new Error(`${READER_STOPPED} (${e.message}: the file's data is corrupt, or not what its footer says); remote Parquet cannot be read again in this run.`);
+      reject(stopped);
+    };
+    process.on('uncaughtException', onCrash);
+    work()
+      .then(resolve, reject)
+      .finally(() => process.off('uncaughtException', onCrash));
+  });
+}
+
 export function cliRemoteParquet(dir: string, opts: { env?: NodeJS.ProcessEnv; onRead?: (r: RemoteReadReport) => void; fetch?: typeof fetch; allowed?: readonly string[] } = {}): CliRemoteParquet {
   const files = new RemoteFiles(parquetWasm as unknown as ParquetWasm, opts.fetch);
   const settings = cliHubSettings(opts.env);
   const path = (name: string) => join(dir, `${name}.parquet`);
   const backend: RemoteBackend = {
-    open: (url, token) => files.open(url, token),
+    open: (url, token) => guardWasm(() => files.open(url, token)),
     async register(url, token, columns, rowGroups, name) {
-      const { ipc, stats } = await files.read(url, token, columns, rowGroups);
+      const { ipc, stats } = await guardWasm(() => files.read(url, token, columns, rowGroups));
       mkdirSync(dir, { recursive: true });
       writeFileSync(path(name), ipcToParquet(ipc));
       return { bytes: ipc.byteLength, stats };

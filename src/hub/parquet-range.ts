@@ -13,6 +13,12 @@
 import { type Schema, tableFromIPC } from 'apache-arrow';
 import { HubError, networkError, scrubToken } from './hub-api';
 
+/**
+ * What a failed read says when parquet-wasm aborted its instance on a file (corrupt column data also does this:
+ * `RuntimeError: unreachable`, thrown where no caller awaits it). The page replaces its reader's worker on it.
+ */
+export const READER_STOPPED = 'The Parquet reader stopped on this file';
+
 /** What a remote read cost: HTTP requests and the bytes of their bodies. */
 export interface FetchStats {
   requests: number;

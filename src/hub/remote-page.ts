@@ -6,10 +6,9 @@ import * as Comlink from 'comlink';
 import type { PoolClient } from '../pool/client';
 import { remoteRelation } from '../pool/remote-tables';
 import type { RemoteParquetWorkerApi } from '../../workers/remote-parquet.worker';
+import { READER_STOPPED } from './parquet-range';
 import { type RemoteBackend, RemoteParquetSql, type RemoteQueryOptions } from './remote-query';
 
-/** The worker's message when parquet-wasm aborted (workers/remote-parquet.worker.ts READER_CRASHED). */
-const CRASHED = /The Parquet reader stopped on this file/;
 
 export function pageRemoteParquet(pool: PoolClient, make: () => Worker, parquetWasmUrl: string, opts: RemoteQueryOptions): RemoteParquetSql {
   let worker: Worker | null = null;
@@ -32,7 +31,7 @@ export function pageRemoteParquet(pool: PoolClient, make: () => Worker, parquetW
     try {
       return await fn(await get());
     } catch (e) {
-      if (CRASHED.test(e instanceof Error ? e.message : String(e))) reset();
+      if ((e instanceof Error ? e.message : String(e)).includes(READER_STOPPED)) reset();
       throw e;
     }
   };

@@ -32,6 +32,12 @@ async function parquetFile() {
   }
 }
 
+function corrupt(bytes) {
+  const bad = bytes.slice();
+  for (let i = 64; i < bad.length / 2; i += 7) bad[i] ^= 0xff;
+  return bad;
+}
+
 describe('the Hugging Face Hub, from the app', () => {
   let app;
   let hub;
@@ -54,7 +60,8 @@ describe('the Hugging Face Hub, from the app', () => {
         // the runs are LFS files (listed with their SHA-256), the small old run is a plain git file
         'acme/sessions': { files: sessions, lfsOver: 300 },
         'acme/gated': { files: { 'data/train.jsonl': chat(50).repeat(3), 'tables/train.parquet': parquet }, token: TOKEN },
-        'acme/tables': { files: { 'data/train.parquet': parquet } },
+        // column data corrupted, footer intact: parquet-wasm aborts its instance on it
+        'acme/tables': { files: { 'data/train.parquet': parquet, 'data/bad.parquet': corrupt(parquet) } },
       },
     });
     noRanges = await startHub({ ranges: false, datasets: { 'acme/tables': { files: { 'data/train.parquet': parquet } } } });
@@ -139,11 +146,15 @@ describe('the Hugging Face Hub, from the app', () => {
     assert.deepEqual(gated, [{ n: 60000 }]);
   });
 
-  it('a host without range requests, and one without CORS, are named as such', async () => {
+  it('a host without range requests, one without CORS and a corrupt file are named as such', async () => {
     const err = (u) => page.evaluate((url) => window.workbench.query(`SELECT count(*) FROM read_parquet('${url}')`).then(() => 'ran', (e) => e.message), u);
     assert.match(await err(`${noRanges.endpoint}/datasets/acme/tables/resolve/main/data/train.parquet`), /does not answer range requests/);
     assert.ok(noRanges.bytesSent() <= parquet.length * 2);
     assert.match(await err(`${noCors.endpoint}/datasets/acme/tables/resolve/main/data/train.parquet`), /CORS/);
+    // a corrupt file stops the reader's wasm instance: that query fails saying so, the next one gets a new reader
+    assert.match(await err('hf://datasets/acme/tables/data/bad.parquet'), /The Parquet reader stopped on this file/);
+    const again = await page.evaluate(() => window.workbench.query(`SELECT count(*)::INTEGER AS n FROM read_parquet('hf://datasets/acme/tables/data/train.parquet') WHERE id > 59990`));
+    assert.deepEqual(again, [{ n: 9 }]);
   });
 
   it('a notebook cell reads remote Parquet and the result table shows its rows', async () => {

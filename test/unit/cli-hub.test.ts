@@ -35,7 +35,10 @@ describe('CLI and the Hub', () => {
     const parquet = new Uint8Array(readFileSync(pq));
     parquetSize = parquet.length;
     const files: Record<string, string> = { 'README.md': '# card\n', 'data/b.jsonl': chat(2).repeat(2), 'data/a.jsonl': chat(1).repeat(3) };
-    hub = await startHub({ pageSize: 2, cdn: true, datasets: { 'acme/gated': { files, token: TOKEN }, 'acme/tables': { files: { 'train.parquet': parquet } } } });
+    // column data corrupted, footer intact: parquet-wasm aborts its wasm instance on it
+    const bad = parquet.slice();
+    for (let i = 64; i < bad.length / 2; i += 7) bad[i] ^= 0xff;
+    hub = await startHub({ pageSize: 2, cdn: true, datasets: { 'acme/gated': { files, token: TOKEN }, 'acme/tables': { files: { 'train.parquet': parquet, 'bad.parquet': bad } } } });
   });
   after(async () => {
     await hub.close();
@@ -78,6 +81,12 @@ describe('CLI and the Hub', () => {
     const m = /fetched [\d.]+ [KM]?B of [\d.]+ [KM]?B in \d+ requests; 1 of 3 columns \(label\)/.exec(ran.stderr);
     assert.ok(m, ran.stderr);
     assert.ok(hub.bytesSent() < parquetSize / 5, `${hub.bytesSent()} of ${parquetSize}`);
+    // a corrupt file fails its cell with a message; the run ends normally (its reader's abort does not end the process)
+    const nbBad = join(dir, 'bad.md');
+    writeFileSync(nbBad, "---\ntitle: b\n---\n\n```sql id=bad\nSELECT count(*) AS n, max(text) AS t FROM read_parquet('hf://datasets/acme/tables/bad.parquet')\n```\n");
+    const broken = await cli(['run', nbBad, '--pool', pool, '--json', '--read', 'hf://datasets/acme/tables'], env);
+    assert.equal(broken.code, 1, broken.stderr);
+    assert.match(JSON.parse(broken.stdout).cells[0].error, /The Parquet reader stopped on this file \(unreachable: the file's data is corrupt/);
     assert.ok(!existsSync(`${pool}.remote-${process.pid}`));
     assert.deepEqual(
       (await import('node:fs')).readdirSync(dir).filter((f) => f.includes('.remote-')),
