@@ -79,7 +79,7 @@ function guardWasm<T>(work: () => Promise<T>): Promise<T> {
   });
 }
 
-export function cliRemoteParquet(dir: string, opts: { env?: NodeJS.ProcessEnv; onRead?: (r: RemoteReadReport) => void; fetch?: typeof fetch; allowed?: readonly string[] } = {}): CliRemoteParquet {
+export function cliRemoteParquet(dir: string, opts: { env?: NodeJS.ProcessEnv; onRead?: (r: RemoteReadReport) => void; fetch?: typeof fetch; allowed?: readonly string[]; maxFetchBytes?: number } = {}): CliRemoteParquet {
   const files = new RemoteFiles(parquetWasm as unknown as ParquetWasm, opts.fetch);
   const settings = cliHubSettings(opts.env);
   const path = (name: string) => join(dir, `${name}.parquet`);
@@ -101,6 +101,7 @@ export function cliRemoteParquet(dir: string, opts: { env?: NodeJS.ProcessEnv; o
       endpoint: () => settings.endpoint,
       token: () => settings.token,
       onRead: opts.onRead,
+      maxFetchBytes: opts.maxFetchBytes,
       refuse: opts.allowed ? remoteRefusal(opts.allowed, settings.endpoint) : undefined,
     }),
     dispose: () => rmSync(dir, { recursive: true, force: true }),

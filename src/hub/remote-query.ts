@@ -7,6 +7,7 @@
  * Registered tables are a cache keyed by the file's identity (URL, size, ETag) and what was read; a later query
  * whose columns and row groups are inside one reuses it. Past `maxBytes` of registered Arrow data the oldest go.
  */
+import { formatBytes } from '../util/format-bytes';
 import { type HubRef, hubRefString, parseHubRef, resolveUrl } from './hub-ref';
 import type { FetchStats, RemoteParquetMeta } from './parquet-range';
 import { neededColumns, type RemoteCall, remoteCalls, RemoteSqlError, rewriteCalls, rowGroupsFor } from './remote-sql';
@@ -49,6 +50,8 @@ export interface RemoteQueryOptions {
   onRead?: (r: RemoteReadReport) => void;
   /** Registered Arrow bytes kept (default 512 MiB); the least recently used tables beyond go. */
   maxBytes?: number;
+  /** A query that would fetch more compressed bytes than this of one file is refused (default 1 GiB): the read is held in memory. */
+  maxFetchBytes?: number;
   /** Why a URL may not be read, or null (the CLI reads only addresses the command names). */
   refuse?: (url: string, fetched: string) => string | null;
 }
@@ -166,6 +169,15 @@ export class RemoteParquetSql {
         report(t, true, opened);
         return t.name;
       }
+    }
+    // what the read would fetch: the chosen columns' compressed bytes, in the share of the rows chosen
+    const rowsChosen = rowGroups.reduce((a, g) => a + meta.rowGroups[g].numRows, 0);
+    const estimate = meta.columns.filter((c) => columns.includes(c.name)).reduce((a, c) => a + c.bytes, 0) * (meta.numRows ? rowsChosen / meta.numRows : 1);
+    const max = this.opts.maxFetchBytes ?? 1 << 30;
+    if (estimate > max) {
+      throw new RemoteSqlError(
+        `read_parquet('${url}') would fetch about ${formatBytes(Math.round(estimate))} (${columns.length} of ${all.length} columns, ${rowGroups.length} of ${meta.rowGroups.length} row groups), past the ${formatBytes(max)} a query may read of a remote file: name fewer columns, add a LIMIT, or import the file.`,
+      );
     }
     const key = JSON.stringify([fetched, meta.size, meta.etag, columns, rowGroups]);
     const name = `rp_${shortHash(key)}`;

@@ -152,6 +152,16 @@ describe('remote Parquet queries give the rows of the whole file (differential, 
     // LIMIT 5 OFFSET 7000: the first row groups holding 3006 rows, not the rest
     const limited = reads.find((r) => r.rowGroups < r.totalRowGroups && !r.reused)!;
     assert.ok(limited.rows >= 7005 && limited.rowGroups < limited.totalRowGroups, JSON.stringify(limited));
+    // a read past the limit is refused before anything but the footer is fetched
+    const small = cliRemoteParquet(join(dir, 'remote-small'), { env: { HF_ENDPOINT: hub.endpoint }, maxFetchBytes: 64 << 10 });
+    try {
+      hub.reset();
+      await assert.rejects(small.sql.rewrite(`SELECT text FROM read_parquet('hf://datasets/acme/rows/data/train.parquet')`), /would fetch about [\d.]+ MB \(1 of 5 columns, \d+ of \d+ row groups\), past the 64\.0 KB a query may read/);
+      assert.ok(hub.bytesSent() <= 64 << 10, `${hub.bytesSent()} bytes sent`);
+      assert.match(await small.sql.rewrite(`SELECT id FROM read_parquet('hf://datasets/acme/rows/data/train.parquet') LIMIT 3`), /read_parquet\('.*rp_[a-z0-9]+\.parquet'\)/);
+    } finally {
+      small.dispose();
+    }
     assert.ok(reads.some((r) => r.reused), `a later query reused a table read before: ${JSON.stringify(reads.map((r) => [r.fetched, r.columns, r.rowGroups, r.reused]))}`);
   });
 });
