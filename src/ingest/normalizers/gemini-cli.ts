@@ -63,17 +63,24 @@ function geminiMessages(v: Obj): { answer: ChatMessage; results: ChatMessage[] }
   const [read] = geminiContent({ role: 'model', parts: partsOf(v.content) }, 'assistant');
   const calls: ToolCall[] = [];
   const results: ChatMessage[] = [];
+  const answered = new Set<string>();
   for (const tc of Array.isArray(v.toolCalls) ? v.toolCalls : []) {
     if (!isObject(tc) || !str(tc.name)) continue;
     const call: ToolCall = { id: str(tc.id), type: 'function', function: { name: str(tc.name) as string, arguments: normalizeArguments(tc.args ?? {}) } };
     calls.push(call);
-    const back = Array.isArray(tc.result) ? geminiContent({ role: 'user', parts: tc.result }, 'user', { calls: [call] }).filter((m) => m.role === 'tool') : [];
+    let back = Array.isArray(tc.result) ? geminiContent({ role: 'user', parts: tc.result }, 'user', { calls: [call] }).filter((m) => m.role === 'tool') : [];
+    // newer versions give every call of a batch the whole batch's responses: a call keeps the one with its id, once
+    if (call.id && back.some((m) => m.tool_call_id === call.id)) back = back.filter((m) => m.tool_call_id === call.id);
+    back = back.filter((m) => !m.tool_call_id || !answered.has(m.tool_call_id));
+    for (const m of back) if (m.tool_call_id) answered.add(m.tool_call_id);
     // a call whose result was not kept: what the CLI displayed of it
-    results.push(...(back.length ? back : [{ role: 'tool', content: str(tc.resultDisplay), tool_call_id: call.id, name: call.function.name }]));
+    if (!back.length && !(call.id && answered.has(call.id))) back = [{ role: 'tool', content: str(tc.resultDisplay), tool_call_id: call.id, name: call.function.name }];
+    results.push(...back);
   }
   const thoughts = Array.isArray(v.thoughts) ? v.thoughts.map(thoughtText).filter(Boolean) : [];
   const answer: ChatMessage = { role: 'assistant', content: read?.content ? read.content : null };
-  const reasoning = [...thoughts, ...(read?.reasoning ? [read.reasoning] : [])].join('\n\n');
+  // newer versions also keep the thought summaries as `thought` Parts of `content`: the same text, said once
+  const reasoning = (thoughts.length ? thoughts : read?.reasoning ? [read.reasoning] : []).join('\n\n');
   if (reasoning) answer.reasoning = reasoning;
   if (calls.length) answer.tool_calls = calls;
   if (Array.isArray(v.content)) answer.parts = JSON.stringify(v.content);
