@@ -14,11 +14,11 @@ import { defineNormalizer, RecordError } from '../normalizer';
 import { redactedJson } from '../redact';
 import type { ChatMessage, StepDraft, ToolCall, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, type Obj, str, timeMs } from '../../contract/json';
-import { normalizeArguments } from '../../contract/message';
+import { normalizeArguments, splitInlineThink } from '../../contract/message';
 import { geminiContent } from '../../wire/gemini';
 import { scoreSample } from './score';
 
-const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
+const NOTICES = new Set(['info', 'error', 'warning']);
 
 interface Call {
   id: string;
@@ -35,14 +35,18 @@ export interface GeminiCliState {
 }
 
 const isHeaderLike = (v: Obj) => typeof v.sessionId === 'string' && typeof v.projectHash === 'string';
-const isMessage = (v: unknown): v is Obj => isObject(v) && typeof v.id === 'string' && MESSAGE_TYPES.has(v.type as string) && 'content' in v;
+/** The model's messages: `gemini`, or its forks' own name for them (IBM Bob Shell writes `bob-shell`) with the model's fields. */
+const isModelMessage = (v: Obj) =>
+  v.type === 'gemini' || (typeof v.type === 'string' && v.type !== 'user' && !NOTICES.has(v.type) && ('tokens' in v || 'model' in v || 'toolCalls' in v || 'thoughts' in v));
+const isMessage = (v: unknown): v is Obj =>
+  isObject(v) && typeof v.id === 'string' && (v.type === 'user' || NOTICES.has(v.type as string) || isModelMessage(v)) && 'content' in v;
 
 function recordScore(v: unknown): number | null {
   if (!isObject(v)) return 0;
-  if (isHeaderLike(v)) return Array.isArray(v.messages) ? (v.messages.some((m) => isMessage(m) && m.type === 'gemini') ? 0.99 : 0.6) : 0.97;
+  if (isHeaderLike(v)) return Array.isArray(v.messages) ? (v.messages.some((m) => isMessage(m) && isModelMessage(m)) ? 0.99 : 0.6) : 0.97;
   if (isObject(v.$set) || typeof v.$rewindTo === 'string') return 0.95;
   if (!isMessage(v)) return 0;
-  if (v.type === 'gemini') return 0.97;
+  if (isModelMessage(v)) return 0.97;
   // a user line alone looks like many chat logs: no opinion
   return typeof v.timestamp === 'string' ? null : 0;
 }
@@ -53,6 +57,20 @@ function thoughtText(t: unknown): string {
   const subject = str(t.subject);
   const description = str(t.description) ?? '';
   return subject ? `**${subject}**\n\n${description}`.trim() : description;
+}
+
+/**
+ * Thought summaries without the snapshots some forks write while one streams (Bob Shell keeps every growing prefix of
+ * a thought as its own entry): an entry the next one of the same subject repeats and extends is left out.
+ */
+function thoughtTexts(thoughts: unknown): string[] {
+  const list = Array.isArray(thoughts) ? thoughts : [];
+  const kept = list.filter((t, i) => {
+    const next = list[i + 1];
+    if (!isObject(t) || !isObject(next)) return true;
+    return !(str(t.subject) === str(next.subject) && (str(next.description) ?? '').startsWith(str(t.description) ?? ''));
+  });
+  return kept.map(thoughtText).filter(Boolean);
 }
 
 /** `content` as a Part list: Gemini CLI writes a string or google-genai Parts. */
@@ -77,10 +95,12 @@ function geminiMessages(v: Obj): { answer: ChatMessage; results: ChatMessage[] }
     if (!back.length && !(call.id && answered.has(call.id))) back = [{ role: 'tool', content: str(tc.resultDisplay), tool_call_id: call.id, name: call.function.name }];
     results.push(...back);
   }
-  const thoughts = Array.isArray(v.thoughts) ? v.thoughts.map(thoughtText).filter(Boolean) : [];
-  const answer: ChatMessage = { role: 'assistant', content: read?.content ? read.content : null };
+  const thoughts = thoughtTexts(v.thoughts);
+  // forks write the model's inline <thinking> into content: it is reasoning (the same as thoughts[] when both are kept)
+  const said = splitInlineThink({ role: 'assistant', content: read?.content ? read.content : null });
+  const answer: ChatMessage = { role: 'assistant', content: said.content };
   // newer versions also keep the thought summaries as `thought` Parts of `content`: the same text, said once
-  const reasoning = (thoughts.length ? thoughts : read?.reasoning ? [read.reasoning] : []).join('\n\n');
+  const reasoning = (thoughts.length ? thoughts : [read?.reasoning, said.reasoning].filter((x): x is string => !!x)).join('\n\n');
   if (reasoning) answer.reasoning = reasoning;
   if (calls.length) answer.tool_calls = calls;
   if (Array.isArray(v.content)) answer.parts = JSON.stringify(v.content);
@@ -94,7 +114,7 @@ function userMessages(v: Obj, open: ToolCall[]): ChatMessage[] {
 
 function addMessage(state: GeminiCliState, v: Obj, line: number): void {
   const id = v.id as string;
-  if (v.type === 'gemini') {
+  if (isModelMessage(v)) {
     const known = state.calls.get(id);
     if (known) {
       // the same message written again (its tool calls finished): the later copy wins
@@ -150,7 +170,9 @@ function build(state: GeminiCliState): TrajectoryDraft[] {
     });
   }
   if (!steps.length) return [];
-  return [{ trajectory_uid: str(header.sessionId), common: { agent: 'gemini-cli' }, steps }];
+  // a fork names its model messages after itself (`bob-shell`): that is the agent
+  const fork = [...state.calls.values()].map((c) => str(c.v.type)).find((t) => t && t !== 'gemini');
+  return [{ trajectory_uid: str(header.sessionId), common: { agent: fork ?? 'gemini-cli' }, steps }];
 }
 
 export const geminiCli = defineNormalizer<GeminiCliState>({
