@@ -128,7 +128,8 @@ export interface ImportReport {
   rejected: RejectedLine[];
   warnings: string[];
   /**
-   * done: something was added; unchanged: every step was already in the pool (a re-import);
+   * done: something was added, or the file was read with another file of the same import (`readWith`);
+   * unchanged: every step was already in the pool (a re-import);
    * failed: nothing was imported (the message says why); cancelled: stopped by the user.
    */
   status: 'done' | 'unchanged' | 'failed' | 'cancelled';
@@ -148,6 +149,12 @@ export interface ImportReport {
    * `format: 'generic'` to keep the records as they are.
    */
   notUnderstood?: { fields: string[] };
+  /**
+   * Another file of the same import read this file's records (a Cline task's `ui_messages.json` by its
+   * `api_conversation_history.json`, an OpenCode storage message by its session file): that file's name. Nothing of
+   * this file is kept on its own; its content is in that file's steps.
+   */
+  readWith?: string;
 }
 
 export interface ImportTimings {

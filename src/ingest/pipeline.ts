@@ -229,6 +229,14 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
       const shown = skipped.slice(0, 10).join(', ');
       warnings.push(`${skipped.length} record(s) held no LLM call and made no step (line${skipped.length > 1 ? 's' : ''} ${shown}${skipped.length > 10 ? ', …' : ''})`);
     }
+    if (rowsMade === 0 && run.readWith && !rejected.length) {
+      // read by another file of this import (a companion): recorded, not a failure
+      const why = [`Read with ${run.readWith}`, ...warnings].join('; ');
+      await sink.commitImport(id, { format, confidence, records, rowsMade: 0, errors: rejected, message: why, joinFormats: TRACE_ID_FORMATS });
+      mark('committed');
+      progress({ bytesRead: file.size, records, rows: 0, phase: 'done' });
+      return report('done', { format, confidence, records, rows: 0, added: 0, message: why, importId: id, warnings, shards, readWith: run.readWith });
+    }
     if (rowsMade === 0) {
       // nothing to keep: the import fails with the reason, and the pool keeps its rejects
       const why = message && notUnderstood ? message : nothingKept(records, run, warnings, format);

@@ -50,6 +50,8 @@ export interface RecordRun {
   notUnderstood: boolean;
   /** Lines whose steps had no response and were not kept (not an error step, not a prompt row of a prompt-set format). */
   noResponse: number[];
+  /** Another file of the same import reads this file's records (`Normalizer.readWith`): its name. */
+  readWith: string | null;
 }
 
 function approxSize(s: StepRecord): number {
@@ -198,7 +200,9 @@ export async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv):
     notUnderstood = chosen.id === generic.id && !asked;
     if (chosen.companions && env.siblings?.length) {
       const own = folderOf(ctx.file);
-      const candidates = chosen.companions.sameFolder ? env.siblings.filter((f) => folderOf(f.name) === own) : env.siblings;
+      const { pick, sameFolder } = chosen.companions;
+      const picked = pick ? new Set(pick(ctx.file, sample.map((s) => s.value), env.siblings.map((f) => f.name))) : null;
+      const candidates = picked ? env.siblings.filter((f) => picked.has(f.name)) : sameFolder ? env.siblings.filter((f) => folderOf(f.name) === own) : env.siblings;
       ctx.companions = await readCompanions(chosen, candidates, env.isCancelled);
     }
     for (const s of sample) await handle(s);
@@ -224,13 +228,15 @@ export async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv):
       if (drafts.length) await emit(keep(n, finalize(drafts, { value: null, line: 0, index: records }, ctx, fin, { format: n.id, importId: env.importId, keepRaw: false })));
     }
   }
+  // before the notes: a format words them by whether the file it belongs with came too
+  const readWith = chosen?.readWith && !rowsMade ? chosen.readWith(stateOf(chosen), (env.siblings ?? []).map((f) => f.name), ctx) : null;
   for (const [n, st] of states) if (n.notes) warnings.push(...n.notes(st));
   if (env.isCancelled?.()) throw new CancelledError();
   await flushBatch();
   env.onCount?.(records, rowsMade);
   return {
     records, rowsMade, rejected, moreRejects, warnings, skipped, formatsUsed: [...formatsUsed], format: log.format, confidence: log.confidence, sample,
-    ownUids: [...fin.own], linked: fin.linked, emptyPrompts: fin.emptyPrompts, naiveTimes: fin.naiveTimes, notUnderstood, noResponse,
+    ownUids: [...fin.own], linked: fin.linked, emptyPrompts: fin.emptyPrompts, naiveTimes: fin.naiveTimes, notUnderstood, noResponse, readWith,
   };
 }
 

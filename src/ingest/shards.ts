@@ -203,6 +203,7 @@ export async function runSharded(file: File, plan: ShardPlan, pool: ShardPool, e
     naiveTimes: runs.reduce((a, r) => a + r.naiveTimes, 0),
     notUnderstood: false,
     noResponse: runs.flatMap((r) => r.noResponse),
+    readWith: null,
   };
 }
 

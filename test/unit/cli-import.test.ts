@@ -210,7 +210,16 @@ describe('CLI import', () => {
       const history = byFile.get('tasks/1769053680585/api_conversation_history.json')!;
       assert.equal(history.rows, 3);
       assert.ok(history.warnings.includes('usage, cost and start times read from tasks/1769053680585/ui_messages.json'), history.warnings.join(' | '));
-      assert.equal(byFile.get('tasks/1769053680585/ui_messages.json')?.status, 'failed', 'the UI log adds no calls of its own');
+      // the UI log and the metadata add no calls of their own: read with the conversation, not failures
+      for (const f of ['tasks/1769053680585/ui_messages.json', 'tasks/1769053680585/task_metadata.json']) {
+        const r = byFile.get(f)!;
+        assert.deepEqual([r.status, r.rows, r.readWith], ['done', 0, 'tasks/1769053680585/api_conversation_history.json'], f);
+      }
+      // alone, the UI log still keeps nothing and says where the calls are
+      const [alone] = (await runImport(pool, ['test/fixtures/folders/cline-task/tasks/1769053680585/ui_messages.json'], { threads: 1 })).reports;
+      assert.equal(alone.status, 'failed');
+      assert.equal(alone.readWith, undefined);
+      assert.match(alone.message ?? '', /import both files, or the folder/);
     } finally {
       await pool.close();
     }

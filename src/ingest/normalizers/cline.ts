@@ -32,6 +32,8 @@ export interface ClineState {
   uiOnly: boolean;
   metadataOnly: boolean;
   joined: string | null;
+  /** The task's conversation file, when this UI log or metadata file came in the same import. */
+  partner: string | null;
   notes: string[];
 }
 
@@ -167,7 +169,7 @@ export const cline = defineNormalizer<ClineState>({
   id: 'cline',
   label: 'Cline / Roo Code / Kilo Code task (api_conversation_history.json, ui_messages.json)',
   detect: (sample) => scoreSample(sample, recordScore),
-  createState: () => ({ history: [], uiOnly: false, metadataOnly: false, joined: null, notes: [] }),
+  createState: () => ({ history: [], uiOnly: false, metadataOnly: false, joined: null, partner: null, notes: [] }),
   companions: { accepts: (sample) => sample.some(isUiRow), sameFolder: true },
   normalize(record, _ctx, state) {
     const v = record.value;
@@ -184,11 +186,21 @@ export const cline = defineNormalizer<ClineState>({
     return [];
   },
   flush: (ctx, state) => build(state, ctx),
+  readWith(state, siblings, ctx) {
+    if (state.history.length || !(state.uiOnly || state.metadataOnly)) return null;
+    const own = folderOf(ctx.file);
+    state.partner = siblings.find((f) => folderOf(f) === own && /(^|[/\\])api_conversation_history\.json$/.test(f)) ?? null;
+    return state.partner;
+  },
   notes(state) {
     const out = [...state.notes];
     if (state.joined) out.push(`usage, cost and start times read from ${state.joined}`);
     if (state.uiOnly && !state.history.length) {
-      out.push("this is a task's UI log (ui_messages.json): its calls are in api_conversation_history.json of the same task folder — import both files, or the folder");
+      out.push(
+        state.partner
+          ? "this is the task's UI log (ui_messages.json): its usage, cost and start times are in the steps of its conversation"
+          : "this is a task's UI log (ui_messages.json): its calls are in api_conversation_history.json of the same task folder — import both files, or the folder",
+      );
     }
     if (state.metadataOnly && !state.history.length) out.push("this is a task's metadata (task_metadata.json: files in context, models used): it holds no calls");
     return out;

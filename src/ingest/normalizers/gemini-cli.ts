@@ -37,7 +37,8 @@ export interface GeminiCliState {
 const isHeaderLike = (v: Obj) => typeof v.sessionId === 'string' && typeof v.projectHash === 'string';
 /** The model's messages: `gemini`, or its forks' own name for them (IBM Bob Shell writes `bob-shell`) with the model's fields. */
 const isModelMessage = (v: Obj) =>
-  v.type === 'gemini' || (typeof v.type === 'string' && v.type !== 'user' && !NOTICES.has(v.type) && ('tokens' in v || 'model' in v || 'toolCalls' in v || 'thoughts' in v));
+  v.type === 'gemini' ||
+  (typeof v.type === 'string' && v.type !== 'user' && !NOTICES.has(v.type) && typeof v.timestamp === 'string' && !('role' in v) && ('tokens' in v || 'toolCalls' in v || 'thoughts' in v));
 const isMessage = (v: unknown): v is Obj =>
   isObject(v) && typeof v.id === 'string' && (v.type === 'user' || NOTICES.has(v.type as string) || isModelMessage(v)) && 'content' in v;
 

@@ -71,6 +71,7 @@ export function snapshotOf(report: ImportReport, rows: readonly IngestedRow[], d
       rejected: r.rejected.length ? r.rejected : null,
       warnings: r.warnings.length ? r.warnings.map(hide) : null,
       message: r.message ? hide(r.message) : null,
+      readWith: r.readWith ?? null,
     }) as Record<string, unknown>,
     detect: Object.fromEntries(Object.entries(detect).filter(([, s]) => s > 0).map(([k, s]) => [k, round(s)])),
     steps,
