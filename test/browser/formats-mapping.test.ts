@@ -347,7 +347,9 @@ describe('a folder picked in the import panel', () => {
     expect(history?.status, history?.message ?? '').to.equal('done');
     expect(history?.rows).to.equal(3);
     expect(history?.warnings).to.include('usage, cost and start times read from cline-task/tasks/1769053680585/ui_messages.json');
-    expect(byFile.get('cline-task/tasks/1769053680585/ui_messages.json')?.status).to.equal('failed');
+    // the UI log is read with the conversation: reported so, not as a failure
+    const ui = byFile.get('cline-task/tasks/1769053680585/ui_messages.json');
+    expect([ui?.status, ui?.rows, ui?.readWith]).to.deep.equal(['done', 0, 'cline-task/tasks/1769053680585/api_conversation_history.json']);
     const [cost] = await pool.rows(`SELECT sum(CAST(metadata['cost_usd'] AS DOUBLE)) AS usd FROM steps`);
     expect(Number(cost.usd)).to.be.closeTo(0.06366, 1e-9);
     host.remove();
