@@ -32,10 +32,19 @@ export function fixture(path: string): File {
   return new File([readFileSync(new URL(`../../fixtures/${path}`, import.meta.url))], path.split('/').pop() ?? path);
 }
 
+const importers = new WeakMap<PoolClient, WorkerImporter>();
+const exporters = new WeakMap<PoolClient, WorkerExporter>();
+
+/** The pool's importer: one per pool, as the page has one (its ingest worker, and shard workers, start once). */
 export function importerFor(pool: PoolClient): WorkerImporter {
-  return new WorkerImporter({ pool, parquetWasmUrl, worker: pageWorker('ingest') });
+  let i = importers.get(pool);
+  if (!i) importers.set(pool, (i = new WorkerImporter({ pool, parquetWasmUrl, worker: pageWorker('ingest') })));
+  return i;
 }
 
+/** The pool's exporter: one per pool, as the page has one. */
 export function exporterFor(pool: PoolClient): WorkerExporter {
-  return new WorkerExporter({ pool, parquetWasmUrl, worker: pageWorker('export') });
+  let e = exporters.get(pool);
+  if (!e) exporters.set(pool, (e = new WorkerExporter({ pool, parquetWasmUrl, worker: pageWorker('export') })));
+  return e;
 }

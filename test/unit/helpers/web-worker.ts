@@ -14,6 +14,9 @@ import { Worker as Thread } from 'node:worker_threads';
 // WebAssembly on V8's baseline compiler only, as the browser tests run (scripts/browser.mjs TEST_ARGS): a DuckDB-WASM
 // boot here cost 2.5 CPU-s with TurboFan's tier-up and about 1.5 without; a test's short queries never win it back.
 setFlagsFromString('--liftoff-only');
+// JSON.parse hands revivers the source text (Chromium ships it; Node 20 has it behind this flag): the reader keeps
+// integers past 2^53 exact with it (src/ingest/json-values.ts). Set before any worker thread starts, so each has it.
+setFlagsFromString('--harmony-json-parse-with-source');
 
 const FILE = '__awFile';
 type Packed = { [FILE]: true; blob: Blob; name: string; lastModified: number; type: string };
