@@ -97,10 +97,14 @@ export interface FinalizeState {
   emptyPrompts: number;
   /** Steps whose source wrote timestamps without a zone (kept as written, stored as UTC; the report says so). */
   naiveTimes: number;
+  /** The record that first made each trajectory id the source gave: its text's hash and its line. */
+  madeBy: Map<string, { hash: string; line: number }>;
+  /** Records that repeat, byte for byte, the record that made their trajectory: [line, line it repeats]. Read once. */
+  duplicates: [number, number][];
 }
 
 export function createFinalizeState(): FinalizeState {
-  return { linker: new HistoryLinker(), nextIndex: new Map(), own: new Set(), linked: false, emptyPrompts: 0, naiveTimes: 0 };
+  return { linker: new HistoryLinker(), nextIndex: new Map(), own: new Set(), linked: false, emptyPrompts: 0, naiveTimes: 0, madeBy: new Map(), duplicates: [] };
 }
 
 export interface FinalizeOptions {
@@ -128,8 +132,19 @@ export function finalize(
   };
   let raw: string | null = null;
   if (opts.keepRaw !== false && drafts.length) raw = redactedJson(record.value, record.text);
+  // an exact repeat of the record that made a trajectory (a line written twice) is a duplicate, not more steps of it
+  let text: string | null = null;
+  const recordHash = () => hash64((text ??= record.text ?? raw ?? JSON.stringify(record.value) ?? ''));
   drafts.forEach((t, ti) => {
     let uid = t.trajectory_uid ?? null;
+    if (uid !== null && record.value !== null && record.value !== undefined) {
+      const first = state.madeBy.get(uid);
+      if (first && first.line !== record.line && first.hash === recordHash()) {
+        if (!state.duplicates.some(([l]) => l === record.line)) state.duplicates.push([record.line, first.line]);
+        return;
+      }
+      if (!first) state.madeBy.set(uid, { hash: recordHash(), line: record.line });
+    }
     if (uid !== null) state.own.add(uid);
     if (t.link) state.linked = true;
     // Stryker disable next-line ConditionalExpression: nextIndex never holds a null key, so looking null up gives 0 too

@@ -4,7 +4,7 @@
  */
 import { createSHA256 } from 'hash-wasm';
 import type { ImportProgress, ImportReport, ImportTimings, RejectedLine } from '../contract/reports';
-import { type CommitDedupe, describeDedupe } from '../pool/import-commit';
+import { type CommitDedupe, describeDedupe, duplicateSteps } from '../pool/import-commit';
 import type { ImportCommit, ImportMeta } from '../pool/pool-core';
 import { evalZipEvents, isZip } from './eval-zip';
 import { EMPTY_PROMPT_PREFIX } from './finalize';
@@ -224,6 +224,10 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
       const lines = [...new Set(run.noResponse)];
       warnings.push(`${run.noResponse.length} step(s) had no response (neither an answer nor a failed call) and were not kept (line${lines.length > 1 ? 's' : ''} ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? ', …' : ''})`);
     }
+    if (run.duplicates.length) {
+      const shown = run.duplicates.slice(0, 5).map(([l, of]) => `${l} = ${of}`).join(', ');
+      warnings.push(`${run.duplicates.length} record(s) repeat an earlier line of this file exactly (line ${shown}${run.duplicates.length > 5 ? ', …' : ''}): duplicates, read once`);
+    }
     const skipped = run.skipped;
     if (skipped.length) {
       const shown = skipped.slice(0, 10).join(', ');
@@ -249,7 +253,8 @@ export async function ingestFile(file: File, sink: IngestSink, opts: IngestOptio
     mark('committed');
     if (commit.stages) timings.commit = commit.stages;
     progress({ bytesRead: file.size, records, rows: rowsMade, phase: 'done' });
-    const dedupe: CommitDedupe = { alreadyInPool: commit.alreadyInPool ?? 0, collisions: commit.collisions ?? [], repeats: commit.repeats ?? [] };
+    const dedupe: CommitDedupe = { alreadyInPool: commit.alreadyInPool ?? 0, collisions: commit.collisions ?? [], repeats: commit.repeats ?? [], duplicates: commit.duplicates ?? 0 };
+    if (dedupe.duplicates) warnings.push(duplicateSteps(dedupe.duplicates));
     // collisions and steps already stored are fields of the report (and sentences in imports.message)
     if (!rowsAdded) message = describeDedupe(dedupe, rowsAdded)[0] ?? null;
     log = { ...log, rejected: [...rejected, ...dedupe.repeats] };

@@ -52,6 +52,8 @@ export interface RecordRun {
   noResponse: number[];
   /** Another file of the same import reads this file's records (`Normalizer.readWith`): its name. */
   readWith: string | null;
+  /** Records that repeat the record that made their trajectory, byte for byte: [line, line it repeats] (read once). */
+  duplicates: [number, number][];
 }
 
 function approxSize(s: StepRecord): number {
@@ -164,8 +166,8 @@ export async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv):
     let why: string | null = null;
     try {
       rows = normalizeWith(n, rec);
-      // a stateful normalizer buffers records and emits at flush; others found no LLM call here
-      if (rows.length === 0 && !n.flush && n.id !== generic.id) rows = null;
+      // a stateful normalizer buffers records and emits at flush; others found no LLM call here (or a duplicate line)
+      if (rows.length === 0 && !n.flush && n.id !== generic.id && fin.duplicates.at(-1)?.[0] !== rec.line) rows = null;
     } catch (e) {
       why = e instanceof Error ? e.message : String(e);
     }
@@ -186,7 +188,8 @@ export async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv):
       return;
     }
     if (rows === null || rows.length === 0) {
-      if (!n.flush) skipped.push(rec.line);
+      // a duplicate of an earlier line is reported as that, not as a record without a call
+      if (!n.flush && (rows === null || fin.duplicates.at(-1)?.[0] !== rec.line)) skipped.push(rec.line);
       return;
     }
     await emit(rows);
@@ -237,6 +240,7 @@ export async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv):
   return {
     records, rowsMade, rejected, moreRejects, warnings, skipped, formatsUsed: [...formatsUsed], format: log.format, confidence: log.confidence, sample,
     ownUids: [...fin.own], linked: fin.linked, emptyPrompts: fin.emptyPrompts, naiveTimes: fin.naiveTimes, notUnderstood, noResponse, readWith,
+    duplicates: fin.duplicates,
   };
 }
 

@@ -193,6 +193,7 @@ export async function runSharded(file: File, plan: ShardPlan, pool: ShardPool, e
     moreRejects: runs.reduce((a, r) => a + r.moreRejects, 0) + Math.max(0, rejected.length - MAX_REJECTS),
     warnings: [...new Set(runs.flatMap((r) => r.warnings))],
     skipped: runs.flatMap((r) => r.skipped),
+    duplicates: runs.flatMap((r) => r.duplicates),
     formatsUsed: [...used],
     format: plan.normalizer.id,
     confidence: plan.confidence,

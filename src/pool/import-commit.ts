@@ -13,6 +13,8 @@ export interface CommitDedupe {
   collisions: IdCollision[];
   /** Rows that repeat a step id of an earlier line of the same file with other content (the first is kept). */
   repeats: { line: number; reason: string }[];
+  /** Rows that repeat a step of an earlier line of the same file with the same content: duplicates, stored once. */
+  duplicates?: number;
 }
 
 /**
@@ -32,7 +34,8 @@ const MAX_REPEATS = 10_000;
 
 /**
  * Apply the rule of decision 011 to the rows of import `id` (in `steps`, not yet committed):
- * 1. a step id repeated within the file: the first line is kept; a repeat with other content is reported as a rejected line;
+ * 1. a step id repeated within the file: the first line is kept; a repeat with other content is reported as a rejected line,
+ *    one with the same content is a duplicate (counted, not a conflict);
  * 2. a trajectory with a step whose id is stored with other content: kept apart under `{own id}@{file hash[:12]}`
  *    (`source_trajectory_id` keeps the own id) — or, for formats whose ids are trace ids (`joinFormats`), its new
  *    spans are appended to the stored trace;
@@ -46,6 +49,7 @@ export function dedupeImport(q: (sql: string) => { toArray(): unknown[] }, id: n
 
   // 1. repeats within the file
   const repeats: CommitDedupe['repeats'] = [];
+  let duplicates = 0;
   if (num(`SELECT count(*) - count(DISTINCT step_id) AS n FROM steps WHERE ${mine}`) > 0) {
     const w = `WINDOW w AS (PARTITION BY step_id ORDER BY source_line, rowid)`;
     const dups = `SELECT rowid AS rid, step_id, source_line, row_number() OVER w AS rn, first_value(source_line) OVER w AS first_line,
@@ -56,12 +60,13 @@ export function dedupeImport(q: (sql: string) => { toArray(): unknown[] }, id: n
         reason: `step ${String(r.step_id)} was already made by line ${Number(r.first_line ?? 0)} of this file with other content; the first was kept`,
       });
     }
+    duplicates = num(`SELECT count(*) AS n FROM (${dups}) WHERE rn > 1 AND same`);
     q(`DELETE FROM steps WHERE rowid IN (SELECT rid FROM (${dups}) WHERE rn > 1)`);
   }
 
   // new data (the common case) shares no step id with the pool: one join, and nothing more to do
   const stored = `FROM steps n JOIN steps o ON o.step_id = n.step_id AND o.${others} WHERE n.${mine}`;
-  if (num(`SELECT count(*) AS n ${stored}`) === 0) return { alreadyInPool: 0, collisions: [], repeats };
+  if (num(`SELECT count(*) AS n ${stored}`) === 0) return { alreadyInPool: 0, collisions: [], repeats, duplicates };
 
   // 2. trajectories with a step stored under the same id with other content
   const joins = joinFormats.map(str).join(', ') || 'NULL';
@@ -129,8 +134,11 @@ export function dedupeImport(q: (sql: string) => { toArray(): unknown[] }, id: n
       collisions.push({ trajectory: String(r.t ?? r.uid), keptAs: String(r.uid), steps: Number(r.n), how });
     }
   }
-  return { alreadyInPool, collisions, repeats };
+  return { alreadyInPool, collisions, repeats, duplicates };
 }
+
+/** The report's sentence for steps an import held twice with the same content. */
+export const duplicateSteps = (n: number) => `${n} step(s) repeat a step of an earlier line of this file with the same content: duplicates, stored once`;
 
 /** The dedupe's outcome in words, for the import report and `imports.message` (the first says so when nothing was added); empty when there is nothing to say. */
 export function describeDedupe(d: CommitDedupe, added: number): string[] {
@@ -145,6 +153,7 @@ export function describeDedupe(d: CommitDedupe, added: number): string[] {
   }
   if (joined.length) out.push(`${joined.length} trace(s) continue traces already in the pool (spans of the same trace from another export) and were joined to them: ${list(joined)}`);
   if (d.repeats.length) out.push(`${d.repeats.length} step(s) repeat a step id of an earlier line with other content (see rejected lines)`);
+  if (d.duplicates) out.push(duplicateSteps(d.duplicates));
   return out;
 }
 

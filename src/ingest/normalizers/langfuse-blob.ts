@@ -8,6 +8,7 @@
  * a score on a generation is that step's reward, a trace-level score the last step's. ClickHouse
  * writes its times without a zone; Langfuse stores UTC, so they are read as UTC (`timeMs` reads a zone-less time so).
  */
+import { hash64 } from '../../util/hash';
 import { toolsText } from '../../wire/tools';
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
@@ -29,6 +30,10 @@ export interface LangfuseBlobState {
   scores: Map<string, Obj[]>;
   companionFiles: string[];
   others: number;
+  /** Observation rows written twice (same id and content), read once. */
+  duplicates: number;
+  /** id → hash of each observation row read, to tell a repeated row from an update. */
+  seen: Map<string, string>;
 }
 
 /** A ClickHouse Map column: an object, or (from Parquet) a list of [key, value] / {key, value}. */
@@ -187,7 +192,7 @@ export const langfuseBlob = defineNormalizer<LangfuseBlobState>({
   // only the tables that attach to generations: other observation files (other time windows) are not read
   companions: { accepts: (sample) => sample.length > 0 && sample.every((v) => isScore(v) || isTrace(v)) },
   createState(ctx) {
-    const st: LangfuseBlobState = { byTrace: new Map(), traces: new Map(), scores: new Map(), companionFiles: [], others: 0 };
+    const st: LangfuseBlobState = { byTrace: new Map(), traces: new Map(), scores: new Map(), companionFiles: [], others: 0, duplicates: 0, seen: new Map() };
     for (const c of ctx.companions ?? []) {
       let used = 0;
       for (const v of c.records) if (remember(v, st)) used++;
@@ -198,6 +203,13 @@ export const langfuseBlob = defineNormalizer<LangfuseBlobState>({
   normalize(record, _ctx, st) {
     const v = record.value;
     if (isObservation(v)) {
+      const key = str(v.id);
+      const text = hash64(JSON.stringify(v));
+      if (key !== null && st.seen.get(key) === text) {
+        st.duplicates++;
+        return [];
+      }
+      if (key !== null && !st.seen.has(key)) st.seen.set(key, text);
       const id = v.trace_id as string;
       const rows = st.byTrace.get(id);
       if (rows) rows.push({ obs: v, line: record.line });
@@ -221,6 +233,7 @@ export const langfuseBlob = defineNormalizer<LangfuseBlobState>({
   notes(st) {
     const out: string[] = [];
     if (st.companionFiles.length) out.push(`scores and trace details read from ${st.companionFiles.join(', ')}`);
+    if (st.duplicates) out.push(`${st.duplicates} observation row(s) were written twice with the same content: duplicates, read once`);
     if (st.others && !st.byTrace.size) out.push(`${st.others} trace / score row(s) hold no LLM call: import them together with the observations export to attach them to its generations`);
     return out;
   },

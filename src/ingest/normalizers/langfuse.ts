@@ -1,3 +1,4 @@
+import { hash64 } from '../../util/hash';
 import { withProviderFill } from '../chat-steps';
 import { toolsText } from '../../wire/tools';
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
@@ -114,7 +115,25 @@ function generationStep(o: Obj, line: number): StepDraft {
   };
 }
 
-function traceDraft(trace: Obj | null, traceId: string | null, observations: readonly Located[], scores: readonly unknown[]): TrajectoryDraft | null {
+/** Observations listed twice with the same id and content (an export written twice, overlapping pages) are read once. */
+function once(observations: readonly Located[], state: { duplicates: number }): Located[] {
+  const seen = new Map<string, string>();
+  return observations.filter(({ obs }) => {
+    const id = str(obs.id);
+    if (id === null) return true;
+    const text = hash64(JSON.stringify(obs));
+    const first = seen.get(id);
+    if (first === undefined) seen.set(id, text);
+    else if (first === text) {
+      state.duplicates++;
+      return false;
+    }
+    return true;
+  });
+}
+
+function traceDraft(trace: Obj | null, traceId: string | null, listed: readonly Located[], scores: readonly unknown[], state: LangfuseState): TrajectoryDraft | null {
+  const observations = once(listed, state);
   const gens = observations.filter((x) => x.obs.type === 'GENERATION');
   if (!gens.length) return null;
   gens.sort((a, b) => (timeMs(a.obs.startTime) ?? 0) - (timeMs(b.obs.startTime) ?? 0));
@@ -181,6 +200,8 @@ function traceDraft(trace: Obj | null, traceId: string | null, observations: rea
 
 interface LangfuseState {
   byTrace: Map<string, { observations: Located[]; scores: unknown[] }>;
+  /** Observations listed twice with the same content, read once. */
+  duplicates: number;
 }
 
 function bucket(state: LangfuseState, traceId: string) {
@@ -207,7 +228,7 @@ export const langfuse = withProviderFill(
       }
       return hits ? 0.75 + 0.2 * (hits / sample.length) : 0;
     },
-    createState: () => ({ byTrace: new Map() }),
+    createState: () => ({ byTrace: new Map(), duplicates: 0 }),
     normalize(record: SourceRecord, _ctx, state) {
       const v = record.value;
       const items = isObject(v) && Array.isArray(v.data) && !('observations' in v) ? v.data : [v];
@@ -216,7 +237,7 @@ export const langfuse = withProviderFill(
         const t = traceExport(item);
         if (t) {
           const located = t.observations.filter(isObject).map((obs) => ({ obs, line: record.line }));
-          const d = traceDraft(t.trace, null, located, t.scores);
+          const d = traceDraft(t.trace, null, located, t.scores, state);
           if (d) out.push(d);
         } else if (isObservation(item)) {
           bucket(state, str(item.traceId) ?? '').observations.push({ obs: item, line: record.line });
@@ -231,11 +252,12 @@ export const langfuse = withProviderFill(
     flush(_ctx, state) {
       const out: TrajectoryDraft[] = [];
       for (const [traceId, b] of state.byTrace) {
-        const d = traceDraft(null, traceId || null, b.observations, b.scores);
+        const d = traceDraft(null, traceId || null, b.observations, b.scores, state);
         if (d) out.push(d);
       }
       state.byTrace.clear();
       return out;
     },
+    notes: (state) => (state.duplicates ? [`${state.duplicates} observation(s) were listed twice with the same id and content: duplicates, read once`] : []),
   }),
 );

@@ -1,3 +1,4 @@
+import { hash64 } from '../../util/hash';
 import { withProviderFill } from '../chat-steps';
 import { toolsOriginal, toolsText } from '../../wire/tools';
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
@@ -170,6 +171,9 @@ function spanStep(span: Obj, line: number): StepDraft {
 
 interface PhoenixState {
   byTrace: Map<string, { start: number; step: StepDraft }[]>;
+  /** span id → hash of the span read, to tell a span listed twice from another span. */
+  seen: Map<string, string>;
+  duplicates: number;
 }
 
 /**
@@ -185,7 +189,7 @@ export const phoenix = withProviderFill(
       const hits = sample.filter(isSpan).length;
       return hits ? 0.75 + 0.2 * (hits / sample.length) : 0;
     },
-    createState: () => ({ byTrace: new Map() }),
+    createState: () => ({ byTrace: new Map(), seen: new Map(), duplicates: 0 }),
     normalize(record: SourceRecord, _ctx, state) {
       const v = record.value;
       const spans = isObject(v) && Array.isArray(v.spans) ? v.spans : isObject(v) && Array.isArray(v.data) ? v.data : [v];
@@ -193,6 +197,15 @@ export const phoenix = withProviderFill(
         if (!isObject(span)) continue;
         if (!isSpan(span) && spans.length === 1) throw new RecordError('not an OpenInference span (expected context.trace_id, span_kind and attributes)');
         if (spanKind(span, attrsOf(span)) !== 'LLM') continue;
+        // a span listed twice with the same content (an export written twice) is one call
+        const ctxObj = isObject(span.context) ? span.context : {};
+        const spanId = str(ctxObj.span_id ?? span.span_id ?? span.spanId);
+        const text = hash64(JSON.stringify(span));
+        if (spanId !== null && state.seen.get(spanId) === text) {
+          state.duplicates++;
+          continue;
+        }
+        if (spanId !== null && !state.seen.has(spanId)) state.seen.set(spanId, text);
         const trace = traceIdOf(span) ?? '';
         const bucket = state.byTrace.get(trace) ?? [];
         state.byTrace.set(trace, bucket);
@@ -210,5 +223,6 @@ export const phoenix = withProviderFill(
       state.byTrace.clear();
       return out;
     },
+    notes: (state) => (state.duplicates ? [`${state.duplicates} span(s) were listed twice with the same content: duplicates, read once`] : []),
   }),
 );
