@@ -70,16 +70,17 @@ export interface Normalizer<S = unknown> {
     /**
      * The siblings worth reading, chosen by their names (paths in a dropped folder) and this file's first records: an
      * OpenCode session file picks `message/<session>/…` and the `part/<message>/…` of those messages out of a storage
-     * folder of thousands. Used instead of `sameFolder`; `accepts` still has the last word on each.
+     * folder of thousands. Used instead of `sameFolder`; `accepts` still has the last word on each. `siblings()` lists
+     * the names only when called: a file that needs none does not pay for listing thousands.
      */
-    pick?(own: string, sample: readonly unknown[], siblings: readonly string[]): string[];
+    pick?(own: string, sample: readonly unknown[], siblings: () => readonly string[]): string[];
   };
   /**
    * This file's records are read by another file of the same import (a Cline task's UI log by its conversation, an
    * OpenCode message or part by its session file): that file's name among `siblings`, or null when it is not in this
    * import. A file read with another reports so and keeps nothing of its own; it is not a failure.
    */
-  readWith?(state: S, siblings: readonly string[], ctx: NormalizeContext): string | null;
+  readWith?(state: S, siblings: () => readonly string[], ctx: NormalizeContext): string | null;
   /** Notes for the import report at end of file (what was joined, what is missing). */
   notes?(state: S): string[];
   /**

@@ -109,6 +109,8 @@ export async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv):
     return states.get(n);
   };
   const fin: FinalizeState = createFinalizeState();
+  let names: string[] | null = null;
+  const siblingNames = () => (names ??= (env.siblings ?? []).map((f) => f.name));
   let chosen: Normalizer<unknown> | null = env.fixed?.normalizer ?? null;
   if (env.fixed) {
     log.format = env.fixed.normalizer.id;
@@ -204,7 +206,7 @@ export async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv):
     if (chosen.companions && env.siblings?.length) {
       const own = folderOf(ctx.file);
       const { pick, sameFolder } = chosen.companions;
-      const picked = pick ? new Set(pick(ctx.file, sample.map((s) => s.value), env.siblings.map((f) => f.name))) : null;
+      const picked = pick ? new Set(pick(ctx.file, sample.map((s) => s.value), siblingNames)) : null;
       const candidates = picked ? env.siblings.filter((f) => picked.has(f.name)) : sameFolder ? env.siblings.filter((f) => folderOf(f.name) === own) : env.siblings;
       ctx.companions = await readCompanions(chosen, candidates, env.isCancelled);
     }
@@ -232,7 +234,7 @@ export async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv):
     }
   }
   // before the notes: a format words them by whether the file it belongs with came too
-  const readWith = chosen?.readWith && !rowsMade ? chosen.readWith(stateOf(chosen), (env.siblings ?? []).map((f) => f.name), ctx) : null;
+  const readWith = chosen?.readWith && !rowsMade ? chosen.readWith(stateOf(chosen), siblingNames, ctx) : null;
   for (const [n, st] of states) if (n.notes) warnings.push(...n.notes(st));
   if (env.isCancelled?.()) throw new CancelledError();
   await flushBatch();

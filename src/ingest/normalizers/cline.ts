@@ -189,7 +189,7 @@ export const cline = defineNormalizer<ClineState>({
   readWith(state, siblings, ctx) {
     if (state.history.length || !(state.uiOnly || state.metadataOnly)) return null;
     const own = folderOf(ctx.file);
-    state.partner = siblings.find((f) => folderOf(f) === own && /(^|[/\\])api_conversation_history\.json$/.test(f)) ?? null;
+    state.partner = siblings().find((f) => folderOf(f) === own && /(^|[/\\])api_conversation_history\.json$/.test(f)) ?? null;
     return state.partner;
   },
   notes(state) {

@@ -7,9 +7,13 @@
  * - `opencode export <session>`: `{info, messages: [{info, parts}]}`; a user message's text parts are its prompt, an
  *   assistant message's parts split at `step-start` into calls (each with its `step-finish` tokens, or the message's
  *   own when it holds one step), `tool` parts their calls and results, `reasoning` parts their reasoning.
- * The storage folders (`storage/session|message|part/…`, one JSON file per object) are recognized and not read.
+ * - its storage folder (`~/.local/share/opencode/storage`, one JSON file per object: `session/<project>/<session>.json`,
+ *   `message/<session>/<message>.json`, `part/<message>/<part>.json`): a folder import reads each session file with its
+ *   messages and their parts (picked by path) as the export of that session; a message or part file reports that it was
+ *   read with its session file, and alone says to import the folder. Versions from 2026 keep these in a SQLite
+ *   database (`opencode.db`) instead, which is not read: `opencode export` it.
  */
-import { defineNormalizer, RecordError } from '../normalizer';
+import { defineNormalizer, type NormalizeContext, RecordError } from '../normalizer';
 import { redactedJson } from '../redact';
 import type { ChatMessage, StepDraft, ToolCall, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, num, type Obj, str, timeMs } from '../../contract/json';
@@ -33,15 +37,45 @@ export interface OpencodeState {
   errors: string[];
   exports: Obj[];
   storage: number;
+  /** Session files of the storage folder (`session/<project>/<session>.json`), read with their messages and parts. */
+  sessions: { v: Obj; line: number }[];
+  /** A storage message or part on its own: the session it belongs to; a project file: its id. */
+  sessionOf: string | null;
+  project: string | null;
+  /** The file this one is read with, once known (for the notes). */
+  partner: string | null;
 }
 
 const isEvent = (v: unknown): v is Obj => isObject(v) && EVENT_TYPES.has(v.type as string) && (isObject(v.part) || (v.type === 'error' && typeof v.sessionID === 'string'));
 const isExport = (v: unknown): v is Obj => isObject(v) && isObject(v.info) && Array.isArray(v.messages) && v.messages.every((m) => isObject(m) && isObject(m.info) && Array.isArray(m.parts));
 /** One object of the storage folders: a part (`prt_…`) or a message (`msg_…`) with its session id. */
 const isStorageObject = (v: unknown): v is Obj => isObject(v) && typeof v.sessionID === 'string' && typeof v.id === 'string' && /^(prt|msg)_/.test(v.id) && !('part' in v);
+/** A session file of the storage folder (what `opencode export` calls `info`). */
+const isStorageSession = (v: unknown): v is Obj => isObject(v) && typeof v.id === 'string' && /^ses_/.test(v.id) && typeof v.projectID === 'string' && isObject(v.time) && !('messages' in v);
+/** `project/<id>.json`: the worktree a project id stands for; no calls. */
+const isStorageProject = (v: unknown): v is Obj => isObject(v) && typeof v.id === 'string' && typeof v.worktree === 'string' && isObject(v.time) && !('sessionID' in v);
+
+/** `a/b/ses_1.json` → `ses_1`. */
+const baseId = (name: string) => name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1).replace(/\.json$/, '');
+/** The folder a file is in, by name: `part/msg_1/prt_2.json` → `msg_1`. */
+const parentOf = (name: string) => baseId(name.replace(/[/\\][^/\\]*$/, ''));
+
+/**
+ * The message and part files of a session in a storage folder, by their paths (`message/<session>/msg_*.json`,
+ * `part/<message>/prt_*.json`); files picked without folders: every message and part (their sessionID sorts them out).
+ */
+function storageFilesOf(session: string, siblings: readonly string[]): string[] {
+  const bare = (f: string) => !/[/\\]/.test(f);
+  const messages = siblings.filter((f) => (parentOf(f) === session || bare(f)) && baseId(f).startsWith('msg_'));
+  const ids = new Set(messages.map(baseId));
+  const parts = siblings.filter((f) => baseId(f).startsWith('prt_') && (bare(f) || ids.has(parentOf(f))));
+  return [...messages, ...parts];
+}
 
 function recordScore(v: unknown): number | null {
   if (isExport(v)) return 0.97;
+  if (isStorageSession(v)) return 0.95;
+  if (isStorageProject(v)) return 0.7;
   if (isEvent(v)) return typeof v.sessionID === 'string' || v.type === 'step_start' || v.type === 'step_finish' ? 0.96 : 0.8;
   if (isStorageObject(v)) return 0.9;
   return 0;
@@ -178,15 +212,28 @@ export const opencode = defineNormalizer<OpencodeState>({
   id: 'opencode',
   label: 'OpenCode (run --format json events, export)',
   detect: (sample) => scoreSample(sample, recordScore),
-  createState: () => ({ session: null, steps: [], open: null, errors: [], exports: [], storage: 0 }),
+  createState: () => ({ session: null, steps: [], open: null, errors: [], exports: [], storage: 0, sessions: [], sessionOf: null, project: null, partner: null }),
+  companions: {
+    accepts: (sample) => sample.some(isStorageObject),
+    pick: (_own, sample, siblings) => (isStorageSession(sample[0]) ? storageFilesOf(sample[0].id as string, siblings()) : []),
+  },
   normalize(record, _ctx, state) {
     const v = record.value;
     if (isExport(v)) {
       const t = exportSteps(v, record.line);
       return t ? [t] : [];
     }
+    if (isStorageSession(v)) {
+      state.sessions.push({ v, line: record.line });
+      return [];
+    }
     if (isStorageObject(v)) {
       state.storage++;
+      state.sessionOf ??= v.sessionID as string;
+      return [];
+    }
+    if (isStorageProject(v)) {
+      state.project = v.id as string;
       return [];
     }
     if (!isEvent(v)) throw new RecordError('not an OpenCode event: expected {type, sessionID, part}');
@@ -208,9 +255,46 @@ export const opencode = defineNormalizer<OpencodeState>({
     } else state.open.parts.push(part);
     return [];
   },
-  flush: (_ctx, state) => runSteps(state),
-  notes: (state) =>
-    state.storage
-      ? [`${state.storage} record(s) are objects of OpenCode's storage folder (one message or part per file), which is not read: import \`opencode export <session>\` output instead`]
-      : [],
+  flush: (ctx, state) => [...storageSteps(state, ctx), ...runSteps(state)],
+  readWith(state, siblings) {
+    // plain string tests: every message and part file of a large folder looks through all the others' names
+    if (state.sessionOf) {
+      const own = `${state.sessionOf}.json`;
+      state.partner = siblings().find((f) => f === own || f.endsWith(`/${own}`) || f.endsWith(`\\${own}`)) ?? null;
+    } else if (state.project) {
+      const dir = `${state.project}/ses_`;
+      state.partner = siblings().find((f) => f.includes(dir)) ?? null;
+    }
+    return state.partner;
+  },
+  notes(state) {
+    const out: string[] = [];
+    if (state.storage) {
+      out.push(
+        state.partner
+          ? `an object of OpenCode's storage folder (a message or part): its session is read from ${state.partner}`
+          : `${state.storage} record(s) are objects of OpenCode's storage folder (one message or part per file): import the storage folder (its session files read their messages and parts), or \`opencode export <session>\` output`,
+      );
+    }
+    if (state.project) out.push("OpenCode's record of a project (project/<id>.json: its worktree): it holds no calls");
+    return out;
+  },
 });
+
+/** The storage folder's sessions: each session file with its messages and their parts, read as `opencode export` would write them. */
+function storageSteps(state: OpencodeState, ctx: NormalizeContext): TrajectoryDraft[] {
+  if (!state.sessions.length) return [];
+  const objects = (ctx.companions ?? []).flatMap((c) => c.records).filter(isStorageObject);
+  const byId = (a: Obj, b: Obj) => (String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0);
+  const created = (m: Obj) => (isObject(m.time) ? (num(m.time.created) ?? 0) : 0);
+  const out: TrajectoryDraft[] = [];
+  for (const { v, line } of state.sessions) {
+    const mine = objects.filter((o) => o.sessionID === v.id);
+    const messages = mine.filter((o) => String(o.id).startsWith('msg_')).sort((a, b) => created(a) - created(b) || byId(a, b));
+    const parts = mine.filter((o) => String(o.id).startsWith('prt_')).sort(byId);
+    const doc = { info: v, messages: messages.map((m) => ({ info: m, parts: parts.filter((p) => p.messageID === m.id) })) };
+    const t = exportSteps(doc, line);
+    if (t) out.push(t);
+  }
+  return out;
+}
