@@ -6,10 +6,12 @@
  * fields of each step.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { claudeCode } from '../../src/ingest/normalizers/claude-code';
 import type { TrajectoryDraft } from '../../src/contract/step';
 import { ctx, fixtureRecords, runFixture, runNormalizer } from './helpers/formats';
+import { importWith } from './helpers/ingest-files';
 
 const SID = '7c0e6a52-3f1d-4b8e-a9c4-2d5f8e1b0a63';
 const TS = (s: number) => `2025-11-03T10:00:${String(s).padStart(2, '0')}.000Z`;
@@ -776,6 +778,23 @@ describe('claude-code normalizer: variations of the session fixture', () => {
     assert.equal(agentFile[0].metadata?.parent_trajectory_uid, SESSION);
     assert.equal(mainFile.length, 4);
     assert.deepEqual(JSON.parse(mainFile[2].metadata?.subagent_trajectory_uids ?? '[]'), [`${SESSION}:agent-a7c41e0`]);
+  });
+
+  it("a subagent's file imported with its session file (a project folder) is linked to its Task call; alone it says where the call is", async () => {
+    const dir = new URL('../fixtures/folders/claude-code-project/-home-dev-tidy-csv/', import.meta.url);
+    const named = (rel: string) => new File([readFileSync(new URL(rel, dir))], `-home-dev-tidy-csv/${rel}`);
+    const sessionFile = named(`${SESSION}.jsonl`);
+    const agentFile = named(`${SESSION}/subagents/agent-a7c41e0.jsonl`);
+    const together = await importWith(agentFile, [sessionFile]);
+    assert.deepEqual(
+      together.rows.map((r) => [r.trajectory_uid, r.metadata?.parent_trajectory_uid, r.metadata?.parent_tool_call_id]),
+      [0, 1].map(() => [`${SESSION}:agent-a7c41e0`, SESSION, 'toolu_01Task9xYe']),
+    );
+    assert.deepEqual(together.report.warnings, []);
+    const alone = await importWith(agentFile, []);
+    assert.equal(alone.rows.length, 2);
+    assert.equal(alone.rows[0].metadata?.parent_tool_call_id, undefined);
+    assert.ok(alone.report.warnings.some((w) => w.includes(`the Task call that started it (parent_tool_call_id) is in ${SESSION}.jsonl`)), alone.report.warnings.join(' | '));
   });
 
   it('a sidechain root naming its Task call (parentToolUseId) is linked by it', () => {

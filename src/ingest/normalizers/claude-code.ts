@@ -12,7 +12,7 @@
  * One format's reader; merging per-message lines and the parent chain are one pass.
  */
 import { assistantMessage, hasRedactedThinking, STOP_REASON, userMessages } from '../../wire/anthropic';
-import { defineNormalizer, RecordError } from '../normalizer';
+import { defineNormalizer, type NormalizeContext, RecordError } from '../normalizer';
 import { redactSecrets } from '../redact';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, type Obj, str, timeMs } from '../../contract/json';
@@ -35,6 +35,8 @@ export interface ClaudeCodeState {
   result: Obj | null;
   /** `<synthetic>` assistant lines: written by Claude Code itself (an API error, "No response requested."), no call. */
   synthetic: number;
+  /** A subagent's file without its session: the session file that holds the Task call (for the notes). */
+  unlinked: string | null;
 }
 
 /** A line of `claude -p --output-format stream-json` (also the Agent SDK's messages): `session_id`, no `parentUuid`. */
@@ -157,8 +159,25 @@ function firstUserText(chain: Entry[]): string | null {
   return e ? contentToText((e.v.message as Obj).content).content : null;
 }
 
-function build(state: ClaudeCodeState): TrajectoryDraft[] {
+/**
+ * A subagent's own file (`<session>/subagents/agent-<id>.jsonl`, or `agent-<id>.jsonl` beside the session) does not
+ * hold the Task call that started it; its session file does. Imported together (a dropped project folder), the
+ * session file is read for that link: the name `<sessionId>.jsonl` among the other files.
+ */
+function sessionFileOf(sample: readonly unknown[], siblings: () => readonly string[]): string[] {
+  const side = sample.find((v): v is Obj => isObject(v) && v.isSidechain === true && typeof v.sessionId === 'string' && typeof v.agentId === 'string');
+  if (!side) return [];
+  const want = `${side.sessionId as string}.jsonl`;
+  return siblings().filter((f) => f === want || f.endsWith(`/${want}`) || f.endsWith(`\\${want}`));
+}
+
+function build(state: ClaudeCodeState, ctx?: NormalizeContext): TrajectoryDraft[] {
   const { entries, byUuid } = state;
+  // the session's own lines when this is a subagent's file read with it: only for the links to its Task call
+  const linked = [
+    ...entries,
+    ...(ctx?.companions ?? []).flatMap((c) => c.records.filter((v): v is Obj => isObject(v) && v.isSidechain === false).map((v, i) => ({ v, line: 0, order: -1 - i }))),
+  ];
   const results = new Map<string, ChatMessage>();
   for (const e of entries) {
     if (e.v.type !== 'user' || !isObject(e.v.message)) continue;
@@ -172,7 +191,7 @@ function build(state: ClaudeCodeState): TrajectoryDraft[] {
   const callOfAgent = new Map<string, string>();
   // what a Task call's subagent reported back: its tokens, time and tool uses (usage when the version writes it)
   const subagentRun = new Map<string, [string, unknown][]>();
-  for (const e of entries) {
+  for (const e of linked) {
     const r = e.v.toolUseResult;
     if (e.v.type !== 'user' || !isObject(r) || typeof r.agentId !== 'string' || !isObject(e.v.message) || !Array.isArray(e.v.message.content)) continue;
     for (const b of e.v.message.content)
@@ -185,7 +204,7 @@ function build(state: ClaudeCodeState): TrajectoryDraft[] {
   // `/compact`: a compact_boundary restarts the parentUuid chain; the calls after it see the summary turn instead of what it replaced
   const compactions = new Map<string, Obj>();
   for (const e of entries) if (e.v.type === 'system' && e.v.subtype === 'compact_boundary') compactions.set(e.v.uuid as string, e.v);
-  for (const e of entries)
+  for (const e of linked)
     if (isAssistant(e) && e.v.isSidechain !== true)
       for (const b of blocksOf(e))
         if (isObject(b) && b.type === 'tool_use' && isObject(b.input) && typeof b.input.prompt === 'string') taskCalls.set(b.input.prompt.trim(), str(b.id) ?? '');
@@ -226,7 +245,9 @@ function build(state: ClaudeCodeState): TrajectoryDraft[] {
       uid = `${session ?? 'session'}:${agentId ? `agent-${agentId}` : `sidechain-${root.v.uuid}`}`;
       const prompt = firstUserText(whole)?.trim();
       const named = str(root.v.parentToolUseId);
-      links.push(['parent_trajectory_uid', session], ['agent_id', agentId], ['parent_tool_call_id', named ?? (agentId ? callOfAgent.get(agentId) : null) ?? (prompt ? taskCalls.get(prompt) : null)]);
+      const call = named ?? (agentId ? callOfAgent.get(agentId) : null) ?? (prompt ? taskCalls.get(prompt) : null);
+      links.push(['parent_trajectory_uid', session], ['agent_id', agentId], ['parent_tool_call_id', call]);
+      if (!call && agentId && !entries.some((x) => x.v.isSidechain === false)) state.unlinked = `${session ?? 'its session'}.jsonl`;
     } else {
       const subagents = response.tool_calls?.map((c) => agentOfCall.get(c.id as string)).filter((a): a is string => !!a) ?? [];
       if (subagents.length) links.push(['subagent_trajectory_uids', subagents.map((a) => `${session ?? 'session'}:agent-${a}`)]);
@@ -309,7 +330,7 @@ export const claudeCode = defineNormalizer<ClaudeCodeState>({
   id: 'claude-code',
   label: 'Claude Code session transcript (JSONL)',
   detect: (sample) => scoreSample(sample, recordScore),
-  createState: () => ({ entries: [], byUuid: new Map(), summaries: new Map(), threads: new Map(), init: null, result: null, synthetic: 0 }),
+  createState: () => ({ entries: [], byUuid: new Map(), summaries: new Map(), threads: new Map(), init: null, result: null, synthetic: 0, unlinked: null }),
   normalize(record, _ctx, state) {
     const value = record.value;
     if (!isObject(value) || typeof value.type !== 'string') throw new RecordError('expected a Claude Code transcript entry with a "type"');
@@ -345,8 +366,14 @@ export const claudeCode = defineNormalizer<ClaudeCodeState>({
     state.byUuid.set(uuid, e);
     return [];
   },
-  flush(_ctx, state) {
-    return build(state);
+  companions: { accepts: (sample) => sample.some((v) => isObject(v) && v.isSidechain === false), pick: (_own, sample, siblings) => sessionFileOf(sample, siblings) },
+  flush(ctx, state) {
+    return build(state, ctx);
   },
-  notes: (state) => (state.synthetic ? [`${state.synthetic} <synthetic> assistant line(s) were written by Claude Code, not the model (an API error, an interruption): no call, no step`] : []),
+  notes: (state) => [
+    ...(state.synthetic ? [`${state.synthetic} <synthetic> assistant line(s) were written by Claude Code, not the model (an API error, an interruption): no call, no step`] : []),
+    ...(state.unlinked
+      ? [`a subagent's transcript without its session: the Task call that started it (parent_tool_call_id) is in ${state.unlinked} — import that file with this one, or the project folder, to link them`]
+      : []),
+  ],
 });
