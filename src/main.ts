@@ -123,7 +123,7 @@ async function boot(): Promise<void> {
   const api: Omit<WorkbenchApi, 'ready'> = {
     ...gw.api,
     ...agentServices(new URL('./', document.baseURI).href),
-    importFiles: (files: File[], opts?: { shards?: number | false }) => wb.importFiles(files, opts),
+    importFiles: (...a: Parameters<WorkbenchApi['importFiles']>) => wb.importFiles(...a),
     importUrl: (url: string) => wb.importUrl(url),
     importHub: (reference: string, opts?: { token?: string }) => wb.importHub(reference, { token: opts?.token }),
     hubEndpoint: () => hubEndpoint(),

@@ -18,11 +18,23 @@ import type { ProfileInfo } from '../tokenizer/profile';
 import type { TokenCountResult, TokenizerInput } from '../tokenizer/service';
 import type { ExportDatasetOptions, ExportFormat, ImportReport } from '../contract/reports';
 
+/** Options of `workbench.importFiles`. */
+export interface WorkbenchImportOptions {
+  /** Parallel readers for a large JSON Lines file: false = one; a number caps them (default: one per core but one, at most 4). */
+  shards?: number | false;
+  /** Read every file as this format instead of detecting it. */
+  format?: string;
+}
+
 export interface WorkbenchApi {
   /** Resolves when the pool is open and the UI mounted. */
   ready: Promise<void>;
-  /** Import files through the same code path as drag-and-drop. */
-  importFiles(files: File[], opts?: { shards?: number | false }): Promise<ImportReport[]>;
+  /**
+   * Import files through the same code path as drag-and-drop. `format` reads every file as that format (a format id
+   * of the README's table, `generic`, or a saved mapping's id) instead of detecting it, as the panel's and the CLI's
+   * `--format` do; an unknown id fails each file's report and says so.
+   */
+  importFiles(files: File[], opts?: WorkbenchImportOptions): Promise<ImportReport[]>;
   /** Fetch (CORS) and import one file; an hf:// reference or Hub URL naming one file of a dataset comes from the Hub endpoint. */
   importUrl(url: string): Promise<ImportReport>;
   /**

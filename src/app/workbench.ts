@@ -15,6 +15,7 @@ import { hubRefString, parseHubRef } from '../hub/hub-ref';
 import { hubEndpoint, hubToken } from '../hub/settings';
 import { sqlString } from '../pool/sql';
 import type { Services } from '../views/kit/services';
+import type { WorkbenchImportOptions } from './workbench-api';
 
 export interface DemoFile {
   file: string;
@@ -52,8 +53,8 @@ export class Workbench {
     return { pool: this.pool, importer: this.importer, exporter: this.exporter, imports: this.imports, notify: (m, k) => this.notifyFn(m, k) };
   }
 
-  importFiles(files: File[], opts?: { shards?: number | false }): Promise<ImportReport[]> {
-    return this.imports.importFiles(files, opts);
+  importFiles(files: File[], opts?: WorkbenchImportOptions): Promise<ImportReport[]> {
+    return this.imports.importFiles(files, { shards: opts?.shards, format: opts?.format });
   }
 
   /** A URL, or an hf:// reference / Hub URL naming one file of a dataset (fetched from the Hub endpoint, with the tab's token). */

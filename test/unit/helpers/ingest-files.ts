@@ -9,7 +9,7 @@ export type IngestedRow = Record<string, unknown> & { messages: ChatMessage[]; m
 export const formatFile = (name: string) => new File([readFileSync(new URL(`../../fixtures/formats/${name}`, import.meta.url))], name);
 
 /** Import one fixture through the real pipeline (detect, normalize, finalize, Arrow) with other fixtures as the sibling files of the same import. */
-export async function importWith(name: string | File, siblings: (string | File)[]): Promise<{ report: ImportReport; rows: IngestedRow[] }> {
+export async function importWith(name: string | File, siblings: (string | File)[], format?: string): Promise<{ report: ImportReport; rows: IngestedRow[] }> {
   const asFile = (f: string | File) => (typeof f === 'string' ? formatFile(f) : f);
   const rows: IngestedRow[] = [];
   const report = await ingestFile(
@@ -28,7 +28,7 @@ export async function importWith(name: string | File, siblings: (string | File)[
       commitImport: async () => ({ rowsAdded: rows.length }),
       abortImport: async () => {},
     },
-    { siblings: siblings.map(asFile) },
+    { siblings: siblings.map(asFile), format },
   );
   return { report, rows };
 }
