@@ -2,7 +2,8 @@
  * Schema versions (docs/decisions/023): a pool saved by the build before versions were recorded opens
  * and migrates with its data intact; a pool saved by a newer build is not written, stays readable, and
  * says so. The old pool is made with that build's own DDL (test/fixtures/pool-schema-v1.sql, taken
- * from commit a90f27a) and filled by a real import, then reopened by this build in a new worker.
+ * from commit a90f27a) and filled by a real import, then reopened by this build in a new worker. What each migration
+ * does to a pool's tables and rows (from version 0, 2, 3; a failed one; a newer pool): test/unit/pool-migrations.test.ts.
  */
 import { expect } from '@esm-bundle/chai';
 import { PoolClient } from '../../src/pool/client';
@@ -13,7 +14,7 @@ import { fixture, importerFor, poolWorker, wasm } from './helpers';
 const open = (poolName: string) => PoolClient.start({ poolName, wasm, worker: poolWorker });
 
 /** A persistent pool laid out exactly as the build before schema versions left it, with one real import and a label. */
-async function oldPool(name: string, dropOwnId = false): Promise<{ steps: unknown; count: number }> {
+async function oldPool(name: string): Promise<{ steps: unknown; count: number }> {
   const pool = await open(name);
   const drops = (await pool.rows(`SELECT table_name AS t, table_type AS k FROM information_schema.tables WHERE table_schema = 'main'`)).map(
     (r) => `DROP ${r.k === 'VIEW' ? 'VIEW' : 'TABLE'} IF EXISTS "${String(r.t)}";`,
@@ -24,7 +25,6 @@ async function oldPool(name: string, dropOwnId = false): Promise<{ steps: unknow
   const [report] = await importerFor(pool).importFiles([await fixture('core/chat.jsonl')]);
   expect(report.status).to.equal('done');
   await pool.exec(`INSERT INTO curation (step_id, quality) SELECT step_id, 'good' FROM steps ORDER BY step_id LIMIT 1`);
-  if (dropOwnId) await pool.exec('ALTER TABLE steps DROP COLUMN source_trajectory_id');
   expect(await pool.rows(`SELECT * FROM pool_meta`)).to.deep.equal([]);
   const snap = await snapshot(pool);
   await pool.checkpoint();
@@ -63,45 +63,6 @@ describe('pool schema migrations', function () {
     const [again] = await importerFor(pool).importFiles([await fixture('formats/openai-responses.jsonl')]);
     expect(again.status).to.equal('done');
     migrated = { name, pool };
-  });
-
-  it('a pool from before decision 011 (no source_trajectory_id) gets the column, NULL for its rows', async () => {
-    const name = `migrate-v0-${Date.now()}`;
-    const before = await oldPool(name, true);
-    const pool = await open(name);
-    expect(pool.status.schema.migratedFrom).to.equal(0);
-    expect(pool.status.schema.applied.length).to.equal(SCHEMA_VERSION);
-    expect(await snapshot(pool)).to.deep.equal(before);
-    expect((await pool.rows('SELECT count(*)::INTEGER AS n FROM steps WHERE source_trajectory_id IS NULL'))[0].n).to.equal(before.count);
-    pool.terminate();
-  });
-
-  it('a pool saved at schema 2 (the build before token_counts kept its rows) migrates: its token_counts rows stay, to be counted again', async () => {
-    const name = `migrate-v2-${Date.now()}`;
-    const first = await open(name);
-    const [report] = await importerFor(first).importFiles([await fixture('core/chat.jsonl')]);
-    expect(report.status).to.equal('done');
-    // schema 2 as that build left it: token_counts without the two columns, a row per step, pool_meta at 2
-    await first.exec(`ALTER TABLE token_counts DROP COLUMN profile_key; ALTER TABLE token_counts DROP COLUMN content_hash;
-      INSERT INTO token_counts (step_id, trajectory_uid, n_tokens, template_hash) SELECT step_id, trajectory_uid, 7, 'old' FROM steps;
-      UPDATE pool_meta SET value = '2' WHERE key = 'schema_version'; UPDATE pool_meta SET value = 'v2' WHERE key = 'schema_hash'`);
-    const before = await snapshot(first);
-    await first.checkpoint();
-    first.terminate();
-    const pool = await open(name);
-    expect(pool.status.message).to.equal(null);
-    expect(pool.status.schema.migratedFrom).to.equal(2);
-    expect(pool.status.schema.applied).to.deep.equal([
-      '2 → 3: token_counts rows kept per tokenizer profile and step content (issue 19)',
-      "3 → 4: a tool result's error flag in its own field; log-probs as DOUBLE (issue 32)",
-    ]);
-    expect(await snapshot(pool)).to.deep.equal(before);
-    expect(await pool.rows(`SELECT count(*)::INTEGER AS n, count(profile_key)::INTEGER AS keyed, min(n_tokens) AS t FROM token_counts`)).to.deep.equal([{ n: before.count, keyed: 0, t: 7 }]);
-    expect(await pool.rows(`SELECT column_name AS c, data_type AS t FROM information_schema.columns WHERE table_name = 'token_counts' AND column_name IN ('profile_key', 'content_hash') ORDER BY 1`)).to.deep.equal([
-      { c: 'content_hash', t: 'UBIGINT' },
-      { c: 'profile_key', t: 'VARCHAR' },
-    ]);
-    pool.terminate();
   });
 
   it('a pool at this build\'s schema reopens without running the DDL again; another schema_hash (a changed DDL) or a dropped view runs it (decision 036)', async () => {

@@ -67,6 +67,20 @@ describe('pool schema migrations', () => {
     assert.deepEqual(e.rows('SELECT step_id, source_trajectory_id FROM steps ORDER BY 1'), [{ step_id: 't:0', source_trajectory_id: null }, { step_id: 't:1', source_trajectory_id: null }]);
   });
 
+  it('schema 2 → 3: token_counts keeps its rows and gains profile_key and content_hash, empty (the rows are counted again)', async () => {
+    const e = await v1Pool();
+    migrate(e.run, MIGRATIONS.filter((m) => m.to <= 2), 2);
+    e.run(`INSERT INTO token_counts (step_id, trajectory_uid, n_tokens, template_hash) SELECT step_id, trajectory_uid, 7, 'old' FROM steps`);
+    const out = migrate(e.run);
+    assert.deepEqual(out.applied, [
+      '2 → 3: token_counts rows kept per tokenizer profile and step content (issue 19)',
+      "3 → 4: a tool result's error flag in its own field; log-probs as DOUBLE (issue 32)",
+    ]);
+    assert.deepEqual(e.rows(`SELECT count(*)::INTEGER AS n, count(profile_key)::INTEGER AS keyed, count(content_hash)::INTEGER AS hashed, min(n_tokens) AS t FROM token_counts`), [{ n: 2, keyed: 0, hashed: 0, t: 7 }]);
+    const cols = e.rows(`SELECT column_name AS c, data_type AS t FROM information_schema.columns WHERE table_name = 'token_counts' AND column_name IN ('profile_key', 'content_hash') ORDER BY 1`);
+    assert.deepEqual(cols, [{ c: 'content_hash', t: 'UBIGINT' }, { c: 'profile_key', t: 'VARCHAR' }]);
+  });
+
   it('schema 3 → 4: messages and response get is_error, log-probs become DOUBLE, every value kept', async () => {
     const e = await v1Pool();
     migrate(e.run, MIGRATIONS.filter((m) => m.to <= 3), 3);
