@@ -128,3 +128,11 @@ describe('trajectory_stats', () => {
   });
 
 });
+
+describe('compacting an in-memory pool', () => {
+  it('has nothing to compact, and says so', async () => {
+    let err = '';
+    await pool.compact().catch((e) => (err = String(e)));
+    expect(err).to.match(/in memory .* no file to compact/);
+  });
+});
