@@ -288,8 +288,12 @@ describe('claude-code normalizer: steps', () => {
     assert.equal(a.finish_reason, 'length');
     const [b] = rows(user('u1', null, 'hi'), asst('a2', 'u1', 'msg_A', [text('x')], {}, { stop_reason: 'brand_new_reason' }));
     assert.equal(b.finish_reason, 'brand_new_reason');
+    // no line says (Claude Code 2.x writes stop_reason null on every line): inferred from the response, and flagged
     const [c] = rows(user('u1', null, 'hi'), asst('a2', 'u1', 'msg_A', [text('x')]));
-    assert.equal(c.finish_reason, null);
+    assert.deepEqual([c.finish_reason, c.metadata?.finish_reason_inferred], ['stop', 'true']);
+    const [d] = rows(user('u1', null, 'hi'), asst('a2', 'u1', 'msg_A', [text('x')]), asst('a3', 'a2', 'msg_A', [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: {} }]));
+    assert.deepEqual([d.finish_reason, d.metadata?.finish_reason_inferred], ['tool_calls', 'true']);
+    assert.equal(a.metadata?.finish_reason_inferred, undefined);
     const [e] = rows(user('u1', null, 'hi'), asst('a2', 'u1', 'msg_A', [text('x')], {}, { stop_reason: 'tool_use' }), asst('a3', 'a2', 'msg_A', [text('y')], {}, { stop_reason: 'end_turn' }));
     assert.equal(e.finish_reason, 'stop', 'the later line');
     assert.equal(c.metadata?.stop_reason, undefined);

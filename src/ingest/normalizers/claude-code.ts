@@ -281,6 +281,8 @@ function build(state: ClaudeCodeState, ctx?: NormalizeContext): TrajectoryDraft[
       ['cache_read_input_tokens', usage.cache_read_input_tokens],
       ['service_tier', usage.service_tier],
       ['stop_reason', stop],
+      // Claude Code 2.x writes each block's line before the API says why it stopped: every line has stop_reason null
+      ['finish_reason_inferred', stop === null ? 'true' : null],
       ['reasoning_hidden', hasRedactedThinking(mergedBlocks(group)) ? 'redacted' : null],
       ['session_title', titles.get(last)],
     ]);
@@ -289,7 +291,7 @@ function build(state: ClaudeCodeState, ctx?: NormalizeContext): TrajectoryDraft[
       response,
       model: str(msg.model),
       provider: str(first.v.requestId)?.startsWith('req_') ? 'anthropic' : null,
-      finish_reason: STOP_REASON[stop as string] ?? stop,
+      finish_reason: stop === null ? (response.tool_calls?.length ? 'tool_calls' : 'stop') : (STOP_REASON[stop] ?? stop),
       prompt_tokens: input === null ? null : input + (int(usage.cache_creation_input_tokens) ?? 0) + (int(usage.cache_read_input_tokens) ?? 0),
       completion_tokens: int(usage.output_tokens),
       started_at: timeMs(first.v.timestamp),
