@@ -34,6 +34,7 @@ const SESSIONS: [string, string][] = [
   ['folders/cline-task/tasks/1769053680585/ui_messages.json', 'cline'],
   ['formats/cline-xml-task.json', 'cline'],
   ['formats/pi-session.jsonl', 'pi'],
+  ['formats/pi-session-system.jsonl', 'pi'],
   ['formats/session-trace-simple.jsonl', 'session-trace'],
   ['formats/opencode-run-events.jsonl', 'opencode'],
   ['formats/opencode-export.json', 'opencode'],

@@ -15,8 +15,10 @@ import { providerFromModel } from '../chat-steps';
 import { redactedJson } from '../redact';
 import { scoreSample } from './score';
 
-const PI_ENTRY_TYPES = new Set(['message', 'model_change', 'thinking_level_change', 'compaction', 'branch_summary', 'custom', 'custom_message', 'label', 'session_info']);
-const PI_ROLES = new Set(['user', 'assistant', 'toolResult', 'bashExecution', 'custom', 'branchSummary', 'compactionSummary', 'hookMessage']);
+const PI_ENTRY_TYPES = new Set([
+  'message', 'model_change', 'thinking_level_change', 'compaction', 'branch_summary', 'custom', 'custom_message', 'label', 'session_info', 'usage', 'context_edit',
+]);
+const PI_ROLES = new Set(['user', 'assistant', 'toolResult', 'bashExecution', 'custom', 'branchSummary', 'compactionSummary', 'hookMessage', 'system']);
 const FINISH: Record<string, string> = { stop: 'stop', length: 'length', toolUse: 'tool_calls', error: 'error', aborted: 'error' };
 
 interface Line {
@@ -87,6 +89,11 @@ function piMessage(m: Obj): ChatMessage | null {
     case 'branchSummary':
     case 'compactionSummary':
       return { role: 'user', content: str(m.summary) };
+    case 'system': {
+      // newer sessions journal the system prompt: `content`, or its named `sections`; one that only declares tools says nothing
+      const content = contentToText(m.content).content || (isObject(m.sections) ? Object.values(m.sections).map(String).join('\n\n') : '');
+      return content ? { role: 'system', content } : null;
+    }
     default: {
       const { content, parts } = contentToText(m.content);
       return { role: 'user', content, ...(parts ? { parts } : {}) };
@@ -124,8 +131,14 @@ function pathTo(id: string | null, byId: Map<string, Line>): Line[] {
   return out.reverse();
 }
 
-/** The context a call on this path saw: after the last compaction, its summary then the entries from `firstKeptEntryId`. */
-function piContext(path: Line[]): { messages: ChatMessage[]; compacted: boolean } {
+/**
+ * The context a call on this path saw: after the last compaction, its summary then the entries from `firstKeptEntryId`
+ * (its `systemMessage`, when it has one, leads and replaces the system messages among them); `context_edit` entries on
+ * the path omit or replace the content of the entries they target.
+ */
+function piContext(path: Line[]): { messages: ChatMessage[]; compacted: boolean; tools: Obj[] } {
+  const edits = new Map<string, unknown>();
+  for (const e of path) if (e.v.type === 'context_edit' && typeof e.v.targetId === 'string') edits.set(e.v.targetId, e.v.replacement ?? null);
   for (let i = path.length - 1; i >= 0; i--) {
     const v = path[i].v;
     if (v.type !== 'compaction') continue;
@@ -133,15 +146,37 @@ function piContext(path: Line[]): { messages: ChatMessage[]; compacted: boolean 
     const k = kept ? path.findIndex((e) => e.v.id === kept) : -1;
     // the kept entries come before the compaction line: the summary, them, then what follows it
     const head = k >= 0 && k < i ? path.slice(k, i) : [];
-    return { messages: [{ role: 'user', content: str(v.summary) }, ...messagesOf([...head, ...path.slice(i + 1)])], compacted: true };
+    const sys = isObject(v.systemMessage) ? v.systemMessage : null;
+    const rest = [...head, ...path.slice(i + 1)];
+    const lead = sys ? [piMessage(sys)].filter((m): m is ChatMessage => !!m) : [];
+    const messages = messagesOf(sys ? rest.filter((e) => !(isObject(e.v.message) && e.v.message.role === 'system')) : rest, edits);
+    return { messages: [...lead, { role: 'user', content: str(v.summary) }, ...messages], compacted: true, tools: toolsOf(sys ? [sys, ...systemsOf(path.slice(i + 1))] : systemsOf(path)) };
   }
-  return { messages: messagesOf(path), compacted: false };
+  return { messages: messagesOf(path, edits), compacted: false, tools: toolsOf(systemsOf(path)) };
 }
 
-function messagesOf(entries: Line[]): ChatMessage[] {
+const systemsOf = (entries: Line[]): Obj[] => entries.map((e) => e.v.message).filter((m): m is Obj => isObject(m) && m.role === 'system');
+
+/** The tools declared so far: each system message adds (`toolsAdded`, by name) and removes (`toolsRemoved: [{name}]`). */
+function toolsOf(systems: Obj[]): Obj[] {
+  const tools = new Map<string, Obj>();
+  for (const m of systems) {
+    for (const t of Array.isArray(m.toolsAdded) ? m.toolsAdded : []) if (isObject(t) && typeof t.name === 'string') tools.set(t.name, t);
+    for (const t of Array.isArray(m.toolsRemoved) ? m.toolsRemoved : []) if (isObject(t) && typeof t.name === 'string') tools.delete(t.name);
+  }
+  return [...tools.values()].map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+}
+
+function messagesOf(entries: Line[], edits: Map<string, unknown> = new Map()): ChatMessage[] {
   const out: ChatMessage[] = [];
   for (const e of entries) {
-    const v = e.v;
+    let v = e.v;
+    const id = str(v.id);
+    if (id && edits.has(id)) {
+      const r = edits.get(id);
+      if (!isObject(r)) continue; // replacement null: left out of the context from the edit on
+      v = v.type === 'message' && isObject(v.message) ? { ...v, message: { ...v.message, content: r.content } } : { ...v, content: r.content };
+    }
     if (v.type === 'message' && isObject(v.message)) {
       // pi-ai leaves failed and aborted responses out of the next request
       if (v.message.role === 'assistant' && (v.message.stopReason === 'error' || v.message.stopReason === 'aborted')) continue;
@@ -173,7 +208,7 @@ function piSteps(state: SessionLinesState): TrajectoryDraft[] {
     if (v.type === 'thinking_level_change') thinking = str(v.thinkingLevel);
     if (v.type !== 'message' || !isObject(v.message) || v.message.role !== 'assistant') continue;
     const m = v.message;
-    const { messages, compacted } = piContext(pathTo(str(v.parentId), byId));
+    const { messages, compacted, tools } = piContext(pathTo(str(v.parentId), byId));
     const usage = isObject(m.usage) ? m.usage : {};
     const cost = isObject(usage.cost) ? num(usage.cost.total) : null;
     const input = int(usage.input);
@@ -188,6 +223,7 @@ function piSteps(state: SessionLinesState): TrajectoryDraft[] {
     const stepModel = str(m.model) ?? model;
     steps.push({
       messages,
+      tools: tools.length ? JSON.stringify(tools) : null,
       response: piAssistant(m),
       model: stepModel,
       provider: str(m.provider) ?? provider ?? providerFromModel(stepModel),
