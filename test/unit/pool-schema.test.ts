@@ -19,7 +19,7 @@ describe('pool schema', () => {
     const tables = (await pool.rows(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY 1`)).map((r) => r.table_name);
     for (const t of ['curation', 'import_errors', 'imports', 'near_duplicates', 'pool_meta', 'steps', 'trajectory_stats', 'trajectories', 'exact_duplicates', 'pii_scan', 'token_counts']) assert.ok(tables.includes(t), t);
     assert.equal(DDL.length, 10); // + the source_trajectory_id migration (decision 011) and token_counts (decision 017)
-    assert.equal(SCHEMA_VERSION, 3); // 2: recorded in pool_meta (decision 023); 3: token_counts keyed by profile and content
+    assert.equal(SCHEMA_VERSION, 4); // 2: recorded in pool_meta (decision 023); 3: token_counts keyed by profile and content; 4: is_error, DOUBLE log-probs
     assert.match(STEPS_COLUMNS_DDL, /^\s*step_id VARCHAR NOT NULL,/);
     assert.equal(await one(`SELECT nextval('import_seq')`), '1');
     const cols = (await pool.rows(`DESCRIBE steps`)).map((r) => r.column_name);
@@ -120,7 +120,7 @@ describe('curation helpers', () => {
     assert.deepEqual(await one(`SELECT pii_kinds(NULL)`), []);
     assert.equal(await one(`SELECT redact_pii('x@y.org or (555) 123 4567 with Bearer abcdefgh123')`), `${PII_MARKS.email} or ${PII_MARKS.phone} with ${PII_MARKS.secret}`);
     const m = {
-      role: 'assistant', content: 'mail a@b.co', reasoning: 'key sk-proj-abcdefghijklmnop1234', name: 'n', tool_call_id: 'tc',
+      role: 'assistant', content: 'mail a@b.co', reasoning: 'key sk-proj-abcdefghijklmnop1234', name: 'n', tool_call_id: 'tc', is_error: true,
       tool_calls: [{ id: 'c', type: 'function', function: { name: 'send', arguments: '{"to":"a@b.co"}' } }], parts: '[{"text":"+1 555 123 4567"}]',
     };
     assert.deepEqual(await one(`SELECT redact_message(${lit(m)}::${M})`), {
