@@ -71,17 +71,25 @@ export const PROBLEMS = {
 /**
  * The checks of a conversation (decision 012): roles known; a user turn, and the first non-system turn is one; no
  * assistant turn without text or tool calls; every tool call answered right after its turn by one tool message per call
- * (matching ids where both sides have one), with nothing else in between; no tool message outside such a block.
+ * (matching ids where both sides have one, no call answered twice), with nothing else in between; no tool message outside
+ * such a block.
  * `openEnd`: the last message may be an assistant turn whose calls are not answered yet (a conversation ending at the
- * model's turn). `needAssistant`: there must be an assistant turn to learn from.
+ * model's turn). `needAssistant`: there must be an assistant turn to learn from. An empty assistant turn is a problem only
+ * as the conversation's last one (the final target): an empty turn earlier happened in the source and renders, and
+ * dropping the conversation for it lost every good turn; a prompt's history (`history`) is no target at all.
  */
-export function conversationProblem(c: string, opts: { openEnd: boolean; needAssistant: boolean }): string {
+export function conversationProblem(c: string, opts: { openEnd: boolean; needAssistant: boolean; history?: boolean }): string {
   const k = calls('m');
   const block = `${c}[i + 1 : i + ${k}]`;
+  // each result answers one call: no id answered twice, and (when every call has an id) no id of no call
+  const ids = `list_filter(list_transform(${block}, b -> b.tool_call_id), x -> x IS NOT NULL)`;
+  const callIds = 'list_transform(m.tool_calls, t -> t.id)';
   const answered = `(len(${block}) = ${k}
       AND list_bool_and(list_transform(${block}, b -> b.role = 'tool'))
       AND coalesce(${c}[i + ${k} + 1].role, '') <> 'tool'
-      AND list_bool_and(list_transform(m.tool_calls, t -> t.id IS NULL OR ${any(block, 'b -> b.tool_call_id IS NULL OR b.tool_call_id = t.id')})))`;
+      AND list_bool_and(list_transform(m.tool_calls, t -> t.id IS NULL OR ${any(block, 'b -> b.tool_call_id IS NULL OR b.tool_call_id = t.id')}))
+      AND len(${ids}) = len(list_distinct(${ids}))
+      AND (list_contains(${callIds}, NULL) OR coalesce(list_bool_and(list_transform(${ids}, x -> list_contains(${callIds}, x))), true)))`;
   const unanswered = any(c, `(m, i) -> m.role = 'assistant' AND ${k} > 0 AND ${opts.openEnd ? `i < len(${c}) AND ` : ''}NOT ${answered}`);
   const orphan = any(c, `(m, i) -> m.role = 'tool' AND NOT (i > 1 AND (${c}[i - 1].role = 'tool' OR (${c}[i - 1].role = 'assistant' AND ${calls(`${c}[i - 1]`)} > 0)))`);
   return `CASE
@@ -89,7 +97,7 @@ export function conversationProblem(c: string, opts: { openEnd: boolean; needAss
     WHEN ${any(c, "m -> m.role NOT IN ('system', 'user', 'assistant', 'tool')")} THEN '${PROBLEMS.unknownRole}'
     WHEN NOT ${any(c, "m -> m.role = 'user'")} THEN '${PROBLEMS.noUser}'
     WHEN list_filter(${c}, m -> m.role <> 'system')[1].role <> 'user' THEN '${PROBLEMS.notUserFirst}'
-    WHEN ${any(c, `m -> m.role = 'assistant' AND ${emptyTurn('m')}`)} THEN '${PROBLEMS.emptyAssistant}'
+    ${opts.history ? '' : `WHEN coalesce(${emptyTurn(`list_filter(${c}, m -> m.role = 'assistant')[-1]`)}, false) THEN '${PROBLEMS.emptyAssistant}'`}
     WHEN ${unanswered} THEN '${PROBLEMS.unanswered}'
     WHEN ${orphan} THEN '${PROBLEMS.orphanTool}'
     ${opts.needAssistant ? `WHEN NOT ${any(c, "m -> m.role = 'assistant'")} THEN '${PROBLEMS.noAssistant}'` : ''}
@@ -277,7 +285,7 @@ function checked(opts: LayoutOptions): Checked {
             ${messagesOut('messages')} AS prompt, ${responseOut('response')} AS response, response_text, reward, finish_reason, prompt_ids, response_ids,
             rollout_log_probs, prompt_tokens, completion_tokens, tools, channel, split FROM sel)
           SELECT *, coalesce(CASE WHEN len(prompt) = 0 THEN '${PROBLEMS.emptyPrompt}' END,
-            ${conversationProblem('prompt', { openEnd: false, needAssistant: false })}, ${responseProblem('response')}) AS problem FROM conv`,
+            ${conversationProblem('prompt', { openEnd: false, needAssistant: false, history: true })}, ${responseProblem('response')}) AS problem FROM conv`,
         order: 'prompt_uid, trajectory_uid, step_index',
         id: 'step_id',
       };
@@ -297,7 +305,8 @@ function checked(opts: LayoutOptions): Checked {
             metadata['agent_name'] AS agent_name,
             ${jsonCol(types, 'environment_context')} AS environment_context,
             prompt_uid, trajectory_uid, step_id FROM first)
-          SELECT *, CASE WHEN len(prompt) = 0 THEN '${PROBLEMS.emptyPrompt}' WHEN NOT ${any('prompt', "m -> m.role = 'user'")} THEN '${PROBLEMS.noUser}' END AS problem FROM conv`,
+          -- veRL renders any leading system / user turns (agent-loop prompts may hold no user turn): only an empty one is no prompt
+          SELECT *, CASE WHEN len(prompt) = 0 THEN '${PROBLEMS.emptyPrompt}' END AS problem FROM conv`,
         order: 'prompt_uid',
         id: 'prompt_uid',
       };
