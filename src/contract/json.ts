@@ -7,6 +7,11 @@ export function isObject(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** The value when it is an object (not an array), else null. */
+export function asObject(v: unknown): Obj | null {
+  return isObject(v) ? v : null;
+}
+
 export function str(v: unknown): string | null {
   if (v === null || v === undefined) return null;
   if (typeof v === 'string') return v;

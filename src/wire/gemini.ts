@@ -5,7 +5,7 @@
  * REST API and the JS SDK write camelCase (`functionCall`, `usageMetadata`), the Python SDK's `model_dump()`
  * (which ADK writes into its spans) snake_case (`function_call`, `usage_metadata`); both are read.
  */
-import { int, isObject, type Obj, parseJsonDeep, str } from '../contract/json';
+import { asObject, int, isObject, type Obj, parseJsonDeep, str } from '../contract/json';
 import { normalizeArguments } from '../contract/message';
 import type { ChatMessage, ToolCall } from '../contract/step';
 import { emptyResponse, type WireRequest, type WireResponse } from './types';
@@ -15,8 +15,6 @@ export function field(o: Obj, camel: string): unknown {
   if (o[camel] !== undefined) return o[camel];
   return o[camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
 }
-
-const obj = (v: unknown): Obj | null => (isObject(v) ? v : null);
 
 /** `finishReason` → OpenAI-style finish reason (the enum in any case; unknown values lowercased). */
 const FINISH: Readonly<Record<string, string>> = {
@@ -42,7 +40,7 @@ export function geminiFinishReason(v: unknown, hasCalls = false): string | null 
 
 /** `usageMetadata` → prompt / completion tokens; thinking tokens are output the model generated, as in OpenAI's count. */
 export function geminiUsage(u: unknown): { prompt: number | null; completion: number | null } {
-  const o = obj(parseJsonDeep(u));
+  const o = asObject(parseJsonDeep(u));
   if (!o) return { prompt: null, completion: null };
   const candidates = int(field(o, 'candidatesTokenCount'));
   const thoughts = int(field(o, 'thoughtsTokenCount'));
@@ -53,7 +51,7 @@ const ROLES: Readonly<Record<string, string>> = { model: 'assistant', user: 'use
 
 /** What a non-text part stands for in the text (`[image]`, `[executable_code]`); the part list is kept in `parts`. */
 function marker(p: Obj): string | null {
-  const data = obj(field(p, 'inlineData')) ?? obj(field(p, 'fileData'));
+  const data = asObject(field(p, 'inlineData')) ?? asObject(field(p, 'fileData'));
   if (data) {
     const mime = str(field(data, 'mimeType')) ?? '';
     return mime.startsWith('image/') ? '[image]' : mime.startsWith('audio/') ? '[audio]' : mime.startsWith('video/') ? '[video]' : '[file]';
@@ -89,7 +87,7 @@ function answer(open: OpenCalls, name: string | null, id: string | null): string
  * other parts of the turn one message of its role.
  */
 export function geminiContent(content: unknown, fallbackRole = 'user', open: OpenCalls = { calls: [] }): ChatMessage[] {
-  const c = obj(parseJsonDeep(content));
+  const c = asObject(parseJsonDeep(content));
   if (!c) return typeof content === 'string' ? [{ role: fallbackRole, content }] : [];
   const role = ROLES[str(c.role) ?? ''] ?? (str(c.role) || fallbackRole);
   const parts = Array.isArray(c.parts) ? c.parts : [];
@@ -104,8 +102,8 @@ export function geminiContent(content: unknown, fallbackRole = 'user', open: Ope
       continue;
     }
     if (!isObject(p)) continue;
-    const fc = obj(field(p, 'functionCall'));
-    const fr = obj(field(p, 'functionResponse'));
+    const fc = asObject(field(p, 'functionCall'));
+    const fr = asObject(field(p, 'functionResponse'));
     if (fc) calls.push({ id: str(fc.id), type: 'function', function: { name: str(fc.name) ?? '', arguments: normalizeArguments(fc.args ?? {}) } });
     else if (fr) {
       const m: ChatMessage = { role: 'tool', content: responseText(fr), tool_call_id: answer(open, str(fr.name), str(fr.id)) };
@@ -182,8 +180,8 @@ export function geminiTools(tools: unknown): string | null {
 
 /** A request: REST `{contents, systemInstruction, tools}`, or the `{model, config: {system_instruction, tools}, contents}` ADK traces. */
 export function geminiRequest(body: unknown): WireRequest {
-  const b = obj(parseJsonDeep(body)) ?? {};
-  const config = obj(b.config) ?? obj(field(b, 'generationConfig')) ?? {};
+  const b = asObject(parseJsonDeep(body)) ?? {};
+  const config = asObject(b.config) ?? asObject(field(b, 'generationConfig')) ?? {};
   const system = field(b, 'systemInstruction') ?? field(config, 'systemInstruction');
   const rawTools = b.tools ?? config.tools;
   const tools = geminiTools(rawTools);
@@ -203,10 +201,10 @@ export function geminiRequest(body: unknown): WireRequest {
  */
 export function geminiResponse(body: unknown): WireResponse {
   const a = emptyResponse();
-  const b = obj(parseJsonDeep(body));
+  const b = asObject(parseJsonDeep(body));
   if (!b) return a;
   const candidates = b.candidates;
-  const cand = Array.isArray(candidates) ? obj(candidates[0]) : b;
+  const cand = Array.isArray(candidates) ? asObject(candidates[0]) : b;
   a.id = str(field(b, 'responseId'));
   a.model = str(field(b, 'modelVersion'));
   if (cand) {
@@ -218,10 +216,10 @@ export function geminiResponse(body: unknown): WireResponse {
   const usage = geminiUsage(field(b, 'usageMetadata'));
   a.prompt_tokens = usage.prompt;
   a.completion_tokens = usage.completion;
-  const feedback = obj(field(b, 'promptFeedback'));
+  const feedback = asObject(field(b, 'promptFeedback'));
   const blocked = feedback ? str(field(feedback, 'blockReason')) : null;
   const code = str(field(b, 'errorCode'));
-  if (code || b.error !== undefined) a.error = str(field(b, 'errorMessage')) ?? str(obj(b.error)?.message ?? b.error) ?? code;
+  if (code || b.error !== undefined) a.error = str(field(b, 'errorMessage')) ?? str(asObject(b.error)?.message ?? b.error) ?? code;
   else if (blocked && !a.message) a.error = `prompt blocked: ${blocked}`;
   if (a.error) a.finish_reason ??= 'error';
   return a;

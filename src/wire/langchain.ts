@@ -6,13 +6,11 @@
  * handler writes, and an `LLMResult` (`generations[][].message`, `llm_output`). Content may be text or a
  * provider's blocks (Anthropic `tool_use` / `thinking`, OpenAI `reasoning`, LangChain's standard blocks).
  */
-import { int, isObject, type Obj, parseJsonDeep, str } from '../contract/json';
+import { asObject, int, isObject, type Obj, parseJsonDeep, str } from '../contract/json';
 import { contentToText, normalizeArguments, splitInlineThink, toolCall } from '../contract/message';
 import type { ChatMessage, ToolCall } from '../contract/step';
 import { anthropicFinishReason } from './anthropic';
 import { emptyResponse, type WireResponse } from './types';
-
-const obj = (v: unknown): Obj | null => (isObject(v) ? v : null);
 
 /** Message types (the dict's `type`, or the class named last in a serialized `id`) → chat roles. */
 const ROLES: Readonly<Record<string, string>> = {
@@ -56,7 +54,7 @@ export function isLangchainMessage(v: unknown): boolean {
 
 /** `{name, args, id}` (LangChain's parsed calls), an `invalid_tool_calls` entry (args as text), or an OpenAI-shaped call. */
 function lcToolCall(v: unknown): ToolCall | null {
-  const c = obj(v);
+  const c = asObject(v);
   if (!c) return null;
   if (isObject(c.function)) return toolCall(c);
   const name = str(c.name);
@@ -106,12 +104,12 @@ function unwrap(v: unknown): unknown {
  * legacy `function_call`.
  */
 export function langchainMessage(v: unknown): ChatMessage[] {
-  const m = obj(unwrap(v));
+  const m = asObject(unwrap(v));
   if (!m) return [];
   const kind = str(m.role) ?? str(m.type) ?? 'user';
   const role = ROLES[kind] ?? kind.toLowerCase();
   if (role === 'remove') return [];
-  const extra = obj(m.additional_kwargs) ?? {};
+  const extra = asObject(m.additional_kwargs) ?? {};
   // content is text or a block list; text that looks like JSON is still text
   const content = m.content;
   const b = Array.isArray(content) ? blocks(content) : { text: str(content), reasoning: [], calls: [], parts: null };
@@ -154,7 +152,7 @@ function finishOf(meta: Obj | null, info: Obj | null): string | null {
 /** `usage_metadata` (`input_tokens` / `output_tokens`), or a provider's usage in `response_metadata` / `llm_output`. */
 function usageOf(...sources: unknown[]): { prompt: number | null; completion: number | null } {
   for (const s of sources) {
-    const u = obj(s);
+    const u = asObject(s);
     if (!u) continue;
     const prompt = int(u.input_tokens ?? u.prompt_tokens ?? u.prompt_token_count);
     const completion = int(u.output_tokens ?? u.completion_tokens ?? u.candidates_token_count);
@@ -170,17 +168,17 @@ export function langchainResponse(value: unknown): WireResponse {
   let info: Obj | null = null;
   let llmOutput: Obj | null = null;
   if (isObject(v) && Array.isArray(v.generations)) {
-    llmOutput = obj(v.llm_output);
+    llmOutput = asObject(v.llm_output);
     // the first prompt's first generation, as the request side reads the first prompt of a batch
-    const gen = obj(v.generations.flat()[0]);
-    info = obj(gen?.generation_info);
+    const gen = asObject(v.generations.flat()[0]);
+    info = asObject(gen?.generation_info);
     v = gen?.message ?? (typeof gen?.text === 'string' ? { type: 'ai', content: gen.text } : null);
   }
-  const m = obj(unwrap(v));
+  const m = asObject(unwrap(v));
   if (!m) return a;
   const [msg] = langchainMessage(m.role === undefined && m.type === undefined ? { ...m, type: 'ai' } : m);
   a.message = msg && (msg.content || msg.reasoning || msg.tool_calls?.length) ? { ...msg, role: 'assistant' } : null;
-  const meta = obj(m.response_metadata);
+  const meta = asObject(m.response_metadata);
   a.finish_reason = finishOf(meta, info) ?? (a.message?.tool_calls?.length ? 'tool_calls' : null);
   if (a.finish_reason === 'stop' && a.message?.tool_calls?.length) a.finish_reason = 'tool_calls';
   const usage = usageOf(m.usage_metadata, meta?.token_usage, meta?.usage, meta?.usage_metadata, llmOutput?.token_usage, llmOutput?.usage);

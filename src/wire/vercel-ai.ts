@@ -6,17 +6,15 @@
  * UI messages (`useChat`): v4 `tool-invocation` parts, v5 `tool-<name>` / `dynamic-tool` parts that carry
  * the call and its result together.
  */
-import { int, isObject, type Obj, parseJsonDeep, str } from '../contract/json';
+import { asObject, int, isObject, type Obj, parseJsonDeep, str } from '../contract/json';
 import { normalizeArguments } from '../contract/message';
 import type { ChatMessage, ToolCall } from '../contract/step';
 import { toolsText } from './tools';
 import { emptyResponse, type WireResponse } from './types';
 
-const obj = (v: unknown): Obj | null => (isObject(v) ? v : null);
-
 /** A tool call as the SDK writes it: `{toolCallId, toolName, args | input}` (a `tool-call` part, a result's `toolCalls[]`). */
 export function aiSdkToolCall(v: unknown): ToolCall | null {
-  const c = obj(v);
+  const c = asObject(v);
   if (!c || typeof c.toolName !== 'string') return null;
   return { id: str(c.toolCallId), type: 'function', function: { name: c.toolName, arguments: normalizeArguments(c.input ?? c.args ?? {}) } };
 }
@@ -35,7 +33,7 @@ const asText = (v: unknown): string | null => (v === undefined || v === null ? n
 
 /** A tool result's value: v5 `output: {type: 'text' | 'json' | 'error-text' | 'error-json' | 'content' | 'execution-denied', value}`, v4 `result` (+ `isError`). */
 export function toolOutput(part: Obj): ToolOutput {
-  const out = obj(part.output);
+  const out = asObject(part.output);
   if (out && typeof out.type === 'string' && ('value' in out || out.type === 'execution-denied')) {
     const error = out.type.startsWith('error') || out.type === 'execution-denied';
     if (out.type === 'content' && Array.isArray(out.value)) {
@@ -99,7 +97,7 @@ function modelMessage(m: Obj): ChatMessage[] {
 
 /** A UI tool part: v5 `tool-<name>` / `dynamic-tool` (`state`, `input`, `output`, `errorText`), v4 `tool-invocation`. */
 function uiToolPart(p: Obj): { call: ToolCall; result: ChatMessage | null } | null {
-  const inv = p.type === 'tool-invocation' ? obj(p.toolInvocation) : p;
+  const inv = p.type === 'tool-invocation' ? asObject(p.toolInvocation) : p;
   if (!inv) return null;
   const name = str(inv.toolName) ?? (typeof p.type === 'string' && p.type.startsWith('tool-') ? p.type.slice(5) : null);
   if (!name) return null;
@@ -204,7 +202,7 @@ export function aiSdkFinishReason(v: unknown): string | null {
 
 /** `usage`: v4 `promptTokens` / `completionTokens`, v5 `inputTokens` / `outputTokens`. */
 export function aiSdkUsage(u: unknown): { prompt: number | null; completion: number | null } {
-  const o = obj(parseJsonDeep(u)) ?? {};
+  const o = asObject(parseJsonDeep(u)) ?? {};
   return { prompt: int(o.inputTokens ?? o.promptTokens), completion: int(o.outputTokens ?? o.completionTokens) };
 }
 
@@ -227,7 +225,7 @@ export function aiSdkResponse(value: unknown): WireResponse {
     if (calls.length) a.message = { role: 'assistant', content: null, tool_calls: calls };
     else a.message = aiSdkMessages(v).filter((m) => m.role === 'assistant').at(-1) ?? null;
   } else if (isObject(v)) {
-    const res = obj(v.response);
+    const res = asObject(v.response);
     if (Array.isArray(v.content) && !('role' in v)) a.message = aiSdkMessages([{ role: 'assistant', content: v.content }])[0] ?? null;
     else if (typeof v.role === 'string') {
       const m = aiSdkMessages([{ ...v, tool_calls: undefined }])[0] ?? { role: 'assistant', content: null };
