@@ -30,12 +30,22 @@ interface PreviewPool {
   query(sql: string): Promise<Table>;
 }
 
-export async function datasetPreview(pool: PreviewPool, opts: LayoutOptions, headRows = 5): Promise<DatasetPreview> {
+/**
+ * `onCounts` hears the counts as soon as they are known: the pool runs one query at a time, and the first rows and the
+ * checks after them took seconds more on the first preview of a session (2.5 s of which 0.45 s was the count).
+ */
+export async function datasetPreview(
+  pool: PreviewPool,
+  opts: LayoutOptions,
+  headRows = 5,
+  onCounts?: (c: { rows: number; steps: number; trajectories: number }) => void,
+): Promise<DatasetPreview> {
   const options = await resolveLayoutOptions((q) => pool.rows(q), opts);
   const sql = datasetSql(options);
-  const [n, counts, head, byReason, first] = await Promise.all([
-    pool.rows(countOf(sql)),
-    pool.rows(selectionCountsSql(options)),
+  const counted = Promise.all([pool.rows(countOf(sql)), pool.rows(selectionCountsSql(options))]);
+  void counted.then(([c, s]) => onCounts?.({ rows: Number(c[0].n), steps: Number(s[0].steps), trajectories: Number(s[0].trajectories) }), () => {});
+  const [[n, counts], head, byReason, first] = await Promise.all([
+    counted,
     pool.query(headOf(sql, headRows)),
     pool.rows(problemsSql(options)),
     pool.rows(problemRowsSql(options, 10)),

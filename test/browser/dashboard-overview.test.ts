@@ -193,6 +193,31 @@ describe('<aw-dashboard>', () => {
     await pool.exec('DROP SCHEMA nb_exportpick CASCADE');
   });
 
+  it('the export form shows the count as soon as it is known, and says it is still checking the rows', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    // the first rows wait at a gate: the count must not wait for them
+    const slow = { rows: (sql: string) => pool.rows(sql), query: (sql: string) => gate.then(() => pool.query(sql)), onChange: (fn: Parameters<PoolClient['onChange']>[0]) => pool.onChange(fn) } as unknown as PoolClient;
+    const form = document.createElement('aw-export-form');
+    form.services = { ...testServices(pool), pool: slow };
+    form.source = 'pool';
+    form.layout = 'steps';
+    form.trainableOnly = false;
+    form.previewing = true;
+    document.body.append(form);
+    const [n] = await pool.rows('SELECT count(*)::INTEGER AS n FROM steps');
+    await until(() => form.rowCount === Number(n.n), 'the count before the first rows');
+    await form.updateComplete;
+    expect(form.renderRoot.querySelector('strong.total')?.textContent).to.equal(Number(n.n).toLocaleString('en-US'));
+    expect(form.renderRoot.querySelector('progress[aria-label="Checking the rows"]'), 'still checking').to.not.equal(null);
+    expect(form.preview).to.equal(null);
+    release();
+    await until(() => form.preview !== null, 'the first rows');
+    await form.updateComplete;
+    expect(form.renderRoot.querySelector('progress[aria-label="Checking the rows"]')).to.equal(null);
+    form.remove();
+  });
+
   it('review queue: unreviewed low-reward first; g / b / t / u / n from the keyboard', async () => {
     const q = document.createElement('aw-review-queue');
     q.services = testServices(pool);

@@ -94,6 +94,8 @@ export class AwExportForm extends LitElement {
   @state() private busy = false;
   /** A preview count is running (shown as "Counting…" only then: never beside an error). */
   @state() private counting = false;
+  /** The first rows and the trainer checks are still running (after the count). */
+  @state() private checking = false;
   /** The last export's manifest (also downloaded as JSON). */
   lastManifest: ExportManifest | null = null;
   /** The last part-file export's report (files, rows, bytes). */
@@ -241,10 +243,18 @@ export class AwExportForm extends LitElement {
     if (!pool) return;
     const seq = ++this.previewSeq;
     this.counting = true;
+    this.checking = true;
     try {
-      const p = await datasetPreview(pool, this.options());
+      const p = await datasetPreview(pool, this.options(), 5, (c) => {
+        // the count first; the first rows and the trainer checks follow
+        if (seq !== this.previewSeq) return;
+        this.counting = false;
+        this.rowCount = c.rows;
+        this.counts = { steps: c.steps, trajectories: c.trajectories };
+      });
       if (seq !== this.previewSeq) return;
       this.counting = false;
+      this.checking = false;
       this.problems = { byReason: p.byReason, first: p.first };
       this.rowCount = p.rows;
       this.counts = { steps: p.steps, trajectories: p.trajectories };
@@ -253,6 +263,7 @@ export class AwExportForm extends LitElement {
     } catch (e) {
       if (seq !== this.previewSeq) return;
       this.counting = false;
+      this.checking = false;
       this.rowCount = null;
       this.counts = null;
       this.problems = null;
@@ -438,7 +449,8 @@ export class AwExportForm extends LitElement {
       ${this.modal ? nothing : html`<div class="actions"><button @click=${() => (this.previewing ? void this.refreshPreview() : (this.previewing = true))}>Preview</button></div>`}
       ${!this.live ? nothing : html`<p role="status" aria-live="polite" class="count">${this.counting ? html`<progress class="counting" aria-label="Counting rows"></progress> Counting…` : nothing}
         ${this.rowCount === null ? nothing : html`<span class=${this.counting ? 'stale' : ''}><strong class="total">${total.toLocaleString('en-US')}</strong> rows from
-        ${this.counts?.steps.toLocaleString('en-US')} steps in ${this.counts?.trajectories.toLocaleString('en-US')} trajectories</span>`}</p>`}
+        ${this.counts?.steps.toLocaleString('en-US')} steps in ${this.counts?.trajectories.toLocaleString('en-US')} trajectories</span>`}
+        ${this.checking && !this.counting ? html`<span class="muted checking"><progress class="counting" aria-label="Checking the rows"></progress> checking what a trainer would reject…</span>` : nothing}</p>`}
       ${this.renderProblems()}
       ${this.error ? html`<p class="err" role="alert">${this.error}</p>` : nothing}
       ${
