@@ -8,7 +8,8 @@
 import { asObject, int, isObject, type Obj, parseJsonDeep, str } from '../contract/json';
 import { normalizeArguments } from '../contract/message';
 import type { ChatMessage, ToolCall } from '../contract/step';
-import { emptyResponse, type WireRequest, type WireResponse } from './types';
+import { sseObject } from './sse';
+import { emptyResponse, malformed, type StreamAccumulator, type WireRequest, type WireResponse } from './types';
 
 /** A key in either spelling: `fileData` / `file_data`. */
 export function field(o: Obj, camel: string): unknown {
@@ -223,6 +224,49 @@ export function geminiResponse(body: unknown): WireResponse {
   else if (blocked && !a.message) a.error = `prompt blocked: ${blocked}`;
   if (a.error) a.finish_reason ??= 'error';
   return a;
+}
+
+/**
+ * Reassembles a `streamGenerateContent` response (SSE with `alt=sse`, or the JSON array the endpoint returns
+ * without it): each chunk is a `GenerateContentResponse`; the first candidate's parts are joined in order,
+ * the last finish reason and usage are the call's.
+ */
+export function geminiAccumulator(): StreamAccumulator & { chunk(c: unknown): void } {
+  const parts: unknown[] = [];
+  let last: Obj | null = null;
+  let first: Obj | null = null;
+  let finish: unknown;
+  let usage: unknown;
+  let bad: string | null = null;
+  const chunk = (c: unknown) => {
+    const o = asObject(c);
+    if (!o) return;
+    first ??= o;
+    last = o;
+    const cand = Array.isArray(o.candidates) ? asObject(o.candidates[0]) : null;
+    const content = asObject(cand?.content);
+    if (Array.isArray(content?.parts)) parts.push(...content.parts);
+    finish = field(cand ?? {}, 'finishReason') ?? finish;
+    usage = field(o, 'usageMetadata') ?? usage;
+  };
+  return {
+    chunk,
+    push(ev) {
+      const o = sseObject(ev);
+      if (o) chunk(o);
+      else if (ev.data.trim()) bad ??= malformed(ev.data);
+    },
+    result() {
+      if (!first) return { ...emptyResponse(), error: bad };
+      const f = first as Obj;
+      const l = last as Obj | null;
+      const whole: Obj = { candidates: [{ content: { role: 'model', parts }, finishReason: finish }], usageMetadata: usage, modelVersion: field(f, 'modelVersion'), responseId: field(f, 'responseId') };
+      if (l && (l.error !== undefined || field(l, 'promptFeedback') !== undefined)) Object.assign(whole, { error: l.error, promptFeedback: field(l, 'promptFeedback') });
+      const a = geminiResponse(whole);
+      a.error ??= bad;
+      return a;
+    },
+  };
 }
 
 /** A value with the Gemini request shape: `contents` of `{role, parts}` turns. */

@@ -139,3 +139,49 @@ describe('Gemini requests', () => {
     assert.equal(isGeminiResponse({ type: 'message', role: 'assistant', content: [{ type: 'text', text: 'x' }] }), false);
   });
 });
+
+describe('recorded Gemini calls', () => {
+  const url = 'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse';
+  const req = { contents: [{ role: 'user', parts: [{ text: 'Weather in Lisbon?' }] }], tools: [{ functionDeclarations: [{ name: 'get_weather', parameters: { type: 'OBJECT', properties: { city: { type: 'STRING' } } } }] }] };
+  const chunks = [
+    { candidates: [{ content: { role: 'model', parts: [{ text: 'Let me check', thought: true }] } }], modelVersion: 'gemini-2.5-flash', responseId: 'r-1' },
+    { candidates: [{ content: { role: 'model', parts: [{ text: ' the tool.', thought: true }] } }], modelVersion: 'gemini-2.5-flash', responseId: 'r-1' },
+    { candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Lisbon' } } }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 30, candidatesTokenCount: 8, thoughtsTokenCount: 12 }, modelVersion: 'gemini-2.5-flash', responseId: 'r-1' },
+  ];
+  const sse = chunks.map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`).join('');
+
+  it('a HAR entry with an alt=sse stream: chunks joined, the call read by the Gemini module, the model from the response', async () => {
+    const { har } = await import('../../src/ingest/normalizers/har');
+    const { runOne } = await import('./helpers/formats');
+    const s = runOne(har, {
+      log: {
+        entries: [
+          {
+            startedDateTime: '2025-09-01T10:00:00.000Z',
+            time: 1200,
+            request: { method: 'POST', url, headers: [], postData: { mimeType: 'application/json', text: JSON.stringify(req) } },
+            response: { status: 200, statusText: 'OK', headers: [], content: { mimeType: 'text/event-stream', text: sse } },
+            timings: { wait: 300 },
+          },
+        ],
+      },
+    });
+    assert.deepEqual([s.provider, s.model, s.finish_reason, s.prompt_tokens, s.completion_tokens], ['google', 'gemini-2.5-flash', 'tool_calls', 30, 20]);
+    assert.deepEqual([s.response?.reasoning, s.response?.tool_calls?.[0].function.arguments], ['Let me check the tool.', '{"city":"Lisbon"}']);
+    assert.equal(s.messages[0].content, 'Weather in Lisbon?');
+    assert.equal(JSON.parse(s.tools ?? '[]')[0].function.parameters.properties.city.type, 'string');
+  });
+
+  it('a VCR cassette of the JSON-array stream (no alt=sse) and of a plain generateContent; the model from the URL when the body has none', async () => {
+    const { vcr } = await import('../../src/ingest/normalizers/vcr');
+    const { runOne } = await import('./helpers/formats');
+    const cassette = (uri: string, body: unknown) => ({
+      interactions: [{ request: { method: 'POST', uri, body: JSON.stringify(req), headers: {} }, response: { status: { code: 200, message: 'OK' }, headers: {}, body: { string: JSON.stringify(body) } } }],
+      version: 1,
+    });
+    const a = runOne(vcr, cassette(url.replace('?alt=sse', ''), chunks));
+    assert.equal(a.response?.tool_calls?.[0].function.name, 'get_weather');
+    const b = runOne(vcr, cassette('https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.0-flash-001:generateContent', { candidates: [{ content: { role: 'model', parts: [{ text: 'Sunny.' }] }, finishReason: 'STOP' }] }));
+    assert.deepEqual([b.response?.content, b.model, b.finish_reason], ['Sunny.', 'gemini-2.0-flash-001', 'stop']);
+  });
+});

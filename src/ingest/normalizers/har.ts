@@ -238,7 +238,7 @@ export function exchangeDraft(x: Exchange, skipped: number, skippedKey = 'har_en
   if ((x.method ?? 'POST').toUpperCase() !== 'POST' || x.requestBody === undefined || x.requestBody === null || x.requestBody === '') return null;
   const api = apiOf(x.url, x.requestBody);
   if (!api) return null;
-  const step = wireStep(api, x.requestBody, x.responseBody);
+  const step = wireStep(api, x.requestBody, x.responseBody, x.url);
   const httpFailed = x.status !== null && (x.status === 0 || x.status >= 400);
   const failed = httpFailed || step.error !== null || (x.status !== null && x.status < 400 && !step.response);
   const error = failed ? (step.error ?? (httpFailed ? `HTTP ${x.status}${x.statusText ? ` ${x.statusText}` : ''}` : 'no response body recorded')) : null;

@@ -11,8 +11,8 @@ import { defineNormalizer, type NormalizeContext, RecordError } from '../normali
 import type { StepDraft, TrajectoryDraft } from '../../contract/step';
 import { isObject, type Obj, str } from '../../contract/json';
 import { scoreSample } from './score';
-import { type Api, Api as API, apiOf, WIRE, wireStep } from './wire-call';
-import { errorText, wireRequest } from '../../wire';
+import { type Api, Api as API, apiOf, requestOf as readRequest, wireStep } from './wire-call';
+import { errorText } from '../../wire';
 
 interface Request {
   url: string | null;
@@ -114,7 +114,7 @@ function inputSteps(v: Obj, st: BatchState): TrajectoryDraft[] {
   }
   const req = requestOf(v);
   if (!req.api) throw new RecordError(`custom_id ${id}: ${req.url} is not an LLM call (chat, responses, completions or messages)`);
-  const r = wireRequest(WIRE[req.api], req.body);
+  const r = readRequest(req.api, req.body);
   return [{ steps: [{ messages: r.messages, tools: r.tools, model: r.model, response: null, metadata: meta([['custom_id', id], ['url', req.url], ['response_missing', 'true']]) }] }];
 }
 

@@ -5,7 +5,8 @@
  */
 import { isObject, type Obj, parseJsonDeep } from '../../contract/json';
 import type { StepDraft } from '../../contract/step';
-import { errorText, looksLikeSse, parseSse, streamAccumulator, type Api as WireApi, type WireResponse, wireRequest, wireResponse } from '../../wire';
+import { errorText, looksLikeSse, parseSse, streamAccumulator, type Api as WireApi, type WireRequest, type WireResponse, wireRequest, wireResponse } from '../../wire';
+import { geminiAccumulator, geminiRequest, geminiResponse, isGeminiRequest } from '../../wire/gemini';
 import { emptyResponse } from '../../wire/types';
 
 export const Api = {
@@ -13,6 +14,7 @@ export const Api = {
   completions: 'openai-completions',
   responses: 'openai-responses',
   anthropic: 'anthropic',
+  gemini: 'gemini',
 } as const;
 export type Api = (typeof Api)[keyof typeof Api];
 
@@ -23,6 +25,9 @@ export function apiOf(url: string | null, body: unknown): Api | null {
   if (path.endsWith('/messages')) return Api.anthropic;
   if (path.endsWith('/responses')) return Api.responses;
   if (path.endsWith('/completions')) return Api.completions;
+  // Gemini (generativelanguage / Vertex AI): the model and the method in the path, `models/{model}:generateContent`
+  if (/:(stream)?generateContent$/i.test(path)) return Api.gemini;
+  if (isGeminiRequest(body)) return Api.gemini;
   if (!isObject(body) || typeof body.model !== 'string') return null;
   if (Array.isArray(body.messages)) return guessChatOrAnthropic(body);
   if ('input' in body) return Api.responses;
@@ -43,13 +48,25 @@ export const PROVIDER: Record<Api, string> = {
   'openai-completions': 'openai',
   'openai-responses': 'openai',
   anthropic: 'anthropic',
+  gemini: 'google',
 };
 
-/** The wire module that reads an API's bodies (legacy completions share the chat module). */
-export const WIRE: Record<Api, WireApi> = { 'openai-chat': 'chat', 'openai-completions': 'chat', 'openai-responses': 'responses', anthropic: 'messages' };
+/** The wire module that reads an API's bodies (legacy completions share the chat module; Gemini has its own, no gateway route). */
+export const WIRE: Record<Exclude<Api, 'gemini'>, WireApi> = { 'openai-chat': 'chat', 'openai-completions': 'chat', 'openai-responses': 'responses', anthropic: 'messages' };
+
+/** A request body → what it asked, by the API's wire module. */
+export function requestOf(api: Api, body: unknown): WireRequest {
+  return api === Api.gemini ? geminiRequest(body) : wireRequest(WIRE[api], body);
+}
+
+/** The model a Gemini URL names (`…/models/gemini-2.0-flash:generateContent`). */
+function urlModel(url: string | null): string | null {
+  return /\/models\/([^/:?#]+):/.exec(url ?? '')?.[1] ?? null;
+}
 
 /** A response body (parsed JSON, or SSE / JSON text) → the step's reading. */
 export function parseResponse(api: Api, body: unknown): WireResponse {
+  if (api === Api.gemini) return parseGemini(body);
   if (typeof body === 'string') {
     if (looksLikeSse(body)) {
       const acc = streamAccumulator(WIRE[api]);
@@ -66,14 +83,32 @@ export function parseResponse(api: Api, body: unknown): WireResponse {
   return wireResponse(wire, body);
 }
 
+/** A Gemini response body: JSON, a streamed SSE text, or the JSON array of chunks `streamGenerateContent` returns. */
+function parseGemini(body: unknown): WireResponse {
+  if (typeof body === 'string' && looksLikeSse(body)) {
+    const acc = geminiAccumulator();
+    for (const e of parseSse(body)) acc.push(e);
+    return acc.result();
+  }
+  const v = parseJsonDeep(body);
+  if (Array.isArray(v)) {
+    const acc = geminiAccumulator();
+    for (const c of v) acc.chunk(c);
+    return acc.result();
+  }
+  if (isObject(v) && isObject(v.error)) return { ...emptyResponse(), error: errorText(v) };
+  if (!isObject(v)) return { ...emptyResponse(), error: typeof body === 'string' && body.trim() ? body.slice(0, 2000) : null };
+  return geminiResponse(v);
+}
+
 /** Request + response of one call as a step draft (without timing and status, which the recording knows). */
-export function wireStep(api: Api, requestBody: unknown, responseBody: unknown): StepDraft & { error: string | null } {
-  const req = wireRequest(WIRE[api], requestBody);
+export function wireStep(api: Api, requestBody: unknown, responseBody: unknown, url: string | null = null): StepDraft & { error: string | null } {
+  const req = requestOf(api, requestBody);
   const res = parseResponse(api, responseBody);
   return {
     messages: req.messages,
     tools: req.tools,
-    model: res.model ?? req.model,
+    model: res.model ?? req.model ?? urlModel(url),
     provider: PROVIDER[api],
     response: res.message,
     finish_reason: res.finish_reason ?? (res.error ? 'error' : null),
