@@ -1,7 +1,7 @@
 /**
- * Survivors of the StrykerJS runs over the wire layer's stream code (src/wire/{sse,anthropic,openai-chat}.ts,
- * session 6), killed with inputs in the shapes providers send and logs record. Kept apart from the older
- * mutation-wire-*.test.ts files so an incremental run re-tests only the mutants these tests reach.
+ * The wire layer's stream reassembly (src/wire/{sse,anthropic,openai-chat}.ts) on inputs in the shapes providers
+ * send and logs record: the survivors of a StrykerJS run, killed. Kept apart from the per-module wire-<api> files so
+ * an incremental mutation run re-tests only the mutants these tests reach.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
