@@ -309,4 +309,20 @@ describe('notebook UI', () => {
     for (const l of labels) expect(l.getBoundingClientRect().left, l.textContent ?? '').to.be.at.least(frame.left - 0.5);
     box.remove();
   });
+
+  it('a hidden notebook reruns nothing after pool writes, and catches up once when shown (the demo import took 4.6 s, not 2.0, behind it)', async () => {
+    await panel().openMarkdown(NB);
+    await runAll();
+    const runs = () => cellById('by_agent').state?.runId ?? 0;
+    const before = runs();
+    host.style.display = 'none';
+    for (let i = 0; i < 3; i++) await pool.exec('UPDATE steps SET reward = reward WHERE false');
+    await new Promise((r) => setTimeout(r, 600));
+    expect(runs(), 'no rerun while hidden').to.equal(before);
+    host.style.display = '';
+    await until('one catch-up rerun when shown', () => runs() > before);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(runs()).to.equal(before + 1);
+  });
 });
+

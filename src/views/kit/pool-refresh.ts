@@ -70,3 +70,40 @@ export function refreshOnPoolChange(
     clearTimeout(timer);
   };
 }
+
+/**
+ * A change feed that holds the changes while `host` is hidden and hands them on, merged into one, when it is shown:
+ * a notebook in another tab does not rerun its cells after every imported batch (the demo's import took 4.6 s instead
+ * of 2.0 s with the tour notebook open behind the Data tab), and it is up to date when it comes back.
+ */
+export function changesWhileShown(host: Element, pool: ChangeSource): ChangeSource & { dispose(): void } {
+  const listeners = new Set<(e: { tables: string[] }) => void>();
+  const held = new Set<string>();
+  const tell = (tables: string[]) => {
+    for (const fn of listeners) fn({ tables });
+  };
+  const off = pool.onChange((e) => {
+    if (host.checkVisibility()) tell(e.tables);
+    else for (const t of e.tables) held.add(t);
+  });
+  const shown = new IntersectionObserver((entries) => {
+    if (held.size && entries.some((x) => x.isIntersecting)) {
+      const tables = [...held];
+      held.clear();
+      tell(tables);
+    }
+  });
+  shown.observe(host);
+  return {
+    onChange(fn) {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+    dispose() {
+      off();
+      shown.disconnect();
+      listeners.clear();
+    },
+  };
+}
+

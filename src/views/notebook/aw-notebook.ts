@@ -17,7 +17,7 @@ import './aw-cell';
 import type { AwCell, CellAction } from './aw-cell';
 import type { SqlSchema } from './aw-sql-editor';
 import { TABLE_COLUMNS } from '../../pool/queries/pool';
-import { refreshOnPoolChange, schemaMayHaveChanged } from '../kit/pool-refresh';
+import { changesWhileShown, refreshOnPoolChange, schemaMayHaveChanged } from '../kit/pool-refresh';
 import { download } from '../kit/download';
 
 
@@ -77,13 +77,31 @@ export class AwNotebook extends LitElement {
     this.runtime?.dispose();
     this.runtime = null;
     this.runtimePool = null;
+    this.feed?.dispose();
+    this.feed = null;
   }
+
+  /** The pool's change feed as the runtime hears it: held while this notebook is hidden (views/kit/pool-refresh.ts). */
+  private feed: ReturnType<typeof changesWhileShown> | null = null;
 
   private startRuntime(): void {
     this.stopRuntime();
     const pool = this.services?.pool;
     if (!pool || !this.notebookId) return;
-    const rt = new NotebookRuntime(pool, this.notebookId);
+    // the runtime reruns cells that read what changed: not while the notebook is hidden, then once when it is shown
+    this.feed = changesWhileShown(this, pool);
+    const feed = this.feed;
+    const rt = new NotebookRuntime(
+      {
+        query: (sql) => pool.query(sql),
+        exec: (sql) => pool.exec(sql),
+        queryReadOnly: (sql, run) => pool.queryReadOnly(sql, run),
+        execOne: (sql) => pool.execOne(sql),
+        interrupt: (reason) => pool.interrupt(reason),
+        onChange: (fn) => feed.onChange(fn),
+      },
+      this.notebookId,
+    );
     this.runtime = rt;
     this.runtimePool = pool;
     rt.autorun = !this.awaitingConfirm;
