@@ -44,6 +44,9 @@ export interface OpencodeState {
   project: string | null;
   /** The file this one is read with, once known (for the notes). */
   partner: string | null;
+  /** `run` events' parts by id: a part sent again (updated, or repeated) replaces the earlier copy in its step. */
+  seen: Map<string, { step: Step; at: number | 'finish' }>;
+  repeats: number;
 }
 
 const isEvent = (v: unknown): v is Obj => isObject(v) && EVENT_TYPES.has(v.type as string) && (isObject(v.part) || (v.type === 'error' && typeof v.sessionID === 'string'));
@@ -212,7 +215,7 @@ export const opencode = defineNormalizer<OpencodeState>({
   id: 'opencode',
   label: 'OpenCode (run --format json events, export)',
   detect: (sample) => scoreSample(sample, recordScore),
-  createState: () => ({ session: null, steps: [], open: null, errors: [], exports: [], storage: 0, sessions: [], sessionOf: null, project: null, partner: null }),
+  createState: () => ({ session: null, steps: [], open: null, errors: [], exports: [], storage: 0, sessions: [], sessionOf: null, project: null, partner: null, seen: new Map(), repeats: 0 }),
   companions: {
     accepts: (sample) => sample.some(isStorageObject),
     pick: (_own, sample, siblings) => (isStorageSession(sample[0]) ? storageFilesOf(sample[0].id as string, siblings()) : []),
@@ -244,15 +247,27 @@ export const opencode = defineNormalizer<OpencodeState>({
       return [];
     }
     const part = v.part as Obj;
+    const again = typeof part.id === 'string' ? state.seen.get(part.id) : undefined;
+    if (again) {
+      if (again.at === 'finish') again.step.finish = part;
+      else again.step.parts[again.at] = part;
+      state.repeats++;
+      return [];
+    }
     if (v.type === 'step_start' || !state.open) {
       state.open = { parts: [], finish: null, line: record.line, started: timeMs(v.timestamp) };
       state.steps.push(state.open);
       if (v.type === 'step_start') return [];
     }
+    const id = str(part.id);
     if (v.type === 'step_finish') {
       state.open.finish = part;
+      if (id) state.seen.set(id, { step: state.open, at: 'finish' });
       state.open = null;
-    } else state.open.parts.push(part);
+    } else {
+      if (id) state.seen.set(id, { step: state.open, at: state.open.parts.length });
+      state.open.parts.push(part);
+    }
     return [];
   },
   flush: (ctx, state) => [...storageSteps(state, ctx), ...runSteps(state)],
@@ -277,6 +292,7 @@ export const opencode = defineNormalizer<OpencodeState>({
       );
     }
     if (state.project) out.push("OpenCode's record of a project (project/<id>.json: its worktree): it holds no calls");
+    if (state.repeats) out.push(`${state.repeats} event(s) sent a part again (same part id): the later copy replaced the earlier, no call counted twice`);
     return out;
   },
 });
