@@ -30,6 +30,7 @@ const SESSIONS: [string, string][] = [
   ['formats/gemini-cli-session.jsonl', 'gemini-cli'],
   ['formats/gemini-cli-parts.json', 'gemini-cli'],
   ['formats/gemini-cli-fork.json', 'gemini-cli'],
+  ['formats/gemini-cli-stream.jsonl', 'gemini-cli'],
   ['folders/cline-task/tasks/1769053680585/api_conversation_history.json', 'cline'],
   ['folders/cline-task/tasks/1769053680585/ui_messages.json', 'cline'],
   ['formats/cline-xml-task.json', 'cline'],

@@ -9,6 +9,11 @@
  * conversation before it: the user's messages, earlier answers and tool results (`info` / `error` / `warning` lines
  * are the CLI's own notices, not conversation). A rewind drops the messages from its id on from the prompts after it;
  * the calls made before it stay steps. Neither the system prompt nor the tool definitions are in the file.
+ *
+ * Also `gemini -p … --output-format stream-json` (one event a line: `init` with the session and model, `message` of the
+ * user or the model — the model's in `delta` pieces —, `tool_use`, `tool_result`, `result` with the run's totals): a
+ * call is the model's text and tool uses up to the results they wait for; the prompt is the user's message and what
+ * came before. The stream gives usage only for the whole run (in metadata), not per call.
  */
 import { defineNormalizer, RecordError } from '../normalizer';
 import { redactedJson } from '../redact';
@@ -27,11 +32,36 @@ interface Call {
   context: ChatMessage[];
 }
 
+interface StreamCall {
+  text: string[];
+  calls: ToolCall[];
+  line: number;
+  started: number | null;
+  ended: number | null;
+  context: ChatMessage[];
+}
+
 export interface GeminiCliState {
   header: Obj | null;
   /** The conversation so far, in order (message id → its chat messages). */
   conversation: { id: string; messages: ChatMessage[] }[];
   calls: Map<string, Call>;
+  /** `--output-format stream-json`: the run's events read so far. */
+  stream: { init: Obj | null; result: Obj | null; context: ChatMessage[]; results: ChatMessage[]; open: StreamCall | null; done: StreamCall[]; errors: string[] };
+}
+
+const STREAM_TYPES = new Set(['init', 'message', 'tool_use', 'tool_result', 'result', 'error']);
+/** A stream-json event: typed, timestamped, no message id (a chat recording's lines have one). */
+const isStreamEvent = (v: Obj) => STREAM_TYPES.has(v.type as string) && typeof v.timestamp === 'string' && !('id' in v) && !('part' in v) && !('message' in v);
+
+function streamScore(v: Obj): number | null {
+  if (!isStreamEvent(v)) return 0;
+  if (v.type === 'init') return typeof v.session_id === 'string' && typeof v.model === 'string' ? 0.95 : 0;
+  if (v.type === 'tool_use') return typeof v.tool_name === 'string' && typeof v.tool_id === 'string' ? 0.95 : 0;
+  if (v.type === 'tool_result') return typeof v.tool_id === 'string' && typeof v.status === 'string' ? 0.95 : 0;
+  if (v.type === 'result') return isObject(v.stats) ? 0.9 : 0;
+  if (v.type === 'message') return (v.role === 'user' || v.role === 'assistant') && typeof v.content === 'string' ? null : 0;
+  return null;
 }
 
 const isHeaderLike = (v: Obj) => typeof v.sessionId === 'string' && typeof v.projectHash === 'string';
@@ -44,6 +74,7 @@ const isMessage = (v: unknown): v is Obj =>
 
 function recordScore(v: unknown): number | null {
   if (!isObject(v)) return 0;
+  if (isStreamEvent(v)) return streamScore(v);
   if (isHeaderLike(v)) return Array.isArray(v.messages) ? (v.messages.some((m) => isMessage(m) && isModelMessage(m)) ? 0.99 : 0.6) : 0.97;
   if (isObject(v.$set) || typeof v.$rewindTo === 'string') return 0.95;
   if (!isMessage(v)) return 0;
@@ -180,10 +211,14 @@ export const geminiCli = defineNormalizer<GeminiCliState>({
   id: 'gemini-cli',
   label: 'Gemini CLI chat recording',
   detect: (sample) => scoreSample(sample, recordScore),
-  createState: () => ({ header: null, conversation: [], calls: new Map() }),
+  createState: () => ({ header: null, conversation: [], calls: new Map(), stream: { init: null, result: null, context: [], results: [], open: null, done: [], errors: [] } }),
   normalize(record, _ctx, state) {
     const v = record.value;
     if (!isObject(v)) throw new RecordError('expected a Gemini CLI chat record (an object)');
+    if (isStreamEvent(v)) {
+      streamEvent(state.stream, v, record.line);
+      return [];
+    }
     if (isHeaderLike(v)) {
       state.header ??= v;
       if (Array.isArray(v.messages)) for (const m of v.messages) if (isMessage(m)) addMessage(state, m, record.line);
@@ -204,5 +239,87 @@ export const geminiCli = defineNormalizer<GeminiCliState>({
     addMessage(state, v, record.line);
     return [];
   },
-  flush: (_ctx, state) => build(state),
+  flush: (_ctx, state) => [...build(state), ...streamSteps(state.stream)],
 });
+
+type StreamState = GeminiCliState['stream'];
+
+/** The call being read; a new one once the results of the last have come back. */
+function openCall(s: StreamState, line: number, at: number | null): StreamCall {
+  if (s.open && s.results.length) closeCall(s);
+  if (!s.open) {
+    s.context.push(...s.results);
+    s.results = [];
+    s.open = { text: [], calls: [], line, started: at, ended: at, context: [...s.context] };
+  }
+  return s.open;
+}
+
+function closeCall(s: StreamState): void {
+  const c = s.open;
+  s.open = null;
+  if (!c) return;
+  s.done.push(c);
+  s.context.push(streamAnswer(c));
+}
+
+function streamAnswer(c: StreamCall): ChatMessage {
+  const answer: ChatMessage = { role: 'assistant', content: c.text.length ? c.text.join('') : null };
+  if (c.calls.length) answer.tool_calls = c.calls;
+  return splitInlineThink(answer);
+}
+
+function streamEvent(s: StreamState, v: Obj, line: number): void {
+  const at = timeMs(v.timestamp);
+  if (v.type === 'init') s.init ??= v;
+  else if (v.type === 'result') s.result = v;
+  else if (v.type === 'error') s.errors.push(str(v.message) ?? str(v.error) ?? 'error');
+  else if (v.type === 'message' && v.role === 'user') {
+    closeCall(s);
+    s.context.push(...s.results, { role: 'user', content: str(v.content) });
+    s.results = [];
+  } else if (v.type === 'message' && v.role === 'assistant') {
+    const c = openCall(s, line, at);
+    c.text.push(str(v.content) ?? '');
+    c.ended = at;
+  } else if (v.type === 'tool_use') {
+    const c = openCall(s, line, at);
+    c.calls.push({ id: str(v.tool_id), type: 'function', function: { name: str(v.tool_name) ?? '', arguments: normalizeArguments(v.parameters ?? {}) } });
+    c.ended = at;
+  } else if (v.type === 'tool_result') {
+    const err = isObject(v.error) ? (str(v.error.message) ?? JSON.stringify(v.error)) : str(v.error);
+    // a failed tool's output is empty and its error says what happened
+    const m: ChatMessage = { role: 'tool', content: str(v.output) || err, tool_call_id: str(v.tool_id) };
+    if (v.status === 'error') m.is_error = true;
+    s.results.push(m);
+  }
+}
+
+function streamSteps(s: StreamState): TrajectoryDraft[] {
+  closeCall(s);
+  if (!s.done.length) return [];
+  const stats = isObject(s.result?.stats) ? s.result.stats : {};
+  const run: Record<string, string> = {};
+  for (const [k, x] of [['run_input_tokens', stats.input_tokens], ['run_output_tokens', stats.output_tokens], ['run_total_tokens', stats.total_tokens], ['run_duration_ms', stats.duration_ms], ['run_status', s.result?.status]] as const)
+    if (x !== undefined && x !== null) run[k] = String(x);
+  const model = str(s.init?.model);
+  const steps: StepDraft[] = s.done.map((c, i) => {
+    const answer = streamAnswer(c);
+    const failed = i === s.done.length - 1 && (s.errors.length > 0 || (s.result !== null && s.result.status === 'error'));
+    return {
+      messages: c.context,
+      response: answer,
+      model,
+      provider: 'google',
+      finish_reason: answer.tool_calls?.length ? 'tool_calls' : 'stop',
+      started_at: c.started,
+      ended_at: c.ended,
+      status: failed ? 'error' : 'ok',
+      error: failed ? s.errors.join('; ') || 'the run ended with an error' : null,
+      metadata: Object.keys(run).length ? run : null,
+      source_line: c.line,
+      raw: redactedJson({ text: c.text, calls: c.calls }),
+    };
+  });
+  return [{ trajectory_uid: str(s.init?.session_id), common: { agent: 'gemini-cli' }, steps }];
+}
