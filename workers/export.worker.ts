@@ -8,7 +8,7 @@ import * as Comlink from 'comlink';
 import initParquet, { Compression, Table as WasmTable, transformParquetStream, WriterPropertiesBuilder, writeParquet } from 'parquet-wasm/esm';
 import type { ExportFormat, ExportProgress } from '../src/contract/reports';
 import { csvPart, jsonlPart } from '../src/export/encode';
-import type { PoolApi } from '../src/pool/pool-core';
+import type { PoolApi } from '../src/pool/api';
 import { tableToRows } from '../src/pool/rows';
 import type { ExportRowInput, RlRowInput } from '../src/tokenizer/export-rows';
 import '../src/util/arrow-bool-fix';

@@ -7,7 +7,7 @@ import type { Normalizer } from '../src/ingest/normalizer';
 import { parquetRecords } from '../src/ingest/parquet-records';
 import { ingestFile } from '../src/ingest/pipeline';
 import type { ShardPool } from '../src/ingest/shards';
-import type { PoolApi } from '../src/pool/pool-core';
+import type { PoolApi } from '../src/pool/api';
 import type { ShardWorkerApi } from './ingest-shard.worker';
 import { CancelledJobs } from '../src/util/jobs';
 

@@ -8,7 +8,7 @@ import * as Comlink from 'comlink';
 import initParquet, * as parquetWasm from 'parquet-wasm/esm';
 import { type ParquetWasm, READER_STOPPED } from '../src/hub/parquet-range';
 import { RemoteFiles } from '../src/hub/remote-files';
-import type { PoolApi } from '../src/pool/pool-core';
+import type { PoolApi } from '../src/pool/api';
 
 let pool: Comlink.Remote<PoolApi> | null = null;
 let wasmUrl = '';

@@ -5,7 +5,7 @@
  */
 import { type Table, tableFromIPC, tableToIPC } from 'apache-arrow';
 import * as Comlink from 'comlink';
-import type { PoolApi } from '../src/pool/pool-core';
+import type { PoolApi } from '../src/pool/api';
 import { sqlString } from '../src/pool/sql';
 import { tableToRows } from '../src/pool/rows';
 import { countStep, countsIpc, type StepInput, type TokenCountRow } from '../src/tokenizer/counts';

@@ -18,8 +18,11 @@ export type Request =
   | { op: 'close'; conn: number }
   | { op: 'query'; conn: number; sql: string }
   | { op: 'exec'; conn: number; sql: string }
-  /** Exactly one statement (a prepared statement cannot hold more); `readOnly`: inside a READ ONLY transaction. */
-  | { op: 'one'; conn: number; sql: string; readOnly: boolean; run: boolean }
+  /**
+   * Exactly one statement (a prepared statement cannot hold more); `readOnly`: inside a READ ONLY transaction. Answers
+   * its first `maxRows` rows (null: all) and how many it made.
+   */
+  | { op: 'one'; conn: number; sql: string; readOnly: boolean; run: boolean; maxRows: number | null }
   /** An import batch: Arrow IPC stream or (converted by a reader thread) Parquet bytes, staged as a file for `insertStaged`. */
   | { op: 'stage'; conn: number; bytes: Uint8Array }
   /** The connection's staged batches, in the order staged, appended to `table` by one INSERT (then deleted). */
@@ -79,7 +82,8 @@ async function handle(req: Request): Promise<unknown> {
         const stmt = await c.prepare(req.sql);
         if (!req.run) return null;
         const reader = await stmt.runAndReadAll();
-        return { rows: reader.getRowObjectsJS().slice(0, 50), count: reader.currentRowCount };
+        const rows = reader.getRowObjectsJS();
+        return { rows: req.maxRows === null ? rows : rows.slice(0, req.maxRows), count: reader.currentRowCount };
       } finally {
         if (req.readOnly) await c.run('ROLLBACK');
       }

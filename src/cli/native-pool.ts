@@ -1,16 +1,19 @@
 /**
- * The pool on native DuckDB (a file, for the CLI): the same DDL, curation helpers and import commit as the
- * browser's pool worker (src/pool/schema.ts, curation-sql.ts, import-commit.ts), on @duckdb/node-api.
- * An import appends inside a transaction on a connection of its own and commits atomically (decision 004).
+ * The pool on native DuckDB (a file, for the CLI), as a `PoolPort` (src/pool/port.ts, decision 074): the same DDL,
+ * curation helpers, import transaction and commit (src/pool/import-tx.ts) and change feed (src/pool/changes.ts) as
+ * the page's pool worker, on @duckdb/node-api in a thread of its own (duck-thread.ts). What is native here is the
+ * engine adapter under the import transaction: batches staged as Parquet files (decision 044), stats in passes
+ * (decision 048), no file ceiling, and the checkpoint left to close.
  */
-import type { RejectedLine } from '../contract/reports';
-import type { IngestSink } from '../ingest/pipeline';
-import { CURATION_HELPERS } from '../pool/curation-sql';
-import { abortImportSql, beginImportSql, commitImportRows, setImportSourceSql, stageClock } from '../pool/import-commit';
-import type { ImportCommit, ImportMeta } from '../pool/pool-core';
-import { DDL } from '../pool/schema';
-import { sqlString } from '../pool/sql';
 import { totalmem } from 'node:os';
+import { type Table, tableFromJSON } from 'apache-arrow';
+import type { RejectedLine } from '../contract/reports';
+import { ChangeLog, withViews } from '../pool/changes';
+import { CURATION_HELPERS } from '../pool/curation-sql';
+import { type ImportEngine, ImportTransactions } from '../pool/import-tx';
+import type { CommitResult, ImportCommit, ImportMeta, PoolChange, PoolPort } from '../pool/port';
+import { TIME_MACROS } from '../pool/read-only';
+import { DDL } from '../pool/schema';
 import { type EngineScope, lockSql } from './engine-lock';
 import { parseSize } from './files';
 import { NativeDb, type Row } from './native-db';
@@ -41,21 +44,39 @@ function limitBytes(memoryLimit: string | undefined): number {
   return totalmem() * 0.8;
 }
 
-export class NativePool implements IngestSink {
+/** JSON-safe rows → an Arrow table (node-api has no Arrow output without an extension: the types are the values'). */
+export function rowsToTable(rows: Record<string, unknown>[]): Table {
+  const safe = rows.map((r) =>
+    Object.fromEntries(
+      Object.entries(r).map(([k, x]) => [
+        k,
+        typeof x === 'bigint' ? Number(x) : x instanceof Date ? x.toISOString() : x !== null && typeof x === 'object' ? JSON.stringify(x, (_k, y) => (typeof y === 'bigint' ? Number(y) : y)) : x,
+      ]),
+    ),
+  );
+  return tableFromJSON(safe);
+}
+
+export class NativePool implements PoolPort {
   readonly db: NativeDb;
   private main = 0;
-  private tx = new Map<number, number>();
-  /** Bytes of batches staged per import and not yet inserted. */
-  private staged = new Map<number, number>();
-  private limit: number;
+  /** Connections of the notebook runtime's read-only runs and views (as read-only.ts keeps them in the page). */
+  private notebook: Promise<{ ro: number; views: number }> | null = null;
+  private readonly imports: ImportTransactions<number>;
+  private readonly changes = new ChangeLog();
+  /** ChangeLog keys connections by object: one token per connection number. */
+  private readonly tokens = new Map<number, object>();
+  private readonly listeners = new Set<(e: PoolChange) => void>();
+  /** Imports that were running when this pool file was last closed (a killed command): marked interrupted at open. */
+  interrupted: { import_id: number; file: string }[] = [];
 
   private constructor(
     path: string,
     memoryLimit: string | undefined,
-    private stageBytes: number,
+    stageBytes: number,
   ) {
     this.db = new NativeDb(path, memoryLimit);
-    this.limit = limitBytes(memoryLimit);
+    this.imports = new ImportTransactions(this.importEngine(stageBytes, limitBytes(memoryLimit)));
   }
 
   /**
@@ -65,139 +86,186 @@ export class NativePool implements IngestSink {
   static async open(path: string, opts: { memoryLimit?: string; stageBytes?: number; scope?: EngineScope } = {}): Promise<NativePool> {
     const p = new NativePool(path, opts.memoryLimit, opts.stageBytes ?? STAGE_BYTES);
     p.main = await p.db.connect();
-    for (const stmt of DDL) await p.exec(stmt);
-    for (const h of CURATION_HELPERS) await p.exec(h.sql);
+    for (const stmt of DDL) await p.db.exec(p.main, stmt);
+    for (const h of CURATION_HELPERS) await p.db.exec(p.main, h.sql);
+    p.interrupted = await p.imports.recover();
     // from here on SQL reaches only the pool, its staging folder and what the command was given (src/cli/engine-lock.ts)
-    if (opts.scope) for (const stmt of lockSql({ dirs: [p.db.stage, ...opts.scope.dirs], paths: opts.scope.paths })) await p.exec(stmt);
+    if (opts.scope) for (const stmt of lockSql({ dirs: [p.db.stage, ...opts.scope.dirs], paths: opts.scope.paths })) await p.db.exec(p.main, stmt);
     return p;
   }
 
+  /** The engine-specific parts of the one import transaction (src/pool/import-tx.ts, decision 075). */
+  private importEngine(stageBytes: number, limit: number): ImportEngine<number> {
+    const db = this.db;
+    /** Bytes of batches staged per connection and not yet inserted. */
+    const staged = new Map<number, number>();
+    const insertStaged = async (conn: number) => {
+      staged.delete(conn);
+      await db.call({ op: 'insertStaged', conn, table: 'steps' });
+      this.note('INSERT INTO steps', conn);
+    };
+    return {
+      run: (sql) => this.run(this.main, sql),
+      connect: () => db.connect(),
+      runSync: (conn, sql) => {
+        this.note(sql, conn);
+        return db.querySync(conn, sql);
+      },
+      runOn: async (conn, sql) => {
+        this.note(sql, conn);
+        await db.exec(conn, sql);
+      },
+      close: async (conn) => {
+        staged.delete(conn);
+        await db.call({ op: 'close', conn });
+        this.changes.closed(this.token(conn));
+        this.tokens.delete(conn);
+      },
+      // no Arrow IPC reader in native DuckDB without extensions: the batch waits as a Parquet file (decision 044)
+      append: async (conn, bytes) => {
+        const n = bytes.length;
+        await db.call({ op: 'stage', conn, bytes }, [bytes.buffer as ArrayBuffer]);
+        const total = (staged.get(conn) ?? 0) + n;
+        staged.set(conn, total);
+        if (total >= stageBytes) await insertStaged(conn);
+      },
+      insertHeld: insertStaged,
+      dropHeld: async (conn) => {
+        staged.delete(conn);
+        await db.call({ op: 'dropStaged', conn });
+      },
+      room: async () => null,
+      // the CLI checkpoints when it closes the pool
+      checkpoint: async () => {},
+      statsPasses: (t, n) => statsPasses(t, n, limit),
+    };
+  }
+
+  private token(conn: number): object {
+    let t = this.tokens.get(conn);
+    if (!t) this.tokens.set(conn, (t = {}));
+    return t;
+  }
+
+  private note(sql: string, conn: number): void {
+    this.changes.note(sql, this.token(conn));
+  }
+
+  /** Tell subscribers the tables the last call wrote (as the page's worker posts them after each call). */
+  private tell(): void {
+    const tables = this.changes.take();
+    if (!tables.length) return;
+    for (const fn of this.listeners) fn({ tables: withViews(tables) });
+  }
+
+  private async run(conn: number, sql: string): Promise<Row[]> {
+    try {
+      return await this.db.query(conn, sql);
+    } finally {
+      this.note(sql, conn);
+    }
+  }
+
+  private async told<T>(p: Promise<T>): Promise<T> {
+    try {
+      return await p;
+    } finally {
+      this.tell();
+    }
+  }
+
   rows(sql: string): Promise<Row[]> {
-    return this.db.query(this.main, sql);
+    return this.told(this.run(this.main, sql));
+  }
+
+  async query(sql: string): Promise<Table> {
+    return rowsToTable(await this.rows(sql));
   }
 
   exec(sql: string): Promise<void> {
-    return this.db.exec(this.main, sql);
+    return this.told(
+      (async () => {
+        try {
+          await this.db.exec(this.main, sql);
+        } finally {
+          this.note(sql, this.main);
+        }
+      })(),
+    );
+  }
+
+  private connections(): Promise<{ ro: number; views: number }> {
+    this.notebook ??= (async () => {
+      const ro = await this.db.connect();
+      const views = await this.db.connect();
+      for (const c of [ro, views]) for (const m of TIME_MACROS) await this.db.exec(c, m);
+      return { ro, views };
+    })();
+    return this.notebook;
+  }
+
+  /** One statement in a READ ONLY transaction: its first `maxRows` rows and how many it made; null when `run` is false. */
+  async readOnly(sql: string, run = true, maxRows = Number.POSITIVE_INFINITY): Promise<{ rows: Row[]; count: number } | null> {
+    const { ro } = await this.connections();
+    return this.db.call({ op: 'one', conn: ro, sql, readOnly: true, run, maxRows: Number.isFinite(maxRows) ? maxRows : null });
+  }
+
+  async queryReadOnly(sql: string, run = true): Promise<Table | null> {
+    const r = await this.readOnly(sql, run);
+    return r ? rowsToTable(r.rows) : null;
+  }
+
+  async execOne(sql: string): Promise<void> {
+    const { views } = await this.connections();
+    await this.db.call({ op: 'one', conn: views, sql, readOnly: false, run: true, maxRows: 0 });
+  }
+
+  onChange(fn: (e: PoolChange) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  async checkpoint(): Promise<void> {
+    await this.exec('CHECKPOINT');
   }
 
   /** Checkpoint (the WAL into the database file) and close. */
   async close(): Promise<void> {
     try {
-      await this.exec('CHECKPOINT');
+      await this.db.exec(this.main, 'CHECKPOINT');
     } catch {
       // a read-only or failed pool: closing is what matters
     }
     await this.db.close();
   }
 
-  async beginImport(meta: ImportMeta): Promise<number> {
-    const [r] = await this.rows(`SELECT nextval('import_seq') AS id`);
-    const id = Number(r.id);
-    await this.exec(beginImportSql(id, meta));
-    const conn = await this.db.connect();
-    await this.db.exec(conn, 'BEGIN TRANSACTION');
-    this.tx.set(id, conn);
-    return id;
+  beginImport(meta: ImportMeta): Promise<number> {
+    return this.told(this.imports.begin(meta));
   }
 
-  async setImportSource(id: number, sourceId: string): Promise<void> {
-    await this.exec(setImportSourceSql(id, sourceId));
+  setImportSource(id: number, sourceId: string): Promise<void> {
+    return this.told(this.imports.setSource(id, sourceId));
   }
 
-  /** An import batch (Arrow IPC, or Parquet a reader thread converted), staged as a file: insertStaged appends it. */
-  async appendBatch(id: number, bytes: Uint8Array): Promise<void> {
-    const c = this.conn(id);
-    const n = bytes.length;
-    await this.db.call({ op: 'stage', conn: c, bytes }, [bytes.buffer as ArrayBuffer]);
-    const staged = (this.staged.get(id) ?? 0) + n;
-    this.staged.set(id, staged);
-    if (staged >= this.stageBytes) await this.insertStaged(id);
+  /** An import batch (Arrow IPC, or Parquet a reader thread converted), staged as a file until the commit (decision 044). */
+  appendBatch(id: number, bytes: Uint8Array): Promise<void> {
+    return this.told(this.imports.append(id, bytes));
   }
 
-  /** The import's staged batches appended to steps (one INSERT), inside its transaction. */
-  private async insertStaged(id: number): Promise<void> {
-    this.staged.delete(id);
-    await this.db.call({ op: 'insertStaged', conn: this.conn(id), table: 'steps' });
-  }
-
-  /** Rows of a query appended to the import's steps (by column name), inside its transaction. */
+  /** Rows of a query appended to the import's steps (by column name), inside its transaction (merge of shard files). */
   appendSql(id: number, select: string): Promise<void> {
-    return this.db.exec(this.conn(id), `INSERT INTO steps BY NAME ${select}`);
+    return this.told(this.imports.appendSql(id, select));
   }
 
-  async resetImport(id: number): Promise<void> {
-    const c = this.conn(id);
-    this.staged.delete(id);
-    await this.db.call({ op: 'dropStaged', conn: c });
-    await this.db.exec(c, 'ROLLBACK');
-    await this.db.exec(c, 'BEGIN TRANSACTION');
+  resetImport(id: number): Promise<void> {
+    return this.told(this.imports.reset(id));
   }
 
-  async commitImport(id: number, info: ImportCommit) {
-    const c = this.conn(id);
-    // ms per stage, as the browser's pool reports them (src/pool/import-tx.ts): the import report's timings.commit
-    const { stages, mark, lap } = stageClock();
-    try {
-      await this.insertStaged(id);
-      mark('insert');
-      const q = (sql: string) => {
-        const rows = this.db.querySync(c, sql);
-        return { toArray: () => rows };
-      };
-      const result = await commitImportRows(
-        q,
-        id,
-        info,
-        (errors) => {
-          for (const sql of errorInserts(id, errors)) this.db.querySync(c, sql);
-        },
-        lap,
-        { statsPasses: (t, n) => statsPasses(t, n, this.limit) },
-      );
-      await this.endTx(id, 'COMMIT');
-      mark('commit');
-      return { ...result, stages };
-    } catch (e) {
-      await this.endTx(id, 'ROLLBACK');
-      throw e;
-    }
+  commitImport(id: number, info: ImportCommit): Promise<CommitResult> {
+    return this.told(this.imports.commit(id, info));
   }
 
-  async abortImport(id: number, reason: string, errors: RejectedLine[] = []): Promise<void> {
-    try {
-      await this.endTx(id, 'ROLLBACK');
-    } finally {
-      for (const sql of errorInserts(id, errors)) await this.exec(sql);
-      await this.exec(abortImportSql(id, reason, errors.length));
-    }
+  abortImport(id: number, reason: string, errors: RejectedLine[] = []): Promise<void> {
+    return this.told(this.imports.abort(id, reason, errors));
   }
-
-  private conn(id: number): number {
-    const c = this.tx.get(id);
-    if (c === undefined) throw new Error(`import ${id} is not open`);
-    return c;
-  }
-
-  private async endTx(id: number, how: 'COMMIT' | 'ROLLBACK'): Promise<void> {
-    const c = this.tx.get(id);
-    if (c === undefined) return;
-    this.tx.delete(id);
-    this.staged.delete(id);
-    try {
-      await this.db.call({ op: 'dropStaged', conn: c });
-      await this.db.exec(c, how);
-    } finally {
-      await this.db.call({ op: 'close', conn: c });
-    }
-  }
-}
-
-/** Rows of import_errors (the file name is the import's own), as INSERT statements of at most 1000 rows. */
-function errorInserts(id: number, errors: RejectedLine[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < errors.length; i += 1000) {
-    const values = errors.slice(i, i + 1000).map((e) => `(${id}, ${e.line | 0}, ${sqlString(e.reason.slice(0, 1000))})`);
-    out.push(`INSERT INTO import_errors SELECT v.id, i.file, v.line, v.reason FROM (VALUES ${values.join(', ')}) v(id, line, reason) JOIN imports i ON i.import_id = v.id`);
-  }
-  return out;
 }

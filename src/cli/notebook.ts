@@ -6,12 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { type Table, tableFromJSON } from 'apache-arrow';
 import { parseNotebook } from '../notebook/format';
 import { buildGraph } from '../notebook/graph';
 import { NotebookRuntime, type RuntimePool } from '../notebook/runtime';
-import { TIME_MACROS } from '../pool/read-only';
-import type { NativePool } from './native-pool';
+import { type NativePool, rowsToTable } from './native-pool';
 
 export interface CellRun {
   /** The cell's id, or `cell N` (1-based among the notebook's cells) with its kind. */
@@ -30,44 +28,29 @@ export interface NotebookRun {
   cells: CellRun[];
 }
 
-/** JSON-safe rows → an Arrow table (the runtime keeps a cell's result; the CLI reports its row count). */
-function toTable(rows: Record<string, unknown>[]): Table {
-  const safe = rows.map((r) =>
-    Object.fromEntries(
-      Object.entries(r).map(([k, x]) => [
-        k,
-        typeof x === 'bigint' ? Number(x) : x instanceof Date ? x.toISOString() : x !== null && typeof x === 'object' ? JSON.stringify(x, (_k, y) => (typeof y === 'bigint' ? Number(y) : y)) : x,
-      ]),
-    ),
-  );
-  return tableFromJSON(safe);
-}
-
 /** A statement as the engine runs it (remote Parquet calls rewritten, src/cli/remote-parquet.ts); counts stay keyed by the cell's SQL. */
 type Rewrite = (sql: string) => Promise<string>;
 
-async function runtimePool(pool: NativePool, counts: Map<string, number>, rewrite: Rewrite = async (sql) => sql): Promise<RuntimePool> {
-  const db = pool.db;
-  const main = await db.connect();
-  const ro = await db.connect();
-  const views = await db.connect();
-  for (const c of [ro, views]) for (const m of TIME_MACROS) await db.exec(c, m);
+/**
+ * The runtime's pool: the native pool's port, with the row counts the report gives kept aside, and only a sample of a
+ * result crossing from the DuckDB thread (the runtime shows rows; the CLI reports how many).
+ */
+function runtimePool(pool: NativePool, counts: Map<string, number>, rewrite: Rewrite = async (sql) => sql): RuntimePool {
   return {
     async query(sql) {
-      const rows = await db.query(main, await rewrite(sql));
+      const rows = await pool.rows(await rewrite(sql));
       counts.set(sql, rows.length);
-      return toTable(rows.slice(0, 1000));
+      return rowsToTable(rows.slice(0, 1000));
     },
-    exec: async (sql) => db.exec(main, await rewrite(sql)),
+    exec: async (sql) => pool.exec(await rewrite(sql)),
     async queryReadOnly(sql, run = true) {
-      const r = await db.call<{ rows: Record<string, unknown>[]; count: number } | null>({ op: 'one', conn: ro, sql: await rewrite(sql), readOnly: true, run });
+      const r = await pool.readOnly(await rewrite(sql), run, 50);
       if (!r) return null;
       counts.set(sql, r.count);
-      return toTable(r.rows);
+      return rowsToTable(r.rows);
     },
-    async execOne(sql) {
-      await db.call({ op: 'one', conn: views, sql: await rewrite(sql), readOnly: false, run: true });
-    },
+    execOne: async (sql) => pool.execOne(await rewrite(sql)),
+    // each cell runs once, in order, and the report is of that run: a write re-runs no reader here
     onChange: () => () => {},
   };
 }
@@ -75,7 +58,7 @@ async function runtimePool(pool: NativePool, counts: Map<string, number>, rewrit
 export async function runNotebook(pool: NativePool, path: string, opts: { allowEffects?: boolean; rewrite?: Rewrite } = {}): Promise<NotebookRun> {
   const doc = parseNotebook(readFileSync(path, 'utf8'));
   const counts = new Map<string, number>();
-  const rt = new NotebookRuntime(await runtimePool(pool, counts, opts.rewrite), basename(path).replace(/\.md$/i, ''));
+  const rt = new NotebookRuntime(runtimePool(pool, counts, opts.rewrite), basename(path).replace(/\.md$/i, ''));
   rt.setCells(doc.cells);
   await rt.runAll({ effects: !!opts.allowEffects });
   await rt.idle();

@@ -4,6 +4,7 @@
  */
 import type { Table } from 'apache-arrow';
 import type { ExportDatasetOptions } from '../contract/reports';
+import type { PoolPort } from '../pool/port';
 import { countOf, headOf } from '../pool/queries/pool';
 import { datasetSql, type LayoutOptions, problemRowsSql, problemsSql, resolveLayoutOptions, selection } from './layouts';
 
@@ -25,10 +26,7 @@ export interface DatasetPreview {
   first: { id: string; problem: string }[];
 }
 
-interface PreviewPool {
-  rows(sql: string): Promise<Record<string, unknown>[]>;
-  query(sql: string): Promise<Table>;
-}
+type PreviewPool = Pick<PoolPort, 'rows' | 'query'>;
 
 /**
  * `onCounts` hears the counts as soon as they are known: the pool runs one query at a time, and the first rows and the

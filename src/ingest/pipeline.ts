@@ -5,7 +5,7 @@
 import { createSHA256 } from 'hash-wasm';
 import type { ImportProgress, ImportReport, ImportTimings, RejectedLine } from '../contract/reports';
 import { type CommitDedupe, describeDedupe, duplicateSteps } from '../pool/import-commit';
-import type { ImportCommit, ImportMeta } from '../pool/pool-core';
+import type { CommitResult, ImportCommit, PoolImport } from '../pool/port';
 import { evalZipEvents, isZip } from './eval-zip';
 import { EMPTY_PROMPT_PREFIX } from './finalize';
 import type { NormalizeContext, Normalizer, SourceRecord } from './normalizer';
@@ -19,15 +19,14 @@ import { planShards, runSharded, type ShardPool } from './shards';
 export type { RecordRun } from './run-records';
 export { runShard, type ShardJob, type ShardPool } from './shards';
 
-export interface IngestSink {
-  beginImport(meta: ImportMeta): Promise<number>;
-  setImportSource(id: number, sourceId: string): Promise<void>;
-  appendBatch(id: number, bytes: Uint8Array): Promise<void>;
-  /** Drop every row appended so far and keep the import open (a sharded read fell back to one reader). */
-  resetImport?(id: number): Promise<void>;
-  commitImport(id: number, info: ImportCommit): Promise<{ rowsAdded: number; stages?: Record<string, number>; room?: { bytes: number; limit: number } } & Partial<CommitDedupe>>;
-  abortImport(id: number, reason: string, errors?: RejectedLine[]): Promise<void>;
-}
+/**
+ * Where an import's rows go: the pool port's import transaction (src/pool/port.ts). A memory sink (tests, benches)
+ * may leave out the reset and the dedupe's figures.
+ */
+export type IngestSink = Omit<PoolImport, 'resetImport' | 'commitImport'> &
+  Partial<Pick<PoolImport, 'resetImport'>> & {
+    commitImport(id: number, info: ImportCommit): Promise<Pick<CommitResult, 'rowsAdded'> & Partial<CommitResult>>;
+  };
 
 export interface IngestOptions {
   onProgress?: (p: ImportProgress) => void;

@@ -6,7 +6,7 @@
  * One concept: the run scheduler is one state machine (queued runs, superseded results, downstream reruns, pool changes); split, its invariants would span files.
  */
 import type { Table } from 'apache-arrow';
-import type { PoolChange } from '../pool/client';
+import type { PoolChange, PoolPort } from '../pool/port';
 import { sqlIdent, sqlQualified } from '../pool/sql';
 import { buildGraph, downstream, type Graph, readersOf } from './graph';
 import { type ColumnSummary, summarizeColumns } from './column-summary';
@@ -36,19 +36,8 @@ export interface CellRuntimeState {
   runId: number;
 }
 
-/** What the runtime needs of the pool (PoolClient satisfies it). */
-export interface RuntimePool {
-  query(sql: string): Promise<Table>;
-  exec(sql: string): Promise<void>;
-  /** Exactly one statement in a read-only transaction (the engine refuses several, and any write); `run: false` only checks it. */
-  queryReadOnly(sql: string, run?: boolean): Promise<Table | null>;
-  /** Exactly one statement. */
-  execOne(sql: string): Promise<void>;
-  /** The pool's change feed: which tables any statement wrote. */
-  onChange(fn: (e: PoolChange) => void): () => void;
-  /** Stop what the pool runs now (PoolClient restarts its worker); calls in flight fail. */
-  interrupt?(reason?: string): Promise<void>;
-}
+/** What the runtime needs of the pool: a part of the port (src/pool/port.ts), which the page's and the CLI's pools implement. */
+export type RuntimePool = Pick<PoolPort, 'query' | 'exec' | 'queryReadOnly' | 'execOne' | 'onChange' | 'interrupt'>;
 
 /** A cell's own time limit in seconds, from its fence (`sql id=x timeout=30`), if it sets one. */
 export function cellTimeoutMs(options: { extra?: [string, string | true][] }): number | null {

@@ -1,7 +1,9 @@
 import { DataType, type Table, tableFromIPC } from 'apache-arrow';
 import * as Comlink from 'comlink';
 import { ALL_TABLES, isPoolChangeMessage, withViews } from './changes';
-import type { CommitResult, ImportCommit, ImportMeta, PoolApi, PoolStatus } from './pool-core';
+import type { PoolStatus, PoolWorkerApi } from './api';
+import type { CommitResult, ImportCommit, ImportMeta, PoolChange, PoolPort } from './port';
+import type { RejectedLine } from '../contract/reports';
 import type { Compaction } from './compact';
 import { type Row, tableToRows } from './rows';
 import { TEST_BUILD } from '../util/test-build';
@@ -23,12 +25,7 @@ export interface PoolClientOptions {
 
 type Listener = (e: PoolChange) => void;
 type PoolRemote = Comlink.Remote<PoolWorkerApi>;
-export type PoolWorkerApi = PoolApi & {
-  connect(port: MessagePort): void;
-  /** Fault injection, present only in test builds (workers/pool.worker.ts). */
-  simulateCrash?(): void;
-  injectFault?(method: string, message: string): void;
-};
+export type { PoolWorkerApi };
 
 /**
  * Errors after which a DuckDB-WASM instance is unusable (it hangs or keeps failing). The last two are
@@ -36,10 +33,7 @@ export type PoolWorkerApi = PoolApi & {
  * later write failed with them until a reload; a restart on the same database file clears them.
  */
 const FATAL = /RuntimeError|unreachable|memory access out of bounds|Aborted\(|function signature mismatch|pool worker (crashed|stopped)|Maximum call stack size exceeded|File is not opened in write mode/i;
-export interface PoolChange {
-  /** Tables (and the pool's views over them) whose contents changed, as the pool engine reported them. */
-  tables: string[];
-}
+export type { PoolChange };
 
 /** Every table of the pool, for a change nobody could place (a restart). */
 const ALL = ['steps', 'trajectory_stats', 'curation', 'imports', 'import_errors', 'near_duplicates', 'token_counts'];
@@ -78,7 +72,7 @@ export class PoolRestartedError extends Error {
  * call goes through the crash guard; the worker reports which tables each call wrote and the broker
  * tells subscribers (writers announce nothing). Moves Arrow IPC bytes, never row object graphs.
  */
-export class PoolClient {
+export class PoolClient implements PoolPort {
   private listeners = new Set<Listener>();
   private restartListeners = new Set<(reason: string) => void>();
   private restarting: Promise<void> | null = null;
@@ -239,12 +233,20 @@ export class PoolClient {
     return this.guard(() => this.api.commitImport(id, info));
   }
 
+  setImportSource(id: number, sourceId: string): Promise<void> {
+    return this.guard(() => this.api.setImportSource(id, sourceId));
+  }
+
+  resetImport(id: number): Promise<void> {
+    return this.guard(() => this.api.resetImport(id));
+  }
+
   /** Append one Arrow IPC batch of step rows to an open import (transferred). */
   appendBatch(id: number, bytes: Uint8Array): Promise<void> {
     return this.guard(() => this.api.appendBatch(id, Comlink.transfer(bytes, [bytes.buffer])));
   }
 
-  abortImport(id: number, reason: string, errors?: { line: number; reason: string }[]): Promise<void> {
+  abortImport(id: number, reason: string, errors?: RejectedLine[]): Promise<void> {
     return this.guard(() => this.api.abortImport(id, reason, errors));
   }
 
@@ -258,12 +260,12 @@ export class PoolClient {
     return this.guard(() => this.api.query(sql));
   }
 
-  /** Make what was written durable now (the pool also checkpoints after its own writes). */
   /** The pool's database file size and the size imports stop at (a persistent pool; null otherwise). */
   room(): Promise<{ bytes: number; limit: number } | null> {
     return this.guard(() => this.api.room());
   }
 
+  /** Make what was written durable now (the pool also checkpoints after its own writes). */
   checkpoint(): Promise<void> {
     return this.guard(() => this.api.checkpoint());
   }

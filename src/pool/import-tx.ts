@@ -1,192 +1,204 @@
 /**
- * An import's transaction (docs/decisions/004): it appends straight into `steps` inside a transaction
- * on a connection of its own, so nothing is copied at commit, other connections never see the rows
- * before the commit, and a reload rolls it back for free. Rows carry their import_id; the commit's
- * dedupe and is_last fix-up find them by it.
+ * An import's transaction (docs/decisions/004), written once for both engines (decision 075): it appends inside a
+ * transaction on a connection of its own, so other connections never see the rows before the commit and a crash
+ * rolls them back for free. Rows carry their import_id; the commit's dedupe and is_last fix-up find them by it
+ * (import-commit.ts). What differs between the engines is the small `ImportEngine` each lends it: how a batch goes in
+ * (DuckDB-WASM inserts the Arrow batch; native DuckDB stages it as a Parquet file, decision 044), whether the file has
+ * a size limit, and what makes a commit durable (OPFS flush and a deferred CHECKPOINT; nothing more natively).
  */
-import type { DuckDBConnection } from '@duckdb/duckdb-wasm/blocking';
-import type { Table } from 'apache-arrow';
-import { tableFromArrays } from 'apache-arrow';
-import { changes } from './changes';
-import { abortImportSql, beginImportSql, type CommitDedupe, type CommitInfo, commitImportRows, setImportSourceSql, stageClock } from './import-commit';
-import type { TrajectoryStats } from './stats';
+import type { RejectedLine } from '../contract/reports';
+import { abortImportSql, beginImportSql, type CommitDedupe, commitImportRows, setImportSourceSql, stageClock } from './import-commit';
+import type { CommitResult, ImportCommit, ImportMeta } from './port';
+import { sqlString } from './sql';
 
-export interface ImportMeta {
-  file: string;
-  sourceId: string;
-  bytes: number;
+/** What an engine lends the import transactions; `C` is its connection handle. */
+export interface ImportEngine<C> {
+  /** Rows of a statement on the pool's own connection. */
+  run(sql: string): Promise<unknown[]>;
+  /** A connection of the import's own, with nothing run on it yet. */
+  connect(): Promise<C>;
+  /** A statement on the import's connection, answered synchronously: the commit's dedupe is written as plain sequential SQL. */
+  runSync(conn: C, sql: string): unknown[];
+  /** A statement on the import's connection. */
+  runOn(conn: C, sql: string): Promise<void>;
+  /** The import's connection closed (its transaction ended first). */
+  close(conn: C): Promise<void>;
+  /** One Arrow IPC stream batch of step rows into `steps` on the import's connection, or held for `insertHeld`. */
+  append(conn: C, bytes: Uint8Array): Promise<void>;
+  /** Batches `append` holds outside the database (staged files) inserted now; absent when append inserts at once. */
+  insertHeld?(conn: C): Promise<void>;
+  /** Batches `append` holds dropped unread (the import was reset or ended). */
+  dropHeld?(conn: C): Promise<void>;
+  /** The database file's size and the size imports stop at; null when the engine sets no limit. */
+  room(): Promise<{ bytes: number; limit: number } | null>;
+  /** Checkpoint after an import began, failed or was recovered (an engine that checkpoints at close does nothing). */
+  checkpoint(): Promise<void>;
+  /** After the commit: make it durable (timed as the 'flush' stage); absent when the COMMIT itself is. */
+  afterCommit?(): Promise<void>;
+  /** Awaited between the commit's stages (the browser's worker answers queued queries there, decision 022). */
+  pause?(): Promise<void>;
+  /** How many passes the trajectory stats take for an import of this many trajectories and steps (decision 048). */
+  statsPasses?(trajectories: number, steps: number): number;
 }
 
-export type ImportCommit = CommitInfo;
-
-export interface CommitResult extends CommitDedupe {
-  rowsAdded: number;
-  /** Where the commit's time went, ms per stage (dedupe, isLast, stats, meta, commit, flush). */
-  stages?: Record<string, number>;
-  /** The pool's database file after the commit, and the size imports stop at (a persistent pool only). */
-  room?: { bytes: number; limit: number };
-}
-
-/** What the engine lends the import transactions. */
-export interface ImportHost {
-  connect(): DuckDBConnection;
-  run(sql: string, on?: DuckDBConnection): Table;
-  /** Append an Arrow table to `name` on the pool's own connection. */
-  insertArrow(t: Table, name: string): void;
-  readonly persistent: boolean;
-  readonly fileLimit: number;
-  readonly stats: TrajectoryStats;
-  databaseBytes(): number;
-  /** CHECKPOINT now (skipped while an import is open). */
-  checkpoint(): void;
-  /** CHECKPOINT soon, off the caller's path (the commit is durable in the WAL already). */
-  checkpointSoon(): void;
-  /** Flush the OPFS handles: what was committed survives a reload. */
-  flush(): void;
-}
-
-interface Tx {
-  conn: DuckDBConnection;
-  /** Database file size when it last grew, and Arrow bytes appended since: rows still in memory. */
+interface Tx<C> {
+  conn: C;
+  /** Database file size when it last grew, and Arrow bytes appended since: rows still in memory (room check). */
   fileBytes: number;
   pending: number;
 }
 
-/** Let the worker answer the queries that queued up behind the last statement. */
-const breathe = () => new Promise<void>((r) => setTimeout(r, 0));
+/** What `recover` says of an import that was running when its engine went away. */
+export const INTERRUPTED_MESSAGE = 'The import was interrupted (the page or the command was closed) and rolled back; nothing of it was kept.';
 
-export class ImportTransactions {
-  private readonly open = new Map<number, Tx>();
+export class ImportTransactions<C> {
+  private readonly open = new Map<number, Tx<C>>();
 
-  constructor(private readonly host: ImportHost) {}
+  constructor(private readonly engine: ImportEngine<C>) {}
 
   /** True while an import's transaction is open (CHECKPOINT cannot run beside it). */
   get busy(): boolean {
     return this.open.size > 0;
   }
 
-  begin(meta: ImportMeta): number {
-    const { host } = this;
-    const id = Number(host.run(`SELECT nextval('import_seq') AS id`).getChild('id')?.get(0));
-    host.run(beginImportSql(id, meta));
-    host.checkpoint();
-    const conn = host.connect();
-    host.run('BEGIN TRANSACTION', conn);
-    this.open.set(id, { conn, fileBytes: host.persistent ? host.databaseBytes() : 0, pending: 0 });
+  async begin(meta: ImportMeta): Promise<number> {
+    const e = this.engine;
+    const id = Number(((await e.run(`SELECT nextval('import_seq') AS id`))[0] as { id?: unknown } | undefined)?.id);
+    await e.run(beginImportSql(id, meta));
+    await e.checkpoint();
+    const conn = await e.connect();
+    await e.runOn(conn, 'BEGIN TRANSACTION');
+    this.open.set(id, { conn, fileBytes: (await e.room())?.bytes ?? 0, pending: 0 });
     return id;
   }
 
-  setSource(id: number, sourceId: string): void {
-    this.host.run(setImportSourceSql(id, sourceId));
+  async setSource(id: number, sourceId: string): Promise<void> {
+    await this.engine.run(setImportSourceSql(id, sourceId));
   }
 
-  append(id: number, bytes: Uint8Array): void {
+  async append(id: number, bytes: Uint8Array): Promise<void> {
     const t = this.tx(id);
-    const { host } = this;
-    t.conn.insertArrowFromIPCStream(bytes, { name: 'steps', create: false });
-    if (!host.persistent) return;
+    const n = bytes.byteLength; // before the engine takes (transfers) the bytes
+    await this.engine.append(t.conn, bytes);
+    const room = await this.engine.room();
+    if (!room) return;
     // DuckDB writes a transaction's rows to the file a row group (122,880 rows) at a time; what it
     // has not written yet is still in memory and counted at its Arrow size (the safe side).
-    const now = host.databaseBytes();
-    if (now > t.fileBytes) {
-      t.fileBytes = now;
+    if (room.bytes > t.fileBytes) {
+      t.fileBytes = room.bytes;
       t.pending = 0;
-    } else t.pending += bytes.byteLength;
-    if (now + t.pending > host.fileLimit) {
+    } else t.pending += n;
+    if (room.bytes + t.pending > room.limit) {
       throw new Error(
-        `the pool's database file would pass ${(host.fileLimit / 1024 ** 3).toFixed(2)} GiB, past which DuckDB-WASM's browser storage does not read data back reliably. Nothing of this file was kept: export and clear older data, or split the file.`,
+        `the pool's database file would pass ${(room.limit / 1024 ** 3).toFixed(2)} GiB, past which DuckDB-WASM's browser storage does not read data back reliably. Nothing of this file was kept: export and clear older data, or split the file.`,
       );
     }
   }
 
-  reset(id: number): void {
+  /** The rows of a query (step columns by name) appended inside the import's transaction (the CLI's merge of shard files). */
+  async appendSql(id: number, select: string): Promise<void> {
+    await this.engine.runOn(this.tx(id).conn, `INSERT INTO steps BY NAME ${select}`);
+  }
+
+  async reset(id: number): Promise<void> {
     const t = this.tx(id);
-    this.host.run('ROLLBACK', t.conn);
-    this.host.run('BEGIN TRANSACTION', t.conn);
-    t.fileBytes = this.host.persistent ? this.host.databaseBytes() : 0;
+    const e = this.engine;
+    await e.dropHeld?.(t.conn);
+    await e.runOn(t.conn, 'ROLLBACK');
+    await e.runOn(t.conn, 'BEGIN TRANSACTION');
+    t.fileBytes = (await e.room())?.bytes ?? 0;
     t.pending = 0;
   }
 
   /**
-   * Commit the import: drop rows already in the pool, keep apart (or join) ids that collide with other
-   * content (dedupeImport, docs/decisions/011), derive is_last and the import's trajectory_stats, one
-   * transaction. Between its statements the worker answers other calls (docs/decisions/022); the
-   * CHECKPOINT that follows runs after this returns.
+   * Commit the import: drop rows already in the pool, keep apart (or join) ids that collide with other content
+   * (dedupeImport, docs/decisions/011), derive is_last and the import's trajectory_stats, one transaction
+   * (commitImportRows). Between its statements an engine may answer other calls (decision 022).
    */
   async commit(id: number, info: ImportCommit): Promise<CommitResult> {
     const t = this.tx(id);
-    const { host } = this;
-    const q = (sql: string) => host.run(sql, t.conn);
-    const { stages, mark, lap } = stageClock(breathe);
+    const e = this.engine;
+    const q = (sql: string) => {
+      const rows = e.runSync(t.conn, sql);
+      return { toArray: () => rows };
+    };
+    const { stages, mark, lap } = stageClock(e.pause && (() => (e.pause as () => Promise<void>)()));
     let result: CommitDedupe & { rowsAdded: number };
     try {
-      result = await commitImportRows(q, id, info, (errors) => this.insertErrors(id, errors, t.conn), lap);
-      this.end(id, 'COMMIT');
-    } catch (e) {
-      this.end(id, 'ROLLBACK');
-      throw e;
+      if (e.insertHeld) {
+        await e.insertHeld(t.conn);
+        mark('insert');
+      }
+      result = await commitImportRows(q, id, info, (errors) => {
+        for (const sql of errorInserts(id, String((e.runSync(t.conn, `SELECT file FROM imports WHERE import_id = ${id}`)[0] as { file?: unknown } | undefined)?.file ?? ''), errors)) e.runSync(t.conn, sql);
+      }, lap, { statsPasses: e.statsPasses && ((tr, n) => (e.statsPasses as (a: number, b: number) => number)(tr, n)) });
+      await this.end(id, 'COMMIT');
+    } catch (err) {
+      await this.end(id, 'ROLLBACK');
+      throw err;
     }
     mark('commit');
-    // durable now (WAL and data blocks on OPFS); the checkpoint is housekeeping and waits its turn
-    host.flush();
-    mark('flush');
-    host.checkpointSoon();
-    const room = host.persistent ? { bytes: host.databaseBytes(), limit: host.fileLimit } : undefined;
-    return { ...result, stages, room };
+    if (e.afterCommit) {
+      await e.afterCommit();
+      mark('flush');
+    }
+    const room = await e.room();
+    return { ...result, stages, ...(room ? { room } : {}) };
   }
 
-  abort(id: number, reason: string, errors: { line: number; reason: string }[] = []): void {
+  async abort(id: number, reason: string, errors: RejectedLine[] = []): Promise<void> {
+    const e = this.engine;
     try {
-      this.end(id, 'ROLLBACK');
+      await this.end(id, 'ROLLBACK');
     } finally {
-      this.insertErrors(id, errors);
-      this.host.run(abortImportSql(id, reason, errors.length));
-      this.host.checkpoint();
+      if (errors.length) {
+        const file = String(((await e.run(`SELECT file FROM imports WHERE import_id = ${id | 0}`))[0] as { file?: unknown } | undefined)?.file ?? '');
+        for (const sql of errorInserts(id, file, errors)) await e.run(sql);
+      }
+      await e.run(abortImportSql(id, reason, errors.length));
+      await e.checkpoint();
     }
   }
 
-  /** Mark imports a reload interrupted (their transaction died with the page, so nothing of them is in `steps`). */
-  recover(): { import_id: number; file: string }[] {
-    const t = this.host.run(`SELECT import_id, file FROM imports WHERE status = 'running'`);
-    const out: { import_id: number; file: string }[] = [];
-    for (const r of t.toArray()) out.push({ import_id: Number(r.import_id), file: String(r.file) });
+  /** Mark imports an engine stop interrupted (their transaction died with it, so nothing of them is in `steps`). */
+  async recover(): Promise<{ import_id: number; file: string }[]> {
+    const e = this.engine;
+    const out = (await e.run(`SELECT import_id, file FROM imports WHERE status = 'running' ORDER BY import_id`)).map((r) => {
+      const row = r as { import_id?: unknown; file?: unknown };
+      return { import_id: Number(row.import_id), file: String(row.file) };
+    });
     if (out.length) {
-      this.host.run(`UPDATE imports SET status = 'interrupted', message = 'The import was interrupted (page closed or reloaded) and rolled back; nothing of it was kept.', finished_at = now() WHERE status = 'running'`);
-      this.host.checkpoint();
+      await e.run(`UPDATE imports SET status = 'interrupted', message = ${sqlString(INTERRUPTED_MESSAGE)}, finished_at = now() WHERE status = 'running'`);
+      await e.checkpoint();
     }
     return out;
   }
 
-  private tx(id: number): Tx {
+  private tx(id: number): Tx<C> {
     const t = this.open.get(id);
     if (!t) throw new Error(`import ${id} is not open (it was committed, aborted, or the pool restarted)`);
     return t;
   }
 
-  private end(id: number, how: 'COMMIT' | 'ROLLBACK'): void {
+  private async end(id: number, how: 'COMMIT' | 'ROLLBACK'): Promise<void> {
     const t = this.open.get(id);
     if (!t) return;
     this.open.delete(id);
     try {
-      this.host.run(how, t.conn);
+      await this.engine.dropHeld?.(t.conn);
+      await this.engine.runOn(t.conn, how);
     } finally {
-      t.conn.close();
-      changes.closed(t.conn);
+      await this.engine.close(t.conn);
     }
   }
+}
 
-  private insertErrors(id: number, errors: { line: number; reason: string }[], on?: DuckDBConnection): void {
-    if (!errors.length) return;
-    const file = String(this.host.run(`SELECT file FROM imports WHERE import_id = ${id}`, on).getChild('file')?.get(0) ?? '');
-    const t = tableFromArrays({
-      import_id: Int32Array.from(errors, () => id),
-      file: errors.map(() => file),
-      line: Int32Array.from(errors, (e) => e.line),
-      reason: errors.map((e) => e.reason.slice(0, 1000)),
-    });
-    if (on) {
-      on.insertArrowTable(t, { name: 'import_errors', create: false });
-      changes.noteTables(['import_errors'], on);
-    } else this.host.insertArrow(t, 'import_errors');
+/** Rows of import_errors, in their order, as INSERT statements of at most 1000 rows (a reason cut at 1000 characters). */
+export function errorInserts(id: number, file: string, errors: readonly RejectedLine[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < errors.length; i += 1000) {
+    const values = errors.slice(i, i + 1000).map((e) => `(${id | 0}, ${sqlString(file)}, ${e.line | 0}, ${sqlString(e.reason.slice(0, 1000))})`);
+    out.push(`INSERT INTO import_errors (import_id, file, line, reason) VALUES ${values.join(', ')}`);
   }
+  return out;
 }

@@ -9,79 +9,26 @@
  *
  * One concept: the engine's worker API is one object over the parts above; each method is a few lines that delegate.
  */
-import {
-  type DuckDBBindings,
-  type DuckDBConnection,
-  BROWSER_RUNTIME,
-  ConsoleLogger,
-  createDuckDB,
-  DuckDBAccessMode,
-  LogLevel,
-} from '@duckdb/duckdb-wasm/blocking';
+import type { DuckDBBindings, DuckDBConnection } from '@duckdb/duckdb-wasm/blocking';
 import * as Comlink from 'comlink';
 import { type Table, tableToIPC } from 'apache-arrow';
 import { changes } from './changes';
 import { CURATION_HELPERS } from './curation-sql';
 import { sqlString } from './sql';
 import { Cursors } from './cursors';
-import { PoolFiles } from './engine-files';
-import { type Compaction, compactPool, settleCompaction } from './compact';
-import { type CommitResult, type ImportCommit, type ImportHost, type ImportMeta, ImportTransactions } from './import-tx';
+import type { PoolFiles } from './engine-files';
+import type { EngineBoot } from './boot';
+import type { PoolApi, PoolInit, PoolStatus } from './api';
+import { type ImportEngine, ImportTransactions } from './import-tx';
+import type { CommitResult, ImportCommit, ImportMeta } from './port';
 import { type MigrationOutcome, migrate } from './migrations';
 import { execOne, readOnlyQuery, withTimeMacros } from './read-only';
 import { RemoteTables } from './remote-tables';
 import { DDL, SCHEMA_VERSION } from './schema';
 import { SCHEMA_HASH, SCHEMA_OBJECTS, SCHEMA_OBJECTS_SQL } from './schema-hash';
 import { TrajectoryStats } from './stats';
-import { loadWasmFrom, type WasmSource } from './wasm-load';
 
-export { POOL_FILE_DENIED } from './engine-files';
-export type { CommitResult, ImportCommit, ImportMeta } from './import-tx';
-
-export interface PoolInit {
-  /** Name of the OPFS database file (one per test, so tests never contend). */
-  poolName: string;
-  wasm: { mvp: string; eh: string };
-  /** Keep the wasm in this Cache Storage cache (only for content-hashed URLs: an entry is never revalidated; wasm-load.ts). */
-  wasmCache?: string;
-  /** Force an in-memory pool (no persistence). */
-  memory?: boolean;
-  /** Refuse imports that would grow the database file past this many bytes (default POOL_FILE_LIMIT; tests set it low). */
-  fileLimit?: number;
-  /** Create a new pool at DuckDB's default storage version, as builds before decision 049 did (tests of such pools). */
-  legacyStorage?: boolean;
-  /** Rewrite the saved pool into a new file before opening it (compact.ts, decision 050). */
-  compact?: boolean;
-}
-
-export interface PoolStatus {
-  persistent: boolean;
-  /** Why the pool is not persistent, or cannot be written, when it is not. */
-  message: string | null;
-  interrupted: { import_id: number; file: string }[];
-  version: string;
-  /** The pool's schema version, and what opening it migrated (docs/decisions/023). */
-  schema: { version: number; migratedFrom: number | null; applied: string[]; refused: string | null };
-  /** When each stage of opening ended, epoch ms (the page marks them: `aw:boot:*` performance marks; bench/boot.mjs). */
-  boot: BootStages;
-  /** Where DuckDB's wasm came from (wasm-load.ts). */
-  wasmSource: WasmSource;
-  /** What a compaction asked for by PoolInit.compact did, or why it did not. */
-  compaction?: Compaction | { error: string };
-}
-
-export interface BootStages {
-  /** The worker's time origin (its creation) and when this module was evaluated. */
-  workerOrigin: number;
-  workerReady: number;
-  instantiated: number;
-  opened: number;
-  schema: number;
-  /** Inside the schema stage: pool_meta read (and, for a pool without it, the probes); the DDL batch committed (a new or changed schema only). */
-  probed: number;
-  ddl: number | null;
-  done: number;
-}
+export type { CommitResult, ImportCommit, ImportMeta } from './port';
 
 /** Epoch ms, comparable across the page and its workers. */
 const epochNow = () => performance.timeOrigin + performance.now();
@@ -101,10 +48,18 @@ export class QueryError extends Error {
 /** duckdb-wasm 1.32 read back corrupt blocks past 4 GiB of OPFS database file (docs/performance.md). */
 export const POOL_FILE_LIMIT = 3.75 * 1024 ** 3;
 
-export class PoolEngine implements ImportHost {
+/** Let the worker answer the queries that queued up behind the last statement. */
+const breathe = () => new Promise<void>((r) => setTimeout(r, 0));
+
+export class PoolEngine {
+  /** `boot` opens the database: on OPFS in the page's worker (boot.ts), in memory on duckdb-wasm's node build in node tests. */
+  constructor(private readonly boot: EngineBoot) {}
+
   private db: DuckDBBindings | null = null;
   private conn: DuckDBConnection | null = null;
   private files: PoolFiles | null = null;
+  /** The database held nothing when opened (boot.ts). */
+  private isNew = true;
   persistent = false;
   fileLimit = POOL_FILE_LIMIT;
   /** Set when this build must not write the pool (a newer or unmigratable schema): the reason. */
@@ -115,7 +70,7 @@ export class PoolEngine implements ImportHost {
   private stageSeq = 1;
   readonly stats = new TrajectoryStats((sql, on) => this.run(sql, on));
   readonly cursors = new Cursors();
-  readonly imports = new ImportTransactions(this);
+  readonly imports = new ImportTransactions(this.importEngine());
   readonly remote = new RemoteTables();
 
   private c(): DuckDBConnection {
@@ -143,46 +98,42 @@ export class PoolEngine implements ImportHost {
     return this.bindings().connect();
   }
 
-  insertArrow(t: Table, name: string): void {
-    this.c().insertArrowTable(t, { name, create: false });
-    changes.noteTables([name], this.c());
+  /**
+   * The engine-specific parts of the one import transaction (import-tx.ts, decision 075): a batch is inserted as
+   * Arrow on the import's connection; the database file has a ceiling (fileLimit); a commit is made durable by
+   * flushing the OPFS handles, and its CHECKPOINT runs later, off the commit's path.
+   */
+  private importEngine(): ImportEngine<DuckDBConnection> {
+    return {
+      run: async (sql) => this.run(sql).toArray(),
+      connect: async () => this.connect(),
+      runSync: (conn, sql) => this.run(sql, conn).toArray(),
+      runOn: async (conn, sql) => void this.run(sql, conn),
+      close: async (conn) => {
+        conn.close();
+        changes.closed(conn);
+      },
+      append: async (conn, bytes) => conn.insertArrowFromIPCStream(bytes, { name: 'steps', create: false }),
+      room: async () => (this.persistent ? { bytes: this.databaseBytes(), limit: this.fileLimit } : null),
+      checkpoint: async () => this.checkpoint(),
+      afterCommit: async () => {
+        // durable now (WAL and data blocks on OPFS); the checkpoint is housekeeping and waits its turn
+        this.flush();
+        this.checkpointSoon();
+      },
+      pause: breathe,
+    };
   }
 
   async open(init: PoolInit): Promise<PoolStatus> {
     this.fileLimit = init.fileLimit ?? POOL_FILE_LIMIT;
-    const bundles = {
-      mvp: { mainModule: init.wasm.mvp, mainWorker: '' },
-      eh: { mainModule: init.wasm.eh, mainWorker: '' },
-    };
-    const db = await createDuckDB(bundles, new ConsoleLogger(LogLevel.WARNING), BROWSER_RUNTIME);
+    const booted = await this.boot(init);
+    const { db, wasm, compaction, instantiated } = booted;
+    let message = booted.message;
     this.db = db;
-    const wasm = loadWasmFrom(db, init.wasmCache ?? null);
-    await db.instantiate(() => {});
-    const instantiated = epochNow();
-    let message: string | null = null;
-    let compaction: PoolStatus['compaction'];
-    if (!init.memory) {
-      try {
-        if (!('storage' in navigator) || !navigator.storage.getDirectory) throw new Error('OPFS is not available in this browser');
-        if (init.compact) {
-          compaction = await compactPool(db, init.poolName).catch((e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }));
-        } else await settleCompaction(init.poolName);
-        const files = new PoolFiles(`opfs://${init.poolName}.db`);
-        await files.prepare(db);
-        files.hookRuntime();
-        if (!init.legacyStorage) files.createAtStorageVersion(db);
-        // Same as duckdb-wasm's own worker does for opfs:// paths (OPEN handler): direct I/O on the access handle.
-        db.open({ path: files.dbPath, accessMode: DuckDBAccessMode.READ_WRITE, useDirectIO: true });
-        this.persistent = true;
-        this.files = files;
-      } catch (e) {
-        message = `The pool is in memory only and will be lost on reload: ${e instanceof Error ? e.message : String(e)}`;
-        db.open({});
-      }
-    } else {
-      db.open({});
-      message = 'The pool is in memory only (requested).';
-    }
+    this.persistent = booted.persistent;
+    this.isNew = booted.isNew;
+    this.files = booted.files;
     this.conn = db.connect();
     // What DuckDB replayed from the WAL at open is only in memory: its next WAL starts at offset 0,
     // over the replayed one. Write it to the database file before anything else is written.
@@ -195,7 +146,7 @@ export class PoolEngine implements ImportHost {
     if (schema.refused) message = schema.refused;
     // a new pool has no import to recover and no steps to count
     const fresh = schema.from === null;
-    const interrupted = this.refused || fresh ? [] : this.imports.recover();
+    const interrupted = this.refused || fresh ? [] : await this.imports.recover();
     if (!this.refused && !fresh && this.stats.check()) this.checkpoint();
     const version = String(this.run('SELECT version() AS v').getChild('v')?.get(0));
     // SQL from notebooks (also ones opened from a URL) must not reach the network or the file system.
@@ -238,7 +189,7 @@ export class PoolEngine implements ImportHost {
 
   private createSchema(): MigrationOutcome {
     // a new database file (or an in-memory pool) has nothing to read: its first query is the DDL
-    const isNew = this.files ? this.files.isNew : true;
+    const isNew = this.isNew;
     const meta = isNew ? null : this.poolMeta();
     this.schemaMarks.probed = epochNow();
     if (meta?.get('schema_version') === String(SCHEMA_VERSION) && meta.get('schema_hash') === SCHEMA_HASH) {
@@ -341,7 +292,7 @@ export class PoolEngine implements ImportHost {
   }
 
   /** The object the worker exposes (Comlink): plain methods, each a call of the pool API. */
-  api() {
+  api(): PoolApi {
     return {
       open: (init: PoolInit): Promise<PoolStatus> => this.open(init),
 
@@ -397,25 +348,25 @@ export class PoolEngine implements ImportHost {
 
       closeCursor: (id: number): void => this.cursors.close(id),
 
-      beginImport: (meta: ImportMeta): number => {
+      beginImport: (meta: ImportMeta): Promise<number> => {
         this.writable();
         return this.imports.begin(meta);
       },
 
       /** Record the file's content hash once computed (imports are registered before hashing, so a reload then is reported too). */
-      setImportSource: (id: number, sourceId: string): void => this.imports.setSource(id, sourceId),
+      setImportSource: (id: number, sourceId: string): Promise<void> => this.imports.setSource(id, sourceId),
 
       /** Append one Arrow IPC batch of step records (columns in `steps` order, import_id set) inside the import's transaction. */
-      appendBatch: (id: number, bytes: Uint8Array): void => this.imports.append(id, bytes),
+      appendBatch: (id: number, bytes: Uint8Array): Promise<void> => this.imports.append(id, bytes),
 
       /** Drop every row the import appended and keep it open: the ingest worker reads the file again (a parallel read fell back to one reader). */
-      resetImport: (id: number): void => this.imports.reset(id),
+      resetImport: (id: number): Promise<void> => this.imports.reset(id),
 
       /** Commit the import (ImportTransactions.commit): atomic, deduped, stats derived; the checkpoint follows off its path. */
       commitImport: (id: number, info: ImportCommit): Promise<CommitResult> => this.imports.commit(id, info),
 
       /** Abandon an import: its transaction is rolled back, so nothing of it is kept; the reason is recorded. */
-      abortImport: (id: number, reason: string, errors: { line: number; reason: string }[] = []): void => this.imports.abort(id, reason, errors),
+      abortImport: (id: number, reason: string, errors: { line: number; reason: string }[] = []): Promise<void> => this.imports.abort(id, reason, errors),
 
       /**
        * Insert or replace step rows outside an import (the gateway's captured calls): rows whose
@@ -474,9 +425,10 @@ export class PoolEngine implements ImportHost {
   }
 }
 
-/** The pool API of a new engine (one per worker: duckdb-wasm's browser runtime is one per worker). */
-export function createPoolApi() {
-  return new PoolEngine().api();
+/**
+ * The pool API of a new engine over the database `boot` opens (one per worker: duckdb-wasm's browser runtime is one
+ * per worker; workers/pool.worker.ts passes the browser's boot, node tests an in-memory one: test/unit/helpers/wasm-pool.ts).
+ */
+export function createPoolApi(boot: EngineBoot): PoolApi {
+  return new PoolEngine(boot).api();
 }
-
-export type PoolApi = ReturnType<typeof createPoolApi>;

@@ -1,7 +1,7 @@
 /**
  * Differential test of the export layouts (issue 13): every fixture of every format is imported the way the
- * pool imports (the ingest pipeline, then the pool's own import transaction and commit, in the engine the
- * browser runs: duckdb-wasm's blocking build, in memory), and every layout's rows are compared with what the
+ * pool imports (the ingest pipeline, then the page's pool — its broker, engine and import transaction — on the engine
+ * the browser runs: duckdb-wasm, its node build, in memory), and every layout's rows are compared with what the
  * storage before "storage v2" produced for the same input (test/fixtures/export-golden.json: columns, row
  * count and a SHA-256 of the rows as JSON). A storage change that alters a layout's columns or values fails
  * here, naming the fixture and the layout. Regenerate only when an output is meant to change:
@@ -12,20 +12,13 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import type { ExportDatasetOptions } from '../../src/contract/reports';
 import { datasetSql, LAYOUTS, type LayoutOptions, resolveLayoutOptions } from '../../src/export/layouts';
 import { ingestFile } from '../../src/ingest/pipeline';
-import { CURATION_HELPERS } from '../../src/pool/curation-sql';
-import { ImportTransactions } from '../../src/pool/import-tx';
+import type { PoolClient } from '../../src/pool/client';
 import { tableToRows } from '../../src/pool/rows';
-import { DDL } from '../../src/pool/schema';
-import { TrajectoryStats } from '../../src/pool/stats';
-
-const require = createRequire(import.meta.url);
-const duck = require('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs');
-const wasm = require.resolve('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm');
+import { startWasmPool } from './helpers/wasm-pool';
 
 const GOLDEN = 'test/fixtures/export-golden.json';
 const UPDATE = !!process.env.UPDATE_EXPORT_GOLDEN;
@@ -47,51 +40,20 @@ const FIXTURES = [
     .map((f) => `formats/${f}`),
 ].sort();
 
-// biome-ignore lint/suspicious/noExplicitAny: duckdb-wasm's node build is untyped CommonJS here
-type Conn = any;
-
-async function engine(): Promise<{ conn: Conn; connect(): Conn }> {
-  const db = await duck.createDuckDB({ mvp: { mainModule: wasm, mainWorker: '' }, eh: { mainModule: wasm, mainWorker: '' } }, new duck.ConsoleLogger(duck.LogLevel.ERROR), duck.NODE_RUNTIME);
-  await db.instantiate(() => {});
-  db.open({});
-  const conn = db.connect();
-  return { conn, connect: () => db.connect() };
-}
-
 const canonical = (v: unknown): unknown =>
   Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])])) : v;
 
-/** Import one fixture into an empty pool through the pipeline and the pool's import transaction, then every case's output. */
-async function outputs(e: Awaited<ReturnType<typeof engine>>, path: string): Promise<Record<string, Out>> {
-  const run = (sql: string, on: Conn = e.conn) => on.query(sql);
-  for (const t of ['steps', 'trajectory_stats', 'curation', 'import_errors', 'imports', 'token_counts']) run(`DELETE FROM ${t}`);
-  const stats = new TrajectoryStats(run);
-  const imports = new ImportTransactions({
-    connect: e.connect,
-    run,
-    insertArrow: (t, name) => e.conn.insertArrowTable(t, { name, create: false }),
-    persistent: false,
-    fileLimit: Number.POSITIVE_INFINITY,
-    stats,
-    databaseBytes: () => 0,
-    checkpoint: () => {},
-    checkpointSoon: () => {},
-    flush: () => {},
-  });
+/** Import one fixture into an empty pool through the pipeline and the page's pool (broker, engine, import transaction), then every case's output. */
+async function outputs(pool: PoolClient, path: string): Promise<Record<string, Out>> {
+  await pool.exec(['steps', 'trajectory_stats', 'curation', 'import_errors', 'imports', 'token_counts'].map((t) => `DELETE FROM ${t}`).join(';\n'));
   const file = new File([readFileSync(`test/fixtures/${path}`)], path.split('/').pop() ?? path);
-  const report = await ingestFile(file, {
-    beginImport: async (m) => imports.begin(m),
-    setImportSource: async (id, s) => imports.setSource(id, s),
-    appendBatch: async (id, b) => imports.append(id, b),
-    commitImport: (id, info) => imports.commit(id, info),
-    abortImport: async (id, reason, errs) => imports.abort(id, reason, errs),
-  });
+  const report = await ingestFile(file, pool);
   const out: Record<string, Out> = { import: { columns: [report.status, report.format], rows: report.added, sha256: '' } };
-  const rows = async (sql: string) => tableToRows(run(sql));
+  const rows = (sql: string) => pool.rows(sql);
   for (const [name, o] of CASES) {
     try {
       const opts = await resolveLayoutOptions(rows, o as LayoutOptions);
-      const t = run(datasetSql(opts));
+      const t = await pool.query(datasetSql(opts));
       const rs = tableToRows(t).map(canonical);
       if (ROWS_DIR) {
         mkdirSync(ROWS_DIR, { recursive: true });
@@ -107,11 +69,13 @@ async function outputs(e: Awaited<ReturnType<typeof engine>>, path: string): Pro
 
 describe('export layouts: the same columns and values as before, for every fixture format', () => {
   it('every fixture, every layout', async () => {
-    const e = await engine();
-    for (const s of DDL) e.conn.query(s);
-    for (const h of CURATION_HELPERS) e.conn.query(h.sql);
+    const pool = await startWasmPool();
     const got: Record<string, Record<string, Out>> = {};
-    for (const f of FIXTURES) got[f] = await outputs(e, f);
+    try {
+      for (const f of FIXTURES) got[f] = await outputs(pool, f);
+    } finally {
+      pool.terminate();
+    }
     if (UPDATE) {
       // one line per fixture and case: a change shows as a one-line diff
       const lines = Object.entries(got).map(([f, cases]) => `${JSON.stringify(f)}: {\n${Object.entries(cases).map(([k, o]) => `  ${JSON.stringify(k)}: ${JSON.stringify(o)}`).join(',\n')}\n}`);

@@ -4,9 +4,9 @@
  * notebook's effect cells) give one re-read; one re-read runs at a time (the next waits for it); and a hidden view
  * (another tab, scrolled away) is only marked stale and re-read when it comes into view.
  */
-interface ChangeSource {
-  onChange(fn: (e: { tables: string[] }) => void): () => void;
-}
+import type { PoolPort } from '../../pool/port';
+
+type ChangeSource = Pick<PoolPort, 'onChange'>;
 
 /**
  * Tables whose rows every import, label and capture writes, and whose columns never change: a view listing the
