@@ -9,7 +9,8 @@ import type { PoolApi } from '../src/pool/api';
 import { sqlString } from '../src/pool/sql';
 import { tableToRows } from '../src/pool/rows';
 import { countStep, countsIpc, type StepInput, type TokenCountRow } from '../src/tokenizer/counts';
-import { type ExportRowInput, type ExportTokenOptions, newPlanTally, newRlExportState, type PlanTally, planRow, type RlColumns, type RlExportCounts, type RlRowInput, rlTokenColumns, type TokenColumns, tallyRow, tokenColumns } from '../src/tokenizer/export-rows';
+import { type ExportRowInput, type ExportTokenOptions, newRlExportState, type RlColumns, type RlExportCounts, type RlRowInput, rlTokenColumns, type TokenColumns, tokenColumns } from '../src/tokenizer/export-rows';
+import { type ExportPlan, exportProfile, planSql, planTokenExport } from '../src/tokenizer/export-plan';
 import { parseTools, templateMessage } from '../src/tokenizer/messages';
 import { loadO200k } from '../src/tokenizer/openai';
 import { loadProfile, sha256Hex, type ProfileInfo, profileInfo, type TokenizerProfile } from '../src/tokenizer/profile';
@@ -57,13 +58,6 @@ export interface TokenCountProgress {
   /** Distinct text pieces tokenized so far / pieces looked up: how much the cache saved. */
   tokenized: number;
   pieces: number;
-}
-
-/** What the first pass of an export with tokens decided (exporter.ts turns it into SQL). */
-export interface ExportPlan extends PlanTally {
-  profile: ProfileInfo;
-  /** Rows not written whole: [row id, messages kept] (0 = left out). */
-  exceptions: [string, number][];
 }
 
 /** What an rl_steps export with tokens did (decision 032). */
@@ -174,28 +168,24 @@ const api = {
    */
   async planExport(exportJob: number, sql: string, idSql: string, opts: ExportTokenOptions): Promise<ExportPlan> {
     if (!pool) throw new Error('tokenizer worker not initialised');
-    if (!active) throw new Error('No tokenizer is set: call workbench.setTokenizer(…) first.');
-    if (active.countingOnly) throw new Error(`${active.name} has no chat template: it counts tokens only, so it cannot write input_ids a trainer would compute. Choose a model's tokenizer for an export with tokens.`);
-    const p = active;
+    const p = exportProfile(active);
+    const from = pool;
     exportCache = new Map();
     rlExport = newRlExportState();
-    const plan: ExportPlan = { profile: profileInfo(p), exceptions: [], ...newPlanTally() };
-    const cursor = await pool.openCursor(`SELECT (${idSql})::VARCHAR AS _id, messages, tools FROM (${sql})`);
-    try {
+    const cursor = await from.openCursor(planSql(sql, idSql));
+    async function* chunks() {
       for (;;) {
-        if (cancelledExports.has(exportJob)) throw new Error('The export was cancelled.');
-        const chunk = await pool.nextChunk(cursor, 2 << 20);
-        if (!chunk) break;
-        for (const r of tableToRows(tableFromIPC(chunk))) {
-          const row = r as unknown as ExportRowInput & { _id: string };
-          tallyRow(plan, plan.exceptions, row._id, planRow(p, row, opts, exportCache));
-        }
+        const chunk = await from.nextChunk(cursor, 2 << 20);
+        if (!chunk) return;
+        yield tableToRows(tableFromIPC(chunk));
       }
+    }
+    try {
+      return await planTokenExport(p, chunks(), opts, exportCache, () => cancelledExports.has(exportJob));
     } finally {
       cancelledExports.delete(exportJob);
-      await pool.closeCursor(cursor);
+      await from.closeCursor(cursor);
     }
-    return plan;
   },
 
   cancelExport(exportJob: number): void {

@@ -45,6 +45,7 @@ const HELP = `agentworld — AgentWorld Workbench, headless
                     the page's export options: [--where SQL] [--include-untrainable] [--keep-invalid] [--sft-per trajectory|step]
                     [--dpo-min-margin N] [--redact] [--split NAME] [--split-column split|channel]
                     [--tokens [--max-tokens N] [--truncate drop|turn] [--tokenizer qwen3|DIR]]   (sft: input_ids, assistant_masks, n_tokens;
+                    rl_steps: prompt_ids / response_ids where the sampler's are missing, ids_retokenized;
                     DIR holds tokenizer.json, tokenizer_config.json and optionally chat_template.jinja)
   agentworld export --pool pool.duckdb --layout sft[,rl_steps,…] --hub-dataset DIR [--sessions sts] [--license ID] [--title T] [--tags a,b]
                     [--recipe notebook.md|recipe.sql] [--force] + the export options above   (a dataset folder the Hugging Face Hub
@@ -104,7 +105,7 @@ export async function exportLayout(pool: NativePool, opts: HeadlessExportOptions
   const t0 = performance.now();
   await claimFolder(nodeFolderIo(out), { force, name: out, forceHint: '--force' });
   const resolved = await resolveLayoutOptions((sql) => pool.rows(sql), opts);
-  // with --tokens: the page's two passes on the page's tokenizer code (src/cli/tokens.ts), the rows as written with their ids
+  // with --tokens: the page's plan and tokenizer code (src/cli/tokens.ts), the rows as written with their ids
   const tok = opts.tokens ? await tokenizedExport(pool, resolved, await cliTokenizer(tokenizer), pool.db.stage) : null;
   try {
     const base = tok ? tok.sql : datasetSql(resolved);

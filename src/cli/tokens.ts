@@ -1,21 +1,20 @@
 /**
- * `agentworld export --layout sft --tokens`: the page's export with tokens (decision 026) on the native pool, with the
- * page's own tokenizer code (src/tokenizer: @huggingface/tokenizers + @huggingface/jinja run in node as in the worker).
- * Pass 1 renders every row of the layout as written and decides which are left out or cut (planRow); pass 2 takes
- * the layout with those exceptions (tokenizedSql), renders each written row (tokenColumns: the same check that the
- * row still fits) and writes its input_ids / assistant_masks / n_tokens beside it, joined by row number.
+ * `agentworld export --layout sft|rl_steps --tokens`: the page's export with tokens (decisions 026, 032; its plan is
+ * src/tokenizer/export-plan.ts) on the native pool, with the page's own tokenizer code (src/tokenizer:
+ * @huggingface/tokenizers + @huggingface/jinja run in node as in the worker), and the tokenizer `--tokenizer` names.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { TokenExportReport } from '../contract/reports';
-import { datasetSql, type LayoutOptions, rowIdSql, rowOrderSql, tokenizedSql } from '../export/layouts';
-import { type ExportRowInput, newPlanTally, planRow, tallyRow, tokenColumns } from '../tokenizer/export-rows';
-import { BUNDLED_QWEN3, loadProfile, profileInfo, type TokenizerProfile } from '../tokenizer/profile';
+import { datasetSql, type LayoutOptions, retokenizedSql, rowIdSql, rowOrderSql, tokenizedSql } from '../export/layouts';
+import type { PoolPort, Row } from '../pool/port';
 import { sqlString } from '../pool/sql';
+import { exportProfile, planTokenExport, rlTokenReport, rlToolsSql, sftTokenReport, tokenSettings, toolWarnings } from '../tokenizer/export-plan';
+import { type ExportRowInput, newRlExportState, type RlRowInput, rlTokenColumns, tokenColumns } from '../tokenizer/export-rows';
+import { BUNDLED_QWEN3, loadProfile, profileInfo, type TokenizerProfile } from '../tokenizer/profile';
 import { UsageError } from './files';
-import type { NativePool } from './native-pool';
 
 /** Rows read from DuckDB per page (a page's messages are held in memory while it is rendered). */
 const PAGE = 2000;
@@ -61,7 +60,7 @@ async function loadTokenizer(spec: string): Promise<TokenizerProfile> {
 }
 
 /** Page through a materialised temp table by its `_n` (1…count). */
-async function* pages(pool: NativePool, table: string, cols: string): AsyncGenerator<Record<string, unknown>[]> {
+async function* pages(pool: PoolPort, table: string, cols: string): AsyncGenerator<Row[]> {
   const [{ n }] = await pool.rows(`SELECT count(*)::BIGINT AS n FROM ${table}`);
   for (let lo = 1; lo <= Number(n); lo += PAGE) yield pool.rows(`SELECT ${cols} FROM ${table} WHERE _n BETWEEN ${lo} AND ${lo + PAGE - 1} ORDER BY _n`);
 }
@@ -73,57 +72,98 @@ export interface TokenizedExport {
   done: () => Promise<void>;
 }
 
-/** Plan and tokenize an sft export: the SQL of the rows to write with their token columns, and the manifest's token report. */
-/** `under`: where the ids file goes (the pool's stage folder, which its engine may read: src/cli/engine-lock.ts). */
+/** A second pass's columns: their DuckDB types, and per page of rows their values (JSON). */
+interface Fill {
+  columns: Record<string, string>;
+  inputs: string;
+  rows(page: Row[]): Record<string, unknown>[];
+}
+
+const ids = (flat: Int32Array, offsets: Int32Array, i: number) => Array.from(flat.subarray(offsets[i] as number, offsets[i + 1] as number));
+
+/**
+ * An export with tokens headless: the page's plan (src/tokenizer/export-plan.ts: options, pass 1, tool warning,
+ * report) on the native pool, then the second pass's columns — sft: input_ids / assistant_masks / n_tokens; rl_steps:
+ * prompt_ids / response_ids / ids_retokenized — computed page by page by the page's tokenizer code, written to a
+ * JSON-lines file beside the rows' numbers, and joined to the rows by number. `under`: where the file goes (the pool's
+ * stage folder, which its engine may read: src/cli/engine-lock.ts).
+ */
 export async function tokenizedExport(
-  pool: NativePool,
+  pool: PoolPort,
   resolved: LayoutOptions & { maxTokens?: number | null; truncate?: 'drop' | 'turn' },
   p: TokenizerProfile,
   under: string = tmpdir(),
 ): Promise<TokenizedExport> {
-  if (resolved.layout !== 'sft') throw new UsageError(`--tokens is for the sft layout headless (got ${resolved.layout})`);
-  if (p.countingOnly) throw new UsageError(`${p.name} has no chat template: it cannot write input_ids a trainer would compute`);
-  const maxTokens = resolved.maxTokens == null ? null : Math.floor(Number(resolved.maxTokens));
-  // as the page: a per-step row is a prompt and its completion, so an over-long one is left out, never cut
-  const truncate = resolved.truncate === 'turn' && resolved.sftPer !== 'step' ? 'turn' : 'drop';
-  const order = rowOrderSql(resolved);
-  const cache = new Map<string, number[]>();
-  const info = profileInfo(p);
-  const report: TokenExportReport = {
-    tokenizer: info.name, vocab_size: info.vocabSize, template_hash: info.templateHash, max_tokens: maxTokens, truncate,
-    ...newPlanTally(), warnings: [],
-  };
-  // pass 1: every row as written decides its fate (left out, cut, kept whole)
-  await pool.exec(`CREATE OR REPLACE TEMP TABLE _aw_tok_in AS SELECT row_number() OVER (ORDER BY ${order}) AS _n, (${rowIdSql(resolved)})::VARCHAR AS _id, messages, tools FROM (${datasetSql(resolved)})`);
-  const exceptions: [string, number][] = [];
-  for await (const rows of pages(pool, '_aw_tok_in', '_id, messages, tools')) {
-    for (const row of rows as unknown as (ExportRowInput & { _id: string })[]) tallyRow(report, exceptions, row._id, planRow(p, row, { maxTokens, truncate }, cache));
+  let settings: ReturnType<typeof tokenSettings>;
+  try {
+    settings = tokenSettings(resolved);
+    exportProfile(p);
+  } catch (e) {
+    throw new UsageError(`--tokens: ${e instanceof Error ? e.message : String(e)}`);
   }
-  await pool.exec('DROP TABLE _aw_tok_in');
-  if (!report.mask_source && report.rows) report.warnings.push('assistant_masks could not be derived for this tokenizer / template: they are all 0.');
-  // pass 2: the rows as written (cut where planned), their ids beside them in a JSON-lines file joined by row number
+  const order = rowOrderSql(resolved);
+  const base = datasetSql(resolved);
+  const cache = new Map<string, number[]>();
+  let rowsSql: string;
+  let fill: Fill;
+  let report: () => TokenExportReport;
+  if (settings.layout === 'sft') {
+    // pass 1: every row as written decides its fate (left out, cut, kept whole)
+    await pool.exec(`CREATE OR REPLACE TEMP TABLE _aw_tok_in AS SELECT row_number() OVER (ORDER BY ${order}) AS _n, (${rowIdSql(resolved)})::VARCHAR AS _id, messages, tools FROM (${base})`);
+    const plan = await planTokenExport(p, pages(pool, '_aw_tok_in', '_id, messages, tools'), settings, cache);
+    await pool.exec('DROP TABLE _aw_tok_in');
+    const warnings = await toolWarnings(pool, plan.profile, base);
+    rowsSql = tokenizedSql(resolved, plan.exceptions);
+    fill = {
+      columns: { input_ids: 'INTEGER[]', assistant_masks: 'INTEGER[]', n_tokens: 'INTEGER' },
+      inputs: 'messages, tools',
+      rows: (page) => {
+        const c = tokenColumns(p, page as unknown as ExportRowInput[], settings.maxTokens, cache);
+        return page.map((_, i) => {
+          const n = (c.offsets[i + 1] as number) - (c.offsets[i] as number);
+          return { input_ids: ids(c.ids, c.offsets, i), assistant_masks: c.masked[i] ? ids(c.masks, c.offsets, i) : new Array<number>(n).fill(0), n_tokens: n };
+        });
+      },
+    };
+    report = () => sftTokenReport(plan, settings, warnings);
+  } else {
+    // no pass 1: every step is written; a step without the sampler's ids gets its prompt's and response's (decision 032)
+    const warnings = await toolWarnings(pool, profileInfo(p), rlToolsSql(base));
+    const st = newRlExportState();
+    rowsSql = retokenizedSql(resolved);
+    fill = {
+      columns: { prompt_ids: 'INTEGER[]', response_ids: 'INTEGER[]', ids_retokenized: 'BOOLEAN' },
+      inputs: 'trajectory_uid, prompt, response, tools, prompt_ids, response_ids',
+      rows: (page) => {
+        const c = rlTokenColumns(p, page as unknown as RlRowInput[], st);
+        return page.map((_, i) => ({
+          prompt_ids: c.promptValid[i] ? ids(c.promptIds, c.promptOffsets, i) : null,
+          response_ids: c.responseValid[i] ? ids(c.responseIds, c.responseOffsets, i) : null,
+          ids_retokenized: c.retokenized[i] === 2 ? null : c.retokenized[i] === 1,
+        }));
+      },
+    };
+    report = () => rlTokenReport(profileInfo(p), st, warnings);
+  }
+  // pass 2: the rows as written (cut where planned), their columns beside them in a JSON-lines file joined by row number
   mkdirSync(under, { recursive: true });
   const tmp = mkdtempSync(join(under, 'aw-tokens-'));
-  const ids = join(tmp, 'ids.jsonl');
-  writeFileSync(ids, '');
-  await pool.exec(`CREATE OR REPLACE TEMP TABLE _aw_tok_out AS SELECT row_number() OVER (ORDER BY ${order}) AS _n, * FROM (${tokenizedSql(resolved, exceptions)})`);
-  for await (const rows of pages(pool, '_aw_tok_out', '_n, messages, tools')) {
-    const c = tokenColumns(p, rows as unknown as ExportRowInput[], maxTokens, cache);
-    const lines = rows.map((r, i) => {
-      const a = c.offsets[i] as number;
-      const b = c.offsets[i + 1] as number;
-      const masks = c.masked[i] ? Array.from(c.masks.subarray(a, b)) : new Array<number>(b - a).fill(0);
-      return JSON.stringify({ _n: Number(r._n), input_ids: Array.from(c.ids.subarray(a, b)), assistant_masks: masks, n_tokens: b - a });
-    });
-    if (lines.length) writeFileSync(ids, `${lines.join('\n')}\n`, { flag: 'a' });
+  const file = join(tmp, 'ids.jsonl');
+  writeFileSync(file, '');
+  await pool.exec(`CREATE OR REPLACE TEMP TABLE _aw_tok_out AS SELECT row_number() OVER (ORDER BY ${order}) AS _n, * FROM (${rowsSql})`);
+  for await (const page of pages(pool, '_aw_tok_out', `_n, ${fill.inputs}`)) {
+    const values = fill.rows(page);
+    const lines = page.map((r, i) => JSON.stringify({ _n: Number(r._n), ...values[i] }));
+    if (lines.length) writeFileSync(file, `${lines.join('\n')}\n`, { flag: 'a' });
   }
-  const path = sqlString(ids);
-  const sql = `SELECT x.* EXCLUDE (_n) REPLACE (t.input_ids AS input_ids, t.assistant_masks AS assistant_masks, t.n_tokens AS n_tokens)
-    FROM _aw_tok_out x JOIN read_json(${path}, format = 'newline_delimited', columns = {_n: 'BIGINT', input_ids: 'INTEGER[]', assistant_masks: 'INTEGER[]', n_tokens: 'INTEGER'}) t ON t._n = x._n
+  const names = Object.keys(fill.columns);
+  const columns = [`_n: 'BIGINT'`, ...names.map((c) => `${c}: ${sqlString(fill.columns[c] as string)}`)].join(', ');
+  const sql = `SELECT x.* EXCLUDE (_n) REPLACE (${names.map((c) => `t.${c} AS ${c}`).join(', ')})
+    FROM _aw_tok_out x JOIN read_json(${sqlString(file)}, format = 'newline_delimited', columns = {${columns}}) t ON t._n = x._n
     ORDER BY x._n`;
   return {
     sql,
-    report,
+    report: report(),
     done: async () => {
       await pool.exec('DROP TABLE IF EXISTS _aw_tok_out');
       rmSync(tmp, { recursive: true, force: true });

@@ -6,7 +6,8 @@
 import * as Comlink from 'comlink';
 import { openDB } from 'idb';
 import type { PoolClient } from '../pool/client';
-import type { BenchEncodeResult, CountTimings, ExportPlan, ProfileFiles, RenderedStep, RlExportStats, TokenCountProgress, TokenizerWorkerApi } from '../../workers/tokenizer.worker';
+import { type ExportPlan, toolWarnings } from './export-plan';
+import type { BenchEncodeResult, CountTimings, ProfileFiles, RenderedStep, RlExportStats, TokenCountProgress, TokenizerWorkerApi } from '../../workers/tokenizer.worker';
 import type { ExportTokenOptions } from './export-rows';
 import type { ProfileInfo } from './profile';
 
@@ -210,12 +211,7 @@ export class TokenizerService {
    * not render tools, over rows that have tool definitions or tool calls.
    */
   async toolWarnings(sql = 'SELECT messages, tools FROM steps'): Promise<string[]> {
-    const info = this.active;
-    if (!info || info.toolSupport) return [];
-    const [r] = await this.pool.rows(`SELECT count(*)::INTEGER AS n FROM (${sql})
-      WHERE (tools IS NOT NULL AND trim(tools) NOT IN ('', '[]')) OR coalesce(list_bool_or(list_transform(messages, m -> coalesce(len(m.tool_calls), 0) > 0)), false)`);
-    const n = Number(r?.n ?? 0);
-    return n ? [`The chat template of ${info.name} does not render tools, and ${n.toLocaleString('en-US')} conversation(s) have tool definitions or tool calls: the trainer will not see them.`] : [];
+    return toolWarnings(this.pool, this.active, sql);
   }
 
   /** A port to the tokenizer worker's API, for the export worker's second pass (token columns per chunk). */

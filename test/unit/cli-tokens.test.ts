@@ -10,8 +10,12 @@ import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runImport } from '../../src/cli/import';
 import { exportLayout, parseCli } from '../../src/cli/main';
+import { cliTokenizer } from '../../src/cli/tokens';
 import { NativePool } from '../../src/cli/native-pool';
 import { exportOptions } from '../../src/export/export-flags';
+import type { RlRowInput } from '../../src/tokenizer/export-rows';
+import { parseTools } from '../../src/tokenizer/messages';
+import { encode, renderText } from '../../src/tokenizer/render';
 
 const FIX = 'test/fixtures/tokenizer';
 const tmp = mkdtempSync(join(tmpdir(), 'aw-cli-tokens-'));
@@ -79,4 +83,37 @@ describe('CLI export with tokens: the page\'s ids, masks and left-out rows', () 
       assert.deepEqual(types, { ids: 'INTEGER[]', n: 'INTEGER' });
     });
   }
+
+  it('rl_steps --tokens: the page\'s re-tokenized prompt_ids / response_ids, and the page\'s report', async () => {
+    const pool = await NativePool.open(join(tmp, 'rl.duckdb'));
+    pools.set('rl', pool);
+    const r = await runImport(pool, [join(FIX, cases[0]?.fixture as string)], { threads: 1 });
+    assert.equal(r.reports[0]?.status, 'done');
+    const { values } = parseCli(['export', '--layout', 'rl_steps', '--tokens']);
+    const [opts] = exportOptions(values);
+    const out = join(tmp, 'rl');
+    const rep = await exportLayout(pool, opts as NonNullable<typeof opts>, out, [], 512 << 20, values.tokenizer);
+    type RlRow = RlRowInput & { ids_retokenized: boolean | null };
+    const steps = (await pool.rows(`SELECT trajectory_uid, prompt, response, tools, prompt_ids, response_ids, ids_retokenized FROM read_parquet('${out}/*.parquet')`)) as unknown as RlRow[];
+    // as test/browser/tokenizer-export.test.ts holds the page's: the prompt rendered with the generation prompt, then
+    // the whole step up to the response's end, each tokenized from scratch (no reuse, no single rendering)
+    const p = await cliTokenizer('qwen3');
+    const filled = steps.filter((x) => x.ids_retokenized === true);
+    assert.ok(filled.length > 0);
+    for (const x of filled) {
+      const tools = parseTools(x.tools);
+      const promptText = renderText(p, x.prompt ?? [], { tools, addGenerationPrompt: true });
+      assert.deepEqual(x.prompt_ids, encode(p, promptText));
+      const whole = renderText(p, [...(x.prompt ?? []), x.response as NonNullable<RlRowInput['response']>], { tools });
+      assert.deepEqual([...(x.prompt_ids ?? []), ...(x.response_ids ?? [])], encode(p, whole.slice(0, whole.lastIndexOf('<|im_end|>') + '<|im_end|>'.length)));
+    }
+    const t = rep.tokens;
+    assert.ok(t);
+    assert.equal(t.rows, steps.length);
+    assert.equal(t.retokenized, filled.length);
+    assert.equal((t.retokenized ?? 0) + (t.sampler_ids ?? 0) + Object.values(t.not_retokenized ?? {}).reduce((a, b) => a + b, 0), steps.length);
+    assert.equal(t.tokens, filled.reduce((a, x) => a + (x.prompt_ids?.length ?? 0) + (x.response_ids?.length ?? 0), 0));
+    const [types] = await pool.rows(`SELECT typeof(prompt_ids) AS ids, typeof(ids_retokenized) AS flag FROM read_parquet('${out}/*.parquet') LIMIT 1`);
+    assert.deepEqual(types, { ids: 'INTEGER[]', flag: 'BOOLEAN' });
+  });
 });
