@@ -7,6 +7,8 @@
  */
 import { totalmem } from 'node:os';
 import { type Table, tableFromJSON } from 'apache-arrow';
+// batches reach arrow-rs (parquet-wasm) on their way to a staged Parquet file: an all-NULL BOOLEAN column must be readable
+import '../util/arrow-bool-fix';
 import type { RejectedLine } from '../contract/reports';
 import { ChangeLog, withViews } from '../pool/changes';
 import { CURATION_HELPERS } from '../pool/curation-sql';

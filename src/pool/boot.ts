@@ -2,8 +2,8 @@
  * Opening the page's database: DuckDB-WASM's browser build instantiated (the module from the HTTP cache or Cache
  * Storage, wasm-load.ts), a pending compaction settled or run (compact.ts), and the database file opened on OPFS with
  * its handles prepared (engine-files.ts), else in memory with the reason said. The engine (pool-core.ts) takes the
- * boot as a parameter: workers/pool.worker.ts passes this one, node tests an in-memory one on duckdb-wasm's node build
- * (test/unit/helpers/wasm-pool.ts), so the engine module itself holds no browser-only value.
+ * boot as a parameter (workers/pool.worker.ts passes this one): the engine is the pool's SQL, this is the browser's
+ * storage.
  */
 import type { DuckDBBindings } from '@duckdb/duckdb-wasm/blocking';
 import { BROWSER_RUNTIME, ConsoleLogger, createDuckDB, DuckDBAccessMode, LogLevel } from '@duckdb/duckdb-wasm/blocking';

@@ -1,7 +1,6 @@
 /**
- * Serving a pool engine's API on a message endpoint: what workers/pool.worker.ts does with `self`, and node tests
- * with one end of a MessageChannel (test/unit/helpers/wasm-pool.ts), so the page's broker (PoolClient) and engine
- * run the same code in both. After every call the tables it wrote are posted to the broker (before the call's own
+ * Serving a pool engine's API on a message endpoint (workers/pool.worker.ts: its `self`), so the worker entry only
+ * hosts. After every call the tables it wrote are posted to the broker (before the call's own
  * answer, so they arrive first); once the engine has hit a fatal error every call fails, as a crashed DuckDB-WASM
  * instance does. The fault hooks exist in test builds only.
  */

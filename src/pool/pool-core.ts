@@ -52,7 +52,7 @@ export const POOL_FILE_LIMIT = 3.75 * 1024 ** 3;
 const breathe = () => new Promise<void>((r) => setTimeout(r, 0));
 
 export class PoolEngine {
-  /** `boot` opens the database: on OPFS in the page's worker (boot.ts), in memory on duckdb-wasm's node build in node tests. */
+  /** `boot` opens the database (boot.ts: on OPFS, else in memory). */
   constructor(private readonly boot: EngineBoot) {}
 
   private db: DuckDBBindings | null = null;
@@ -427,7 +427,7 @@ export class PoolEngine {
 
 /**
  * The pool API of a new engine over the database `boot` opens (one per worker: duckdb-wasm's browser runtime is one
- * per worker; workers/pool.worker.ts passes the browser's boot, node tests an in-memory one: test/unit/helpers/wasm-pool.ts).
+ * per worker; workers/pool.worker.ts passes the browser's boot, boot.ts).
  */
 export function createPoolApi(boot: EngineBoot): PoolApi {
   return new PoolEngine(boot).api();

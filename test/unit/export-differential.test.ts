@@ -1,7 +1,7 @@
 /**
  * Differential test of the export layouts (issue 13): every fixture of every format is imported the way the
- * pool imports (the ingest pipeline, then the page's pool — its broker, engine and import transaction — on the engine
- * the browser runs: duckdb-wasm, its node build, in memory), and every layout's rows are compared with what the
+ * pool imports (the ingest pipeline, then the page's pool — its broker and pool worker, helpers/page-workers.ts — on
+ * the engine the browser runs: duckdb-wasm, its node build, in memory), and every layout's rows are compared with what the
  * storage before "storage v2" produced for the same input (test/fixtures/export-golden.json: columns, row
  * count and a SHA-256 of the rows as JSON). A storage change that alters a layout's columns or values fails
  * here, naming the fixture and the layout. Regenerate only when an output is meant to change:
@@ -18,7 +18,7 @@ import { datasetSql, LAYOUTS, type LayoutOptions, resolveLayoutOptions } from '.
 import { ingestFile } from '../../src/ingest/pipeline';
 import type { PoolClient } from '../../src/pool/client';
 import { tableToRows } from '../../src/pool/rows';
-import { startWasmPool } from './helpers/wasm-pool';
+import { startPool } from './helpers/page-workers';
 
 const GOLDEN = 'test/fixtures/export-golden.json';
 const UPDATE = !!process.env.UPDATE_EXPORT_GOLDEN;
@@ -69,7 +69,7 @@ async function outputs(pool: PoolClient, path: string): Promise<Record<string, O
 
 describe('export layouts: the same columns and values as before, for every fixture format', () => {
   it('every fixture, every layout', async () => {
-    const pool = await startWasmPool();
+    const pool = await startPool('export-differential');
     const got: Record<string, Record<string, Out>> = {};
     try {
       for (const f of FIXTURES) got[f] = await outputs(pool, f);

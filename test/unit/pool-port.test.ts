@@ -1,6 +1,6 @@
 /**
  * One conformance suite for the pool port (src/pool/port.ts, decision 074), run against both engines in node: the
- * page's (PoolClient and its engine on DuckDB-WASM's node build, test/unit/helpers/wasm-pool.ts) and the CLI's
+ * page's (PoolClient and the real pool worker on DuckDB-WASM's node build, test/unit/helpers/page-workers.ts) and the CLI's
  * (NativePool on @duckdb/node-api). Each check is a function taking an engine, as duckdb-wasm writes its suites;
  * each runs on both, and what the two answer is compared: same inputs, same rows. The commit paths of the one import
  * transaction (src/pool/import-tx.ts) — dedupe, id collisions, joined traces, repeats, reset, abort, a failed file,
@@ -19,7 +19,7 @@ import { datasetSql, LAYOUTS, type LayoutOptions, resolveLayoutOptions } from '.
 import { ingestFile } from '../../src/ingest/pipeline';
 import { stepsToIPC } from '../../src/ingest/step-arrow';
 import type { PoolChange, PoolPort, Row } from '../../src/pool/port';
-import { startWasmPool } from './helpers/wasm-pool';
+import { startPool } from './helpers/page-workers';
 
 type Port = PoolPort & { close(): Promise<void> };
 
@@ -36,7 +36,7 @@ const ENGINES: Engine[] = [
     name: 'page (DuckDB-WASM)',
     files: false,
     async open() {
-      const p = await startWasmPool();
+      const p = await startPool('port');
       return Object.assign(p, { close: async () => p.terminate() });
     },
   },
