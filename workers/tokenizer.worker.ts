@@ -9,61 +9,15 @@ import type { PoolApi } from '../src/pool/api';
 import { sqlString } from '../src/pool/sql';
 import { tableToRows } from '../src/pool/rows';
 import { countStep, countsIpc, type StepInput, type TokenCountRow } from '../src/tokenizer/counts';
-import { type ExportRowInput, type ExportTokenOptions, newRlExportState, type RlColumns, type RlExportCounts, type RlRowInput, rlTokenColumns, type TokenColumns, tokenColumns } from '../src/tokenizer/export-rows';
+import { type ExportRowInput, type ExportTokenOptions, newRlExportState, type RlColumns, type RlRowInput, rlTokenColumns, type TokenColumns, tokenColumns } from '../src/tokenizer/export-rows';
 import { type ExportPlan, exportProfile, planSql, planTokenExport } from '../src/tokenizer/export-plan';
 import { parseTools, templateMessage } from '../src/tokenizer/messages';
 import { loadO200k } from '../src/tokenizer/openai';
 import { loadProfile, sha256Hex, type ProfileInfo, profileInfo, type TokenizerProfile } from '../src/tokenizer/profile';
-import { type LostContent, renderChat, type TokenPiece, tokenPieces } from '../src/tokenizer/render';
+import { renderChat, tokenPieces } from '../src/tokenizer/render';
 import { TEST_BUILD } from '../src/util/test-build';
+import type { CountTimings, ProfileFiles, RenderedStep, RlExportStats, TokenCountProgress, TokenizerWorkerApi } from '../src/tokenizer/api';
 import { type BenchEncodeResult, benchEncode } from '../src/tokenizer/bench-encode';
-
-export type { BenchEncodeResult };
-
-export interface RenderedStep {
-  profile: ProfileInfo;
-  pieces: TokenPiece[] | null;
-  /** The rendered text when it cannot be cut into tokens (non-byte-level tokenizers). */
-  text: string | null;
-  nTokens: number;
-  nTrained: number;
-  maskSource: 'generation' | 'turns' | null;
-  error: string | null;
-  lost: LostContent;
-  /** Whether the step has tool definitions. */
-  hasTools: boolean;
-}
-
-export interface ProfileFiles {
-  /** A profile built into the worker (OpenAI o200k_base, counting only): the other fields are ignored. */
-  builtin?: 'o200k_base';
-  /** tokenizer.json as text, or a URL to fetch it from (bundled profiles). */
-  tokenizer: string | { url: string };
-  config: string | { url: string };
-  template?: string | null;
-  name?: string;
-}
-
-/** Where one counting worker's time went (ms): waiting for the pool's chunks, decoding them, counting, building the rows' IPC. */
-export interface CountTimings {
-  readMs: number;
-  decodeMs: number;
-  countMs: number;
-  writeMs: number;
-}
-
-export interface TokenCountProgress {
-  done: number;
-  total: number;
-  /** Distinct text pieces tokenized so far / pieces looked up: how much the cache saved. */
-  tokenized: number;
-  pieces: number;
-}
-
-/** What an rl_steps export with tokens did (decision 032). */
-export interface RlExportStats extends RlExportCounts {
-  profile: ProfileInfo;
-}
 
 let pool: Comlink.Remote<PoolApi> | null = null;
 /** The rl_steps export being written: previous step's rendering, piece cache, counts. */
@@ -299,5 +253,4 @@ const api = {
     : {}),
 };
 
-export type TokenizerWorkerApi = typeof api;
-Comlink.expose(api);
+Comlink.expose(api satisfies TokenizerWorkerApi);

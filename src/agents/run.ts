@@ -3,7 +3,7 @@
  * Agents depend on the gateway (its base URL, settings for the upstream's id); the gateway never on agents.
  */
 import * as Comlink from 'comlink';
-import type { AgentWorkerApi } from '../../workers/agent.worker';
+import type { AgentWorkerApi } from './api';
 import { pickUpstream } from '../gateway/core/upstream';
 import { gatewayBase } from '../gateway/page/register';
 import { getSettings } from '../gateway/page/settings';

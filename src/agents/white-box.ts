@@ -125,3 +125,17 @@ export async function runAgentJob(o: RunAgentOptions): Promise<{ trajectories: s
   await Promise.all(Array.from({ length: Math.min(o.concurrency ?? 4, jobs.length) }, worker));
   return { trajectories: results.map((x) => x.trajectory_uid), results };
 }
+
+/** What the agent worker serves (workers/agent.worker.ts; protocol: api.ts): one job at a time, stoppable. */
+export function createAgentWorkerApi() {
+  let controller: AbortController | null = null;
+  return {
+    async run(o: { agent: AgentConfig; tasks: TaskSet; rollouts: number; gatewayBase: string; upstream: { id: string; tokenIds: boolean }; concurrency?: number }, onProgress?: (p: AgentProgress) => void) {
+      controller = new AbortController();
+      return runAgentJob({ ...o, signal: controller.signal, onProgress });
+    },
+    stop() {
+      controller?.abort();
+    },
+  };
+}

@@ -3,6 +3,7 @@
  * estimated Jaccard to confirm, union-find for clusters. Pure and deterministic (fixed seeds, ids
  * sorted), so the same pool always yields the same clusters.
  */
+import { tableFromIPC } from 'apache-arrow';
 
 export interface MinHashOptions {
   /** Words per shingle. */
@@ -145,3 +146,15 @@ export function nearDuplicates(items: { id: string; text: string }[], opts: MinH
   // Stryker disable next-line all: the sort is a guard, equivalent for every input
   return out.sort((a, b) => (a.cluster_id === b.cluster_id ? (a.step_id < b.step_id ? -1 : 1) : a.cluster_id < b.cluster_id ? -1 : 1));
 }
+
+/** What the near-duplicate worker serves (workers/minhash.worker.ts; protocol: api.ts): Arrow IPC (step_id, text) in, duplicate pairs out. */
+export const minHashWorkerApi = {
+  run(ipc: Uint8Array, opts: MinHashOptions): NearDuplicate[] {
+    const t = tableFromIPC(ipc);
+    const ids = t.getChild('step_id');
+    const texts = t.getChild('text');
+    const items: { id: string; text: string }[] = [];
+    for (let i = 0; i < t.numRows; i++) items.push({ id: String(ids?.get(i)), text: String(texts?.get(i) ?? '') });
+    return nearDuplicates(items, opts);
+  },
+};

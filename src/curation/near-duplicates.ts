@@ -1,7 +1,7 @@
 /** Runs MinHash near-duplicate detection in a worker and stores the clusters in `near_duplicates`. */
 import * as Comlink from 'comlink';
 import type { PoolClient } from '../pool/client';
-import type { MinHashWorkerApi } from '../../workers/minhash.worker';
+import type { MinHashWorkerApi } from './api';
 import type { MinHashOptions } from './minhash';
 import { sqlNumber, sqlString } from '../pool/sql';
 

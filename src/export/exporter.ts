@@ -5,7 +5,7 @@ import type { PoolClient } from '../pool/client';
 import { LinkedWorker } from '../pool/linked-worker';
 import { exportProfile, rlTokenReport, rlToolsSql, sftTokenReport, tokenSettings, toolWarnings } from '../tokenizer/export-plan';
 import type { TokenizerService } from '../tokenizer/service';
-import type { ExportWorkerApi } from '../../workers/export.worker';
+import type { ExportWorkerApi } from './api';
 import { datasetSql, describeSql, resolveLayoutOptions, retokenizedSql, rowIdSql, tokenizedSql, withoutMapsSql } from './layouts';
 import { asJob } from '../util/jobs';
 

@@ -5,7 +5,7 @@
 import * as Comlink from 'comlink';
 import type { PoolClient } from '../pool/client';
 import { remoteRelation } from '../pool/remote-tables';
-import type { RemoteParquetWorkerApi } from '../../workers/remote-parquet.worker';
+import type { RemoteParquetWorkerApi } from './api';
 import { READER_STOPPED } from './parquet-range';
 import { type RemoteBackend, RemoteParquetSql, type RemoteQueryOptions } from './remote-query';
 

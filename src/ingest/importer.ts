@@ -3,7 +3,7 @@ import * as Comlink from 'comlink';
 import type { ImportOptions, ImportReport, Importer } from '../contract/reports';
 import type { PoolClient } from '../pool/client';
 import { LinkedWorker } from '../pool/linked-worker';
-import type { IngestJobOptions, IngestWorkerApi } from '../../workers/ingest.worker';
+import type { IngestJobOptions, IngestWorkerApi } from './api';
 import { asJob } from '../util/jobs';
 
 export interface WorkerImporterOptions {

@@ -1,4 +1,5 @@
 
+import * as Comlink from 'comlink';
 import { detectFormat } from './detect';
 import type { Normalizer } from './normalizer';
 import { NORMALIZERS } from './normalizers';
@@ -208,3 +209,12 @@ export async function runSharded(file: File, plan: ShardPlan, pool: ShardPool, e
   };
 }
 
+/**
+ * What a shard worker serves (workers/ingest-shard.worker.ts; api.ts): one shard read for the ingest worker that started
+ * it, its Arrow batches handed back to it (transferred; that worker appends them to the pool in its import's transaction).
+ */
+export const shardWorkerApi = {
+  run(job: ShardJob, onBatch: (bytes: Uint8Array) => Promise<void>, onProgress: (bytes: number, records: number, rows: number) => void): Promise<RecordRun> {
+    return runShard(job, (bytes) => onBatch(Comlink.transfer(bytes, [bytes.buffer])), onProgress);
+  },
+};

@@ -3,7 +3,7 @@
  * so the files are static assets fetched by the tokenizer worker when chosen, never in the first page load.
  * The CLI loads the same files from node_modules (`--tokenizer qwen3`, src/cli/tokens.ts).
  */
-import type { ProfileFiles } from '../../workers/tokenizer.worker';
+import type { ProfileFiles } from './api';
 import { BUNDLED_QWEN3 } from './profile';
 
 export { BUNDLED_QWEN3 };

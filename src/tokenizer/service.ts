@@ -7,7 +7,7 @@ import * as Comlink from 'comlink';
 import { openDB } from 'idb';
 import type { PoolClient } from '../pool/client';
 import { type ExportPlan, toolWarnings } from './export-plan';
-import type { BenchEncodeResult, CountTimings, ProfileFiles, RenderedStep, RlExportStats, TokenCountProgress, TokenizerWorkerApi } from '../../workers/tokenizer.worker';
+import type { BenchEncodeResult, CountTimings, ProfileFiles, RenderedStep, RlExportStats, TokenCountProgress, TokenizerWorkerApi } from './api';
 import type { ExportTokenOptions } from './export-rows';
 import type { ProfileInfo } from './profile';
 

@@ -103,19 +103,9 @@ export function edgesOf(files: readonly string[]): Edge[] {
   return edges;
 }
 
-/**
- * The one exception: a folder names its worker's API type (`import type { XWorkerApi } from
- * '…/workers/x.worker'`, the comlink pattern: the worker implements, the client names the type).
- * Erased at build time, so it is no dependency at run time and no part of a cycle.
- */
-function exempt(e: Edge): boolean {
-  return e.to === 'workers' && e.typeOnly && /\.worker$/.test(e.spec);
-}
-
 export function violations(edges: readonly Edge[]): string[] {
   const out: string[] = [];
   for (const e of edges) {
-    if (exempt(e)) continue;
     const allowed = ALLOWED[e.from];
     if (!allowed) out.push(`${e.file}: folder '${e.from}' is not in the architecture table (docs/architecture.md)`);
     else if (!allowed.includes(e.to)) out.push(`${e.file}: ${e.from} → ${e.to} ('${e.spec}'${e.typeOnly ? ', type only' : ''}) goes against the import direction`);
@@ -142,10 +132,10 @@ export function graphCycles(graph: ReadonlyMap<string, ReadonlySet<string>>): st
   return out;
 }
 
-/** Folder cycles, over the folder graph (the worker-API exception left out). */
+/** Folder cycles, over the folder graph. */
 export function cycles(edges: readonly Edge[]): string[] {
   const graph = new Map<string, Set<string>>();
-  for (const e of edges) if (!exempt(e)) graph.set(e.from, (graph.get(e.from) ?? new Set()).add(e.to));
+  for (const e of edges) graph.set(e.from, (graph.get(e.from) ?? new Set()).add(e.to));
   return graphCycles(graph);
 }
 
@@ -198,6 +188,13 @@ describe('architecture: the import direction of docs/architecture.md', () => {
 
   it('no two files import each other, directly or round a loop (type imports counted)', () => {
     assert.deepEqual(graphCycles(fileGraph(FILES)), []);
+  });
+
+  it('a worker entry only hosts: it exports nothing (its protocol is its folder\'s api.ts), and nothing imports it', () => {
+    const entries = FILES.filter((f) => folderOf(f) === 'workers');
+    assert.ok(entries.length >= 7);
+    for (const f of entries) assert.doesNotMatch(readFileSync(f, 'utf8'), /^export\s/m, `${relative(ROOT, f)} exports: its protocol belongs in its folder's api.ts`);
+    assert.deepEqual(edges.filter((e) => e.to === 'workers').map((e) => `${e.file} → ${e.spec}`), []);
   });
 
   it('the checks catch what they are for', () => {

@@ -7,7 +7,7 @@
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { activeTokenizer, type TokenizerService } from '../../tokenizer/service';
-import type { RenderedStep } from '../../../workers/tokenizer.worker';
+import type { RenderedStep } from '../../tokenizer/api';
 
 @customElement('aw-trainer-view')
 export class AwTrainerView extends LitElement {
