@@ -94,14 +94,18 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     generate(file, mb, 7);
     const native = [];
     const nativeCpu = [];
+    const native1 = [];
     for (let i = 0; i < runs; i++) {
+      // DuckDB's default threads, then threads=1 (the second baseline: one engine thread, no parallel JSON reader)
       const c0 = process.cpuUsage();
       native.push((await nativeImportExport(file, join('bench/data', `native-${mb}mb.parquet`))).importMs);
       const c = process.cpuUsage(c0);
       nativeCpu.push((c.user + c.system) / 1000);
+      native1.push((await nativeImportExport(file, join('bench/data', `native-${mb}mb.parquet`), { threads: 1 })).importMs);
     }
     native.sort((a, b) => a - b);
     nativeCpu.sort((a, b) => a - b);
+    native1.sort((a, b) => a - b);
     const load0 = loadavg()[0];
     const cli = await cliBench(file, 'bench/data', runs, console.log, opt('memory-limit') ? ['--memory-limit', opt('memory-limit')] : []);
     const wall = cli.imports.map((x) => x.ms).sort((a, b) => a - b);
@@ -109,8 +113,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const cpu = cli.imports.map((x) => x.cpuMs).sort((a, b) => a - b);
     console.log(`${mb} MB CPU time: CLI ${(med(cpu) / 1000).toFixed(1)} s vs native (import + Parquet copy) ${(med(nativeCpu) / 1000).toFixed(1)} s`);
     const poolBytes = med(cli.imports.map((x) => x.poolBytes));
-    results[mb] = { nativeMs: med(native), nativeCpuMs: med(nativeCpu), cliMs: med(wall), cliCpuMs: med(cpu), ratio: med(wall) / med(native), peakRss: Math.max(...cli.imports.map((x) => x.peakRss)), fileBytes: statSync(file).size, poolBytes, load: [load0, loadavg()[0]], ...cli };
-    console.log(`${mb} MB: CLI ${(med(wall) / 1000).toFixed(1)} s vs native read_json_auto ${(med(native) / 1000).toFixed(2)} s: ${(med(wall) / med(native)).toFixed(1)}x; peak RSS ${(results[mb].peakRss / 1e6).toFixed(0)} MB for a ${(results[mb].fileBytes / 1e6).toFixed(0)} MB file`);
+    results[mb] = { nativeMs: med(native), nativeCpuMs: med(nativeCpu), native1Ms: med(native1), cliMs: med(wall), cliCpuMs: med(cpu), ratio: med(wall) / med(native), ratio1: med(wall) / med(native1), peakRss: Math.max(...cli.imports.map((x) => x.peakRss)), fileBytes: statSync(file).size, poolBytes, load: [load0, loadavg()[0]], ...cli };
+    console.log(`${mb} MB: CLI ${(med(wall) / 1000).toFixed(1)} s vs native read_json_auto ${(med(native) / 1000).toFixed(2)} s: ${(med(wall) / med(native)).toFixed(1)}x (threads=1: ${(med(native1) / 1000).toFixed(2)} s, ${(med(wall) / med(native1)).toFixed(1)}x); peak RSS ${(results[mb].peakRss / 1e6).toFixed(0)} MB for a ${(results[mb].fileBytes / 1e6).toFixed(0)} MB file`);
   }
   console.log(JSON.stringify(results, null, 1));
   const out = opt('out', 'bench/results-cli.json');
@@ -130,7 +134,7 @@ function compare(now, before) {
     const pair = (label, x, y, d, k, u) => `${label} ${f(x, d, k, u)} (was ${f(y, d, k, u)})`;
     lines.push(
       `  ${mb} MB: ${pair('CLI wall', r.cliMs, b.cliMs, 1)}, ${pair('CPU', r.cliCpuMs, b.cliCpuMs, 1)}, ${pair('peak RSS', r.peakRss, b.peakRss, 0, 1e6, 'MB')}, ` +
-        `${pair('pool', r.poolBytes, b.poolBytes, 0, 1e6, 'MB')}, ${pair('native wall', r.nativeMs, b.nativeMs, 2)}, ` +
+        `${pair('pool', r.poolBytes, b.poolBytes, 0, 1e6, 'MB')}, ${pair('native wall', r.nativeMs, b.nativeMs, 2)}, ${pair('native threads=1', r.native1Ms, b.native1Ms, 2)}, ` +
         `8 shards 2 vs 1 process ${r.shards.speedup.toFixed(2)}x (was ${b.shards?.speedup?.toFixed(2) ?? '–'}x)`,
     );
   }

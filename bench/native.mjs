@@ -5,8 +5,8 @@ import { DDL, growStepsSql, ROLLUPS, trajectoryStatsSql } from './rollups.mjs';
 
 const q = (s) => `'${s.replaceAll("'", "''")}'`;
 
-async function fresh() {
-  const db = await DuckDBInstance.create(':memory:');
+async function fresh(threads) {
+  const db = await DuckDBInstance.create(':memory:', threads ? { threads: String(threads) } : {});
   const conn = await db.connect();
   return { db, conn, close: () => { conn.closeSync?.(); db.closeSync?.(); } };
 }
@@ -16,9 +16,12 @@ async function scalar(conn, sql) {
   return Number(r.getRows()[0][0]);
 }
 
-/** read_json_auto into a table, then zstd Parquet of that table; one run. */
-export async function nativeImportExport(file, outParquet) {
-  const { conn, close } = await fresh();
+/**
+ * read_json_auto into a table, then zstd Parquet of that table; one run. `threads`: DuckDB's default (every core)
+ * unless given; the bench also runs it at 1, the engine limit of the page's single-threaded DuckDB-WASM.
+ */
+export async function nativeImportExport(file, outParquet, { threads } = {}) {
+  const { conn, close } = await fresh(threads);
   try {
     const rss0 = process.memoryUsage().rss;
     let peak = rss0;
@@ -33,7 +36,8 @@ export async function nativeImportExport(file, outParquet) {
     t0 = performance.now();
     await conn.run(`COPY t TO ${q(outParquet)} (FORMAT parquet, COMPRESSION zstd)`);
     const exportMs = performance.now() - t0;
-    return { importMs, exportMs, rows, peakRssDelta: peak - rss0 };
+    const [[n]] = (await conn.runAndReadAll(`SELECT current_setting('threads')`)).getRows();
+    return { importMs, exportMs, rows, peakRssDelta: peak - rss0, threads: Number(n) };
   } finally {
     close();
   }

@@ -145,17 +145,23 @@ try {
       rollupPage = null;
       rollupBrowser = null;
     }
+    // two baselines, alternating so the machine's load falls on both: DuckDB's default threads (every core) and
+    // threads=1, the page's engine limit (DuckDB-WASM runs one thread), to tell engine limits from our own work
+    r.native1 = [];
     for (let i = 0; i < RUNS; i++) {
-      const n = await nativeImportExport(file, join(DATA, `native-${mb}mb.parquet`));
-      r.native.push(n);
-      log(`${mb} MB native run ${i + 1}: import ${n.importMs.toFixed(0)} ms (${n.rows} rows), export ${n.exportMs.toFixed(0)} ms`);
+      for (const one of i % 2 ? [true, false] : [false, true]) {
+        const n = await nativeImportExport(file, join(DATA, `native-${mb}mb.parquet`), one ? { threads: 1 } : {});
+        (one ? r.native1 : r.native).push(n);
+        log(`${mb} MB native run ${i + 1}, ${n.threads} thread(s): import ${n.importMs.toFixed(0)} ms (${n.rows} rows), export ${n.exportMs.toFixed(0)} ms`);
+      }
     }
     if (!SKIP.has('cli')) {
       // the headless CLI on native DuckDB (issue 22): import vs read_json_auto, peak RSS, 8 shards in 1 vs 2 processes
       r.cli = await cliBench(file, DATA, RUNS, log);
       const wall = stats(r.cli.imports.map((x) => x.ms));
       r.cli.ratio = ratio(wall, stats(r.native.map((x) => x.importMs)));
-      log(`${mb} MB CLI import ${(wall.median / 1000).toFixed(1)} s = ${r.cli.ratio?.toFixed(1)}x native read_json_auto; 8 shards, 2 processes vs 1: ${r.cli.shards.speedup.toFixed(2)}x`);
+      r.cli.ratio1 = ratio(wall, stats(r.native1.map((x) => x.importMs)));
+      log(`${mb} MB CLI import ${(wall.median / 1000).toFixed(1)} s = ${r.cli.ratio?.toFixed(1)}x native read_json_auto (${r.cli.ratio1?.toFixed(1)}x at threads=1); 8 shards, 2 processes vs 1: ${r.cli.shards.speedup.toFixed(2)}x`);
     }
     if (r.failure) continue;
     const same = await nativeStepsExport(r.workbenchParquet, join(DATA, `native-steps-${mb}mb.parquet`), RUNS);
@@ -321,6 +327,7 @@ function summarize(r) {
   const nat = (k) => stats(r.native.map((x) => x[k]));
   const imp = wb('importMs');
   const nimp = nat('importMs');
+  const nimp1 = r.native1?.length ? stats(r.native1.map((x) => x.importMs)) : null;
   const exp = wb('exportMs');
   const nexp = nat('exportMs');
   const nsame = stats(r.nativeStepsExport.ms);
@@ -328,7 +335,10 @@ function summarize(r) {
   const delta = stats(r.workbench.map((x) => x.memPeak.rss - x.memBase.rss));
   const bytes = r.mb * 1e6;
   return {
-    import: { workbench: imp, native: nimp, ratio: ratio(imp, nimp), mbps: bytes / 1e6 / (imp.median / 1000), nativeMbps: bytes / 1e6 / (nimp.median / 1000) },
+    import: {
+      workbench: imp, native: nimp, ratio: ratio(imp, nimp), mbps: bytes / 1e6 / (imp.median / 1000), nativeMbps: bytes / 1e6 / (nimp.median / 1000),
+      nativeThreads: r.native.at(-1)?.threads ?? null, native1: nimp1, ratio1: nimp1 ? ratio(imp, nimp1) : null,
+    },
     export: { workbench: exp, native: nexp, ratio: ratio(exp, nexp), nativeSameRows: nsame, ratioSameRows: ratio(exp, nsame), bytes: r.workbench.at(-1).exportBytes },
     floor: r.floor,
     floorRatio: r.floor.json_parse_1w ? ratio(r.floor.json_parse_1w, nimp) : null,
@@ -352,10 +362,12 @@ function figureRows(results) {
       continue;
     }
     rows.push([`import ${mb} MB → steps, ms`, f(s.import.workbench), f(s.import.native), x(s.import.ratio)]);
+    if (s.import.native1) rows.push([`  vs native read_json_auto at threads=1, ms`, '', f(s.import.native1), x(s.import.ratio1)]);
     rows.push([`  import throughput, MB/s`, s.import.mbps.toFixed(1), s.import.nativeMbps.toFixed(1), '']);
     if (s.floor?.json_parse_1w) rows.push([`  CPU floor: JSON.parse in 1 / 2 workers, ms`, `${f(s.floor.json_parse_1w)} / ${f(s.floor.json_parse_2w)}`, '', x(s.floorRatio)]);
     rows.push([`export ${mb} MB steps → Parquet zstd, ms`, f(s.export.workbench), f(s.export.native), x(s.export.ratio)]);
     rows.push([`  vs native COPY of the same ${s.rows.steps} steps`, '', f(s.export.nativeSameRows), x(s.export.ratioSameRows)]);
+    if (results.sizes[mb].cli?.ratio1) rows.push([`  CLI import ${mb} MB vs native default threads / threads=1`, '', '', `${x(results.sizes[mb].cli.ratio)} / ${x(results.sizes[mb].cli.ratio1)}`]);
     rows.push([`peak memory during import ${mb} MB (RSS Δ, MB)`, f({ median: s.memory.peakRssDelta.median / 1e6, min: s.memory.peakRssDelta.min / 1e6, max: s.memory.peakRssDelta.max / 1e6 }), f({ median: s.memory.nativePeakRssDelta.median / 1e6, min: s.memory.nativePeakRssDelta.min / 1e6, max: s.memory.nativePeakRssDelta.max / 1e6 }), `${s.memory.deltaOverFile.toFixed(2)}× file`]);
     rows.push([`  browser tree peak RSS total, MB`, f({ median: s.memory.peakRss.median / 1e6, min: s.memory.peakRss.min / 1e6, max: s.memory.peakRss.max / 1e6 }), '', '']);
     rows.push([`longest main-thread task during import, ms`, f(s.longestTask), '', '']);
@@ -399,6 +411,7 @@ for (const r of figureRows(results)) {
 }
 const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
 if (previous) console.log(`\nprevious: ${BEFORE} (${previous.date}, load ${previous.machine?.loadAtStart?.[0]?.toFixed(1) ?? '?'} at its start; compare ratios, not times, across runs)`);
+console.log('native = DuckDB read_json_auto at its default threads (every core) unless the row says threads=1');
 console.log(`\n${results.machine.cpus} × ${results.machine.cpu}, ${results.machine.memGB} GB, ${results.machine.chromium}, median of ${RUNS} runs; load average ${results.machine.loadAtStart[0].toFixed(1)} at start, ${results.machine.loadAtEnd[0].toFixed(1)} at end (other work on the machine inflates both sides)`);
 for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join(' │ '));
 if (errors.length) console.log(`page errors: ${errors.slice(0, 5).join(' | ')}`);
