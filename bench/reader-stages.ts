@@ -7,12 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { basename } from 'node:path';
-import type { StepRecord } from '../src/contract/step';
 import { createFinalizeState, finalize } from '../src/ingest/finalize';
 import type { NormalizeContext, SourceRecord } from '../src/ingest/normalizer';
 import { openaiChat } from '../src/ingest/normalizers/openai-chat';
 import { readRecords } from '../src/ingest/reader';
-import { stepsToIPC } from '../src/ingest/step-arrow';
+import { StepBatch } from '../src/ingest/step-arrow';
 
 const argv = process.argv.slice(2);
 const path = argv.find((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--')) ?? 'bench/data/chat-steps-100mb-s7.jsonl';
@@ -64,7 +63,7 @@ type Upto = 'read' | 'normalize' | 'finalize' | 'arrow';
 async function pipeline(upto: Upto): Promise<number> {
   const st = openaiChat.createState?.(ctx);
   const fin = createFinalizeState();
-  let batch: StepRecord[] = [];
+  const batch = new StepBatch();
   let out = 0;
   for await (const ev of readRecords(stream())) {
     if (ev.kind !== 'record') continue;
@@ -75,13 +74,10 @@ async function pipeline(upto: Upto): Promise<number> {
     if (upto === 'normalize') continue;
     const rows = finalize(drafts, rec, ctx, fin, { format: openaiChat.id, importId: 1 });
     if (upto === 'finalize') continue;
-    for (const r of rows) batch.push(r);
-    if (batch.length >= 4000) {
-      out += stepsToIPC(batch).byteLength & 0;
-      batch = [];
-    }
+    for (const r of rows) batch.add(r);
+    if (batch.rows >= 4000) out += batch.flush().byteLength & 0;
   }
-  if (batch.length) stepsToIPC(batch);
+  if (batch.rows) batch.flush();
   return out;
 }
 

@@ -194,11 +194,12 @@ interface BuildArgs {
 }
 
 function buildStep(s: StepDraft, t: TrajectoryDraft, a: BuildArgs): StepRecord {
-  const c = t.common ?? {};
-  const pick = <K extends keyof StepRecord>(k: K, dflt: StepRecord[K]): StepRecord[K] =>
-    (s[k as keyof StepDraft] ?? c[k as keyof typeof c] ?? dflt) as StepRecord[K];
-  const rawResponse = pick('response', null);
-  const response = rawResponse ? redactMessage(rawResponse) : null;
+  // each field is the step's own, else the trajectory's common one, else the default (written out, not looked up by
+  // key: a generic pick by key was ~10 % of the reader's CPU on the 100 MB bench file)
+  const c = t.common ?? NO_COMMON;
+  const rawResponse = s.response ?? c.response ?? null;
+  // the response is the next step's last history message: redacted once, through the conversation's memo
+  const response = rawResponse ? a.redact(rawResponse) : null;
   const stepIndex = s.step_index ?? a.index;
   const uid = s.trajectory_uid ?? a.uid;
   return {
@@ -207,30 +208,30 @@ function buildStep(s: StepDraft, t: TrajectoryDraft, a: BuildArgs): StepRecord {
     prompt_uid: s.prompt_uid ?? a.prompt,
     step_index: stepIndex,
     is_last: s.is_last ?? c.is_last ?? null,
-    channel: pick('channel', 'train'),
-    policy_version: pick('policy_version', null),
-    agent: pick('agent', null),
-    data_source: pick('data_source', null),
-    model: pick('model', null),
-    provider: pick('provider', null),
-    messages: s.messages.map(a.redact),
-    tools: pick('tools', null),
+    channel: s.channel ?? c.channel ?? 'train',
+    policy_version: s.policy_version ?? c.policy_version ?? null,
+    agent: s.agent ?? c.agent ?? null,
+    data_source: s.data_source ?? c.data_source ?? null,
+    model: s.model ?? c.model ?? null,
+    provider: s.provider ?? c.provider ?? null,
+    messages: redactAll(s.messages, a.redact),
+    tools: s.tools ?? c.tools ?? null,
     response,
     response_text: s.response_text != null ? redactString(s.response_text) : messageText(response),
-    finish_reason: pick('finish_reason', null),
-    prompt_tokens: pick('prompt_tokens', null),
-    completion_tokens: pick('completion_tokens', null),
-    prompt_ids: pick('prompt_ids', null),
-    response_ids: pick('response_ids', null),
-    rollout_log_probs: pick('rollout_log_probs', null),
-    reward: pick('reward', null),
-    started_at: pick('started_at', null),
-    ended_at: pick('ended_at', null),
-    latency_ms: pick('latency_ms', null),
-    ttft_ms: pick('ttft_ms', null),
-    status: pick('status', 'ok'),
-    error: pick('error', null),
-    metadata: pick('metadata', null),
+    finish_reason: s.finish_reason ?? c.finish_reason ?? null,
+    prompt_tokens: s.prompt_tokens ?? c.prompt_tokens ?? null,
+    completion_tokens: s.completion_tokens ?? c.completion_tokens ?? null,
+    prompt_ids: s.prompt_ids ?? c.prompt_ids ?? null,
+    response_ids: s.response_ids ?? c.response_ids ?? null,
+    rollout_log_probs: s.rollout_log_probs ?? c.rollout_log_probs ?? null,
+    reward: s.reward ?? c.reward ?? null,
+    started_at: s.started_at ?? c.started_at ?? null,
+    ended_at: s.ended_at ?? c.ended_at ?? null,
+    latency_ms: s.latency_ms ?? c.latency_ms ?? null,
+    ttft_ms: s.ttft_ms ?? c.ttft_ms ?? null,
+    status: s.status ?? c.status ?? 'ok',
+    error: s.error ?? c.error ?? null,
+    metadata: s.metadata ?? c.metadata ?? null,
     raw: s.raw !== undefined ? s.raw : a.raw,
     source: a.ctx.file,
     source_format: s.source_format ?? a.opts.format,
@@ -239,4 +240,14 @@ function buildStep(s: StepDraft, t: TrajectoryDraft, a: BuildArgs): StepRecord {
     import_id: a.opts.importId,
     source_trajectory_id: s.source_trajectory_id ?? s.trajectory_uid ?? t.trajectory_uid ?? null,
   };
+}
+
+const NO_COMMON: NonNullable<TrajectoryDraft['common']> = {};
+
+/** The messages redacted: the same array when no message changed (the common case: nothing secret-like). */
+function redactAll(messages: ChatMessage[], redact: (m: ChatMessage) => ChatMessage): ChatMessage[] {
+  for (let i = 0; i < messages.length; i++) {
+    if (redact(messages[i]) !== messages[i]) return messages.map(redact);
+  }
+  return messages;
 }

@@ -10,7 +10,7 @@ import { createFinalizeState, finalize, type FinalizeState } from './finalize';
 import { folderOf, type NormalizeContext, type Normalizer, type SourceRecord } from './normalizer';
 import { generic } from './normalizers/generic';
 import { isParquet, type ReadEvent, ReadError, readRecords } from './reader';
-import { stepsToIPC } from './step-arrow';
+import { StepBatch } from './step-arrow';
 
 /** Records detection looks at. */
 export const SAMPLE = 20;
@@ -117,7 +117,7 @@ export async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv):
     log.confidence = env.fixed.confidence;
   }
   const sample: SourceRecord[] = [];
-  let batch: StepRecord[] = [];
+  const batch = new StepBatch();
   let batchSize = 0;
   const batchRows = env.batchRows ?? 4000;
   const batchBytes = env.batchBytes ?? 16 << 20;
@@ -129,20 +129,19 @@ export async function runRecords(source: AsyncIterable<ReadEvent>, env: RunEnv):
   const asked = env.forcedFormat === generic.id;
 
   const flushBatch = async () => {
-    if (!batch.length) return;
-    const bytes = stepsToIPC(batch);
-    batch = [];
+    if (!batch.rows) return;
+    const bytes = batch.flush();
     batchSize = 0;
     await env.emitBatch(bytes);
   };
 
   const emit = async (rows: StepRecord[]) => {
     for (const r of rows) {
-      batch.push(r);
+      batch.add(r);
       batchSize += approxSize(r);
     }
     rowsMade += rows.length;
-    if (batch.length >= batchRows || batchSize >= batchBytes) await flushBatch();
+    if (batch.rows >= batchRows || batchSize >= batchBytes) await flushBatch();
   };
 
   /** A row is an LLM call's: it has a response, or it is the error step of a call that failed, or a prompt row of a prompt set. */

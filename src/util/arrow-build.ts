@@ -23,7 +23,8 @@ import {
 
 const encoder = new TextEncoder();
 
-class Bits {
+/** A validity (or boolean) bitmap that grows as bits are set. */
+export class Bits {
   bytes = new Uint8Array(64);
   nulls = 0;
   set(i: number, valid: boolean): void {
@@ -51,6 +52,23 @@ function grow<T extends Int32Array | Float64Array | Float32Array | Uint8Array>(a
   const next = new Ctor(Math.max(a.length * 2, need));
   next.set(a);
   return next;
+}
+
+/**
+ * Strings up to this length are written by a loop here when they are ASCII: a role, a model, an id. `encodeInto` costs
+ * a call into the engine's encoder and a subarray per string, more than the copy for short ones.
+ */
+const SHORT = 32;
+
+/** `s` (≤ SHORT characters) as UTF-8 at `at` in `out` (room for 3 bytes per character); the position after it. */
+function encodeShort(s: string, out: Uint8Array, at: number): number {
+  let p = at;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) return at + encoder.encodeInto(s, out.subarray(at)).written;
+    out[p++] = c;
+  }
+  return p;
 }
 
 export interface ColumnBuilder<V> {
@@ -90,7 +108,7 @@ export class Utf8Builder implements ColumnBuilder<string> {
         const max = this.pos + v.length * 3;
         if (max > this.bytes.length) this.bytes = grow(this.bytes, max);
         this.lastAt = this.pos;
-        this.pos += encoder.encodeInto(v, this.bytes.subarray(this.pos)).written;
+        this.pos = v.length <= SHORT ? encodeShort(v, this.bytes, this.pos) : this.pos + encoder.encodeInto(v, this.bytes.subarray(this.pos)).written;
         this.last = v;
       }
     }
