@@ -26,7 +26,7 @@ export default {
   // Left out, with the reason:
   // - src/curation/{store,split,near-duplicates,api}.ts: they drive the pool worker / a Web Worker through comlink,
   //   so only the browser tests (test/browser/curation-*.test.ts) reach them; their SQL pieces are in scope.
-  // - src/ingest/{pipeline,importer,import-queue,shards,step-arrow,chat-steps,normalizer}.ts, src/notebook/{format,graph}.ts,
+  // - src/ingest/{pipeline,importer,import-queue,shards,chat-steps,normalizer}.ts, src/record/step-arrow.ts, src/notebook/{format,graph}.ts,
   //   src/gateway/core/{assemble,request,routes,journal,vault}.ts: wanted, not measured yet. Run one on demand:
   //   `npm run mutation -- --mutate src/notebook/graph.ts --concurrency 1`.
   mutate: [
@@ -44,10 +44,11 @@ export default {
     'src/ingest/finalize.ts',
     'src/ingest/json-values.ts',
     'src/ingest/reader.ts',
-    'src/ingest/redact.ts',
     'src/notebook/sql-tokens.ts',
     'src/pool/curation-sql.ts',
     'src/pool/schema.ts',
+    'src/record/prompt-uid.ts',
+    'src/record/redact.ts',
     'src/wire/anthropic.ts',
     'src/wire/openai-chat.ts',
     'src/wire/openai-responses.ts',

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createFinalizeState, finalize } from '../src/ingest/finalize';
 import { openaiChat } from '../src/ingest/normalizers/openai-chat';
 import type { StepRecord } from '../src/contract/step';
-import { stepsToIPC } from '../src/ingest/step-arrow';
+import { stepsToIPC } from '../src/record/step-arrow';
 
 const file = process.argv[2] ?? 'bench/data/chat-steps-10mb-s7.jsonl';
 const ctx = { sourceId: 'a'.repeat(64), file: 'x.jsonl' };

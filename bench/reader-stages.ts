@@ -11,7 +11,7 @@ import { createFinalizeState, finalize } from '../src/ingest/finalize';
 import type { NormalizeContext, SourceRecord } from '../src/ingest/normalizer';
 import { openaiChat } from '../src/ingest/normalizers/openai-chat';
 import { readRecords } from '../src/ingest/reader';
-import { StepBatch } from '../src/ingest/step-arrow';
+import { StepBatch } from '../src/record/step-arrow';
 
 const argv = process.argv.slice(2);
 const path = argv.find((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--')) ?? 'bench/data/chat-steps-100mb-s7.jsonl';

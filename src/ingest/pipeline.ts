@@ -7,7 +7,7 @@ import type { ImportProgress, ImportReport, ImportTimings, RejectedLine } from '
 import { type CommitDedupe, describeDedupe, duplicateSteps } from '../pool/import-commit';
 import type { CommitResult, ImportCommit, PoolImport } from '../pool/port';
 import { evalZipEvents, isZip } from './eval-zip';
-import { EMPTY_PROMPT_PREFIX } from './finalize';
+import { EMPTY_PROMPT_PREFIX } from '../record/prompt-uid';
 import type { NormalizeContext, Normalizer, SourceRecord } from './normalizer';
 import { NORMALIZERS } from './normalizers';
 import { generic } from './normalizers/generic';

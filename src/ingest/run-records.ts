@@ -10,7 +10,7 @@ import { createFinalizeState, finalize, type FinalizeState } from './finalize';
 import { folderOf, type NormalizeContext, type Normalizer, type SourceRecord } from './normalizer';
 import { generic } from './normalizers/generic';
 import { isParquet, type ReadEvent, ReadError, readRecords } from './reader';
-import { StepBatch } from './step-arrow';
+import { StepBatch } from '../record/step-arrow';
 
 /** Records detection looks at. */
 export const SAMPLE = 20;

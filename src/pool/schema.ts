@@ -1,4 +1,4 @@
-/** DDL of the data pool (docs/schema.md). Column order matches STEP_COLUMNS in ingest/step-arrow.ts. */
+/** DDL of the data pool (docs/schema.md). Column order matches STEP_COLUMNS in record/step-arrow.ts. */
 
 const TOOL_CALL = 'STRUCT(id VARCHAR, "type" VARCHAR, "function" STRUCT("name" VARCHAR, arguments VARCHAR))';
 /**

@@ -2,7 +2,7 @@
 import type { Services } from '../../src/views/kit/services';
 import type { PoolClient } from '../../src/pool/client';
 import type { ChatMessage, StepRecord } from '../../src/contract/step';
-import { stepsToIPC } from '../../src/ingest/step-arrow';
+import { stepsToIPC } from '../../src/record/step-arrow';
 import { exporterFor, withImports } from './helpers';
 
 export interface TrajSpec {

@@ -1,6 +1,6 @@
 /** Demo rows for the notebook browser tests: two agents, GRPO groups, tool calls, one error step. */
 import type { ChatMessage, StepRecord } from '../../src/contract/step';
-import { stepsToIPC } from '../../src/ingest/step-arrow';
+import { stepsToIPC } from '../../src/record/step-arrow';
 import type { PoolClient } from '../../src/pool/client';
 
 export function demoSteps(traj: string, agent: string, prompt: string, reward: number, steps = 2, error = false): StepRecord[] {

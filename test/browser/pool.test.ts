@@ -4,7 +4,7 @@
  * The pool worker's API on an in-memory pool: test/unit/pool-worker.test.ts.
  */
 import { expect } from '@esm-bundle/chai';
-import { stepsToIPC } from '../../src/ingest/step-arrow';
+import { stepsToIPC } from '../../src/record/step-arrow';
 import type { StepRecord } from '../../src/contract/step';
 import { PoolClient } from '../../src/pool/client';
 import { wasmResponse } from '../../src/pool/wasm-load';

@@ -4,7 +4,7 @@
  */
 import { expect } from '@esm-bundle/chai';
 import type { StepRecord } from '../../src/contract/step';
-import { stepsToIPC } from '../../src/ingest/step-arrow';
+import { stepsToIPC } from '../../src/record/step-arrow';
 import type { PoolClient } from '../../src/pool/client';
 import type { Row } from '../../src/pool/rows';
 

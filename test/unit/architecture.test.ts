@@ -12,31 +12,33 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
  * Which folders each folder may import (its own always). Read top-down it is the flow:
- * contract ← wire ← capture / import ← pool ← notebook / curation / export ← views ← app.
+ * contract ← wire / record ← capture / import ← pool ← notebook / curation / export ← views ← app.
  */
 export const ALLOWED: Record<string, readonly string[]> = {
   contract: [],
   util: ['contract'],
   wire: ['contract'],
+  /** What capture and import both do to a step record: its Arrow encoding, secret redaction, prompt ids. */
+  record: ['contract', 'util'],
   pool: ['contract', 'util'],
-  ingest: ['contract', 'util', 'wire', 'pool'],
+  ingest: ['contract', 'util', 'wire', 'record', 'pool'],
   export: ['contract', 'util', 'pool', 'tokenizer'],
   curation: ['contract', 'util', 'pool'],
   tokenizer: ['contract', 'util', 'pool'],
   notebook: ['contract', 'util', 'pool'],
   hub: ['contract', 'util', 'pool', 'notebook', 'export'],
-  'gateway/core': ['contract', 'util', 'wire', 'ingest'],
+  'gateway/core': ['contract', 'util', 'wire', 'record'],
   'gateway/sw': ['contract', 'util', 'wire', 'gateway/core'],
-  'gateway/page': ['contract', 'util', 'wire', 'ingest', 'pool', 'gateway/core'],
+  'gateway/page': ['contract', 'util', 'wire', 'record', 'pool', 'gateway/core'],
   agents: ['contract', 'util', 'wire', 'gateway/core', 'gateway/page'],
-  views: ['contract', 'util', 'wire', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'hub', 'gateway/core', 'gateway/page', 'agents'],
-  app: ['contract', 'util', 'wire', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'hub', 'gateway/core', 'gateway/page', 'agents', 'views'],
+  views: ['contract', 'util', 'wire', 'record', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'hub', 'gateway/core', 'gateway/page', 'agents'],
+  app: ['contract', 'util', 'wire', 'record', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'hub', 'gateway/core', 'gateway/page', 'agents', 'views'],
   /** The headless CLI (`npx agentworld`): the page's stages on native DuckDB, never the UI. */
-  cli: ['contract', 'util', 'wire', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'hub'],
+  cli: ['contract', 'util', 'wire', 'record', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'hub'],
   /** src/main.ts and src/assets.ts: the boot, which wires everything. */
-  main: ['contract', 'util', 'wire', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'hub', 'gateway/core', 'gateway/page', 'agents', 'views', 'app'],
+  main: ['contract', 'util', 'wire', 'record', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'hub', 'gateway/core', 'gateway/page', 'agents', 'views', 'app'],
   /** Worker entry points: the engine side of a folder (a worker never imports the UI). */
-  workers: ['contract', 'util', 'wire', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'hub', 'gateway/core', 'gateway/page', 'agents', 'main'],
+  workers: ['contract', 'util', 'wire', 'record', 'pool', 'ingest', 'export', 'curation', 'tokenizer', 'notebook', 'hub', 'gateway/core', 'gateway/page', 'agents', 'main'],
 };
 
 export interface Edge {
@@ -195,6 +197,13 @@ describe('architecture: the import direction of docs/architecture.md', () => {
     assert.ok(entries.length >= 7);
     for (const f of entries) assert.doesNotMatch(readFileSync(f, 'utf8'), /^export\s/m, `${relative(ROOT, f)} exports: its protocol belongs in its folder's api.ts`);
     assert.deepEqual(edges.filter((e) => e.to === 'workers').map((e) => `${e.file} → ${e.spec}`), []);
+  });
+
+  it('capture and import are two sources side by side: no gateway folder may import ingest, nor ingest the gateway (decision 084)', () => {
+    const gateway = Object.keys(ALLOWED).filter((f) => f.startsWith('gateway/'));
+    assert.deepEqual(gateway.filter((g) => ALLOWED[g]?.includes('ingest')), []);
+    assert.deepEqual(ALLOWED.ingest?.filter((f) => f.startsWith('gateway')), []);
+    assert.deepEqual(edges.filter((e) => (e.from.startsWith('gateway') && e.to === 'ingest') || (e.from === 'ingest' && e.to.startsWith('gateway'))).map((e) => e.file), []);
   });
 
   it('the checks catch what they are for', () => {

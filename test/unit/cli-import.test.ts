@@ -17,7 +17,7 @@ import { threadShardPool } from '../../src/cli/shard-pool';
 import { importStatsSql } from '../../src/pool/import-commit';
 import type { ImportCommit } from '../../src/pool/pool-core';
 import { ingestFile } from '../../src/ingest/pipeline';
-import { stepsToIPC } from '../../src/ingest/step-arrow';
+import { stepsToIPC } from '../../src/record/step-arrow';
 import { demoSteps } from '../browser/notebook-demo';
 // @ts-expect-error: the bench's generator is plain JavaScript without types
 import { generate } from '../../bench/gen.mjs';

@@ -1,7 +1,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createFinalizeState, finalize, promptUid, type FinalizeState, promptText } from '../../src/ingest/finalize';
+import { createFinalizeState, finalize, type FinalizeState } from '../../src/ingest/finalize';
+import { promptText, promptUid } from '../../src/record/prompt-uid';
 import type { ChatMessage, TrajectoryDraft } from '../../src/contract/step';
 import { hash64 } from '../../src/util/hash';
 import { NAIVE_TIME_NOTE } from '../../src/contract/json';
@@ -96,7 +97,7 @@ describe('secrets', () => {
 
 describe('redactedJson', () => {
   it('equals the deep redaction, and skips it for records without anything secret-like', async () => {
-    const { redactedJson, redactSecrets } = await import('../../src/ingest/redact');
+    const { redactedJson, redactSecrets } = await import('../../src/record/redact');
     const cases: unknown[] = [
       { messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'calc' } }] },
       { headers: { Authorization: 'Bearer abcdefghijkl' } },
@@ -109,7 +110,7 @@ describe('redactedJson', () => {
   });
 
   it("keeps the source's own text when clean, and redacts a copy when not", async () => {
-    const { redactedJson, redactSecrets } = await import('../../src/ingest/redact');
+    const { redactedJson, redactSecrets } = await import('../../src/record/redact');
     const clean = '{"b": 1, "a": 12345678901234567890}\r';
     assert.equal(redactedJson(JSON.parse(clean), clean), '{"b": 1, "a": 12345678901234567890}');
     const dirty = '{ "headers": {"Authorization": "Bearer abcdefghijkl"}, "n": 1 }';

@@ -14,7 +14,7 @@ import { detectFormat } from '../../src/ingest/detect';
 import { evalZipEvents, isZip } from '../../src/ingest/eval-zip';
 import { NORMALIZERS } from '../../src/ingest/normalizers';
 import { readRecords } from '../../src/ingest/reader';
-import { redactSecrets } from '../../src/ingest/redact';
+import { redactSecrets } from '../../src/record/redact';
 import { type IngestedRow, importWith } from './helpers/ingest-files';
 import { type Snapshot, snapshotOf } from './helpers/step-snapshot';
 

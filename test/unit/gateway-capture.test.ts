@@ -12,7 +12,7 @@ import { Gateway, type GatewayEvent } from '../../src/gateway/core/capture';
 import { RECORD_LIMIT } from '../../src/gateway/core/tee';
 import type { JournalEntry, TrajectoryState } from '../../src/gateway/core/journal';
 import { defaultSettings, type GatewaySettings, type UpstreamConfig } from '../../src/gateway/core/upstream';
-import { promptUid } from '../../src/ingest/finalize';
+import { promptUid } from '../../src/record/prompt-uid';
 import { MemoryJournal } from './helpers/memory-journal';
 
 const ORIGIN = 'https://workbench.example';

@@ -14,7 +14,7 @@ import { readParquet } from 'parquet-wasm/node';
 import type { ImportReport } from '../../src/contract/reports';
 import type { StepRecord } from '../../src/contract/step';
 import { callToStep } from '../../src/gateway/core/to-step';
-import { stepsToIPC } from '../../src/ingest/step-arrow';
+import { stepsToIPC } from '../../src/record/step-arrow';
 import type { PoolClient } from '../../src/pool/client';
 import { tableToRows } from '../../src/pool/rows';
 import { exporterFor, fixture, importerFor, startPool } from './helpers/page-workers';

@@ -17,7 +17,7 @@ import type { ImportReport } from '../../src/contract/reports';
 import type { StepRecord } from '../../src/contract/step';
 import { datasetSql, LAYOUTS, type LayoutOptions, resolveLayoutOptions } from '../../src/export/layouts';
 import { ingestFile } from '../../src/ingest/pipeline';
-import { stepsToIPC } from '../../src/ingest/step-arrow';
+import { stepsToIPC } from '../../src/record/step-arrow';
 import type { PoolChange, PoolPort, Row } from '../../src/pool/port';
 import { startPool } from './helpers/page-workers';
 

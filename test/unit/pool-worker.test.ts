@@ -8,7 +8,7 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { expect } from '@esm-bundle/chai';
 import type { StepRecord } from '../../src/contract/step';
-import { stepsToIPC } from '../../src/ingest/step-arrow';
+import { stepsToIPC } from '../../src/record/step-arrow';
 import type { PoolChange, PoolClient } from '../../src/pool/client';
 import { startPool } from './helpers/page-workers';
 import { expectSame, importSteps, trajStep } from '../browser/stats-reference';

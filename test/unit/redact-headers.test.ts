@@ -2,7 +2,7 @@
 // (`Basic …`, `Token …`, a bare opaque token) must go because the header is called authorization.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { redactedJson, redactSecrets } from '../../src/ingest/redact';
+import { redactedJson, redactSecrets } from '../../src/record/redact';
 import { har } from '../../src/ingest/normalizers/har';
 import { records, run } from './format-helpers';
 

@@ -1,12 +1,12 @@
 /**
- * Credential stripping (src/ingest/redact.ts) over the key shapes providers really issue, at the edges of
+ * Credential stripping (src/record/redact.ts) over the key shapes providers really issue, at the edges of
  * each rule: the length floors, the word boundaries, the header names and the URL parameters, through
  * both entry points (the deep copy and the JSON fast path on a record's own text). Written to kill
  * mutants StrykerJS found.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isSecretKey, REDACTED, redactedJson, redactMessage, redactSecrets, redactString } from '../../src/ingest/redact';
+import { isSecretKey, REDACTED, redactedJson, redactMessage, redactSecrets, redactString } from '../../src/record/redact';
 import type { ChatMessage } from '../../src/contract/step';
 
 const rep = (n: number, s = 'a1B2c3D4e5') => s.repeat(Math.ceil(n / s.length)).slice(0, n);

@@ -5,7 +5,7 @@ import { Table, tableToIPC } from 'apache-arrow';
 import { createFinalizeState, finalize } from '../../src/ingest/finalize';
 import { openaiChat } from '../../src/ingest/normalizers/openai-chat';
 import type { StepRecord } from '../../src/contract/step';
-import { stepsToBatch, stepsToIPC } from '../../src/ingest/step-arrow';
+import { stepsToBatch, stepsToIPC } from '../../src/record/step-arrow';
 
 function steps(): StepRecord[] {
   const ctx = { sourceId: 'f'.repeat(64), file: 'chat.jsonl' };

@@ -5,7 +5,7 @@
  *
  * One concept: one call's path (route → forward → tee → journal) read top to bottom; its parts (routes, tee, journal, to-step, scrub) are already modules.
  */
-import { promptUid } from '../../ingest/finalize';
+import { promptUid } from '../../record/prompt-uid';
 import type { ChatMessage, StepRecord } from '../../contract/step';
 import { isObject, num, type Obj, str } from '../../contract/json';
 import { hash64 } from '../../util/hash';

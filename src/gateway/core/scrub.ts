@@ -5,7 +5,7 @@
  * key and every credential header the agent sent (in plain, JSON-escaped and URL-encoded spelling, and
  * encoded as base64, base64url or hex), and then of key-shaped strings and secret-named fields (`redactSecrets`).
  */
-import { REDACTED, redactSecrets } from '../../ingest/redact';
+import { REDACTED, redactSecrets } from '../../record/redact';
 import type { GatewaySettings } from './upstream';
 
 /** Shorter values are not treated as secrets (they would redact ordinary words). */

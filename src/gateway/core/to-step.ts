@@ -1,5 +1,5 @@
 /** A finished captured call → its StepRecord (source 'capture', format 'gateway'). */
-import { redactSecrets } from '../../ingest/redact';
+import { redactSecrets } from '../../record/redact';
 import type { ChatMessage, StepRecord } from '../../contract/step';
 import { messageText } from '../../contract/message';
 import type { Api, WireResponse } from '../../wire';

@@ -1,5 +1,5 @@
 
-import { stepsToIPC } from '../../ingest/step-arrow';
+import { stepsToIPC } from '../../record/step-arrow';
 import type { PoolClient } from '../../pool/client';
 import type { GatewayEvent } from '../core/capture';
 import { type JournalDb, markPooled, openJournal, pendingEntries } from '../core/journal';

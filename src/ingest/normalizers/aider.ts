@@ -14,7 +14,7 @@ import { defineNormalizer, RecordError } from '../normalizer';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
 import { noteNaiveTimes, timeMs } from '../../contract/json';
 import { providerFromModel } from '../chat-steps';
-import { redactedJson } from '../redact';
+import { redactedJson } from '../../record/redact';
 
 const TO_LLM = /^TO LLM (\d{4}-\d{2}-\d{2}T[\d:.]+)\s*$/;
 const RESPONSE = /^LLM RESPONSE (\d{4}-\d{2}-\d{2}T[\d:.]+)\s*$/;

@@ -10,7 +10,7 @@ import {
   streamMessage,
 } from '../../wire/anthropic';
 import { defineNormalizer, RecordError } from '../normalizer';
-import { redactSecrets } from '../redact';
+import { redactSecrets } from '../../record/redact';
 import { eventPayloads, looksLikeSse } from '../../wire/sse';
 import type { StepDraft, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, metadataOf, noteNaiveTimes, num, type Obj, parseJsonDeep, str } from '../../contract/json';

@@ -1,6 +1,6 @@
 import { withProviderFill } from '../chat-steps';
 import { defineNormalizer, RecordError } from '../normalizer';
-import { redactSecrets } from '../redact';
+import { redactSecrets } from '../../record/redact';
 import type { ChatMessage, StepDraft, ToolCall } from '../../contract/step';
 import { int, isObject, noteNaiveTimes, num, type Obj, str, timeMs } from '../../contract/json';
 import { contentToText, normalizeArguments, splitInlineThink } from '../../contract/message';

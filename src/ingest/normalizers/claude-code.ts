@@ -13,7 +13,7 @@
  */
 import { assistantMessage, hasRedactedThinking, STOP_REASON, userMessages } from '../../wire/anthropic';
 import { defineNormalizer, type NormalizeContext, RecordError } from '../normalizer';
-import { redactSecrets } from '../redact';
+import { redactSecrets } from '../../record/redact';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, type Obj, str, timeMs } from '../../contract/json';
 import { contentToText } from '../../contract/message';

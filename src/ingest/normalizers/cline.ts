@@ -11,7 +11,7 @@
  */
 import { assistantMessage, userMessages } from '../../wire/anthropic';
 import { defineNormalizer, folderOf, type NormalizeContext, RecordError } from '../normalizer';
-import { redactedJson } from '../redact';
+import { redactedJson } from '../../record/redact';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';
 import { providerFromModel } from '../chat-steps';

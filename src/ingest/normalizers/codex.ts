@@ -6,7 +6,7 @@
  * event that reports its usage. Its prompt is every item before it. Tool definitions are not in the file.
  */
 import { defineNormalizer, RecordError } from '../normalizer';
-import { redactSecrets } from '../redact';
+import { redactSecrets } from '../../record/redact';
 import type { ChatMessage, StepDraft } from '../../contract/step';
 import { int, isObject, type Obj, str, timeMs } from '../../contract/json';
 import { encryptedReasoning, itemsToMessages, mergeAssistant } from '../../wire/openai-responses';

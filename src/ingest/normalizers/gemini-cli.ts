@@ -16,7 +16,7 @@
  * came before. The stream gives usage only for the whole run (in metadata), not per call.
  */
 import { defineNormalizer, RecordError } from '../normalizer';
-import { redactedJson } from '../redact';
+import { redactedJson } from '../../record/redact';
 import type { ChatMessage, StepDraft, ToolCall, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, type Obj, str, timeMs } from '../../contract/json';
 import { normalizeArguments, splitInlineThink } from '../../contract/message';

@@ -1,6 +1,6 @@
 import { gunzipSync, strFromU8, unzlibSync } from 'fflate';
 import { defineNormalizer, RecordError } from '../normalizer';
-import { isSecretKey, REDACTED, redactSecrets, redactString } from '../redact';
+import { isSecretKey, REDACTED, redactSecrets, redactString } from '../../record/redact';
 import type { TrajectoryDraft } from '../../contract/step';
 import { isObject, noteNaiveTimes, num, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';
 import { apiOf, wireStep } from './wire-call';

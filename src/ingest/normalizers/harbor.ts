@@ -9,7 +9,7 @@
 import { withProviderFill } from '../chat-steps';
 import { toolsText } from '../../wire/tools';
 import { defineNormalizer, RecordError } from '../normalizer';
-import { redactSecrets } from '../redact';
+import { redactSecrets } from '../../record/redact';
 import type { StepDraft, TrajectoryDraft } from '../../contract/step';
 import { isObject, num, type Obj, str } from '../../contract/json';
 import { openaiMessage } from '../../contract/message';

@@ -8,7 +8,7 @@
  * in metadata. Samples of one dataset id share a prompt group across epochs.
  */
 import { defineNormalizer, RecordError } from '../normalizer';
-import { redactSecrets } from '../redact';
+import { redactSecrets } from '../../record/redact';
 import type { ChatMessage, StepDraft, ToolCall, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, num, type Obj, str, timeMs } from '../../contract/json';
 import { contentToText, normalizeArguments } from '../../contract/message';

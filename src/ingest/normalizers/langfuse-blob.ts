@@ -11,7 +11,7 @@
 import { hash64 } from '../../util/hash';
 import { toolsText } from '../../wire/tools';
 import { defineNormalizer, RecordError } from '../normalizer';
-import { redactSecrets } from '../redact';
+import { redactSecrets } from '../../record/redact';
 import type { StepDraft, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, num, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';
 import { callByShape } from '../../wire/shapes';

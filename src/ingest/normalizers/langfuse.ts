@@ -2,7 +2,7 @@ import { hash64 } from '../../util/hash';
 import { withProviderFill } from '../chat-steps';
 import { toolsText } from '../../wire/tools';
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
-import { redactSecrets } from '../redact';
+import { redactSecrets } from '../../record/redact';
 import type { StepDraft, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, noteNaiveTimes, num, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';
 import { callByShape, spanAttributesCall } from '../../wire/shapes';

@@ -11,7 +11,7 @@
  */
 import { chatToSteps } from '../chat-steps';
 import { toolsText } from '../../wire/tools';
-import { promptUid } from '../finalize';
+import { promptUid } from '../../record/prompt-uid';
 import { defineNormalizer, RecordError } from '../normalizer';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
 import { isObject, metadataOf, num, type Obj, parseJsonDeep, str } from '../../contract/json';

@@ -3,7 +3,7 @@
  * the instrumented SDK saw. They are read by their shape in the wire layer (src/wire/shapes.ts); this module
  * keeps the entry points the normalizers share and the metadata helper.
  */
-import { redactSecrets, redactString } from '../redact';
+import { redactSecrets, redactString } from '../../record/redact';
 import type { ChatMessage } from '../../contract/step';
 import { isObject, parseJsonDeep, str } from '../../contract/json';
 import { contentToText } from '../../contract/message';

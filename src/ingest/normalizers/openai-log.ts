@@ -1,6 +1,6 @@
 import { defineNormalizer, type NormalizeContext, RecordError, type SourceRecord } from '../normalizer';
 import { addChunk, type ChunkStream, chatRequest, choiceMessage, isChunk, newStream, streamCompletion } from '../../wire/openai-chat';
-import { redactSecrets } from '../redact';
+import { redactSecrets } from '../../record/redact';
 import { eventPayloads, looksLikeSse } from '../../wire/sse';
 import type { StepDraft, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, metadataOf, noteNaiveTimes, num, type Obj, parseJsonDeep, str } from '../../contract/json';

@@ -14,7 +14,7 @@
  *   database (`opencode.db`) instead, which is not read: `opencode export` it.
  */
 import { defineNormalizer, type NormalizeContext, RecordError } from '../normalizer';
-import { redactedJson } from '../redact';
+import { redactedJson } from '../../record/redact';
 import type { ChatMessage, StepDraft, ToolCall, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, num, type Obj, str, timeMs } from '../../contract/json';
 import { contentToText, normalizeArguments, splitInlineThink } from '../../contract/message';

@@ -1,7 +1,7 @@
 import { withProviderFill } from '../chat-steps';
 import { toolsText } from '../../wire/tools';
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
-import { redactSecrets } from '../redact';
+import { redactSecrets } from '../../record/redact';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, noteNaiveTimes, num, type Obj, str, timeMs } from '../../contract/json';
 import { openaiMessage, splitInlineThink } from '../../contract/message';

@@ -2,7 +2,7 @@
 import { withProviderFill } from '../chat-steps';
 import { toolsOriginal, toolsText } from '../../wire/tools';
 import { defineNormalizer, RecordError } from '../normalizer';
-import { redactSecrets } from '../redact';
+import { redactSecrets } from '../../record/redact';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';
 import { contentToText, normalizeArguments, openaiMessage } from '../../contract/message';

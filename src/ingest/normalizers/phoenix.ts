@@ -2,7 +2,7 @@ import { hash64 } from '../../util/hash';
 import { withProviderFill } from '../chat-steps';
 import { toolsOriginal, toolsText } from '../../wire/tools';
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
-import { redactSecrets } from '../redact';
+import { redactSecrets } from '../../record/redact';
 import type { ChatMessage, StepDraft, ToolCall, TrajectoryDraft } from '../../contract/step';
 import { int, isObject, noteNaiveTimes, type Obj, parseJsonDeep, str, timeMs } from '../../contract/json';
 import { contentToText, normalizeArguments, splitInlineThink } from '../../contract/message';

@@ -12,7 +12,7 @@ import type { ChatMessage, StepDraft, ToolCall, TrajectoryDraft } from '../../co
 import { int, isObject, num, type Obj, str, timeMs } from '../../contract/json';
 import { contentToText, normalizeArguments, splitInlineThink } from '../../contract/message';
 import { providerFromModel } from '../chat-steps';
-import { redactedJson } from '../redact';
+import { redactedJson } from '../../record/redact';
 import { scoreSample } from './score';
 
 const PI_ENTRY_TYPES = new Set([

@@ -1,6 +1,6 @@
 import { withProviderFill } from '../chat-steps';
 import { defineNormalizer, RecordError, type SourceRecord } from '../normalizer';
-import { redactSecrets } from '../redact';
+import { redactSecrets } from '../../record/redact';
 import type { ChatMessage, StepDraft, TrajectoryDraft } from '../../contract/step';
 import { isObject, num, type Obj, parseJsonDeep, str } from '../../contract/json';
 import { openaiMessage, splitInlineThink } from '../../contract/message';
