@@ -1,9 +1,9 @@
-// The dashboard's own queries (src/pool/queries/dashboard.ts, unfiltered and with a filter from the
+// The dashboard's own queries (src/views/dashboard/queries.ts, unfiltered and with a filter from the
 // filter bar), run unchanged by the workbench and by native DuckDB over the same 1 M-step `steps`
 // table, with the same schema (src/pool/schema.ts). Needs `node --import tsx` (npm run bench does it).
 import { filterWhere } from '../src/curation/filter.ts';
 import { DDL, trajectoryStatsSql } from '../src/pool/schema.ts';
-import { breakdownSql, groupCountsSql, groupsSql, OPTIONS_SQL, rewardsSql, summarySql, trajectoriesSql } from '../src/pool/queries/dashboard.ts';
+import { breakdownSql, groupCountsSql, groupsSql, OPTIONS_SQL, rewardsSql, summarySql, trajectoriesSql } from '../src/views/dashboard/queries.ts';
 
 export { DDL, trajectoryStatsSql };
 

@@ -434,7 +434,7 @@ describe('<aw-dashboard> on a large pool', () => {
     expect(groups.renderRoot.textContent).to.include('5,100 prompt groups · 100 with more than one rollout');
     expect(Number(el.renderRoot.querySelector('[aria-label="no-signal groups"] b')?.textContent)).to.equal(100);
     // the reward histogram is counted in SQL: its bins hold every rewarded trajectory
-    const bins = await pool.rows(`SELECT sum(trajectories)::INTEGER AS n, min(x1) AS lo, max(x2) AS hi FROM (${(await import('../../src/pool/queries/dashboard')).rewardsSql('')})`);
+    const bins = await pool.rows(`SELECT sum(trajectories)::INTEGER AS n, min(x1) AS lo, max(x2) AS hi FROM (${(await import('../../src/views/dashboard/queries')).rewardsSql('')})`);
     const [{ n, lo, hi }] = bins;
     const [{ want, rmin, rmax }] = await pool.rows('SELECT count(reward_sum)::INTEGER AS want, min(reward_sum) AS rmin, max(reward_sum) AS rmax FROM trajectories');
     expect(n).to.equal(want);

@@ -227,19 +227,21 @@ export function hexInStyles(text: string): string[] {
   return [...text.matchAll(/css`[^`]*`/g)].flatMap((m) => m[0].match(/#[0-9a-fA-F]{3,8}\b/g) ?? []);
 }
 
-/** SQL in a view that is the user's own text to edit, not a query the view runs. */
-const USER_SQL: Record<string, string> = {
-  'src/views/data/aw-export-panel.ts': 'the query box starts with an example the user edits',
-  'src/views/notebook/aw-sql-editor.ts': "the editor's placeholder",
-  'src/views/notebook/aw-notebooks.ts': "a new notebook's first cell",
-};
+/** A pool call (rows, query, exec, …) handed SQL text written in place, a string or template literal. */
+export function inlinePoolCalls(text: string): string[] {
+  return [...text.matchAll(/\.(?:rows|query|queryIPC|queryReadOnly|exec|execOne)\(\s*([`'"][^`'"\n]{0,60})/g)].map((m) => m[1]);
+}
+
+/** Where SQL text may be written in views/ and app/: a screen folder's queries module, beside the elements that run it. */
+const SCREEN_QUERIES = /^src\/views\/[^/]+\/queries\.ts$/;
 
 
 describe('architecture: the rules of docs/architecture.md a grep can check', () => {
-  it('views and the shell run no SQL of their own: queries come from named builders (pool/queries, export/preview)', () => {
-    const found = FILES.filter((f) => /^src\/(views|app)\//.test(relative(ROOT, f)) && !USER_SQL[relative(ROOT, f)]).flatMap((f) =>
-      sqlLiterals(readFileSync(f, 'utf8')).map((s) => `${relative(ROOT, f)}: ${s}`),
-    );
+  it("no SQL inside an element: a screen's SQL lives in its folder's queries.ts (views/<screen>/queries.ts), the shared selections in pool/queries", () => {
+    const found = FILES.filter((f) => /^src\/(views|app)\//.test(relative(ROOT, f)) && !SCREEN_QUERIES.test(relative(ROOT, f))).flatMap((f) => {
+      const text = readFileSync(f, 'utf8');
+      return [...sqlLiterals(text), ...inlinePoolCalls(text)].map((s) => `${relative(ROOT, f)}: ${s}`);
+    });
     assert.deepEqual(found, []);
   });
 
@@ -252,6 +254,9 @@ describe('architecture: the rules of docs/architecture.md a grep can check', () 
 
   it('the SQL check sees a query and passes a tag name', () => {
     assert.deepEqual(sqlLiterals("pool.rows(`\n  SELECT count(*) FROM steps`); t.tagName === 'SELECT'"), ['SELECT count(*) FROM steps']);
+    assert.deepEqual(inlinePoolCalls("pool.rows(`$" + "{cols} FROM steps`); pool.exec('DETACH x'); pool.rows(sql); pool.query(countOf(q))"), [`\`$` + "{cols} FROM steps", "'DETACH x"]);
+    assert.ok(SCREEN_QUERIES.test('src/views/dashboard/queries.ts'));
+    assert.ok(!SCREEN_QUERIES.test('src/views/dashboard/aw-dashboard.ts') && !SCREEN_QUERIES.test('src/app/queries.ts') && !SCREEN_QUERIES.test('src/views/a/b/queries.ts'));
   });
 });
 

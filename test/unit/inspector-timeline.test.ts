@@ -6,10 +6,10 @@ import { langfuseBlob } from '../../src/ingest/normalizers/langfuse-blob';
 import { otel } from '../../src/ingest/normalizers/otel';
 import { phoenix } from '../../src/ingest/normalizers/phoenix';
 import { buildTimeline, type TimelineStepInput } from '../../src/views/inspector/timeline';
-import { PARENT_KEYS, SPAN_KEYS } from '../../src/pool/queries/inspector';
+import { PARENT_KEYS, SPAN_KEYS } from '../../src/views/inspector/queries';
 import { records, run } from './format-helpers';
 
-/** What timeline-query's SQL reads from a step record (the same keys, in the same order). */
+/** What stepTimings (views/inspector/queries.ts) reads from a step record (the same keys, in the same order). */
 function input(s: StepRecord): TimelineStepInput {
   const m = (s.metadata ?? {}) as Record<string, string>;
   const pick = (keys: readonly string[]) => keys.map((k) => m[k]).find((v) => v !== undefined) ?? null;

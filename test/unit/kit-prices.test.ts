@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { costByModelSql, pricesCte, trajectoryCostSql } from '../../src/pool/queries/cost';
+import { costByModelSql, pricesCte, trajectoryCostSql } from '../../src/views/dashboard/queries';
 import { DEFAULT_PRICES, formatUsd, getPrices, type ModelPrice, onPricesChange, priceFor, pricedModels, setPrices, stepCost } from '../../src/views/kit/prices';
 import { openTestPool, type TestPool, user } from './helpers/duck';
 

@@ -1,8 +1,11 @@
-/** The one SQL-quoting helper and the named queries of src/pool/queries/, run against a real DuckDB with the pool's schema. */
+/** The one SQL-quoting helper, and the named queries of src/pool/queries/ and the screens' queries.ts, run against a real DuckDB with the pool's schema. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { trajectorySteps } from '../../src/pool/queries/inspector';
-import { countOf, dropSchema, headOf, importHistory, POOL_TOTALS, STEP_COUNT, TABLE_COLUMNS } from '../../src/pool/queries/pool';
+import { countOf, headOf } from '../../src/pool/queries/pool';
+import { importHistory, POOL_TOTALS } from '../../src/views/data/queries';
+import { trajectorySteps } from '../../src/views/inspector/queries';
+import { STEP_COUNT } from '../../src/views/kit/queries';
+import { dropSchema, TABLE_COLUMNS } from '../../src/views/notebook/queries';
 import { sqlIdent, sqlQualified, sqlString } from '../../src/pool/sql';
 import { SAMPLE_CURATION, SAMPLE_STEPS, useSamplePool } from './helpers/sample-pool';
 
@@ -26,7 +29,7 @@ describe('SQL quoting (pool/sql.ts)', () => {
   });
 });
 
-describe('named queries (pool/queries)', () => {
+describe('named queries (pool/queries, views/*/queries.ts)', () => {
   it('pool totals and the import history run on the pool schema', async () => {
     const [t] = await pool.rows(POOL_TOTALS);
     assert.equal(Number(t.steps), SAMPLE_STEPS.length);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { dashboardRoute, readDashboardRoute, type DashboardUrlState } from '../../src/views/dashboard/url-state';
 import { formatRoute, parseRoute } from '../../src/views/kit/route';
-import { DEFAULT_SORT } from '../../src/pool/queries/dashboard';
+import { DEFAULT_SORT } from '../../src/views/dashboard/queries';
 
 const plain: DashboardUrlState = { tab: 'overview', filter: {}, sort: DEFAULT_SORT, trajectory: null, step: 0, view: 'conversation' };
 

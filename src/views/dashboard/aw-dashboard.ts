@@ -4,7 +4,7 @@
  * trajectory list with the step inspector beside it, GRPO groups, the review queue and the SQL
  * helper reference. Self-contained: it needs only the services context.
  *
- * One concept: the overview's layout and its refresh; the SQL is pool/queries/dashboard.ts and the parts are elements of their own.
+ * One concept: the overview's layout and its refresh; the SQL is queries.ts beside it and the parts are elements of their own.
  */
 import { consume } from '@lit/context';
 import type { Table } from 'apache-arrow';
@@ -29,16 +29,15 @@ import { NO_OPTIONS, type FilterOptions } from './aw-dashboard-filters';
 import { breakdownBars, rewardHistogram } from './charts';
 import { setDashboardFilter } from './filter-state';
 import type { AwTrajectoryList, TrajectoryCost } from './aw-trajectory-list';
-import { costByModelSql, trajectoryCostSql } from '../../pool/queries/cost';
 import { formatUsd, onPricesChange, pricedModels } from '../kit/prices';
-import { loadRollouts } from '../inspector/compare-query';
+import { loadRollouts } from '../inspector/queries';
 import type { InspectorView } from '../inspector/views';
 import type { AwStepInspector } from '../inspector/aw-step-inspector';
 import '../kit/aw-price-table';
 import type { AwPriceTable } from '../kit/aw-price-table';
-import { breakdownSql, DEFAULT_SORT, DIMENSIONS, type Dimension, groupCountsSql, groupsSql, LIST_LIMIT, listedTrajectories, OPTIONS_SQL, rewardsSql, type Sort, summarySql, trajectoriesSql } from '../../pool/queries/dashboard';
+import { breakdownSql, costByModelSql, DEFAULT_SORT, DIMENSIONS, type Dimension, groupCountsSql, groupsSql, LIST_LIMIT, listedTrajectories, OPTIONS_SQL, rewardsSql, type Sort, summarySql, trajectoriesSql, trajectoryCostSql } from './queries';
 import { base } from '../kit/styles';
-import { STEP_COUNT } from '../../pool/queries/pool';
+import { STEP_COUNT } from '../kit/queries';
 import { currentRoute, registerRouteState, ROUTE_EVENT, type Route, writeRoute } from '../kit/route';
 import { type DashboardTab, type DashboardUrlState, dashboardRoute, readDashboardRoute } from './url-state';
 

@@ -13,7 +13,7 @@ import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { cellValue } from '../../pool/rows';
 import { cellText } from '../value-text';
-import type { Sort, TrajectorySortColumn } from '../../pool/queries/dashboard';
+import type { Sort, TrajectorySortColumn } from './queries';
 import { base } from '../kit/styles';
 import { formatUsd } from '../kit/prices';
 

@@ -4,7 +4,7 @@
  * is the dashboard as it opens; values are only ever read back into the filter (never into SQL text).
  */
 import type { CurationFilter, TrajectoryStatus } from '../../curation/filter';
-import { DEFAULT_SORT, type Sort, TRAJECTORY_COLUMNS, type TrajectorySortColumn } from '../../pool/queries/dashboard';
+import { DEFAULT_SORT, type Sort, TRAJECTORY_COLUMNS, type TrajectorySortColumn } from './queries';
 import { INSPECTOR_VIEWS, type InspectorView } from '../inspector/views';
 
 export type DashboardTab = 'overview' | 'review' | 'reference';

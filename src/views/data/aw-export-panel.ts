@@ -9,6 +9,7 @@ import { download, formatBytes, stamp } from '../kit/download';
 import type { Services } from '../kit/services';
 import { servicesContext } from '../kit/services';
 import { base } from '../kit/styles';
+import { EXAMPLE_EXPORT_QUERY } from './queries';
 
 /** The Data tab's export: the dataset export form (the same one the dashboard opens as a dialog), and any SQL query's rows. */
 @customElement('aw-export-panel')
@@ -23,7 +24,7 @@ export class AwExportPanel extends LitElement {
 
   @consume({ context: servicesContext, subscribe: true }) @property({ attribute: false }) services!: Services;
   @state() private format: ExportFormat = 'parquet';
-  @state() private sql = 'SELECT * FROM trajectories ORDER BY reward_sum DESC NULLS LAST';
+  @state() private sql = EXAMPLE_EXPORT_QUERY;
   @state() private busy: string | null = null;
   @state() private error: string | null = null;
   private job = new Cancellable();

@@ -7,7 +7,7 @@ import type { Services } from '../kit/services';
 import { servicesContext } from '../kit/services';
 import { base } from '../kit/styles';
 import type { Row } from '../../pool/rows';
-import { POOL_TOTALS, importHistory } from '../../pool/queries/pool';
+import { importHistory, POOL_TOTALS } from './queries';
 
 /** What is in the pool: totals, per-format counts, the import log, and "Clear pool". */
 @customElement('aw-pool-summary')

@@ -31,7 +31,7 @@ import { inView } from '../../pool/queries/steps';
 import '../aw-table';
 import { dashboardFilter, dashboardWhere } from '../dashboard/filter-state';
 import { setExportSettings } from './export-state';
-import { schemaViewsSql } from '../../pool/queries/notebook-views';
+import { schemaViewsSql } from './queries';
 import { OPEN_NOTEBOOK_EVENT, type OpenNotebook, openNotebookState, qualifiedView } from '../notebook/open-notebook';
 import { buildManifest, type ExportManifest, fileStem } from './manifest';
 import { Cancellable } from '../../util/jobs';

@@ -20,7 +20,7 @@ import { getSettings, type KeyProtection, keyProtection, protectKeys, setSetting
 import { corsHint, type GatewaySettings, type UpstreamConfig, type UpstreamKind } from '../../gateway/core/upstream';
 import { type GatewayStatus, watchGatewayStatus } from './status';
 import './aw-gateway-calls';
-import { STEP_COUNT } from '../../pool/queries/pool';
+import { STEP_COUNT } from '../kit/queries';
 import { refreshOnPoolChange } from '../kit/pool-refresh';
 import { Cancellable } from '../../util/jobs';
 

@@ -6,7 +6,7 @@
 import type { GatewayEvent } from '../../gateway/core/capture';
 import { CHANNEL } from '../../gateway/core/protocol';
 import type { PoolClient } from '../../pool/client';
-import { CALLS_LIMIT, CAPTURED_CALLS_SQL } from '../../pool/queries/gateway';
+import { CALLS_LIMIT, CAPTURED_CALLS_SQL } from './queries';
 
 export interface CallRow {
   step_id: string;

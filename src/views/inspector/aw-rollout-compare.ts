@@ -10,7 +10,8 @@ import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { type Services, servicesContext } from '../kit/services';
 import { base } from '../kit/styles';
-import { loadRollouts, pairFor, type Rollout, ROLLOUT_LIMIT } from './compare-query';
+import { pairFor } from './compare';
+import { loadRollouts, type Rollout, ROLLOUT_LIMIT } from './queries';
 
 const fmtReward = (r: number | null) => (r === null ? '—' : String(Number(r.toFixed(4))));
 

@@ -12,7 +12,7 @@
  * (conversation only, no tabs: a side of the compare view); events `aw-trajectory-change` {trajectoryUid, index},
  * `aw-step-select` {step: InspectorStep}, `aw-inspector-view` {view}.
  *
- * One concept: one element's render of one conversation; its data work is already out (load.ts, turns.ts, timeline.ts, views.ts), what is left is markup that shares the selected step.
+ * One concept: one element's render of one conversation; its data work is already out (queries.ts, turns.ts, timeline.ts, views.ts), what is left is markup that shares the selected step.
  */
 import { consume } from '@lit/context';
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
@@ -28,9 +28,8 @@ import { jsonStyles, jsonView } from '../kit/json-view';
 import { markdownStyles, markdownView } from '../kit/markdown-text';
 import { formatUsd, onPricesChange, stepCost } from '../kit/prices';
 import './aw-rollout-compare';
-import { loadTrajectory } from './load';
 import { buildTimeline, type StepTiming, type TimelineRow } from './timeline';
-import { loadTimings } from './timeline-query';
+import { loadTimings, loadTrajectory } from './queries';
 import { conversationTurns, type InspectorStep, type Turn, toolCalls, toolResults } from './turns';
 import { INSPECTOR_VIEWS, type InspectorView } from './views';
 

@@ -5,7 +5,12 @@
  * `gpt-4o-mini-2024-07-18`; a router prefix (`openai/gpt-4o`) is ignored.
  */
 
-import type { PricedModel } from '../../pool/queries/cost';
+/** A model present in the pool and its price, USD per million prompt (input) and completion (output) tokens. */
+export interface PricedModel {
+  model: string;
+  input: number;
+  output: number;
+}
 
 export interface ModelPrice {
   /** Model id, or a prefix ending in `*`. */
@@ -136,7 +141,7 @@ export function formatUsd(usd: number | null | undefined): string {
   return `$${a >= 100 ? usd.toFixed(0) : a >= 1 ? usd.toFixed(2) : usd.toPrecision(2).replace(/0+$/, '')}`;
 }
 
-/** The models of `models` that have a price, with it (the rows of pool/queries/cost's prices table). */
+/** The models of `models` that have a price, with it (the rows of the dashboard's prices table, views/dashboard/queries.ts). */
 export function pricedModels(models: readonly string[], prices: readonly ModelPrice[] = getPrices()): PricedModel[] {
   return models.flatMap((model) => {
     const p = priceFor(model, prices);

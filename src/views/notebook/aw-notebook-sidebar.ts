@@ -8,7 +8,7 @@ import { consume } from '@lit/context';
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { type Services, servicesContext } from '../kit/services';
-import { groupSchema, type SchemaTable, schemaColumnsSql } from '../../notebook/schema-sql';
+import { groupSchema, type SchemaTable, schemaColumnsSql } from './queries';
 import { refreshOnPoolChange, schemaMayHaveChanged } from '../kit/pool-refresh';
 import type { HistoryEntry, NotebookStore } from '../../notebook/storage';
 import { formatMs } from '../aw-table';

@@ -16,7 +16,7 @@ import { applyEdit, chartSpec, type DeletedCell, TEMPLATES } from '../../noteboo
 import './aw-cell';
 import type { AwCell, CellAction } from './aw-cell';
 import type { SqlSchema } from './aw-sql-editor';
-import { TABLE_COLUMNS } from '../../pool/queries/pool';
+import { TABLE_COLUMNS } from './queries';
 import { changesWhileShown, refreshOnPoolChange, schemaMayHaveChanged } from '../kit/pool-refresh';
 import { download } from '../kit/download';
 

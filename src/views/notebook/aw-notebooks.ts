@@ -25,7 +25,7 @@ import { download } from '../kit/download';
 import type { AwNotebook } from './aw-notebook';
 import './aw-notebook';
 import './aw-notebook-sidebar';
-import { dropSchema } from '../../pool/queries/pool';
+import { dropSchema, FIRST_CELL_SQL } from './queries';
 import { setOpenNotebook } from './open-notebook';
 import { currentRoute, registerRouteState, ROUTE_EVENT, type Route, writeRoute } from '../kit/route';
 import '../export/aw-export-form';
@@ -45,7 +45,7 @@ title: Untitled notebook
 # Untitled notebook
 
 \`\`\`sql id=recent
-SELECT step_id, agent, model, status, reward, response_text FROM steps ORDER BY started_at DESC LIMIT 100
+${FIRST_CELL_SQL}
 \`\`\`
 `;
 

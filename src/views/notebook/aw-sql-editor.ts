@@ -11,6 +11,7 @@ import { Compartment, EditorState, type Extension, StateEffect, StateField } fro
 import { Decoration, type DecorationSet, EditorView, keymap, lineNumbers, placeholder } from '@codemirror/view';
 import { css, LitElement, type PropertyValues } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
+import { EDITOR_PLACEHOLDER } from './queries';
 
 export type SqlSchema = Record<string, string[]>;
 
@@ -118,7 +119,7 @@ export class AwSqlEditor extends LitElement {
           closeBrackets(),
           autocompletion(),
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
-          placeholder(this.language === 'sql' ? 'SELECT … FROM steps' : ''),
+          placeholder(this.language === 'sql' ? EDITOR_PLACEHOLDER : ''),
           keymap.of([
             { key: 'Shift-Enter', run: () => this.run(true) },
             { key: 'Mod-Enter', run: () => this.run(false) },

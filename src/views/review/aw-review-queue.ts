@@ -15,8 +15,7 @@ import { type Services, servicesContext } from '../kit/services';
 import { type CurationPatch, type CurationTarget, curationStore } from '../../curation/store';
 import '../inspector/aw-step-inspector';
 import type { AwStepInspector } from '../inspector/aw-step-inspector';
-import { REVIEW_RULES, type ReviewRule } from '../../pool/queries/review';
-import { reviewQueue, unreviewedCount } from './queue';
+import { REVIEW_RULES, type ReviewRule, reviewQueue, unreviewedCount } from './queries';
 import { base } from '../kit/styles';
 import { deepActiveElement, fromDialog, isTextEntry } from '../kit/keys';
 

@@ -1,20 +1,5 @@
-/** The rollouts of one prompt group (a GRPO group), with their rewards, for the compare view. */
-import type { PoolClient } from '../../pool/client';
-import { promptRollouts } from '../../pool/queries/inspector';
-
-export interface Rollout {
-  trajectory_uid: string;
-  reward: number | null;
-  steps: number;
-}
-
-/** At most this many rollouts are offered (a group of thousands is sampled by its reward order). */
-export const ROLLOUT_LIMIT = 500;
-
-export async function loadRollouts(pool: PoolClient, promptUid: string): Promise<Rollout[]> {
-  const rows = await pool.rows(promptRollouts(promptUid, ROLLOUT_LIMIT));
-  return rows.map((r) => ({ trajectory_uid: String(r.trajectory_uid), reward: r.reward === null ? null : Number(r.reward), steps: Number(r.steps) }));
-}
+/** Which rollout of a prompt group the compare view sets beside another. */
+import type { Rollout } from './queries';
 
 /**
  * The rollout to compare `uid` with, as a DPO pair would: the one whose reward is farthest from its own

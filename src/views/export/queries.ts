@@ -1,5 +1,5 @@
 /** Which views a notebook's schema holds: the export form's picker of the open notebook's cell views. */
-import { sqlString } from '../sql';
+import { sqlString } from '../../pool/sql';
 
 /** The views of one notebook schema: how many columns each has and whether one is `step_id` (what an export of a view needs). */
 export function schemaViewsSql(schema: string): string {

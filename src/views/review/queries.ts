@@ -1,5 +1,6 @@
-/** The review queue's SQL: unreviewed trajectories first, then by the rule the user picked. */
-import { matchingTrajectories } from './steps';
+/** The review queue's reads: unreviewed trajectories first, then by the rule the user picked; the count still to review. */
+import type { PoolClient } from '../../pool/client';
+import { matchingTrajectories } from '../../pool/queries/steps';
 
 export const REVIEW_RULES = {
   'low-reward': 'Low reward first',
@@ -26,4 +27,15 @@ export function reviewQueueSql(where: string, rule: ReviewRule): string {
 /** `n`: the queue's trajectories that still have unreviewed steps. */
 export function unreviewedCountSql(where: string): string {
   return `SELECT count(*)::INTEGER AS n FROM trajectories WHERE unreviewed_steps > 0 AND trajectory_uid IN (${matchingTrajectories(where)})`;
+}
+
+export async function reviewQueue(pool: PoolClient, where: string, rule: ReviewRule): Promise<{ uids: string[]; unreviewed: number }> {
+  const rows = await pool.rows(reviewQueueSql(where, rule));
+  return { uids: rows.map((r) => String(r.trajectory_uid)), unreviewed: rows.filter((r) => r.unreviewed).length };
+}
+
+/** How many trajectories of the queue still have unreviewed steps (recounted after every label, without re-ranking). */
+export async function unreviewedCount(pool: PoolClient, where: string): Promise<number> {
+  const rows = await pool.rows(unreviewedCountSql(where));
+  return Number(rows[0]?.n ?? 0);
 }

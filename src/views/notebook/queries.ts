@@ -1,12 +1,24 @@
-/** SQL behind the notebook's schema sidebar (kept in small named functions; see the query builders in pool/queries). */
+/** The Notebook tab's SQL: the schema its sidebar and completion list, a notebook's views dropped, a new notebook's first cell. */
+import { sqlIdent, sqlString } from '../../pool/sql';
+
+/** `t`, `c`: every table and view with its columns in order, minus notebook schemas (nb_…) and scratch tables (_…), for completion. */
+export const TABLE_COLUMNS = `SELECT table_name AS t, list(column_name ORDER BY ordinal_position) AS c FROM information_schema.columns WHERE table_schema NOT LIKE 'nb\\_%' ESCAPE '\\' AND table_name NOT LIKE '\\_%' ESCAPE '\\' GROUP BY table_name`;
+
+/** Drop a notebook's schema (its cells' views). */
+export function dropSchema(schema: string): string {
+  return `DROP SCHEMA IF EXISTS ${sqlIdent(schema)} CASCADE`;
+}
+
+/** A new notebook's first cell, and the SQL editor's placeholder: examples the user edits. */
+export const FIRST_CELL_SQL = 'SELECT step_id, agent, model, status, reward, response_text FROM steps ORDER BY started_at DESC LIMIT 100';
+export const EDITOR_PLACEHOLDER = 'SELECT … FROM steps';
 
 /** Tables and views users query (the pool's `main` schema, not `_internal` ones) and this notebook's cell views, with their columns. */
 export function schemaColumnsSql(notebookSchema: string): string {
-  const nb = notebookSchema.replaceAll("'", "''");
   return `SELECT c.table_schema AS s, c.table_name AS t, t.table_type AS kind, c.column_name AS col, c.data_type AS type
 FROM information_schema.columns c
 JOIN information_schema.tables t ON t.table_catalog = c.table_catalog AND t.table_schema = c.table_schema AND t.table_name = c.table_name
-WHERE (c.table_schema = 'main' AND c.table_name NOT LIKE '\\_%' ESCAPE '\\') OR c.table_schema = '${nb}'
+WHERE (c.table_schema = 'main' AND c.table_name NOT LIKE '\\_%' ESCAPE '\\') OR c.table_schema = ${sqlString(notebookSchema)}
 ORDER BY c.table_schema <> 'main', c.table_name, c.ordinal_position`;
 }
 
