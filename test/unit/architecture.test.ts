@@ -279,8 +279,15 @@ describe('architecture: the bench and scripts follow the code they measure', () 
   });
 });
 
-/** Markdown files a text names by path (`docs/x.md`, `decisions/0nn-….md`), and names of documents that live outside the repo. */
-export function docMentions(text: string): { paths: string[]; outside: string[] } {
+/**
+ * Markdown files a text names by path (`docs/x.md`, `decisions/0nn-….md`), and names of documents that live outside the
+ * repo. In Markdown only links count (a doc may name another repository's `docs/…` in code spans).
+ */
+export function docMentions(text: string, markdown = false): { paths: string[]; outside: string[] } {
+  if (markdown) {
+    const links = [...text.matchAll(/\]\(([^)\s#]+\.md)(?:#[^)]*)?\)/g)].map((m) => m[1] as string).filter((p) => !/^[a-z]+:/.test(p));
+    return { paths: links, outside: [...text.matchAll(/\b(DESIGN|STYLE|DEVELOPERS)\.md\b/g)].map((m) => m[0]) };
+  }
   const paths = [...text.matchAll(/(?<![\w./-])((?:\.\.?\/)*(?:docs\/)?decisions\/[\w.-]+\.md|(?:\.\.?\/)*docs\/[\w./-]+\.md)/g)].map((m) => m[1] as string);
   const outside = [...text.matchAll(/\b(DESIGN|STYLE|DEVELOPERS)\.md\b/g)].map((m) => m[0]);
   return { paths, outside };
@@ -295,7 +302,7 @@ describe('architecture: the docs a file cites are in the repo', () => {
   it('every docs/ or decisions/ path a source file, doc or the README names exists', () => {
     assert.ok(mdFiles.length > 20, `${mdFiles.length} docs`);
     const missing = texts.flatMap((f) =>
-      docMentions(readFileSync(f, 'utf8')).paths.flatMap((p) => {
+      docMentions(readFileSync(f, 'utf8'), f.endsWith('.md')).paths.flatMap((p) => {
         const cands = [resolve(dirname(f), p), resolve(ROOT, p), resolve(ROOT, 'docs', p.replace(/^(\.\.?\/)+/, ''))];
         return cands.some((c) => existsSync(c)) ? [] : [`${relative(ROOT, f)}: ${p}`];
       }),
@@ -304,7 +311,7 @@ describe('architecture: the docs a file cites are in the repo', () => {
   });
 
   it('no file cites a document that is not in the repo (the design notes the project started from live outside it)', () => {
-    const found = texts.flatMap((f) => docMentions(readFileSync(f, 'utf8')).outside.map((d) => `${relative(ROOT, f)}: ${d}`));
+    const found = texts.flatMap((f) => docMentions(readFileSync(f, 'utf8'), f.endsWith('.md')).outside.map((d) => `${relative(ROOT, f)}: ${d}`));
     assert.deepEqual(found, []);
   });
 
@@ -313,6 +320,7 @@ describe('architecture: the docs a file cites are in the repo', () => {
       paths: ['docs/security.md', 'decisions/011-a.md'],
       outside: ['DESIGN.md'],
     });
+    assert.deepEqual(docMentions('[a](decisions/011-a.md) and `docs/refs/other-repo.md`, [b](https://x.org/y.md)', true).paths, ['decisions/011-a.md']);
   });
 });
 
