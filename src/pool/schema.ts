@@ -1,6 +1,7 @@
-/** DDL of the data pool (docs/schema.md). Column order matches STEP_COLUMNS in record/step-arrow.ts. */
+/** DDL of the data pool (docs/schema.md). Table `steps` is derived from the step record's columns (contract/step-columns.ts). */
+import { type ColumnType, MESSAGE, STEP_COLUMNS } from '../contract/step-columns';
+import { sqlIdent, sqlString } from './sql';
 
-const TOOL_CALL = 'STRUCT(id VARCHAR, "type" VARCHAR, "function" STRUCT("name" VARCHAR, arguments VARCHAR))';
 /**
  * Whether a step goes into training, as SQL over `steps s LEFT JOIN curation c`: an explicit `trainable` label
  * wins; otherwise a step is trainable when it succeeded and nobody marked it bad. The one rule used by the
@@ -8,45 +9,31 @@ const TOOL_CALL = 'STRUCT(id VARCHAR, "type" VARCHAR, "function" STRUCT("name" V
  */
 export const TRAINABLE_SQL = "coalesce(c.trainable, s.status = 'ok' AND c.quality IS DISTINCT FROM 'bad')";
 
-export const MESSAGE_TYPE = `STRUCT("role" VARCHAR, "content" VARCHAR, reasoning VARCHAR, "name" VARCHAR, tool_call_id VARCHAR, tool_calls ${TOOL_CALL}[], parts VARCHAR, is_error BOOLEAN)`;
+/**
+ * Field names DuckDB prints quoted in a type (they are keywords): a struct type written the same way reads back from
+ * `typeof()` unchanged (test/unit/step-columns.test.ts holds this list to `duckdb_keywords()`).
+ */
+export const QUOTED_FIELD_NAMES: ReadonlySet<string> = new Set(['content', 'error', 'function', 'name', 'role', 'source', 'type']);
 
-export const STEPS_COLUMNS_DDL = `
-  step_id VARCHAR NOT NULL,
-  trajectory_uid VARCHAR NOT NULL,
-  prompt_uid VARCHAR,
-  step_index INTEGER NOT NULL,
-  is_last BOOLEAN,
-  channel VARCHAR DEFAULT 'train',
-  policy_version INTEGER,
-  agent VARCHAR,
-  data_source VARCHAR,
-  model VARCHAR,
-  provider VARCHAR,
-  messages ${MESSAGE_TYPE}[],
-  tools VARCHAR,
-  response ${MESSAGE_TYPE},
-  response_text VARCHAR,
-  finish_reason VARCHAR,
-  prompt_tokens INTEGER,
-  completion_tokens INTEGER,
-  prompt_ids INTEGER[],
-  response_ids INTEGER[],
-  rollout_log_probs DOUBLE[],
-  reward DOUBLE,
-  started_at TIMESTAMP,
-  ended_at TIMESTAMP,
-  latency_ms DOUBLE,
-  ttft_ms DOUBLE,
-  status VARCHAR DEFAULT 'ok',
-  error VARCHAR,
-  metadata MAP(VARCHAR, VARCHAR),
-  raw VARCHAR,
-  source VARCHAR,
-  source_format VARCHAR,
-  source_line INTEGER,
-  source_id VARCHAR,
-  import_id INTEGER,
-  source_trajectory_id VARCHAR`;
+/** A storage type as DuckDB DDL. */
+export function sqlType(t: ColumnType<never>): string {
+  switch (t.kind) {
+    case 'MAP':
+      return 'MAP(VARCHAR, VARCHAR)';
+    case 'LIST':
+      return `${sqlType(t.item)}[]`;
+    case 'STRUCT':
+      return `STRUCT(${Object.entries(t.fields).map(([n, f]) => `${QUOTED_FIELD_NAMES.has(n) ? sqlIdent(n) : n} ${sqlType(f)}`).join(', ')})`;
+    default:
+      return t.kind;
+  }
+}
+
+export const MESSAGE_TYPE = sqlType(MESSAGE);
+
+export const STEPS_COLUMNS_DDL = Object.entries(STEP_COLUMNS)
+  .map(([name, c]) => `\n  ${name} ${sqlType(c.type)}${c.notNull ? ' NOT NULL' : ''}${c.default !== undefined ? ` DEFAULT ${sqlString(c.default)}` : ''}`)
+  .join(',');
 
 /** The schema this build writes; pools saved with an older one are migrated at open (src/pool/migrations.ts, docs/decisions/023). */
 export const SCHEMA_VERSION = 4;

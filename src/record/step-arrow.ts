@@ -1,3 +1,8 @@
+/**
+ * Step records → Arrow, for the pool (the import's batches, the gateway's sink). The builders are written out field by
+ * field for speed, not derived from the column list; test/unit/step-columns.test.ts holds their schema to it
+ * (contract/step-columns.ts), column by column and field by field, so a column added there fails until it is here.
+ */
 import { Field, makeData, RecordBatch, Schema, Struct, Table, tableToIPC, type Data } from 'apache-arrow';
 import {
   Bits,
@@ -11,6 +16,7 @@ import {
   Utf8Builder,
 } from '../util/arrow-build';
 import type { ChatMessage, StepRecord, ToolCall } from '../contract/step';
+import { STEP_COLUMN_NAMES } from '../contract/step-columns';
 
 /**
  * The struct builders of a step's nested columns, with every field appended by name (not looked up by key: the
@@ -180,8 +186,8 @@ function builders() {
 
 type Builders = ReturnType<typeof builders>;
 
-/** Column order of `steps`; the DDL in pool/schema.ts is written in the same order. */
-export const STEP_COLUMNS = Object.keys(builders()) as (keyof StepRecord)[];
+/** Columns in table order: the order of STEP_COLUMNS (contract/step-columns.ts), which the DDL is derived from. */
+const STEP_COLUMNS = STEP_COLUMN_NAMES;
 
 /** One step into every column, each by name (see MessageBuilder). */
 function appendRow(b: Builders, r: StepRecord): void {
