@@ -25,6 +25,18 @@ function agentSteps(): StepRecord[] {
   return steps;
 }
 
+/** Two tool calls, the first failed (is_error, schema 4: its text as the tool wrote it, no prefix), the second answered. */
+function failedToolSteps(): StepRecord[] {
+  const steps = trajectorySteps({ uid: 'run-Err-01', prompt: 'pR-Err', question: 'Read the config', steps: 3, reward: 0 });
+  steps[0].response!.tool_calls![0] = { id: 'call_Rd1', type: 'function', function: { name: 'read_file', arguments: '{"path":"/etc/app.yml"}' } };
+  steps[1].messages = [...steps[0].messages, steps[0].response!, { role: 'tool', content: 'ENOENT: no such file', tool_call_id: 'call_Rd1', is_error: true }];
+  steps[1].response!.tool_calls![0] = { id: 'call_Ls2', type: 'function', function: { name: 'list_dir', arguments: '{"path":"/etc"}' } };
+  steps[2].messages = [...steps[1].messages, steps[1].response!, { role: 'tool', content: 'app.yaml', tool_call_id: 'call_Ls2', is_error: false }];
+  // no token counts (the dashboard test below reads '— / —' over the whole pool)
+  for (const s of steps) [s.prompt_tokens, s.completion_tokens] = [null, null];
+  return steps;
+}
+
 async function open(pool: PoolClient, uid: string): Promise<AwStepInspector> {
   const el = document.createElement('aw-step-inspector');
   el.services = testServices(pool);
@@ -40,6 +52,7 @@ describe('<aw-step-inspector> reading a trajectory', () => {
   before(async () => {
     pool = await startPool('inspector-view', true);
     await insertSteps(pool, agentSteps(), 'agent.jsonl');
+    await insertSteps(pool, failedToolSteps(), 'failed-tool.jsonl');
   });
   after(() => pool.terminate());
   afterEach(() => {
@@ -78,6 +91,31 @@ describe('<aw-step-inspector> reading a trajectory', () => {
     await el.updateComplete;
     expect(root.querySelector('.call .args')?.textContent).to.equal('{"city":"Oslo","units":"C"}');
     expect(toggle.getAttribute('aria-pressed')).to.equal('false');
+  });
+
+  it('marks a failed tool result (is_error) in words, in the conversation and the timeline; an answered one has no mark', async () => {
+    const el = await open(pool, 'run-Err-01');
+    const root = el.renderRoot as ShadowRoot;
+    const calls = [...root.querySelectorAll('.call')];
+    expect(calls.length).to.equal(2);
+    const [failed, answered] = calls.map((c) => c.querySelector('.pair') as HTMLElement);
+    expect(failed.getAttribute('aria-label')).to.equal('Result of read_file: error');
+    expect(failed.querySelector('.tool-error')?.textContent).to.equal('✕ error');
+    expect(failed.querySelector('.tool-error [aria-hidden="true"]')?.textContent, 'the symbol is not read out').to.equal('✕ ');
+    expect(failed.querySelector('.result')?.textContent, 'the text as the tool wrote it').to.equal('ENOENT: no such file');
+    expect(answered.getAttribute('aria-label')).to.equal('Result of list_dir');
+    expect(answered.querySelector('.tool-error')).to.equal(null);
+    // the tool turns of the conversation (expand the earlier messages of the last step to see both)
+    for (const d of root.querySelectorAll('details.earlier')) (d as HTMLDetailsElement).open = true;
+    await new Promise((r) => setTimeout(r, 50));
+    await el.updateComplete;
+    const toolTurns = [...root.querySelectorAll('.turn.tool')].map((t) => (t.querySelector('.role') as HTMLElement).textContent ?? '');
+    expect(toolTurns.some((t) => t.includes('read_file') && t.includes('error'))).to.equal(true);
+    expect(toolTurns.filter((t) => t.includes('list_dir')).every((t) => !t.includes('error'))).to.equal(true);
+    el.setView('timeline');
+    await el.updateComplete;
+    const rows = [...root.querySelectorAll('table.timeline tr.tool')].map((r) => r.textContent?.replace(/\s+/g, ' ').trim());
+    expect(rows).to.deep.equal(['↳ tool read_filecall_Rd1 · result recorded✕ error', '↳ tool list_dircall_Ls2 · result recorded']);
   });
 
   it('never upper-cases ids and shows unknown values as —', async () => {

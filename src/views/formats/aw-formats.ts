@@ -17,6 +17,7 @@ import { MappingError, type MappingSpec } from '../../ingest/mapping/spec';
 import { type BuiltinMapping, type MappingStore, mappingStore, parseMapping, type StoredMapping } from '../../ingest/mapping/store';
 import { NORMALIZERS } from '../../ingest/normalizers';
 import { previewView } from './preview-view';
+import { toolErrorStyles } from '../kit/tool-error';
 import { takePendingMapping, watchStartMapping } from './start-mapping';
 
 const BLANK = `{
@@ -38,6 +39,7 @@ function problemParts(p: string): [string, string] {
 export class AwFormats extends LitElement {
   static override styles = [
     base,
+    toolErrorStyles,
     css`
       :host { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 2fr); gap: 14px; align-items: start; }
       @media (max-width: 1000px) { :host { grid-template-columns: minmax(0, 1fr); } }

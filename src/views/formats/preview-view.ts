@@ -2,12 +2,13 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { MappingPreview, SampleRecords } from '../../ingest/mapping/preview';
 import type { ChatMessage, StepRecord } from '../../contract/step';
+import { toolErrorMark } from '../kit/tool-error';
 
 const clip = (s: string | null | undefined, n = 600) => (s == null ? '' : s.length > n ? `${s.slice(0, n)}…` : s);
 
 function messageLine(m: ChatMessage, cls = 'msg'): TemplateResult {
   const calls = m.tool_calls ?? [];
-  return html`<li class=${cls}><span class="role">${m.role}</span>${m.tool_call_id ? html`<span class="muted">(${m.tool_call_id}) </span>` : nothing}<span class="content">${clip(m.content)}</span>
+  return html`<li class=${cls}><span class="role">${m.role}</span>${m.tool_call_id ? html`<span class="muted">(${m.tool_call_id}) </span>` : nothing}${toolErrorMark(m)}<span class="content">${clip(m.content)}</span>
     ${calls.map((c) => html`<div class="call">→ <span class="tool-name">${c.function.name}</span>(<span class="mono">${clip(c.function.arguments, 300)}</span>)</div>`)}
   </li>`;
 }

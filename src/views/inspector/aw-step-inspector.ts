@@ -27,6 +27,7 @@ import type { AwPriceTable } from '../kit/aw-price-table';
 import { jsonStyles, jsonView } from '../kit/json-view';
 import { markdownStyles, markdownView } from '../kit/markdown-text';
 import { formatUsd, onPricesChange, stepCost } from '../kit/prices';
+import { failedResult, toolErrorMark, toolErrorStyles } from '../kit/tool-error';
 import './aw-rollout-compare';
 import { buildTimeline, type StepTiming, type TimelineRow } from './timeline';
 import { loadTimings, loadTrajectory } from './queries';
@@ -86,6 +87,7 @@ export class AwStepInspector extends LitElement {
     base,
     jsonStyles,
     markdownStyles,
+    toolErrorStyles,
     css`
       :host { display: block; font-size: 13px; outline: none; }
       :host(:focus-visible) { outline: 2px solid var(--aw-accent); outline-offset: 2px; }
@@ -347,8 +349,10 @@ export class AwStepInspector extends LitElement {
     const row = (r: TimelineRow) => {
       const indent = `padding-left:${6 + r.depth * 14}px`;
       if (r.kind === 'span') return html`<tr class="span"><td style=${indent} title=${r.label}>${r.label}</td><td colspan="5"><span class="muted">parent span (not an LLM call)</span></td></tr>`;
-      if (r.kind === 'tool')
-        return html`<tr class="tool"><td style=${indent} title=${r.label}>↳ tool <span class="id">${r.label}</span></td><td colspan="5">${r.call_id ? html`<span class="id">${r.call_id}</span> · ` : nothing}${this.results.has(r.call_id ?? '') ? 'result recorded' : 'no result recorded'}</td></tr>`;
+      if (r.kind === 'tool') {
+        const result = this.results.get(r.call_id ?? '');
+        return html`<tr class="tool"><td style=${indent} title=${r.label}>↳ tool <span class="id">${r.label}</span></td><td colspan="5">${r.call_id ? html`<span class="id">${r.call_id}</span> · ` : nothing}${result ? 'result recorded' : 'no result recorded'}${toolErrorMark(result)}</td></tr>`;
+      }
       const s = this.steps[r.step];
       return html`<tr aria-current=${r.step === this.step ? 'true' : 'false'} class=${r.status === 'error' ? 'step error' : 'step'}>
         <td style=${indent}><button class="name" title=${`${r.label}${r.span_id ? ` (span ${r.span_id})` : ''}`} aria-label=${`Show step ${s.step_index} in the conversation`} @click=${(e: Event) => {
@@ -401,9 +405,9 @@ export class AwStepInspector extends LitElement {
     return html`<div class=${`turn ${role}${restated ? ' restated' : ''}`}>
       <div class="role"><span class="who">${role}</span>${m.name ? html` · <span class="id">${m.name}</span>` : nothing}${m.tool_call_id
         ? html` · result of <span class="id">${this.calls.get(m.tool_call_id) ?? '?'}</span> (<span class="id">${m.tool_call_id}</span>)`
-        : nothing}${restated ? ' · context restated' : ''}</div>
+        : nothing}${restated ? ' · context restated' : ''}${toolErrorMark(m)}</div>
       ${m.reasoning ? html`<details><summary>Reasoning (${m.reasoning.length} chars)</summary><div class="content">${this.clip(m.reasoning)}</div></details>` : nothing}
-      ${m.content ? (role === 'tool' ? html`<div class="result">${this.json(m.content)}</div>` : (markdownView(m.content, this.markdown) ?? html`<div class="content">${this.clip(m.content)}</div>`)) : nothing}
+      ${m.content ? (role === 'tool' ? html`<div class=${failedResult(m) ? 'result failed' : 'result'}>${this.json(m.content)}</div>` : (markdownView(m.content, this.markdown) ?? html`<div class="content">${this.clip(m.content)}</div>`)) : nothing}
       ${(m.tool_calls ?? []).map((c) => this.renderCall(c))}
     </div>`;
   }
@@ -441,8 +445,8 @@ export class AwStepInspector extends LitElement {
     const result = c.id ? this.results.get(c.id) : undefined;
     return html`<div class="call"><span class="muted">tool call</span> <span class="name">${c.function?.name ?? '?'}</span>
       ${c.id ? html`<span class="muted">(<span class="id">${c.id}</span>)</span>` : nothing}<div class="args">${this.json(c.function?.arguments)}</div>
-      <div class="pair" aria-label=${`Result of ${c.function?.name ?? 'the tool call'}`}>${result
-        ? html`<span class="muted">result</span><div class="result">${this.json(result.content)}</div>`
+      <div class="pair" aria-label=${`Result of ${c.function?.name ?? 'the tool call'}${failedResult(result) ? ': error' : ''}`}>${result
+        ? html`<span class="muted">result</span>${toolErrorMark(result)}<div class=${failedResult(result) ? 'result failed' : 'result'}>${this.json(result.content)}</div>`
         : html`<span class="muted">no result recorded</span>`}</div></div>`;
   }
 
