@@ -3,17 +3,13 @@
  * DuckDB with the page's own pipeline, pool SQL, layouts and notebook runtime. See README "CLI".
  */
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import '../util/arrow-bool-fix';
 import type { ImportProgress, ImportReport } from '../contract/reports';
-import { datasetSql, describeSql, problemsSql, resolveLayoutOptions, withoutMapsSql } from '../export/layouts';
-import { EXPORT_FLAGS, ExportFlagError, exportOptions, type HeadlessExportOptions } from '../export/export-flags';
-import {
-  checkRows, claimFolder, MANIFEST_FILE, type ManifestFile, ownedFilesManifest, PartFolderError, type PartitionFolder, partitionFolders, partitionPredicate, partitionValuesSql, partsManifest,
-  type PartsManifest,
-} from '../export/part-folder';
-import { sqlString, sqlStringList } from '../pool/sql';
+import { EXPORT_FLAGS, ExportFlagError, exportOptions } from '../export/export-flags';
+import { claimFolder, MANIFEST_FILE, ownedFilesManifest, PartFolderError } from '../export/part-folder';
+import { sqlString } from '../pool/sql';
 import type { PartitionColumn } from '../export/parts';
 import { inputScope } from './engine-lock';
 import { runImport } from './import';
@@ -23,11 +19,13 @@ import { describeRead } from '../hub/remote-query';
 import { formatBytes } from '../util/format-bytes';
 import { NativePool } from './native-pool';
 import { runNotebook } from './notebook';
+import { exportLayout } from './part-files';
 import { UsageError, parseSize } from './files';
 import { layoutBundle } from './layout-bundle';
 import { nodeFolderIo } from './out-folder';
 import { mergeShardSteps, writeShardSteps } from './shards';
-import { cliTokenizer, tokenizedExport } from './tokens';
+
+export { exportLayout };
 
 const HELP = `agentworld — AgentWorld Workbench, headless
 
@@ -90,98 +88,6 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositi
 function need(v: string | undefined, flag: string): string {
   if (!v) throw new UsageError(`${flag} is required`);
   return v;
-}
-
-/** The page's export options as the manifest records them (without the callbacks). */
-type ManifestOptions = HeadlessExportOptions & { maxTokens?: number | null; truncate?: string };
-
-/**
- * One layout written as Parquet part files under `out` (COPY … FILE_SIZE_BYTES), in the folder the page's part-file
- * export makes (src/export/part-folder.ts): hive folders named, escaped and capped alike, `_manifest.json` with the
- * value → folder mapping, and the rows read back from the files checked against the rows selected. `out` must be new,
- * empty, or hold only earlier exports, which `force` replaces (file by file, as their manifests list them).
- */
-export async function exportLayout(pool: NativePool, opts: HeadlessExportOptions, out: string, partitionBy: string[], maxBytes: number, tokenizer?: string, force = false) {
-  const t0 = performance.now();
-  await claimFolder(nodeFolderIo(out), { force, name: out, forceHint: '--force' });
-  const resolved = await resolveLayoutOptions((sql) => pool.rows(sql), opts);
-  // with --tokens: the page's plan and tokenizer code (src/cli/tokens.ts), the rows as written with their ids
-  const tok = opts.tokens ? await tokenizedExport(pool, resolved, await cliTokenizer(tokenizer), pool.db.stage) : null;
-  try {
-    const base = tok ? tok.sql : datasetSql(resolved);
-    const described = await pool.rows(describeSql(base));
-    const sql = withoutMapsSql(base, described);
-    // a layout without a partition column (dpo has no data_source) is partitioned by the ones it has
-    const names = new Set(described.map((c) => String(c.name)));
-    const missing = partitionBy.filter((c) => !names.has(c));
-    const cols = partitionBy.filter((c) => names.has(c));
-    const [{ n }] = await pool.rows(`SELECT count(*) AS n FROM (${sql})`);
-    const listed = await pool.rows(partitionValuesSql(cols, sql));
-    const parts: PartitionFolder[] = cols.length ? await partitionFolders(cols, listed) : [{ values: [], partition: {}, folder: '', n: Number(listed[0]?.n ?? 0) }];
-    const manifest = (status: PartsManifest['status'], files: ManifestFile[], error?: string) =>
-      partsManifest({
-        layout: opts.layout, format: 'parquet', options: { ...opts, ...(tok ? { maxTokens: tok.report.max_tokens, truncate: tok.report.truncate } : {}) } satisfies ManifestOptions,
-        partitionBy: cols, maxFileBytes: maxBytes, partitions: parts, files, status, error, extra: tok ? { tokens: tok.report } : {},
-      });
-    // the manifest first: files of an export that stops half way are still known as ours (and --force replaces them)
-    mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, MANIFEST_FILE), JSON.stringify(manifest('writing', []), null, 2));
-    for (const p of parts) {
-      // DuckDB cannot combine PARTITION_BY with FILE_SIZE_BYTES: one COPY per partition, into its own new folder
-      // (the columns stay in the files too, so a reader that ignores folder names loses nothing)
-      const dir = p.folder ? join(out, ...p.folder.split('/')) : out;
-      if (p.folder) mkdirSync(dirname(dir), { recursive: true });
-      const where = cols.length ? ` WHERE ${partitionPredicate(cols, p.values)}` : '';
-      // into `out` itself (not partitioned) beside our manifest; a partition's folder is new, so nothing is overwritten
-      const copyOpts = ['FORMAT parquet', 'COMPRESSION zstd', `FILE_SIZE_BYTES ${maxBytes}`, "FILENAME_PATTERN 'part-{i}'", ...(p.folder ? [] : ['OVERWRITE_OR_IGNORE true'])];
-      await pool.exec(`COPY (SELECT * FROM (${sql})${where}) TO ${sqlString(dir)} (${copyOpts.join(', ')})`);
-    }
-    const files = await writtenFiles(pool, out, parts);
-    try {
-      checkRows(
-        parts.map((p) => ({ path: p.folder, rows: p.n })),
-        files.map((f) => ({ path: f.path.includes('/') ? f.path.slice(0, f.path.lastIndexOf('/')) : '', rows: f.rows })),
-        Number(n),
-        out,
-      );
-    } catch (e) {
-      writeFileSync(join(out, MANIFEST_FILE), JSON.stringify(manifest('failed', files, e instanceof Error ? e.message : String(e)), null, 2));
-      throw e;
-    }
-    writeFileSync(join(out, MANIFEST_FILE), JSON.stringify(manifest('complete', files), null, 2));
-    const problems = opts.layout === 'steps' ? [] : await pool.rows(problemsSql(resolved));
-    return {
-      layout: opts.layout,
-      out,
-      rows: Number(n),
-      files: files.map((f) => join(out, ...f.path.split('/'))),
-      manifest: join(out, MANIFEST_FILE),
-      leftOut: problems.map((p) => ({ problem: String(p.problem), n: Number(p.n) })),
-      notPartitionedBy: missing,
-      tokens: tok?.report ?? null,
-      ms: Math.round(performance.now() - t0),
-    };
-  } finally {
-    await tok?.done(); // its temp table and ids file, also when the COPY failed
-  }
-}
-
-/** The Parquet files now under `out`, with the rows each holds (read from its footer) and its partition. */
-async function writtenFiles(pool: NativePool, out: string, parts: PartitionFolder[]): Promise<ManifestFile[]> {
-  const paths = ((await nodeFolderIo(out).list()) ?? []).filter((f) => f.endsWith('.parquet'));
-  if (!paths.length) return [];
-  const abs = paths.map((f) => join(out, ...f.split('/')));
-  const meta = await pool.rows(`SELECT file_name AS f, num_rows AS n FROM parquet_file_metadata(${sqlStringList(abs)})`);
-  const rows = new Map(meta.map((r) => [String(r.f), Number(r.n)]));
-  const byFolder = new Map(parts.map((p, i) => [p.folder, { partition: p.partition, i }]));
-  const files = paths.map((path, i) => {
-    const folder = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
-    return { path, rows: rows.get(abs[i] as string) ?? 0, bytes: statSync(abs[i] as string).size, partition: byFolder.get(folder)?.partition ?? {}, folder };
-  });
-  // in the partitions' order, then by part number: the page's manifest lists its files so
-  const rank = (f: (typeof files)[number]) => [byFolder.get(f.folder)?.i ?? parts.length, Number(/part-(\d+)\.parquet$/.exec(f.path)?.[1] ?? 0)];
-  files.sort((a, b) => rank(a)[0] - rank(b)[0] || rank(a)[1] - rank(b)[1] || (a.path < b.path ? -1 : 1));
-  return files.map(({ folder: _, ...f }) => f);
 }
 
 function progressLine(): (p: ImportProgress) => void {

@@ -15,7 +15,7 @@ import type { DatasetLayout, ExportDatasetOptions, Exporter, TokenExportReport }
 import { Zip, ZipPassThrough } from 'fflate';
 import { datasetSql, resolveLayoutOptions, selection } from './layouts';
 import {
-  checkRows, MANIFEST_FILE, PartFolderError, type PartitionFolder, partFileName, partitionFolders, partitionPredicate, partitionValuesSql, partsManifest, type WrittenFile,
+  checkRows, MANIFEST_FILE, PartFolderError, type PartitionFolder, partFileName, partitionFolders, partitionPredicate, partitionValuesSql, partsManifest, type PartsManifest, type WrittenFile,
 } from './part-folder';
 
 /** Step columns a dataset can be split by (a fixed list: the names go into SQL and into folder names). */
@@ -76,16 +76,43 @@ function sliceKey(layout: DatasetLayout): string {
   return layout === 'verl_prompts' || layout === 'dpo' ? 'coalesce(s.prompt_uid, s.trajectory_uid)' : 's.trajectory_uid';
 }
 
+/** One file of a part-file export as its engine wrote it: path relative to the export's folder, and the rows it holds. */
+export interface WrittenPart {
+  path: string;
+  /** As the writer counted them (the page's export worker) or read them back (the CLI: the file's Parquet footer). */
+  rows: number;
+  bytes: number;
+}
+
 /**
- * Export `opts` as part files into `sink`, under `folder`. The folders are named by src/export/part-folder.ts, as
- * the CLI names them; each partition's filter is checked to select the steps the listing counted, each part's rows
- * as its writer counted them against the rows reported, and no path is written twice (issue 37 item 3).
+ * How an engine writes a part-file export (decision 077): the partition loop, its checks and the manifest are
+ * `writeParts`'; a target writes one selection's layout rows as files and the manifest where they go.
  */
-export async function exportParts(
-  deps: { exporter: Exporter; rows: Rows },
+export interface PartTarget {
+  /**
+   * The layout rows of `opts` (its `where` selects one partition) as part files in `dir` (relative to the export's
+   * folder, '' for the folder itself), numbered from 0: files of at most `maxFileBytes` where the engine can, never a
+   * group (`groups` of them: trajectories or prompts) split across files by the page's writer. The token reports of
+   * an export with tokens. No file for a partition whose rows all left the layout (`partitioned` and none written).
+   */
+  write(opts: ExportDatasetOptions, dir: string, job: { groups: number; maxFileBytes: number | null; partitioned: boolean }): Promise<{ files: WrittenPart[]; tokens: TokenExportReport[] }>;
+  /** Write `_manifest.json`. */
+  manifest(doc: PartsManifest): Promise<void>;
+  /** A folder on disk: the manifest is written first too (status 'writing'), so the files of an export that stops are still known as ours; a failed check is written into it. */
+  early?: boolean;
+}
+
+/**
+ * Export `opts` as part files through `target` (the page's sink, the CLI's folder), the one partition loop of both
+ * engines: the partitions of the selected steps named by part-folder.ts, each partition's filter checked to select the
+ * steps the listing counted, each folder's files checked to hold the rows the layout gives for it (or the tokenizer
+ * kept), no path written twice (issue 37 item 3), then `_manifest.json`.
+ */
+export async function writeParts(
+  rows: Rows,
   opts: ExportDatasetOptions,
   parts: PartsOptions,
-  sink: PartSink,
+  target: PartTarget,
   folder: string,
   /** More fields for `_manifest.json` (the form adds its source and counts). */
   manifest: Record<string, unknown> = {},
@@ -93,79 +120,114 @@ export async function exportParts(
   const cols = checkColumns(parts.partitionBy ?? []);
   const maxBytes = parts.maxFileBytes == null || parts.maxFileBytes <= 0 ? null : Math.floor(parts.maxFileBytes);
   const { onTokens, onProgress, signal, ...base } = opts;
-  const resolvedBase = await resolveLayoutOptions(deps.rows, base);
+  const resolvedBase = await resolveLayoutOptions(rows, base);
   // the partitions of the selected steps (trainable, filter, split applied), NULL as its own, with their step counts
-  const listed = await deps.rows(partitionValuesSql(cols, selection(resolvedBase)));
+  const listed = await rows(partitionValuesSql(cols, selection(resolvedBase)));
   const plan: PartitionFolder[] = cols.length ? await partitionFolders(cols, listed) : [{ values: [], partition: {}, folder: '', n: Number(listed[0]?.n ?? 0) }];
   const report: PartsReport = { folder, layout: opts.layout, partitionBy: cols, maxFileBytes: maxBytes, files: [], rows: 0, bytes: 0 };
   const tokenReports: TokenExportReport[] = [];
   const selected: WrittenFile[] = [];
+  const expected: WrittenFile[] = [];
   const written: WrittenFile[] = [];
-
-  const countRows = async (where: string | undefined) => {
-    const [r] = await deps.rows(`SELECT count(*) AS n FROM (${datasetSql(await resolveLayoutOptions(deps.rows, { ...base, where }))})`);
-    return Number(r?.n ?? 0);
-  };
-  const make = async (where: string | undefined) => {
-    signal?.throwIfAborted();
-    let tokens: TokenExportReport | undefined;
-    let wrote = 0; // rows as the writer counted them (its last progress report)
-    const blob = await deps.exporter.exportDataset({
-      ...base, where, signal, onTokens: (r) => (tokens = r),
-      onProgress: (p) => {
-        wrote = p.rows;
-        onProgress?.(p);
-      },
+  const doc = (status: PartsManifest['status'], error?: string) =>
+    partsManifest({
+      layout: report.layout, format: opts.format, options: base, partitionBy: cols, maxFileBytes: maxBytes, partitions: plan, status, error,
+      files: report.files.map((f) => ({ ...f, path: f.path.slice(folder.length + 1) })),
+      extra: { ...manifest, ...(tokenReports.length ? { tokens: tokenReports } : {}) },
     });
-    if (tokens) tokenReports.push(tokens);
-    return { blob, rows: tokens ? tokens.rows : await countRows(where), wrote };
-  };
-  const paths = new Set<string>();
-  const write = async (dir: string, i: number, part: { blob: Blob; rows: number; wrote: number }, partition: ExportPart['partition']) => {
-    const path = `${folder}/${dir ? `${dir}/` : ''}${partFileName(i, opts.format)}`;
-    // a second file at one path (also one differing only in case) would replace the first: never written
-    if (paths.has(path.toLowerCase())) throw new PartFolderError(`Two parts of this export would both be ${path}. Nothing more was written; report this as a bug.`, 'names', folder);
-    paths.add(path.toLowerCase());
-    await sink(path, part.blob);
-    report.files.push({ path, rows: part.rows, bytes: part.blob.size, partition });
-    written.push({ path, rows: part.wrote });
-    report.rows += part.rows;
-    report.bytes += part.blob.size;
-  };
+  if (target.early) await target.manifest(doc('writing'));
 
-  for (const p of plan) {
-    const pred = and(opts.where, cols.length ? partitionPredicate(cols, p.values, (c) => `s.${c}`) : undefined);
-    const [g] = await deps.rows(`SELECT count(*) AS steps, count(DISTINCT ${sliceKey(opts.layout)}) AS groups FROM (${selection({ ...resolvedBase, where: pred })}) s`);
-    selected.push({ path: p.folder, rows: Number(g?.steps ?? 0) });
-    const whole = await make(pred);
-    if (!whole.rows && cols.length) continue; // a partition whose steps all left the layout (e.g. no dpo pair)
-    if (maxBytes === null || whole.blob.size <= maxBytes) {
-      await write(p.folder, 0, whole, p.partition);
-      continue;
+  const paths = new Set<string>();
+  try {
+    for (const p of plan) {
+      signal?.throwIfAborted();
+      const pred = and(opts.where, cols.length ? partitionPredicate(cols, p.values, (c) => `s.${c}`) : undefined);
+      const [g] = await rows(`SELECT count(*) AS steps, count(DISTINCT ${sliceKey(opts.layout)}) AS groups FROM (${selection({ ...resolvedBase, where: pred })}) s`);
+      selected.push({ path: p.folder, rows: Number(g?.steps ?? 0) });
+      const w = await target.write({ ...base, where: pred, onProgress, signal }, p.folder, { groups: Number(g?.groups ?? 1), maxFileBytes: maxBytes, partitioned: cols.length > 0 });
+      tokenReports.push(...w.tokens);
+      // what the folder must hold: the rows the tokenizer kept, else the layout's rows over the partition's steps
+      const want = w.tokens.length ? w.tokens.reduce((a, t) => a + t.rows, 0) : Number((await rows(`SELECT count(*) AS n FROM (${datasetSql(await resolveLayoutOptions(rows, { ...base, where: pred }))})`))[0]?.n ?? 0);
+      const dir = p.folder ? `${folder}/${p.folder}` : folder;
+      expected.push({ path: dir, rows: want });
+      written.push({ path: dir, rows: w.files.reduce((a, f) => a + f.rows, 0) });
+      for (const f of w.files) {
+        const path = `${folder}/${f.path}`;
+        // a second file at one path (also one differing only in case) would replace the first
+        if (paths.has(path.toLowerCase())) throw new PartFolderError(`Two parts of this export would both be ${path}. Nothing more was written; report this as a bug.`, 'names', folder);
+        paths.add(path.toLowerCase());
+        report.files.push({ path, rows: f.rows, bytes: f.bytes, partition: p.partition });
+        report.rows += f.rows;
+        report.bytes += f.bytes;
+      }
     }
-    // too big: cut it by a hash of the grouping key into n slices sized from the whole file, at most one per group (a slice still over the
-    // limit is one group bigger than the limit, or an uneven hash: it is written as it is, never split inside a group)
-    const n = Math.max(1, Math.min(Math.ceil((whole.blob.size / maxBytes) * 1.15), Number(g?.groups ?? 1)));
-    let i = 0;
-    for (let k = 0; k < n; k++) {
-      const part = await make(and(pred, `hash(${sliceKey(opts.layout)}) % ${n} = ${k}`));
-      if (part.rows) await write(p.folder, i++, part, p.partition);
-    }
+    // each partition's filter selected the steps the listing counted, and each folder holds the rows the layout gives for it
+    checkRows(plan.map((p) => ({ path: p.folder, rows: p.n })), selected, null, folder);
+    checkRows(expected, written, null, folder);
+  } catch (e) {
+    if (target.early) await target.manifest(doc('failed', e instanceof Error ? e.message : String(e)));
+    throw e;
   }
-  // each partition's filter selected the steps the listing counted, and each file holds the rows its entry says
-  checkRows(plan.map((p) => ({ path: p.folder, rows: p.n })), selected, null, folder);
-  checkRows(report.files, written, null, folder);
   if (tokenReports.length) {
     report.tokens = tokenReports;
     for (const t of tokenReports) onTokens?.(t);
   }
-  const doc = partsManifest({
-    layout: report.layout, format: opts.format, options: base, partitionBy: cols, maxFileBytes: maxBytes, partitions: plan, status: 'complete',
-    files: report.files.map((f) => ({ ...f, path: f.path.slice(folder.length + 1) })),
-    extra: { ...manifest, ...(report.tokens ? { tokens: report.tokens } : {}) },
-  });
-  await sink(`${folder}/${MANIFEST_FILE}`, new Blob([JSON.stringify(doc, null, 2)], { type: 'application/json' }));
+  await target.manifest(doc('complete'));
   return report;
+}
+
+/**
+ * The page's target: each selection one `exportDataset` call (every layout, option and check of the one-file export,
+ * tokens included), written to the sink before the next is made, so memory holds one part, not the dataset. A
+ * selection over `maxFileBytes` is cut by a hash of its grouping key (a prompt for verl_prompts / dpo, else a
+ * trajectory) into slices sized from the whole file, so no row, group or pair is split across files.
+ */
+export function sinkTarget(exporter: Exporter, sink: PartSink, folder: string): PartTarget {
+  return {
+    async write(o, dir, job) {
+      const make = async (where: string | undefined) => {
+        o.signal?.throwIfAborted();
+        let tokens: TokenExportReport | undefined;
+        let wrote = 0; // rows as the writer counted them (its last progress report)
+        const blob = await exporter.exportDataset({
+          ...o, where, onTokens: (r) => (tokens = r),
+          onProgress: (p) => {
+            wrote = p.rows;
+            o.onProgress?.(p);
+          },
+        });
+        return { blob, wrote, tokens };
+      };
+      const whole = await make(o.where);
+      let made = [whole];
+      if (job.maxFileBytes !== null && whole.blob.size > job.maxFileBytes) {
+        // a slice still over the limit is one group bigger than the limit, or an uneven hash: written as it is
+        const n = Math.max(1, Math.min(Math.ceil((whole.blob.size / job.maxFileBytes) * 1.15), job.groups));
+        made = [];
+        for (let k = 0; k < n; k++) made.push(await make(and(o.where, `hash(${sliceKey(o.layout)}) % ${n} = ${k}`)));
+      }
+      const files: WrittenPart[] = [];
+      for (const m of made.filter((x) => x.wrote > 0 || (!job.partitioned && made.length === 1))) {
+        const path = `${dir ? `${dir}/` : ''}${partFileName(files.length, o.format)}`;
+        await sink(`${folder}/${path}`, m.blob);
+        files.push({ path, rows: m.wrote, bytes: m.blob.size });
+      }
+      return { files, tokens: made.flatMap((m) => (m.tokens ? [m.tokens] : [])) };
+    },
+    manifest: (doc) => sink(`${folder}/${MANIFEST_FILE}`, new Blob([JSON.stringify(doc, null, 2)], { type: 'application/json' })),
+  };
+}
+
+/** `writeParts` into `sink`, under `folder`, on the page's exporter (the page's part-file export and the Hub's dataset folder). */
+export function exportParts(
+  deps: { exporter: Exporter; rows: Rows },
+  opts: ExportDatasetOptions,
+  parts: PartsOptions,
+  sink: PartSink,
+  folder: string,
+  manifest: Record<string, unknown> = {},
+): Promise<PartsReport> {
+  return writeParts(deps.rows, opts, parts, sinkTarget(deps.exporter, sink, folder), folder, manifest);
 }
 
 /**

@@ -98,3 +98,32 @@ export function rlTokenReport(profile: ProfileInfo, s: RlExportCounts, warnings:
     tokens: s.tokens, trained_tokens: 0, warnings: [...warnings], retokenized: s.retokenized, sampler_ids: s.samplerIds, not_retokenized: s.notRetokenized,
   };
 }
+
+/** The reports of several parts of one export (a part-file export's partitions) as one: counts summed, warnings once. */
+export function mergeTokenReports(reports: readonly TokenExportReport[]): TokenExportReport | null {
+  const [first, ...rest] = reports;
+  if (!first) return null;
+  const sum = (a: Record<string, number> = {}, b: Record<string, number> = {}) => {
+    const out = { ...a };
+    for (const [k, n] of Object.entries(b)) out[k] = (out[k] ?? 0) + n;
+    return out;
+  };
+  const m: TokenExportReport = { ...first, excluded: { ...first.excluded }, lost: { ...first.lost }, warnings: [...first.warnings] };
+  for (const r of rest) {
+    m.mask_source ??= r.mask_source;
+    m.rows_in += r.rows_in;
+    m.rows += r.rows;
+    m.truncated += r.truncated;
+    m.excluded = sum(m.excluded, r.excluded);
+    m.lost = { reasoning: m.lost.reasoning + r.lost.reasoning, tool_calls: m.lost.tool_calls + r.lost.tool_calls, tool_results: m.lost.tool_results + r.lost.tool_results, content: m.lost.content + r.lost.content };
+    m.tokens += r.tokens;
+    m.trained_tokens += r.trained_tokens;
+    for (const w of r.warnings) if (!m.warnings.includes(w)) m.warnings.push(w);
+    if (m.retokenized !== undefined || r.retokenized !== undefined) {
+      m.retokenized = (m.retokenized ?? 0) + (r.retokenized ?? 0);
+      m.sampler_ids = (m.sampler_ids ?? 0) + (r.sampler_ids ?? 0);
+      m.not_retokenized = sum(m.not_retokenized, r.not_retokenized);
+    }
+  }
+  return m;
+}
