@@ -21,6 +21,9 @@ export interface RunAgentOptions {
   onProgress?: (p: AgentProgress) => void;
 }
 
+/** A job as the page sends it to the agent worker (its signal and progress are the worker's). */
+export type AgentJob = Omit<RunAgentOptions, 'fetch' | 'signal' | 'onProgress'>;
+
 export interface AgentProgress {
   done: number;
   total: number;
@@ -130,7 +133,7 @@ export async function runAgentJob(o: RunAgentOptions): Promise<{ trajectories: s
 export function createAgentWorkerApi() {
   let controller: AbortController | null = null;
   return {
-    async run(o: { agent: AgentConfig; tasks: TaskSet; rollouts: number; gatewayBase: string; upstream: { id: string; tokenIds: boolean }; concurrency?: number }, onProgress?: (p: AgentProgress) => void) {
+    async run(o: AgentJob, onProgress?: (p: AgentProgress) => void) {
       controller = new AbortController();
       return runAgentJob({ ...o, signal: controller.signal, onProgress });
     },

@@ -4,9 +4,8 @@
  * workers (export, ingest, tokenizer: `Comlink.Remote<PoolApi>` on a port from `PoolClient.port()`) call. Results
  * cross as Arrow IPC bytes. The engine-neutral contract the stages use is the port (port.ts); this is the page's wire.
  */
-import type { RejectedLine } from '../contract/reports';
 import type { Compaction } from './compact';
-import type { CommitResult, ImportCommit, ImportMeta } from './port';
+import type { PoolImport } from './port';
 import type { WasmSource } from './wasm-load';
 
 export interface PoolInit {
@@ -54,8 +53,8 @@ export interface BootStages {
   done: number;
 }
 
-/** The engine's calls (pool-core.ts `PoolEngine.api()`); Comlink makes each asynchronous for the caller. */
-export interface PoolApi {
+/** The engine's calls (pool-core.ts `PoolEngine.api()`), the import transaction's as the port has them; Comlink makes each asynchronous for the caller. */
+export interface PoolApi extends PoolImport {
   open(init: PoolInit): Promise<PoolStatus>;
   /** Run SQL, return the result as Arrow IPC stream bytes (transferred). */
   query(sql: string): Uint8Array;
@@ -70,17 +69,6 @@ export interface PoolApi {
   /** The next chunk of a cursor, at least `minBytes` of Arrow IPC, or null at the end. */
   nextChunk(id: number, minBytes?: number): Uint8Array | null;
   closeCursor(id: number): void;
-  beginImport(meta: ImportMeta): Promise<number>;
-  /** Record the file's content hash once computed (imports are registered before hashing, so a reload then is reported too). */
-  setImportSource(id: number, sourceId: string): Promise<void>;
-  /** Append one Arrow IPC batch of step records (columns in `steps` order, import_id set) inside the import's transaction. */
-  appendBatch(id: number, bytes: Uint8Array): Promise<void>;
-  /** Drop every row the import appended and keep it open: the ingest worker reads the file again. */
-  resetImport(id: number): Promise<void>;
-  /** Commit the import (import-tx.ts): atomic, deduped, stats derived; the checkpoint follows off its path. */
-  commitImport(id: number, info: ImportCommit): Promise<CommitResult>;
-  /** Abandon an import: its transaction is rolled back, so nothing of it is kept; the reason is recorded. */
-  abortImport(id: number, reason: string, errors?: RejectedLine[]): Promise<void>;
   /** Insert or replace step rows outside an import (the gateway's captured calls), as Arrow IPC. */
   upsertSteps(bytes: Uint8Array): { total: number };
   /** Merge counted rows (Arrow IPC) into `token_counts` under `profileKey`, in one transaction. */

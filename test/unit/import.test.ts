@@ -298,122 +298,15 @@ describe('import commit: rows captured outside any import', () => {
   });
 });
 
-/** An OTLP JSON export holding LLM spans of one trace (the shape opentelemetry-js / pydantic-ai write). */
-function otlp(trace: string, spans: number[]): string {
-  const span = (n: number) => ({
-    traceId: trace,
-    spanId: `${n}`.padStart(16, '0'),
-    name: 'chat gpt-4o-mini',
-    kind: 3,
-    startTimeUnixNano: `${1764666090000000000n + BigInt(n) * 1000000000n}`,
-    endTimeUnixNano: `${1764666090500000000n + BigInt(n) * 1000000000n}`,
-    attributes: [
-      { key: 'gen_ai.operation.name', value: { stringValue: 'chat' } },
-      { key: 'gen_ai.request.model', value: { stringValue: 'gpt-4o-mini' } },
-      { key: 'gen_ai.input.messages', value: { stringValue: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: `turn ${n}` }] }]) } },
-      { key: 'gen_ai.output.messages', value: { stringValue: JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: `answer ${n}` }], finish_reason: 'stop' }]) } },
-    ],
-  });
-  return JSON.stringify({ resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'agent' } }] }, scopeSpans: [{ scope: { name: 'test' }, spans: spans.map(span) }] }] });
-}
-
-describe('import: ids that collide across files', () => {
+describe('import: a format forced on records it rejects', () => {
   let importer: ReturnType<typeof importerFor>;
   before(async () => {
     await pool.clear();
     importer = importerFor(pool);
   });
 
-  const imp = async (file: File): Promise<ImportReport> => (await importer.importFiles([file]))[0];
-  const count = async (where = 'true') => Number((await pool.rows(`SELECT count(*) AS n FROM steps WHERE ${where}`))[0].n);
-
-  it('two runs that reuse a session_id are both kept, the second apart and named; re-imports add nothing and say so', async () => {
-    const text = await (fixture('formats/atif-trajectory.json')).text();
-    const run1 = new File([text], 'run-1.json');
-    // the second run: the same session_id (normalized by the exporter), the same first turns, another ending
-    const doc = JSON.parse(text);
-    const sid = String(doc.session_id);
-    doc.steps[doc.steps.length - 1].message = 'Done: hello.txt was written (second run).';
-    const run2 = new File([JSON.stringify(doc, null, 2)], 'run-2.json');
-
-    const a = await imp(run1);
-    expect(a.status, a.message ?? '').to.equal('done');
-    expect(a.collisions ?? []).to.deep.equal([]);
-    const b = await imp(run2);
-    expect(b.status, b.message ?? '').to.equal('done');
-    expect(b.rows).to.be.greaterThan(1);
-    // every step of the second run is kept, the ones equal to the first run's too (a trajectory is never split)
-    expect(b.added).to.equal(b.rows);
-    expect(b.collisions).to.have.length(1);
-    const [c] = b.collisions!;
-    expect(c.trajectory).to.equal(sid);
-    expect(c.how).to.equal('apart');
-    expect(c.keptAs).to.match(new RegExp(`^${sid}@[0-9a-f]{12}$`));
-    expect(c.steps).to.equal(b.rows);
-    const trajs = await pool.rows(`SELECT trajectory_uid AS t, any_value(source_trajectory_id) AS own, count(*) AS n, count(*) FILTER (WHERE is_last) AS last FROM steps GROUP BY ALL ORDER BY t`);
-    expect(trajs).to.deep.equal([
-      { t: sid, own: sid, n: a.rows, last: 1 },
-      { t: c.keptAs, own: sid, n: b.rows, last: 1 },
-    ]);
-    const [msg] = await pool.rows(`SELECT status, message FROM imports WHERE import_id = ${b.importId}`);
-    expect(msg.message).to.contain(c.keptAs);
-
-    const before = await count();
-    for (const f of [run2, run1]) {
-      const again = await imp(f);
-      expect(again.added, f.name).to.equal(0);
-      expect(again.status, f.name).to.equal('unchanged');
-      expect(again.alreadyInPool, f.name).to.equal(again.rows);
-      expect(again.message, f.name).to.match(/already imported — 0 new steps/i);
-      expect(again.collisions ?? [], f.name).to.deep.equal([]);
-      const [row] = await pool.rows(`SELECT status FROM imports WHERE import_id = ${again.importId}`);
-      expect(row.status).to.equal('unchanged');
-    }
-    expect(await count()).to.equal(before);
-  });
-
-  it('spans of one trace split across two export files join one trajectory; the span in both is kept once', async () => {
-    const trace = '0af7651916cd43dd8448eb211c80319c';
-    const a = await imp(new File([otlp(trace, [1, 2, 3])], 'export-1.json'));
-    expect(a.added).to.equal(3);
-    const b = await imp(new File([otlp(trace, [3, 4, 5])], 'export-2.json'));
-    expect(b.status, b.message ?? '').to.equal('done');
-    expect(b.added).to.equal(2);
-    expect(b.alreadyInPool).to.equal(1);
-    expect(b.collisions).to.deep.equal([{ trajectory: trace, keptAs: trace, steps: 2, how: 'joined' }]);
-    const rows = await pool.rows(`SELECT step_index AS i, step_id, is_last, response_text AS r FROM steps WHERE trajectory_uid = '${trace}' ORDER BY step_index`);
-    expect(rows.map((r) => r.r)).to.deep.equal(['answer 1', 'answer 2', 'answer 3', 'answer 4', 'answer 5']);
-    expect(rows.map((r) => r.i)).to.deep.equal([0, 1, 2, 3, 4]);
-    expect(rows.map((r) => r.is_last)).to.deep.equal([false, false, false, false, true]);
-    const [t] = await pool.rows(`SELECT step_count FROM trajectories WHERE trajectory_uid = '${trace}'`);
-    expect(t.step_count).to.equal(5);
-    const again = await imp(new File([otlp(trace, [3, 4, 5])], 'export-2.json'));
-    expect(again.added).to.equal(0);
-    expect(again.status).to.equal('unchanged');
-    expect(await count(`trajectory_uid = '${trace}'`)).to.equal(5);
-  });
-
-  it('a step id repeated within one file with other content is a rejected line, not dropped silently', async () => {
-    const [rep] = await importer.importFiles([fixture('bad/duplicate-step-ids.jsonl')]);
-    expect(rep.added).to.equal(3);
-    expect(rep.rejected.map((r) => r.line)).to.deep.equal([3]);
-    expect(rep.rejected[0].reason).to.match(/dup-a:1 was already made by line 2/);
-    const errs = await pool.rows(`SELECT line FROM import_errors WHERE import_id = ${rep.importId}`);
-    expect(errs.map((e) => e.line)).to.deep.equal([3]);
-  });
-
-  it('a file whose every record fails is reported failed, with the reason, and adds nothing', async () => {
-    const before = await count();
-    const rep = await imp(new File(['{"messages": [}\n{"a": 1,,}\nnot json at all\n'], 'all-bad.jsonl'));
-    expect(rep.status).to.equal('failed');
-    expect(rep.added).to.equal(0);
-    expect(rep.message).to.match(/Nothing was imported/).and.match(/line 1/);
-    expect(rep.rejected.map((r) => r.line)).to.deep.equal([1, 2, 3]);
-    const [row] = await pool.rows(`SELECT status, message, rejected FROM imports WHERE import_id = ${rep.importId}`);
-    expect(row.status).to.equal('failed');
-    expect(row.rejected).to.equal(3);
-    expect(await count()).to.equal(before);
-  });
+  // ids kept apart, re-imports, traces joined across files, repeats within a file and a file of nothing but bad
+  // records: the import commit's paths, tested once on both engines by pool-port.test.ts
 
   it('records that the chosen format rejects one and all: failed, saying so', async () => {
     const [rep] = await importer.importFiles([new File([`${JSON.stringify({ hello: 1 })}\n${JSON.stringify({ world: 2 })}\n`], 'not-chat.jsonl')], { format: 'openai-chat' });
