@@ -28,7 +28,7 @@ describe('gateway vault', () => {
 
   it('a wrong passphrase, a changed check or changed sealed bytes fail with a VaultError', async () => {
     const { meta, key } = await createVault('correct horse', FAST);
-    await assert.rejects(unlockVault(meta, 'correct horsf'), VaultError);
+    await assert.rejects(unlockVault(meta, 'correct horsf'), (e: Error) => e instanceof VaultError && e.name === 'VaultError');
     const sealed = await seal(key, 'secret');
     const flipped = atob(sealed.ct);
     const bad = { ...sealed, ct: btoa(String.fromCharCode(flipped.charCodeAt(0) ^ 1) + flipped.slice(1)) };
@@ -37,6 +37,17 @@ describe('gateway vault', () => {
     await assert.rejects(unseal(other, sealed), VaultError);
     // a check value that opens but is not the known text
     await assert.rejects(unlockVault({ ...meta, check: await seal(key, 'something else') }, 'correct horse'), /does not open the stored keys/);
+  });
+
+  it('the derived key never leaves the page (not extractable); a vault an earlier build made still opens', async () => {
+    const { meta, key } = await createVault('correct horse', FAST);
+    await assert.rejects(crypto.subtle.exportKey('raw', key));
+    await assert.rejects(crypto.subtle.exportKey('raw', await unlockVault(meta, 'correct horse')));
+    // a stored vault: its check value is this text sealed with the key (changing the text would lock out every user)
+    const salt = new Uint8Array(16).fill(7);
+    const old = await deriveKey('correct horse', salt, FAST);
+    const stored = { kdf: 'PBKDF2-SHA-256' as const, iterations: FAST, salt: btoa(String.fromCharCode(...salt)), check: await seal(old, 'agentworld-vault-check-v1') };
+    assert.equal(await unseal(await unlockVault(stored, 'correct horse'), await seal(old, 'kept')), 'kept');
   });
 
   it('a passphrase under 8 characters is refused', async () => {
