@@ -249,7 +249,7 @@ export async function importWithPings(page) {
       lat.push({ at: s - t0, ms: performance.now() - s });
       await new Promise((r) => setTimeout(r, 100));
     }
-    const rep = await imp;
+    const [rep] = await imp;
     const ms = lat.map((x) => x.ms).sort((a, b) => a - b);
     const q = (p) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))];
     const worst = lat.find((x) => x.ms === ms.at(-1));

@@ -1,4 +1,4 @@
-import { hash64 } from '../util/hash';
+import { hash64, textFingerprint } from '../util/hash';
 import type { NormalizeContext, SourceRecord } from './normalizer';
 import { redactedJson, redactMessage, redactString } from '../record/redact';
 import { EMPTY_PROMPT_PREFIX, messageKey, promptUid } from '../record/prompt-uid';
@@ -92,7 +92,7 @@ export function finalize(
   if (opts.keepRaw !== false && drafts.length) raw = redactedJson(record.value, record.text);
   // an exact repeat of the record that made a trajectory (a line written twice) is a duplicate, not more steps of it
   let text: string | null = null;
-  const recordHash = () => hash64((text ??= record.text ?? raw ?? JSON.stringify(record.value) ?? ''));
+  const recordHash = () => textFingerprint((text ??= record.text ?? raw ?? JSON.stringify(record.value) ?? ''));
   drafts.forEach((t, ti) => {
     let uid = t.trajectory_uid ?? null;
     if (uid !== null && record.value !== null && record.value !== undefined) {
