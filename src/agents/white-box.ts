@@ -7,6 +7,7 @@ import type { AgentConfig, Task, TaskSet } from './config';
 import { reward as score } from './reward';
 import { TOOLS } from './tools';
 import { abortRelayFetch } from '../gateway/page/abort';
+import { API_PATHS } from '../wire';
 
 export interface RunAgentOptions {
   agent: AgentConfig;
@@ -77,7 +78,7 @@ export async function runRollout(o: RunAgentOptions, task: Task, rollout: number
       if (agent.temperature !== null) body.temperature = agent.temperature;
       if (agent.logprobs) body.logprobs = true;
       if (agent.logprobs && o.upstream.tokenIds) body.return_tokens_as_token_ids = true;
-      const res = (await post(f, `${init.base_url}/chat/completions`, body, o.signal)) as { choices?: { message?: Msg }[] };
+      const res = (await post(f, `${init.base_url}/${API_PATHS.chat}`, body, o.signal)) as { choices?: { message?: Msg }[] };
       const msg = res.choices?.[0]?.message;
       if (!msg) throw new Error('the upstream answered without a message');
       messages.push({ role: 'assistant', content: msg.content ?? null, ...(msg.tool_calls?.length ? { tool_calls: msg.tool_calls } : {}) });

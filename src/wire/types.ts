@@ -3,10 +3,6 @@ import { isObject, type Obj, str } from '../contract/json';
 import type { ChatMessage, StepRecord } from '../contract/step';
 import type { SseEvent } from './sse';
 
-/** The three provider APIs, named by the gateway route that serves them. */
-export const Api = { chat: 'chat', responses: 'responses', messages: 'messages' } as const;
-export type Api = (typeof Api)[keyof typeof Api];
-
 /** What a request asked: its context as OpenAI-style messages, the tools offered, the model. */
 export interface WireRequest extends Pick<StepRecord, 'model' | 'messages' | 'tools'> {
   stream: boolean;

@@ -185,13 +185,13 @@ describe('har: HAR entries', () => {
     const d = drafts(harDoc(get, harEntry({}, { url: `${CHAT_URL}?api_key=sk-proj-abcdefghijklmnopqrstuv` }), 'not an entry', { response: {} }));
     assert.equal(d.length, 1);
     assert.deepEqual(d[0].steps[0].metadata, {
-      api: 'openai-chat',
+      api: 'chat',
       url: `${CHAT_URL}?api_key=[redacted]`,
       http_status: '200',
       har_entries_skipped: '1',
     });
     const m = step(harDoc(harEntry())).metadata;
-    assert.deepEqual(m, { api: 'openai-chat', url: CHAT_URL, http_status: '200' });
+    assert.deepEqual(m, { api: 'chat', url: CHAT_URL, http_status: '200' });
   });
 
   it('drops a POST to an LLM URL that recorded no request body', () => {

@@ -50,43 +50,43 @@ function run(values: unknown[], companions: NormalizeContext['companions'] = und
 
 describe('wire-call: which API a recorded call used', () => {
   it('reads the URL path first, ignoring query, fragment and trailing slashes', () => {
-    assert.equal(apiOf('https://api.openai.com/v1/chat/completions?x=1', null), 'openai-chat');
-    assert.equal(apiOf('https://api.openai.com/v1/chat/completions/', null), 'openai-chat');
-    assert.equal(apiOf('https://api.openai.com/v1/chat/completions#frag', null), 'openai-chat');
-    assert.equal(apiOf('https://api.anthropic.com/v1/messages', null), 'anthropic');
-    assert.equal(apiOf('https://api.openai.com/v1/responses//', null), 'openai-responses');
-    assert.equal(apiOf('https://api.openai.com/v1/completions', null), 'openai-completions');
-    assert.equal(apiOf('/v1/embeddings', { model: 'x', input: 'y' }), 'openai-responses', 'an unknown path falls back to the body');
+    assert.equal(apiOf('https://api.openai.com/v1/chat/completions?x=1', null), 'chat');
+    assert.equal(apiOf('https://api.openai.com/v1/chat/completions/', null), 'chat');
+    assert.equal(apiOf('https://api.openai.com/v1/chat/completions#frag', null), 'chat');
+    assert.equal(apiOf('https://api.anthropic.com/v1/messages', null), 'messages');
+    assert.equal(apiOf('https://api.openai.com/v1/responses//', null), 'responses');
+    assert.equal(apiOf('https://api.openai.com/v1/completions', null), 'completions');
+    assert.equal(apiOf('/v1/embeddings', { model: 'x', input: 'y' }), 'responses', 'an unknown path falls back to the body');
     assert.equal(apiOf('https://example.com/v1/chat/completions-archive', null), null);
     assert.equal(apiOf(null, null), null);
   });
 
   it('falls back to the body: model plus messages, input or prompt', () => {
-    assert.equal(apiOf(null, { model: 'gpt-4o', messages: [user] }), 'openai-chat');
-    assert.equal(apiOf(null, { model: 'claude', system: 'Be brief.', messages: [user] }), 'anthropic');
-    assert.equal(apiOf(null, { model: 'claude', system: [{ type: 'text', text: 'Be brief.' }], messages: [user] }), 'anthropic');
-    assert.equal(apiOf(null, { model: 'claude', system: 5, messages: [user] }), 'openai-chat');
+    assert.equal(apiOf(null, { model: 'gpt-4o', messages: [user] }), 'chat');
+    assert.equal(apiOf(null, { model: 'claude', system: 'Be brief.', messages: [user] }), 'messages');
+    assert.equal(apiOf(null, { model: 'claude', system: [{ type: 'text', text: 'Be brief.' }], messages: [user] }), 'messages');
+    assert.equal(apiOf(null, { model: 'claude', system: 5, messages: [user] }), 'chat');
     const toolUse = { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: {} }] };
     const toolResult = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] };
-    assert.equal(apiOf(null, { model: 'claude', messages: [user, toolUse] }), 'anthropic');
-    assert.equal(apiOf(null, { model: 'claude', messages: [user, toolResult] }), 'anthropic');
-    assert.equal(apiOf(null, { model: 'gpt', messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }, 'y'] }, 'z'] }), 'openai-chat');
-    assert.equal(apiOf(null, { model: 'gpt-4.1', input: 'Hi' }), 'openai-responses');
-    assert.equal(apiOf(null, { model: 'davinci-002', prompt: 'Hi' }), 'openai-completions');
+    assert.equal(apiOf(null, { model: 'claude', messages: [user, toolUse] }), 'messages');
+    assert.equal(apiOf(null, { model: 'claude', messages: [user, toolResult] }), 'messages');
+    assert.equal(apiOf(null, { model: 'gpt', messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }, 'y'] }, 'z'] }), 'chat');
+    assert.equal(apiOf(null, { model: 'gpt-4.1', input: 'Hi' }), 'responses');
+    assert.equal(apiOf(null, { model: 'davinci-002', prompt: 'Hi' }), 'completions');
     assert.equal(apiOf(null, { model: 'x' }), null);
     assert.equal(apiOf(null, { model: 5, messages: [user] }), null);
     assert.equal(apiOf(null, { messages: [user] }), null);
     assert.equal(apiOf(null, 'messages'), null);
-    assert.equal(apiOf(null, { model: 'x', messages: 'hi', prompt: 'p' }), 'openai-completions');
+    assert.equal(apiOf(null, { model: 'x', messages: 'hi', prompt: 'p' }), 'completions');
   });
 });
 
 describe('wire-call: response bodies', () => {
   it('reads JSON text, SSE text of the API, and a body of another API by its own shape', () => {
-    assert.equal(parseResponse('openai-chat', JSON.stringify(chatBody())).message?.content, 'A blue kettle.');
+    assert.equal(parseResponse('chat', JSON.stringify(chatBody())).message?.content, 'A blue kettle.');
     const chunks = `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`;
-    assert.equal(parseResponse('openai-chat', chunks).message?.content, 'Hi');
-    assert.equal(parseResponse('openai-completions', chunks).message?.content, 'Hi');
+    assert.equal(parseResponse('chat', chunks).message?.content, 'Hi');
+    assert.equal(parseResponse('completions', chunks).message?.content, 'Hi');
     const anth = [
       { type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', model: 'claude', content: [], usage: { input_tokens: 3, output_tokens: 1 } } },
       { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
@@ -95,51 +95,51 @@ describe('wire-call: response bodies', () => {
     ]
       .map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`)
       .join('');
-    assert.equal(parseResponse('anthropic', anth).message?.content, 'Yo');
-    assert.equal(parseResponse('openai-chat', anthropicMessage).message?.content, 'Blue.', 'type message: the Messages reader');
+    assert.equal(parseResponse('messages', anth).message?.content, 'Yo');
+    assert.equal(parseResponse('chat', anthropicMessage).message?.content, 'Blue.', 'type message: the Messages reader');
     const resp = { id: 'resp_1', object: 'response', status: 'completed', model: 'gpt-4.1', output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'R' }] }] };
-    assert.equal(parseResponse('openai-chat', resp).message?.content, 'R', 'object response: the Responses reader');
-    assert.equal(parseResponse('openai-responses', resp).message?.content, 'R');
-    assert.equal(parseResponse('anthropic', chatBody()).message, null, 'a chat body under the Messages API is read as Messages');
+    assert.equal(parseResponse('chat', resp).message?.content, 'R', 'object response: the Responses reader');
+    assert.equal(parseResponse('responses', resp).message?.content, 'R');
+    assert.equal(parseResponse('messages', chatBody()).message, null, 'a chat body under the Messages API is read as Messages');
   });
 
   it('turns text that is no JSON into the error, cut at 2000 characters, and blank text into nothing', () => {
-    assert.equal(parseResponse('openai-chat', '<html>502 Bad Gateway</html>').error, '<html>502 Bad Gateway</html>');
-    assert.equal(parseResponse('openai-chat', 'x'.repeat(2500)).error?.length, 2000);
-    assert.equal(parseResponse('openai-chat', '   ').error, null);
-    assert.equal(parseResponse('openai-chat', '').error, null);
-    assert.equal(parseResponse('openai-chat', '"quoted"').error, '"quoted"');
+    assert.equal(parseResponse('chat', '<html>502 Bad Gateway</html>').error, '<html>502 Bad Gateway</html>');
+    assert.equal(parseResponse('chat', 'x'.repeat(2500)).error?.length, 2000);
+    assert.equal(parseResponse('chat', '   ').error, null);
+    assert.equal(parseResponse('chat', '').error, null);
+    assert.equal(parseResponse('chat', '"quoted"').error, '"quoted"');
   });
 
   it('reads error bodies of both APIs, and a body that is no object', () => {
-    assert.equal(parseResponse('openai-chat', { error: { message: 'Invalid model', code: 'model_not_found' } }).error, 'Invalid model');
-    assert.equal(parseResponse('openai-chat', { error: 'Upstream failed' }).error, 'Upstream failed');
-    assert.equal(parseResponse('openai-chat', chatBody('ok', { error: 'partial' })).message?.content, 'ok', 'a string error beside choices: the answer is read');
-    assert.equal(parseResponse('anthropic', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }).error, 'Overloaded');
-    assert.equal(parseResponse('anthropic', { type: 'error', message: 'flat' }).error, 'flat');
-    assert.equal(parseResponse('openai-chat', [{ error: { message: 'in a list' } }]).error, 'in a list');
-    assert.equal(parseResponse('openai-chat', 42).error, null);
-    assert.equal(parseResponse('openai-chat', null).message, null);
-    assert.equal(parseResponse('openai-chat', { error: 5, choices: [] }).error, null);
+    assert.equal(parseResponse('chat', { error: { message: 'Invalid model', code: 'model_not_found' } }).error, 'Invalid model');
+    assert.equal(parseResponse('chat', { error: 'Upstream failed' }).error, 'Upstream failed');
+    assert.equal(parseResponse('chat', chatBody('ok', { error: 'partial' })).message?.content, 'ok', 'a string error beside choices: the answer is read');
+    assert.equal(parseResponse('messages', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }).error, 'Overloaded');
+    assert.equal(parseResponse('messages', { type: 'error', message: 'flat' }).error, 'flat');
+    assert.equal(parseResponse('chat', [{ error: { message: 'in a list' } }]).error, 'in a list');
+    assert.equal(parseResponse('chat', 42).error, null);
+    assert.equal(parseResponse('chat', null).message, null);
+    assert.equal(parseResponse('chat', { error: 5, choices: [] }).error, null);
   });
 
   it('makes a step of request and response: model, provider, finish reason, tokens, original tools', () => {
-    const s = wireStep('openai-chat', { model: 'gpt-4o-mini', messages: [user] }, chatBody());
+    const s = wireStep('chat', { model: 'gpt-4o-mini', messages: [user] }, chatBody());
     assert.equal(s.model, 'gpt-4o-mini-2024-07-18');
     assert.equal(s.provider, 'openai');
     assert.equal(s.finish_reason, 'stop');
     assert.deepEqual([s.prompt_tokens, s.completion_tokens], [20, 4]);
     assert.equal(s.error, null);
     assert.equal(s.metadata, undefined);
-    assert.equal(wireStep('openai-chat', { model: 'gpt-4o-mini', messages: [user] }, chatBody('x', { model: undefined })).model, 'gpt-4o-mini');
-    const failed = wireStep('openai-responses', { model: 'gpt-4.1', input: 'hi' }, { error: { message: 'boom' } });
+    assert.equal(wireStep('chat', { model: 'gpt-4o-mini', messages: [user] }, chatBody('x', { model: undefined })).model, 'gpt-4o-mini');
+    const failed = wireStep('responses', { model: 'gpt-4.1', input: 'hi' }, { error: { message: 'boom' } });
     assert.equal(failed.finish_reason, 'error');
     assert.equal(failed.provider, 'openai');
-    assert.equal(wireStep('openai-completions', { model: 'd', prompt: 'p' }, null).provider, 'openai');
-    assert.equal(wireStep('openai-completions', { model: 'd', prompt: 'Once upon' }, null).messages[0].content, 'Once upon', 'legacy completions: the chat reader');
-    assert.equal(wireStep('openai-chat', { model: 'gpt', messages: [user] }, null).finish_reason, null);
+    assert.equal(wireStep('completions', { model: 'd', prompt: 'p' }, null).provider, 'openai');
+    assert.equal(wireStep('completions', { model: 'd', prompt: 'Once upon' }, null).messages[0].content, 'Once upon', 'legacy completions: the chat reader');
+    assert.equal(wireStep('chat', { model: 'gpt', messages: [user] }, null).finish_reason, null);
     const tools = [{ name: 'get_weather', description: 'Weather', input_schema: { type: 'object', properties: {} } }];
-    const a = wireStep('anthropic', { model: 'claude', max_tokens: 100, messages: [user], tools }, anthropicMessage);
+    const a = wireStep('messages', { model: 'claude', max_tokens: 100, messages: [user], tools }, anthropicMessage);
     assert.equal(a.provider, 'anthropic');
     assert.deepEqual(a.metadata, { tools_original: JSON.stringify(tools) });
     assert.equal(a.response?.content, 'Blue.');

@@ -10,7 +10,8 @@ import { anthropic } from '../../src/ingest/normalizers/anthropic';
 import { inspect } from '../../src/ingest/normalizers/inspect';
 import { langfuse } from '../../src/ingest/normalizers/langfuse';
 import { openaiResponses } from '../../src/ingest/normalizers/openai-responses';
-import { Api, wireStep } from '../../src/ingest/normalizers/wire-call';
+import { wireStep } from '../../src/ingest/normalizers/wire-call';
+import { Api } from '../../src/wire';
 import { runOne } from './helpers/formats';
 
 const redacted = { type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIw' }, { type: 'text', text: 'Done.' }], stop_reason: 'end_turn', usage: { input_tokens: 10, output_tokens: 5 } };
@@ -27,7 +28,7 @@ describe('hidden reasoning', () => {
     assert.deepEqual([s.response?.content, s.response?.reasoning ?? null, s.metadata?.reasoning_hidden], ['42', null, 'encrypted']);
     const w = wireStep(Api.responses, { model: 'o4-mini', input: 'Answer?' }, encrypted);
     assert.equal(w.metadata?.reasoning_hidden, 'encrypted');
-    assert.equal(wireStep(Api.anthropic, { model: 'c', messages: [] }, redacted).metadata?.reasoning_hidden, 'redacted');
+    assert.equal(wireStep(Api.messages, { model: 'c', messages: [] }, redacted).metadata?.reasoning_hidden, 'redacted');
   });
 
   it('a trace export whose output is such a response says so too', () => {

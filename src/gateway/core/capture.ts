@@ -9,7 +9,7 @@ import { promptUid } from '../../record/prompt-uid';
 import type { ChatMessage, StepRecord } from '../../contract/step';
 import { isObject, num, type Obj, str } from '../../contract/json';
 import { hash64 } from '../../util/hash';
-import { type Api, httpErrorText, wireRequest, wireResponse } from '../../wire';
+import { type GatewayApi, httpErrorText, wireRequest, wireResponse } from '../../wire';
 import { allocateStep, completeTrajectory, getLink, type JournalDb, putLink, putStep, updateTrajectory } from './journal';
 import { CallAborts } from './call-aborts';
 import { mockFetch } from './mock-upstream';
@@ -21,7 +21,7 @@ import { callToStep, type CallRecord } from './to-step';
 import { corsHint, type GatewaySettings, pickUpstream, type UpstreamConfig, upstreamHeaders, upstreamUrl } from './upstream';
 
 export type GatewayEvent =
-  | { type: 'call-start'; id: string; trajectory_uid: string; api?: Api; model?: string | null }
+  | { type: 'call-start'; id: string; trajectory_uid: string; api?: GatewayApi; model?: string | null }
   | { type: 'call-end'; id: string; trajectory_uid: string; status: 'ok' | 'error'; error: string | null; latency_ms?: number }
   | { type: 'journal'; step_ids: string[] }
   /** A call could not be journaled as it was (recorded without its bodies), or not at all: the page's captureStats.lastError. */
@@ -174,7 +174,7 @@ export class Gateway {
     return (this.deps.fetch ?? fetch)(upstreamUrl(u, path), { headers: upstreamHeaders(u, request.headers) });
   }
 
-  private async call(request: Request, api: Api, scopedTraj: string | null, scopedPrompt: string | null, path: string, track: (p: Promise<void>) => void): Promise<Response> {
+  private async call(request: Request, api: GatewayApi, scopedTraj: string | null, scopedPrompt: string | null, path: string, track: (p: Promise<void>) => void): Promise<Response> {
     // the client's abort: the request's own signal where the browser signals it, else the client's explicit
     // cancel, registered before the first await so a cancel sent while the call is prepared is not lost
     const client = new AbortController();
@@ -194,7 +194,7 @@ export class Gateway {
 
   private async prepared(
     request: Request,
-    api: Api,
+    api: GatewayApi,
     scopedTraj: string | null,
     scopedPrompt: string | null,
     path: string,
@@ -386,7 +386,7 @@ export class Gateway {
     return new Response(out, { status: upstreamRes.status, statusText: upstreamRes.statusText, headers });
   }
 
-  private forward(u: UpstreamConfig, api: Api, path: string, request: Request, text: string, cancel: AbortSignal): Promise<Response> {
+  private forward(u: UpstreamConfig, api: GatewayApi, path: string, request: Request, text: string, cancel: AbortSignal): Promise<Response> {
     if (u.kind === 'mock') return mockFetch(api, text, cancel);
     if (u.kind === 'anthropic' && api !== 'messages') {
       return Promise.resolve(gatewayError(400, 'gateway_upstream_mismatch', `Upstream "${u.name}" speaks Anthropic messages; call …/v1/messages, or pick an OpenAI-compatible upstream for ${path}.`));
@@ -396,7 +396,7 @@ export class Gateway {
     return (this.deps.fetch ?? fetch)(upstreamUrl(u, path), { method: 'POST', headers: upstreamHeaders(u, request.headers), body: text, signal });
   }
 
-  private async link(db: JournalDb, api: Api, rec: CallRecord, keys: string[]): Promise<void> {
+  private async link(db: JournalDb, api: GatewayApi, rec: CallRecord, keys: string[]): Promise<void> {
     const msg = rec.assembled!.message!;
     if (api === 'responses') {
       if (rec.assembled!.id) await putLink(db, { key: `r:${rec.assembled!.id}`, trajectory_uid: rec.trajectory_uid, prompt_uid: rec.prompt_uid, context: [...rec.messages, msg] });

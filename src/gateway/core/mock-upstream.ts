@@ -12,7 +12,7 @@ import { getResponse, http } from 'msw';
 import { calculate, findExpression, formatNumber } from '../../util/calculator';
 import { hash64 } from '../../util/hash';
 import { int, isObject, type Obj, str } from '../../contract/json';
-import { type Api, wireRequest } from '../../wire';
+import { API_PATHS, GATEWAY_APIS, type GatewayApi, wireRequest } from '../../wire';
 
 interface Plan {
   text: string | null;
@@ -20,12 +20,12 @@ interface Plan {
   thinking: string | null;
 }
 
-function toolNames(api: Api, body: Obj): string[] {
+function toolNames(api: GatewayApi, body: Obj): string[] {
   const tools = Array.isArray(body.tools) ? body.tools.filter(isObject) : [];
   return tools.map((t) => (api === 'chat' && isObject(t.function) ? str(t.function.name) : str(t.name)) ?? '').filter(Boolean);
 }
 
-function plan(api: Api, body: Obj): Plan {
+function plan(api: GatewayApi, body: Obj): Plan {
   const { messages } = wireRequest(api, body);
   const last = messages.at(-1);
   const seed = int(body.seed) ?? 0;
@@ -163,7 +163,7 @@ function responses(body: Obj, p: Plan, created: number) {
 }
 
 /** The mock's answer to `body` on `api`, as the HTTP response a real server would send. */
-export async function mockRespond(api: Api, body: unknown, signal?: AbortSignal): Promise<Response> {
+export async function mockRespond(api: GatewayApi, body: unknown, signal?: AbortSignal): Promise<Response> {
   const b = isObject(body) ? body : {};
   const model = str(b.model) ?? 'mock';
   if (/-500\b/.test(model)) {
@@ -183,7 +183,6 @@ export async function mockRespond(api: Api, body: unknown, signal?: AbortSignal)
 
 /** The mock's virtual origin: never on the network, only matched by the handlers below. */
 export const MOCK_ORIGIN = 'https://mock-upstream.invalid';
-const MOCK_PATHS: Record<Api, string> = { chat: '/v1/chat/completions', responses: '/v1/responses', messages: '/v1/messages' };
 
 async function bodyOf(request: Request): Promise<unknown> {
   const text = await request.text();
@@ -195,13 +194,14 @@ async function bodyOf(request: Request): Promise<unknown> {
 }
 
 /** The mock upstream as MSW handlers: one per API path on MOCK_ORIGIN. */
-export const mockUpstreamHandlers = (Object.entries(MOCK_PATHS) as [Api, string][]).map(([api, path]) =>
-  http.post(`${MOCK_ORIGIN}${path}`, async ({ request }) => mockRespond(api, await bodyOf(request), request.signal)),
+export const mockUpstreamHandlers = GATEWAY_APIS.map((api) =>
+  http.post(`${MOCK_ORIGIN}/v1/${API_PATHS[api]}`, async ({ request }) => mockRespond(api, await bodyOf(request), request.signal)),
 );
 
 /** A call to the mock, resolved by its handlers in this context (the gateway service worker, a page, a test). */
-export async function mockFetch(api: Api, body: string, signal?: AbortSignal): Promise<Response> {
-  const request = new Request(`${MOCK_ORIGIN}${MOCK_PATHS[api]}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal });
+export async function mockFetch(api: GatewayApi, body: string, signal?: AbortSignal): Promise<Response> {
+  const path = `/v1/${API_PATHS[api]}`;
+  const request = new Request(`${MOCK_ORIGIN}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal });
   const res = await getResponse(mockUpstreamHandlers, request);
-  return res ?? new Response(JSON.stringify({ error: { message: `mock upstream: no handler for ${MOCK_PATHS[api]}` } }), { status: 404, headers: { 'content-type': 'application/json' } });
+  return res ?? new Response(JSON.stringify({ error: { message: `mock upstream: no handler for ${path}` } }), { status: 404, headers: { 'content-type': 'application/json' } });
 }

@@ -1,15 +1,14 @@
 /** The gateway's route table: a path relative to the page's base (`gateway/...`) → what to do. */
-import type { Api } from '../../wire';
+import { type GatewayApi, gatewayApiAt } from '../../wire';
 
 export type Route =
   | { type: 'init' }
   | { type: 'register'; trajectory_uid: string | null; prompt_uid: string | null }
   | { type: 'complete'; trajectory_uid: string | null; prompt_uid: string | null }
-  | { type: 'api'; api: Api; trajectory_uid: string | null; prompt_uid: string | null; path: string }
+  | { type: 'api'; api: GatewayApi; trajectory_uid: string | null; prompt_uid: string | null; path: string }
   | { type: 'passthrough'; trajectory_uid: string | null; prompt_uid: string | null; path: string }
   | { type: 'unknown'; reason: string };
 
-const API_PATHS: Record<string, Api> = { 'chat/completions': 'chat', responses: 'responses', messages: 'messages' };
 const SEGMENT = /^[A-Za-z0-9._:~%@+=-]{1,300}$/;
 
 /** `rel` is the path below the base, e.g. `gateway/t1/p1/v1/chat/completions`. */
@@ -36,7 +35,7 @@ export function parseRoute(rel: string, method: string): Route {
     if (!trajectory_uid) return { type: 'unknown', reason: `${path} needs a trajectory: call it under /gateway/{trajectory_uid}/{prompt_uid}/v1/ (see init_trajectory)` };
     return { type: path === 'register_trajectory' ? 'register' : 'complete', trajectory_uid, prompt_uid };
   }
-  const api = API_PATHS[path];
+  const api = gatewayApiAt(path);
   if (api) {
     return method === 'POST' ? { type: 'api', api, trajectory_uid, prompt_uid, path } : { type: 'unknown', reason: `${path} takes POST` };
   }

@@ -8,7 +8,7 @@
  * character takes six), so an unbounded body could pass the longest string V8 can build and the
  * call would not be recorded at all.
  */
-import { type Api, SseParser, streamAccumulator, type WireResponse, wireResponse } from '../../wire';
+import { type GatewayApi, SseParser, streamAccumulator, type WireResponse, wireResponse } from '../../wire';
 
 /** Bytes of a response body the gateway records (16 MiB); the rest reaches the agent and is counted, not kept. */
 export const RECORD_LIMIT = 16 * 1024 * 1024;
@@ -21,7 +21,7 @@ export class Tee {
   /** Bytes received, recorded or not. */
   received = 0;
   constructor(
-    private api: Api,
+    private api: GatewayApi,
     private isSse: boolean,
     private limit = RECORD_LIMIT,
   ) {

@@ -2,14 +2,14 @@
 import { redactSecrets } from '../../record/redact';
 import type { ChatMessage, StepRecord } from '../../contract/step';
 import { messageText } from '../../contract/message';
-import type { Api, WireResponse } from '../../wire';
+import type { GatewayApi, WireResponse } from '../../wire';
 import type { TrajectoryState } from './journal';
 
 export interface CallRecord {
   trajectory_uid: string;
   prompt_uid: string;
   step_index: number;
-  api: Api;
+  api: GatewayApi;
   provider: string;
   upstream: string;
   stream: boolean;

@@ -11,7 +11,8 @@ import { defineNormalizer, type NormalizeContext, RecordError } from '../normali
 import type { StepDraft, TrajectoryDraft } from '../../contract/step';
 import { isObject, type Obj, str } from '../../contract/json';
 import { scoreSample } from './score';
-import { type Api, Api as API, apiOf, requestOf as readRequest, wireStep } from './wire-call';
+import { Api } from '../../wire';
+import { apiOf, requestOf as readRequest, wireStep } from './wire-call';
 import { errorText } from '../../wire';
 
 interface Request {
@@ -39,7 +40,7 @@ const isInput = (v: unknown): v is Obj =>
   isObject(v) && typeof v.custom_id === 'string' && ((isObject(v.body) && typeof v.url === 'string') || (isObject(v.params) && Array.isArray(v.params.messages)));
 
 function requestOf(v: Obj): Request {
-  if (isObject(v.params)) return { url: '/v1/messages', body: v.params, api: API.anthropic };
+  if (isObject(v.params)) return { url: '/v1/messages', body: v.params, api: Api.messages };
   const url = str(v.url);
   return { url, body: v.body, api: apiOf(url, v.body) };
 }
@@ -76,7 +77,7 @@ function outputSteps(v: Obj, st: BatchState, ctx: NormalizeContext): TrajectoryD
   if (isObject(body) && body.object === 'list' && Array.isArray(body.data)) throw new RecordError(`custom_id ${id}: an embeddings response, not an LLM call`);
   // without its request the API only decides the provider: parseResponse reads a body by its own shape
   // (a Messages `type: message`, a Responses `object: response`; chat and legacy completions share a reader)
-  const api = req?.api ?? (isObject(v.result) || (isObject(body) && body.type === 'message') ? API.anthropic : API.chat);
+  const api = req?.api ?? (isObject(v.result) || (isObject(body) && body.type === 'message') ? Api.messages : Api.chat);
   const common = meta([
     ['custom_id', id],
     ['batch_request_id', v.id],

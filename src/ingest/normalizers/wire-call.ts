@@ -5,28 +5,14 @@
  */
 import { isObject, type Obj, parseJsonDeep } from '../../contract/json';
 import type { StepDraft } from '../../contract/step';
-import { errorText, looksLikeSse, parseSse, streamAccumulator, type Api as WireApi, type WireRequest, type WireResponse, wireRequest, wireResponse } from '../../wire';
+import { Api, API_PROVIDER, apiOfPath, errorText, type GatewayApi, looksLikeSse, parseSse, streamAccumulator, type WireRequest, type WireResponse, wireRequest, wireResponse } from '../../wire';
 import { geminiAccumulator, geminiRequest, geminiResponse, isGeminiRequest } from '../../wire/gemini';
 import { emptyResponse } from '../../wire/types';
 
-export const Api = {
-  chat: 'openai-chat',
-  completions: 'openai-completions',
-  responses: 'openai-responses',
-  anthropic: 'anthropic',
-  gemini: 'gemini',
-} as const;
-export type Api = (typeof Api)[keyof typeof Api];
-
-/** Which API a call used, from its URL path first and its request body second; null = not an LLM call. */
+/** Which API a call used, from its URL path first (wire/apis.ts) and its request body second; null = not an LLM call. */
 export function apiOf(url: string | null, body: unknown): Api | null {
-  const path = (url ?? '').split(/[?#]/)[0].replace(/\/+$/, '');
-  if (path.endsWith('/chat/completions')) return Api.chat;
-  if (path.endsWith('/messages')) return Api.anthropic;
-  if (path.endsWith('/responses')) return Api.responses;
-  if (path.endsWith('/completions')) return Api.completions;
-  // Gemini (generativelanguage / Vertex AI): the model and the method in the path, `models/{model}:generateContent`
-  if (/:(stream)?generateContent$/i.test(path)) return Api.gemini;
+  const byPath = apiOfPath(url);
+  if (byPath) return byPath;
   if (isGeminiRequest(body)) return Api.gemini;
   if (!isObject(body) || typeof body.model !== 'string') return null;
   if (Array.isArray(body.messages)) return guessChatOrAnthropic(body);
@@ -36,23 +22,15 @@ export function apiOf(url: string | null, body: unknown): Api | null {
 }
 
 function guessChatOrAnthropic(body: Obj): Api {
-  if (typeof body.system === 'string' || Array.isArray(body.system)) return Api.anthropic;
+  if (typeof body.system === 'string' || Array.isArray(body.system)) return Api.messages;
   const anthropicBlocks = (body.messages as unknown[]).some(
     (m) => isObject(m) && Array.isArray(m.content) && m.content.some((b) => isObject(b) && (b.type === 'tool_use' || b.type === 'tool_result')),
   );
-  return anthropicBlocks ? Api.anthropic : Api.chat;
+  return anthropicBlocks ? Api.messages : Api.chat;
 }
 
-export const PROVIDER: Record<Api, string> = {
-  'openai-chat': 'openai',
-  'openai-completions': 'openai',
-  'openai-responses': 'openai',
-  anthropic: 'anthropic',
-  gemini: 'google',
-};
-
 /** The wire module that reads an API's bodies (legacy completions share the chat module; Gemini has its own, no gateway route). */
-export const WIRE: Record<Exclude<Api, 'gemini'>, WireApi> = { 'openai-chat': 'chat', 'openai-completions': 'chat', 'openai-responses': 'responses', anthropic: 'messages' };
+const WIRE: Record<Exclude<Api, 'gemini'>, GatewayApi> = { chat: 'chat', completions: 'chat', responses: 'responses', messages: 'messages' };
 
 /** A request body → what it asked, by the API's wire module. */
 export function requestOf(api: Api, body: unknown): WireRequest {
@@ -109,7 +87,7 @@ export function wireStep(api: Api, requestBody: unknown, responseBody: unknown, 
     messages: req.messages,
     tools: req.tools,
     model: res.model ?? req.model ?? urlModel(url),
-    provider: PROVIDER[api],
+    provider: API_PROVIDER[api],
     response: res.message,
     finish_reason: res.finish_reason ?? (res.error ? 'error' : null),
     prompt_tokens: res.prompt_tokens,

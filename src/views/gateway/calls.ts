@@ -5,6 +5,7 @@
  */
 import type { GatewayEvent } from '../../gateway/core/capture';
 import { CHANNEL } from '../../gateway/core/protocol';
+import { API_PATHS } from '../../wire';
 import type { PoolClient } from '../../pool/client';
 import { CALLS_LIMIT, CAPTURED_CALLS_SQL } from './queries';
 
@@ -23,8 +24,9 @@ export interface CallRow {
   completion_tokens: number | null;
 }
 
-const PATHS: Record<string, string> = { chat: '/v1/chat/completions', responses: '/v1/responses', messages: '/v1/messages' };
-export const methodOf = (api: string | null | undefined) => `POST ${PATHS[api ?? ''] ?? (api ? `/v1/${api}` : '/v1/…')}`;
+const PATHS: Readonly<Record<string, string>> = API_PATHS;
+/** `POST /v1/chat/completions` for a step's `metadata.api`; a value that is no API's is shown as it is. */
+export const methodOf = (api: string | null | undefined) => `POST /v1/${(api && Object.hasOwn(PATHS, api) ? PATHS[api] : api) || '…'}`;
 
 
 export async function capturedCalls(pool: PoolClient): Promise<CallRow[]> {
