@@ -1,13 +1,14 @@
 // `npm test`: typecheck, lint, unit tests (node), build, browser tests (web-test-runner), e2e tests
 // (playwright-core on the built app). Prints each stage and one closing summary line.
 //
-// Two lanes run side by side (decision 029): the browser stage (it needs no build) in one, and
-// typecheck → lint → unit → build → e2e in the other (one e2e file runs after the browser stage, in its lane, so the
-// lanes end together); on 2 cores the two lanes take about as long.
+// Two lanes run side by side (decision 029): typecheck → lint → unit → build → e2e in one; the unit files that need a
+// process of their own (unit-2, decision 066), the browser stage (it needs no build) and a few e2e files in the other,
+// so the lanes end together; on 2 cores the two lanes take about as long.
 // Each stage's output is buffered and printed whole when the stage ends, so the log reads stage by stage.
 // `npm test -- <stage> …` runs only the named stages; `--serial` runs them one after the other.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { isolated } from './one-process.mjs';
 
 // Node 20's --test takes files, not folders or globs.
 const files = (dir, suffix) => readdirSync(dir).filter((f) => f.endsWith(suffix)).sort().map((f) => `${dir}/${f}`);
@@ -19,21 +20,27 @@ const files = (dir, suffix) => readdirSync(dir).filter((f) => f.endsWith(suffix)
  */
 const LANE2_E2E = ['test/e2e/notebook-keyboard.test.mjs', 'test/e2e/cli-agrees.test.mjs', 'test/e2e/durability.test.mjs'];
 
+const unitFiles = files('test/unit', '.test.ts');
+const UNIT = { shared: unitFiles.filter((f) => !isolated(f)), own: unitFiles.filter(isolated) };
+
 const argv = process.argv.slice(2);
 const serial = argv.includes('--serial');
 const only = argv.filter((a) => !a.startsWith('--'));
 const all = [
   { name: 'typecheck', lane: 1, cmd: 'npx', args: ['tsc', '--noEmit', '-p', 'tsconfig.json'], kind: 'check' },
   { name: 'lint', lane: 1, cmd: 'npx', args: ['biome', 'check', '--error-on-warnings', '.'], kind: 'check' },
-  // node's default --test-concurrency is (cores - 1): 1 on a 2-core machine, so the files ran one by one
-  { name: 'unit', lane: 1, cmd: 'node', args: ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files('test/unit', '.test.ts')], kind: 'node' },
+  // the unit files in one process (scripts/one-process.mjs: a node + tsx start per file cost more than most files'
+  // tests), but those that change the process for the files after them, each in its own (unit-2)
+  { name: 'unit', lane: 1, cmd: 'node', args: ['--import', 'tsx', '--test-reporter=spec', 'scripts/one-process.mjs', ...UNIT.shared], kind: 'node' },
+  { name: 'unit-2', lane: 2, cmd: 'node', args: ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...UNIT.own], kind: 'node' },
   { name: 'build', lane: 1, cmd: 'npx', args: ['vite', 'build', '--mode', 'test', '--logLevel', 'warn'], kind: 'check' },
   { name: 'browser', lane: 2, cmd: 'npx', args: ['web-test-runner'], kind: 'wtr' },
   { name: 'e2e', lane: 1, cmd: 'node', args: ['--test', '--test-concurrency=1', '--test-reporter=spec', ...files('test/e2e', '.test.mjs').filter((f) => !LANE2_E2E.includes(f))], kind: 'node', needs: 'build' },
   // a few e2e files run after the browser stage, in its lane, so both lanes end at about the same time
   { name: 'e2e-2', lane: 2, cmd: 'node', args: ['--test', '--test-concurrency=1', '--test-reporter=spec', ...LANE2_E2E], kind: 'node', needs: 'build' },
 ];
-const stages = all.filter((s) => only.length === 0 || only.includes(s.name) || (s.name === 'e2e-2' && only.includes('e2e')));
+/** `npm test -- unit` runs both unit stages, `-- e2e` both e2e stages. */
+const stages = all.filter((s) => only.length === 0 || only.includes(s.name) || only.includes(s.name.replace(/-2$/, '')));
 
 function run(stage) {
   return new Promise((resolve) => {
