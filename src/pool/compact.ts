@@ -11,6 +11,7 @@
  */
 import type { DuckDBBindings } from '@duckdb/duckdb-wasm/blocking';
 import { PoolFiles, POOL_STORAGE_VERSION } from './engine-files';
+import { sqlIdent, sqlString } from './sql';
 
 export interface Compaction {
   /** Database file bytes before and after (the WAL is empty at both ends). */
@@ -74,9 +75,6 @@ export async function settleCompaction(poolName: string): Promise<'finished' | '
   return null;
 }
 
-const quote = (s: string) => `'${s.replaceAll("'", "''")}'`;
-const ident = (s: string) => `"${s.replaceAll('"', '""')}"`;
-
 /** Copy the pool into a new file at POOL_STORAGE_VERSION, check it, and swap it in. Throws, leaving the pool as it was, when any step fails. */
 export async function compactPool(d: DuckDBBindings, poolName: string): Promise<Compaction> {
   const t0 = performance.now();
@@ -97,19 +95,19 @@ export async function compactPool(d: DuckDBBindings, poolName: string): Promise<
   let copied = 0;
   try {
     // read-only: nothing is written to the old file, which stays the pool until the swap
-    c.query(`ATTACH ${quote(old.dbPath)} AS old_pool (READ_ONLY)`);
-    c.query(`ATTACH ${quote(next.dbPath)} AS new_pool`);
+    c.query(`ATTACH ${sqlString(old.dbPath)} AS old_pool (READ_ONLY)`);
+    c.query(`ATTACH ${sqlString(next.dbPath)} AS new_pool`);
     c.query('COPY FROM DATABASE old_pool TO new_pool');
     tables = rows(`SELECT table_name AS t FROM duckdb_tables() WHERE database_name = 'old_pool' AND schema_name = 'main' ORDER BY 1`).map((r) => String(r.t));
     for (const t of tables) {
-      const check = (db: string) => rows(`SELECT count(*)::BIGINT AS n, coalesce(sum(hash(x)), 0)::HUGEINT::VARCHAR AS h FROM ${db}.main.${ident(t)} x`)[0];
+      const check = (db: string) => rows(`SELECT count(*)::BIGINT AS n, coalesce(sum(hash(x)), 0)::HUGEINT::VARCHAR AS h FROM ${db}.main.${sqlIdent(t)} x`)[0];
       const [a, b] = [check('old_pool'), check('new_pool')];
       if (String(a.n) !== String(b.n) || a.h !== b.h) throw new Error(`The copy of table ${t} differs (${a.n} rows before, ${b.n} after); the pool was left as it was.`);
       copied += Number(a.n);
     }
     // sequences go on from where they were (an import id is never given twice)
     for (const s of rows(`SELECT sequence_name AS s, last_value AS v FROM duckdb_sequences() WHERE database_name = 'old_pool'`)) {
-      const after = rows(`SELECT last_value AS v FROM duckdb_sequences() WHERE database_name = 'new_pool' AND sequence_name = ${quote(String(s.s))}`)[0];
+      const after = rows(`SELECT last_value AS v FROM duckdb_sequences() WHERE database_name = 'new_pool' AND sequence_name = ${sqlString(String(s.s))}`)[0];
       if (s.v !== null && String(after?.v) !== String(s.v)) throw new Error(`Sequence ${String(s.s)} would restart after compaction; the pool was left as it was.`);
     }
     c.query('CHECKPOINT new_pool');

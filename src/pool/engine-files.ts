@@ -4,6 +4,7 @@
  * The only code that reaches into duckdb-wasm's private runtime fields (`_files`, `_preparedHandles`).
  */
 import { type DuckDBBindings, BROWSER_RUNTIME, DuckDBDataProtocol, failWith, readString } from '@duckdb/duckdb-wasm/blocking';
+import { sqlString } from './sql';
 
 export const POOL_FILE_DENIED = "Permission Error: SQL cannot read the pool's own database files (query the tables instead).";
 /** DuckDB's FileFlags as the runtime's openFile receives them. */
@@ -99,7 +100,7 @@ export class PoolFiles {
       const c = d.connect();
       try {
         c.query(`SET storage_compatibility_version = '${POOL_STORAGE_VERSION}'`);
-        c.query(`ATTACH '${this.dbPath.replaceAll("'", "''")}' AS new_pool`);
+        c.query(`ATTACH ${sqlString(this.dbPath)} AS new_pool`);
         c.query('DETACH new_pool');
       } finally {
         c.close();

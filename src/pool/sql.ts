@@ -22,6 +22,11 @@ export function sqlIdent(name: string): string {
   return `"${str.replaceAll('"', '""')}"`;
 }
 
+/** A name as a person types it into a query: bare when DuckDB reads it as it is (lower-case letters, digits, `_`), else sqlIdent. */
+export function sqlName(name: string): string {
+  return /^[a-z_][a-z0-9_]*$/.test(name) ? name : sqlIdent(name);
+}
+
 /** `a.b` as `"a"."b"`. */
 export function sqlQualified(...parts: string[]): string {
   return parts.map(sqlIdent).join('.');

@@ -4,8 +4,9 @@
  * cause. The flags are token_counts' own columns (template_error, lost_reasoning, lost_tool_calls,
  * lost_tool_results, lost_content), so a notebook filters on them the same way.
  */
+import { sqlString } from '../pool/sql';
 
-const q = (v: string) => `'${v.replaceAll("'", "''")}'`;
+const q = sqlString;
 
 /** token_counts rows of the selected steps. */
 export function selectedCountsSql(where: string): string {

@@ -222,6 +222,30 @@ export function sqlLiterals(text: string): string[] {
   return [...text.matchAll(/[`'"]\s*((?:SELECT|WITH|INSERT|UPDATE|DELETE|CREATE|DROP|COPY|ATTACH)\s[^`'"\n]{0,60})/g)].map((m) => m[1]);
 }
 
+/**
+ * Hand-rolled quoting: a quote character replaced by itself doubled (`replaceAll("'", "''")`, `.replace(/"/g, '""')`),
+ * the way a SQL literal or identifier is escaped. SQL is quoted by src/pool/sql.ts only (sqlString, sqlIdent, sqlName).
+ */
+export function handQuotes(text: string): string[] {
+  const value = (arg: string): string | null => {
+    const a = arg.trim();
+    const re = /^\/(.)\/g$/.exec(a);
+    if (re) return re[1] as string;
+    const lit = /^(['"`])(.*)\1$/.exec(a);
+    return lit ? (lit[2] as string).replace(/\\(.)/g, '$1') : null;
+  };
+  return [...text.matchAll(/\.replace(?:All)?\(\s*([^,()]{1,8}),([^,()]{1,12})\)/g)].flatMap((m) => {
+    const [from, to] = [value(m[1] as string), value(m[2] as string)];
+    return (from === "'" || from === '"') && to === from + from ? [m[0]] : [];
+  });
+}
+
+/** Files that double a quote character for something that is not SQL. */
+const NOT_SQL_QUOTING: Record<string, string> = {
+  'src/pool/sql.ts': 'the one SQL-quoting helper',
+  'src/export/encode.ts': 'CSV fields (RFC 4180)',
+};
+
 /** Hex colours inside lit `css` blocks (Plot's mark colours are SVG attributes, where var() does not resolve, and are left). */
 export function hexInStyles(text: string): string[] {
   return [...text.matchAll(/css`[^`]*`/g)].flatMap((m) => m[0].match(/#[0-9a-fA-F]{3,8}\b/g) ?? []);
@@ -250,6 +274,24 @@ describe('architecture: the rules of docs/architecture.md a grep can check', () 
       hexInStyles(readFileSync(f, 'utf8')).map((h) => `${relative(ROOT, f)}: ${h}`),
     );
     assert.deepEqual(found, []);
+  });
+
+  it('SQL is quoted only by src/pool/sql.ts: no hand-rolled doubling of a quote character elsewhere', () => {
+    const found = FILES.filter((f) => !NOT_SQL_QUOTING[relative(ROOT, f)]).flatMap((f) => handQuotes(readFileSync(f, 'utf8')).map((q) => `${relative(ROOT, f)}: ${q}`));
+    assert.deepEqual(found, []);
+  });
+
+  it('the quoting check sees every spelling of a doubled quote and passes unquoting and other escapes', () => {
+    const text = [
+      `s.replaceAll("'", "''")`,
+      "n.replaceAll('\"', '\"\"')",
+      `v.replace(/'/g, "''")`,
+      "x.replaceAll(\"'\", `''`)",
+      `t.replaceAll("''", "'")`,
+      "s.replaceAll(\"'\", `'\\\\''`)",
+      `s.replaceAll('<', '&lt;')`,
+    ].join('\n');
+    assert.deepEqual(handQuotes(text), [`.replaceAll("'", "''")`, ".replaceAll('\"', '\"\"')", `.replace(/'/g, "''")`, ".replaceAll(\"'\", `''`)"]);
   });
 
   it('the SQL check sees a query and passes a tag name', () => {

@@ -12,11 +12,8 @@ import { groupSchema, type SchemaTable, schemaColumnsSql } from './queries';
 import { refreshOnPoolChange, schemaMayHaveChanged } from '../kit/pool-refresh';
 import type { HistoryEntry, NotebookStore } from '../../notebook/storage';
 import { formatMs } from '../aw-table';
+import { sqlName } from '../../pool/sql';
 
-/** A name as SQL: bare when DuckDB reads it as is, else double-quoted. */
-export function sqlName(name: string): string {
-  return /^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replaceAll('"', '""')}"`;
-}
 
 @customElement('aw-notebook-sidebar')
 export class AwNotebookSidebar extends LitElement {
