@@ -16,10 +16,22 @@ import { loadO200k } from '../src/tokenizer/openai';
 import { loadProfile, sha256Hex, type ProfileInfo, profileInfo, type TokenizerProfile } from '../src/tokenizer/profile';
 import { renderChat, tokenPieces } from '../src/tokenizer/render';
 import { TEST_BUILD } from '../src/util/test-build';
-import type { CountTimings, ProfileFiles, RenderedStep, RlExportStats, TokenCountProgress, TokenizerWorkerApi } from '../src/tokenizer/api';
+import type { CountTimings, CursorBroker, ProfileFiles, RenderedStep, RlExportStats, TokenCountProgress, TokenizerWorkerApi } from '../src/tokenizer/api';
 import { type BenchEncodeResult, benchEncode } from '../src/tokenizer/bench-encode';
 
 let pool: Comlink.Remote<PoolApi> | null = null;
+/** The service, which opens this worker's pool cursors (CursorBroker in api.ts). */
+let broker: CursorBroker | null = null;
+
+async function openCursor(sql: string): Promise<number> {
+  if (!pool) throw new Error('tokenizer worker not initialised');
+  return broker ? broker.open(sql) : pool.openCursor(sql);
+}
+
+async function closeCursor(id: number): Promise<void> {
+  await pool?.closeCursor(id);
+  broker?.closed(id);
+}
 /** The rl_steps export being written: previous step's rendering, piece cache, counts. */
 let rlExport = newRlExportState();
 /** Token ids per text piece for the export being written (the plan's pass fills it, the writing pass reuses it). */
@@ -50,8 +62,9 @@ function parse(t: string, file: string): unknown {
 }
 
 const api = {
-  init(port: MessagePort): void {
+  init(port: MessagePort, cursors?: CursorBroker): void {
     pool = Comlink.wrap<PoolApi>(port);
+    broker = cursors ?? null;
   },
 
   /** Check and make active a profile; on error the previous one stays active. */
@@ -126,7 +139,7 @@ const api = {
     const from = pool;
     exportCache = new Map();
     rlExport = newRlExportState();
-    const cursor = await from.openCursor(planSql(sql, idSql));
+    const cursor = await openCursor(planSql(sql, idSql));
     async function* chunks() {
       for (;;) {
         const chunk = await from.nextChunk(cursor, 2 << 20);
@@ -138,7 +151,7 @@ const api = {
       return await planTokenExport(p, chunks(), opts, exportCache, () => cancelledExports.has(exportJob));
     } finally {
       cancelledExports.delete(exportJob);
-      await from.closeCursor(cursor);
+      await closeCursor(cursor);
     }
   },
 
@@ -205,7 +218,7 @@ const api = {
       timings[k] += now - t;
       t = now;
     };
-    const cursor = await pool.openCursor(`SELECT step_id, trajectory_uid, messages, response, tools, h::VARCHAR AS content_hash FROM (${todo}) ORDER BY trajectory_uid, step_index`);
+    const cursor = await openCursor(`SELECT step_id, trajectory_uid, messages, response, tools, h::VARCHAR AS content_hash FROM (${todo}) ORDER BY trajectory_uid, step_index`);
     try {
       for (;;) {
         const chunk = await pool.nextChunk(cursor, 1 << 20);
@@ -221,7 +234,7 @@ const api = {
         onProgress?.({ done: out.length, total, tokenized: cache.size, pieces: looked });
       }
     } finally {
-      await pool.closeCursor(cursor);
+      await closeCursor(cursor);
     }
     if (me !== job) return null;
     const ipc = countsIpc(out, p.templateHash, key);

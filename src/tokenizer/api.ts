@@ -55,9 +55,19 @@ export interface RlExportStats extends RlExportCounts {
   profile: ProfileInfo;
 }
 
+/**
+ * Opens a tokenizer worker's pool cursors and is told when they close: the service, so that a worker it terminates
+ * (Cancel, while stuck in a tokenizer) leaves no cursor open behind it (a terminated worker runs no `finally`, and an
+ * open cursor blocks the pool's checkpoints). Chunks are read from the pool directly.
+ */
+export interface CursorBroker {
+  open(sql: string): Promise<number>;
+  closed(id: number): void;
+}
+
 export interface TokenizerWorkerApi {
-  /** The pool worker's API on `port` (PoolClient.port()). */
-  init(port: MessagePort): void;
+  /** The pool worker's API on `port` (PoolClient.port()); `cursors` opens the worker's cursors (the service). */
+  init(port: MessagePort, cursors?: CursorBroker): void;
   /** Check and make active a profile; on error the previous one stays active. */
   setProfile(files: ProfileFiles): Promise<ProfileInfo>;
   info(): ProfileInfo | null;

@@ -7,6 +7,7 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import { AddedSplitter } from './added-split';
 import { type Encoder, fastEncoder } from './fast-encode';
 import { GenerationCache } from './memo';
+import { renderLimited, renderLimits, TemplateLimitError } from './template-limits';
 
 export { GenerationCache };
 
@@ -122,6 +123,51 @@ function fastWordCache(tokenizer: Tokenizer): void {
 
 const SUPPORTED_MODELS = new Set(['BPE', 'WordPiece', 'Unigram', 'WordLevel']);
 
+/** Small conversations a chat template is rendered with before it is accepted: plain turns, and a tool round trip. */
+const TEST_CONVERSATIONS: { messages: Record<string, unknown>[]; tools: unknown[] | null }[] = [
+  {
+    messages: [
+      { role: 'system', content: 'You are a helpful assistant.' },
+      { role: 'user', content: 'What is 2 + 2?' },
+      { role: 'assistant', content: '4' },
+    ],
+    tools: null,
+  },
+  {
+    messages: [
+      { role: 'user', content: 'Weather in Lyon?' },
+      { role: 'assistant', content: '', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: { city: 'Lyon' } } }] },
+      { role: 'tool', content: '{"temp": 21}', tool_call_id: 'c1', name: 'get_weather' },
+      { role: 'assistant', content: 'It is 21 °C in Lyon.' },
+    ],
+    tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }],
+  },
+];
+
+/**
+ * Render the test conversations (with and without the generation prompt) within the render limits before the profile
+ * is accepted: a template that loops or grows past them on a four-message conversation is refused here, instead of
+ * holding the tokenizer worker (template-limits.ts). A template that raises (a role it does not take) is not refused:
+ * the steps it cannot render are flagged when counted.
+ */
+function testRender(template: Template, cfg: Record<string, unknown>): void {
+  const special: Record<string, unknown> = {};
+  for (const k of SPECIAL_KEYS) {
+    const t = tokenText(cfg[k]);
+    if (t != null) special[k] = t;
+  }
+  for (const { messages, tools } of TEST_CONVERSATIONS) {
+    for (const add_generation_prompt of [false, true]) {
+      try {
+        const inputChars = JSON.stringify(messages).length + JSON.stringify(tools).length;
+        renderLimited(template, { ...special, messages, tools, documents: null, add_generation_prompt }, renderLimits(inputChars));
+      } catch (e) {
+        if (e instanceof TemplateLimitError) throw new ProfileError(`chat template refused: rendering a ${messages.length}-message test conversation, ${e.message}`);
+      }
+    }
+  }
+}
+
 /** Check and compile a profile; a ProfileError names the file and what is wrong. */
 export async function loadProfile(src: ProfileSource): Promise<TokenizerProfile> {
   const tj = src.tokenizer;
@@ -143,6 +189,7 @@ export async function loadProfile(src: ProfileSource): Promise<TokenizerProfile>
   } catch (e) {
     throw new ProfileError(`chat template does not parse: ${e instanceof Error ? e.message : String(e)}`);
   }
+  testRender(template, cfg);
   let tokenizer: Tokenizer;
   try {
     tokenizer = new Tokenizer(tj, cfg);

@@ -3,6 +3,7 @@
  * tokenize it, and say what the trainer will train on (assistant mask) and what the rendering lost.
  */
 import { GEN_END, GEN_START, type TokenizerProfile } from './profile';
+import { renderLimited, renderLimits } from './template-limits';
 
 /** A message as chat templates read it (the export shape: `content` a string, reasoning as `reasoning_content`). */
 export interface ChatMessage {
@@ -79,7 +80,9 @@ function templateContext(p: TokenizerProfile, messages: unknown[], opts: RenderO
 export function renderRaw(p: TokenizerProfile, messages: unknown[], opts: RenderOptions = {}): string {
   if (!messages.length) throw new TemplateError('Cannot apply chat template to an empty conversation');
   try {
-    return p.template.render(templateContext(p, messages, opts));
+    // within limits that grow with the conversation (template-limits.ts): a template past them is this step's error
+    const inputChars = JSON.stringify(messages).length + (opts.tools ? JSON.stringify(opts.tools).length : 0);
+    return renderLimited(p.template, templateContext(p, messages, opts), renderLimits(inputChars));
   } catch (e) {
     if (e instanceof TemplateError) throw e;
     throw new TemplateError(e instanceof Error ? e.message : String(e));

@@ -6,8 +6,9 @@
 import * as Comlink from 'comlink';
 import { openDB } from 'idb';
 import type { PoolClient } from '../pool/client';
+import type { PoolApi } from '../pool/api';
 import { type ExportPlan, toolWarnings } from './export-plan';
-import type { BenchEncodeResult, CountTimings, ProfileFiles, RenderedStep, RlExportStats, TokenCountProgress, TokenizerWorkerApi } from './api';
+import type { BenchEncodeResult, CountTimings, CursorBroker, ProfileFiles, RenderedStep, RlExportStats, TokenCountProgress, TokenizerWorkerApi } from './api';
 import type { ExportTokenOptions } from './export-rows';
 import type { ProfileInfo } from './profile';
 
@@ -56,6 +57,8 @@ export interface TokenizerState {
   progress: TokenCountProgress | null;
   counting: boolean;
   error: string | null;
+  /** Why the saved profile was not restored, or that a count was cancelled; cleared when a profile is set. */
+  notice: string | null;
 }
 
 /** Workers counting token_counts: one per core (at most 4: each holds its own copy of the tokenizer). */
@@ -64,10 +67,41 @@ export function countWorkers(): number {
   return Math.max(1, Math.min(4, cores));
 }
 
+/** A tokenizer worker, the profile files it was given, and the pool cursors it has open (or is opening). */
+interface TokenizerWorker {
+  remote: Comlink.Remote<TokenizerWorkerApi>;
+  worker: Worker;
+  files: ProfileFiles | null;
+  cursors: Set<number>;
+  opening: Set<Promise<number>>;
+}
+
+/** Calls to a tokenizer worker that was stopped (Cancel, or another profile chosen while it counted) end with this. */
+export class TokenizerStoppedError extends Error {
+  override name = 'TokenizerStoppedError';
+}
+
+/** A promise that rejects when the workers of one generation are terminated (a call to a terminated worker never settles). */
+function stopSignal(): { promise: Promise<never>; stop: (why: string) => void } {
+  let stop: (why: string) => void = () => {};
+  const promise = new Promise<never>((_, fail) => {
+    stop = (why) => fail(new TokenizerStoppedError(why));
+  });
+  promise.catch(() => undefined);
+  return { promise, stop };
+}
+
 export class TokenizerService {
-  private remote: Comlink.Remote<TokenizerWorkerApi> | null = null;
-  /** Extra workers for counting (the first is `remote`), with the profile files they were given. */
-  private helpers: { remote: Comlink.Remote<TokenizerWorkerApi>; worker: Worker; files: ProfileFiles | null }[] = [];
+  /** The main worker (renders, plans exports, counts the first shard), started on first use. */
+  private main: Promise<TokenizerWorker> | null = null;
+  /** Extra workers for counting (the first is the main one), with the profile files they were given. */
+  private helpers: TokenizerWorker[] = [];
+  private stopped = stopSignal();
+  /** Uses of the profile in flight (counts, renders, export plans): while any runs, IndexedDB says so (see restore). */
+  private inUse = 0;
+  private useMark: Promise<unknown> = Promise.resolve();
+  /** Stopped workers' pool cursors being closed (stopWorkers); new workers start after. */
+  private closing: Promise<void> = Promise.resolve();
   private files: ProfileFiles | null = null;
   private listeners = new Set<(s: TokenizerState) => void>();
   private active: ProfileInfo | null = null;
@@ -78,6 +112,8 @@ export class TokenizerService {
   progress: TokenCountProgress | null = null;
   /** The last background count's error, if it failed. */
   lastError: string | null = null;
+  /** See TokenizerState.notice. */
+  notice: string | null = null;
 
   constructor(
     private pool: PoolClient,
@@ -91,17 +127,73 @@ export class TokenizerService {
   }
 
   /** A new tokenizer worker, given its own port to the pool. */
-  private async start(): Promise<{ remote: Comlink.Remote<TokenizerWorkerApi>; worker: Worker }> {
+  private async start(): Promise<TokenizerWorker> {
+    // workers of a previous generation may have left pool cursors open: closed first
+    await this.closing;
     const worker = this.makeWorker();
-    const remote = Comlink.wrap<TokenizerWorkerApi>(worker);
-    const port = await this.pool.port();
-    await remote.init(Comlink.transfer(port, [port]));
-    return { remote, worker };
+    const w: TokenizerWorker = { remote: Comlink.wrap<TokenizerWorkerApi>(worker), worker, files: null, cursors: new Set(), opening: new Set() };
+    // the worker's cursors are opened here, so each is known the moment the pool opens it; a request that arrives
+    // after its worker was stopped (posted just before) opens nothing, and one the stop overtook is closed at once
+    const generation = this.stopped;
+    const broker: CursorBroker = {
+      open: async (sql) => {
+        if (this.stopped !== generation) throw new TokenizerStoppedError('the tokenizer workers were stopped');
+        const opened = this.withPool((api) => api.openCursor(sql));
+        w.opening.add(opened);
+        try {
+          const id = await opened;
+          if (this.stopped !== generation) {
+            await this.withPool((api) => api.closeCursor(id));
+            throw new TokenizerStoppedError('the tokenizer workers were stopped');
+          }
+          w.cursors.add(id);
+          return id;
+        } finally {
+          w.opening.delete(opened);
+        }
+      },
+      closed: (id) => void w.cursors.delete(id),
+    };
+    try {
+      const port = await this.pool.port();
+      await this.guard(w.remote.init(Comlink.transfer(port, [port]), Comlink.proxy(broker)));
+    } catch (e) {
+      worker.terminate();
+      throw e;
+    }
+    return w;
   }
 
+  /** The main worker, started on first use (again after a stop, or after a start that failed). */
+  private mainWorker(): Promise<TokenizerWorker> {
+    if (!this.main) {
+      const started = this.start();
+      this.main = started;
+      started.catch(() => {
+        if (this.main === started) this.main = null;
+      });
+    }
+    return this.guard(this.main);
+  }
+
+  /** `p`, or a TokenizerStoppedError when the workers are stopped first (a stopped worker never answers). */
+  private guard<T>(p: Promise<T>): Promise<T> {
+    return Promise.race([p, this.stopped.promise]);
+  }
+
+  /** Give `w` the active profile unless it has it. */
+  private async withProfile(w: TokenizerWorker): Promise<Comlink.Remote<TokenizerWorkerApi>> {
+    if (this.files && w.files !== this.files) {
+      const files = this.files;
+      await this.guard(w.remote.setProfile(files));
+      w.files = files;
+    }
+    return w.remote;
+  }
+
+  /** The main worker, with the active profile (a worker started again after a stop is given it first). */
   private async worker(): Promise<Comlink.Remote<TokenizerWorkerApi>> {
-    this.remote ??= (await this.start()).remote;
-    return this.remote;
+    return this.withProfile(await this.mainWorker());
   }
 
   /** `n` workers with the active profile: the main one and n - 1 helpers (started and given the profile on demand). */
@@ -110,16 +202,67 @@ export class TokenizerService {
     for (let i = 0; i < n - 1; i++) {
       let h = this.helpers[i];
       if (!h) {
-        h = { ...(await this.start()), files: null };
+        const generation = this.stopped;
+        h = await this.start();
+        // stopped while it started: it belongs to no generation
+        if (generation !== this.stopped) {
+          h.worker.terminate();
+          throw new TokenizerStoppedError('the tokenizer workers were stopped');
+        }
         this.helpers[i] = h;
       }
-      if (h.files !== this.files && this.files) {
-        await h.remote.setProfile(this.files);
-        h.files = this.files;
-      }
-      out.push(h.remote);
+      out.push(await this.withProfile(h));
     }
     return out;
+  }
+
+  /**
+   * Terminate every tokenizer worker: a worker busy in synchronous code (a tokenizer whose pre-tokenizer regex
+   * backtracks without end, say) reads no message, so a cancel cannot reach it otherwise. Calls in flight end with
+   * TokenizerStoppedError; the next use starts new workers with the active profile.
+   */
+  private stopWorkers(why: string): void {
+    const main = this.main;
+    const helpers = this.helpers;
+    this.main = null;
+    this.helpers = [];
+    const signal = this.stopped;
+    this.stopped = stopSignal();
+    signal.stop(why);
+    // the cursors they left open (a terminated worker runs no `finally`) are closed before new workers start
+    this.closing = (async () => {
+      const all = [...helpers, ...(main ? [await main.catch(() => null)] : [])].filter((w): w is TokenizerWorker => w !== null);
+      for (const w of all) w.worker.terminate();
+      await Promise.allSettled(all.flatMap((w) => [...w.opening]));
+      const open = all.flatMap((w) => [...w.cursors]);
+      if (!open.length) return;
+      await this.withPool(async (api) => {
+        for (const id of open) await api.closeCursor(id);
+      });
+    })().catch(() => undefined);
+  }
+
+  /** `run` with the pool's API on a port of its own, closed after (a port made now reaches the pool even after a restart). */
+  private async withPool<T>(run: (api: Comlink.Remote<PoolApi>) => Promise<T>): Promise<T> {
+    const api = Comlink.wrap<PoolApi>(await this.pool.port());
+    try {
+      return await run(api);
+    } finally {
+      api[Comlink.releaseProxy]();
+    }
+  }
+
+  /**
+   * Mark a use of the active profile in IndexedDB while it runs, so that a profile whose use never ended (the tab
+   * hung and was reloaded or closed) is not restored to hang again (restore).
+   */
+  private async using<T>(what: string, run: () => Promise<T>): Promise<T> {
+    if (this.inUse++ === 0) this.useMark = this.useMark.then(async () => (await db()).put('profile', { key: 'busy', what, since: Date.now() })).catch(() => undefined);
+    try {
+      return await run();
+    } finally {
+      if (--this.inUse === 0) this.useMark = this.useMark.then(async () => (await db()).delete('profile', 'busy')).catch(() => undefined);
+    }
   }
 
   /** Called with the state now and whenever the profile, a count's progress or its outcome changes. Returns an unsubscribe. */
@@ -130,7 +273,7 @@ export class TokenizerService {
   }
 
   state(): TokenizerState {
-    return { profile: this.active, progress: this.progress, counting: this.counting, error: this.lastError };
+    return { profile: this.active, progress: this.progress, counting: this.counting, error: this.lastError, notice: this.notice };
   }
 
   private emit(): void {
@@ -141,12 +284,28 @@ export class TokenizerService {
   private counting = false;
   private countSeq = 0;
 
-  /** Restore the profile chosen before the reload, if any, and count in the background. */
+  /**
+   * Restore the profile chosen before the reload, if any, and count in the background; unless its last use did not
+   * end (a count still marked running: the tab was closed or reloaded while it ran, as a hung worker leaves it), in
+   * which case it is forgotten and the error says so: the user chooses it again if they trust it.
+   */
   async restore(): Promise<void> {
-    const s = (await (await db()).get('profile', 'active')) as Stored | undefined;
+    const d = await db();
+    const s = (await d.get('profile', 'active')) as Stored | undefined;
+    const busy = (await d.get('profile', 'busy')) as { what?: string } | undefined;
+    if (busy) await d.delete('profile', 'busy');
     if (!s) return;
+    if (busy) {
+      await d.delete('profile', 'active');
+      const name = 'bundled' in s ? (s.bundled === 'o200k_base' ? O200K_FILES.name : 'Qwen3 (bundled)') : (s.files.name ?? 'The tokenizer profile you chose');
+      this.notice = `${name} was not restored: its last use (${busy.what ?? 'a token count'}) did not finish before the page was closed or reloaded, as a hostile or broken tokenizer can make it. Choose the profile again if you trust it.`;
+      this.emit();
+      throw new Error(this.notice);
+    }
     const files = 'bundled' in s ? (s.bundled === 'o200k_base' ? O200K_FILES : await this.bundledQwen3()) : s.files;
-    this.active = await (await this.worker()).setProfile(files);
+    const main = await this.mainWorker();
+    this.active = await this.guard(main.remote.setProfile(files));
+    main.files = files;
     this.files = files;
     this.emit();
     this.schedule(0);
@@ -166,9 +325,14 @@ export class TokenizerService {
       const template = input.template == null ? null : typeof input.template === 'string' ? input.template : await input.template.text();
       files = { tokenizer, config, template, name: input.name };
     }
-    const info = await (await this.worker()).setProfile(files);
+    // a count (or render) under the old profile is stale: stop it, whatever holds its workers
+    if (this.counting || this.inUse > 0) this.stopWorkers('another tokenizer profile was chosen');
+    const main = await this.mainWorker();
+    const info = await this.guard(main.remote.setProfile(files));
+    main.files = files;
     this.active = info;
     this.files = files;
+    this.notice = null;
     this.emit();
     const stored: Stored = 'bundled' in input ? { key: 'active', bundled: input.bundled } : { key: 'active', files };
     await (await db()).put('profile', stored);
@@ -183,27 +347,29 @@ export class TokenizerService {
   /** The pool's step `stepId` as the trainer sees it under the active profile; null when no profile is set. */
   async renderStepById(stepId: string): Promise<RenderedStep | null> {
     if (!this.active) return null;
-    return (await this.worker()).renderStepById(stepId);
+    return this.using('rendering a step', async () => this.guard((await this.worker()).renderStepById(stepId)));
   }
 
   /** A step as the trainer sees it under the active profile; null when no profile is set. */
   async renderStep(step: { messages: Record<string, unknown>[] | null; response: Record<string, unknown> | null; tools: string | null }): Promise<RenderedStep | null> {
     if (!this.active) return null;
-    return (await this.worker()).renderStep(step);
+    return this.using('rendering a step', async () => this.guard((await this.worker()).renderStep(step)));
   }
 
   /** First pass of an export with tokens (the rows of `sql`, named by `idSql`): which rows are left out or cut. `signal` cancels it. */
   async planExport(sql: string, idSql: string, opts: ExportTokenOptions, signal?: AbortSignal): Promise<ExportPlan> {
     if (!this.active) throw new Error('No tokenizer is set: call workbench.setTokenizer(…) first (exportDataset with tokens: true renders rows with it).');
-    const w = await this.worker();
-    const job = this.exportJob++;
-    const onAbort = () => void w.cancelExport(job);
-    signal?.addEventListener('abort', onAbort);
-    try {
-      return await w.planExport(job, sql, idSql, opts);
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-    }
+    return this.using('an export with tokens', async () => {
+      const w = await this.worker();
+      const job = this.exportJob++;
+      const onAbort = () => void w.cancelExport(job);
+      signal?.addEventListener('abort', onAbort);
+      try {
+        return await this.guard(w.planExport(job, sql, idSql, opts));
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+      }
+    });
   }
 
   /**
@@ -218,7 +384,7 @@ export class TokenizerService {
   async exportPort(): Promise<MessagePort> {
     const w = await this.worker();
     const ch = new MessageChannel();
-    await w.connect(Comlink.transfer(ch.port1, [ch.port1]));
+    await this.guard(w.connect(Comlink.transfer(ch.port1, [ch.port1])));
     return ch.port2;
   }
 
@@ -249,15 +415,16 @@ export class TokenizerService {
   count(): Promise<TokenCountResult | null> {
     if (!this.active) return Promise.reject(new Error('No tokenizer is set: call workbench.setTokenizer(…) first.'));
     const seq = ++this.countSeq;
-    const run = (async () => {
+    const run = this.using('a token count', async () => {
       const t0 = performance.now();
       this.counting = true;
       this.progress = null;
+      this.notice = null;
       this.emit();
       try {
         const workers = await this.countingWorkers(countWorkers());
         const shards = workers.map(() => ({ done: 0, total: 0, tokenized: 0, pieces: 0 }));
-        const parts = await Promise.all(
+        const parts = await this.guard(Promise.all(
           workers.map((w, i) =>
             w.countShard(
               i,
@@ -269,34 +436,41 @@ export class TokenizerService {
               }),
             ),
           ),
-        );
+        ));
         if (parts.some((p) => p === null)) return null;
         const done = parts as NonNullable<(typeof parts)[number]>[];
         const t1 = performance.now();
-        const rows = await workers[0]!.writeCounts(Comlink.transfer(done.map((p) => p.ipc), done.map((p) => p.ipc.buffer)));
+        const rows = await this.guard(workers[0]!.writeCounts(Comlink.transfer(done.map((p) => p.ipc), done.map((p) => p.ipc.buffer))));
         this.lastError = null;
         const sum = (k: 'rows' | 'pieces' | 'tokenized') => done.reduce((a, p) => a + p[k], 0);
         return { rows, counted: sum('rows'), pieces: sum('pieces'), tokenized: sum('tokenized'), ms: Math.round(performance.now() - t0), workers: workers.length, timings: { workers: done.map((p) => p.timings), replaceMs: Math.round(performance.now() - t1) } };
       } catch (e) {
+        // stopped (Cancel, another profile): as a cancelled count, no error
+        if (e instanceof TokenizerStoppedError) return null;
         this.lastError = e instanceof Error ? e.message : String(e);
         throw e;
       } finally {
         if (this.countSeq === seq) this.counting = false;
         this.emit();
       }
-    })();
+    });
     this.running = run;
     return run;
   }
 
-  /** Stop the running count (token_counts keeps what it had). */
+  /**
+   * Stop the running count (token_counts keeps what it had): its workers are terminated, whatever they were doing,
+   * and the next use starts new ones.
+   */
   async cancel(): Promise<void> {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = null;
     }
     if (!this.counting) return;
-    await Promise.all([this.remote, ...this.helpers.map((h) => h.remote)].map((w) => w?.cancel()));
+    this.stopWorkers('the token count was cancelled');
+    this.notice = 'Counting cancelled: the tokenizer workers were stopped, token_counts keeps the rows it had. Count again to start over.';
+    await this.running?.catch(() => undefined);
   }
 
   /** The running (or last) count; starts one when none ran. Follows a count that replaced a cancelled one. */

