@@ -11,7 +11,7 @@ import { NativePool } from '../../src/cli/native-pool';
 import { mergeShardSteps, writeShardSteps } from '../../src/cli/shards';
 
 const tmp = mkdtempSync(join(tmpdir(), 'aw-cli-shards-'));
-// the check is about sharding, not formats (test/e2e/cli-agrees covers every format): the fixtures whose steps join
+// the check is about sharding, not formats (test/unit/page-cli-agree covers every format): the fixtures whose steps join
 // across files — OTel traces split over otel-genai-legacy-logs (shard 0) and otlp-genai (shard 1), langfuse-blob
 // observations (0) and scores (1), openai-batch input (1) and output (0) — and two plain ones; shards deal the sorted
 // listing round-robin, so each pair is split between the two shards
