@@ -5,23 +5,10 @@
  */
 import { expect } from '@esm-bundle/chai';
 import { stepsToIPC } from '../../src/record/step-arrow';
-import type { StepRecord } from '../../src/contract/step';
 import { PoolClient } from '../../src/pool/client';
 import { wasmResponse } from '../../src/pool/wasm-load';
 import { poolWorker, startPool, wasm } from './helpers';
-import { expectSame, importSteps, trajStep } from './stats-reference';
-
-function step(i: number, traj = 't1', importId: number | null = null): StepRecord {
-  return {
-    step_id: `${traj}:${i}`, trajectory_uid: traj, prompt_uid: 'p', step_index: i, is_last: null, channel: 'train',
-    policy_version: null, agent: 'a', data_source: 'gsm8k', model: 'm', provider: 'openai',
-    messages: [{ role: 'user', content: `q${i}`, tool_calls: [{ id: 'c', type: 'function', function: { name: 'calc', arguments: '{"x":1}' } }] }],
-    tools: null, response: { role: 'assistant', content: `a${i}` }, response_text: `a${i}`, finish_reason: 'stop',
-    prompt_tokens: 10, completion_tokens: null, prompt_ids: [1, 2, 3], response_ids: null, rollout_log_probs: [-0.5],
-    reward: i, started_at: Date.UTC(2026, 0, 1), ended_at: null, latency_ms: 12.5, ttft_ms: null, status: 'ok', error: null,
-    metadata: { k: 'v' }, raw: '{}', source: 'f.jsonl', source_format: 'test', source_line: i + 1, source_id: 'sid', import_id: importId,
-  };
-}
+import { expectSame, importSteps, step, trajStep } from './pool-data';
 
 describe('pool wasm', () => {
   it('compiles DuckDB from a real Response (not duckdb-wasm\'s re-wrapped stream), kept in Cache Storage by the worker (decisions 036, 051)', async () => {

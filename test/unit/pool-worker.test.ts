@@ -7,11 +7,10 @@
  */
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { expect } from '@esm-bundle/chai';
-import type { StepRecord } from '../../src/contract/step';
 import { stepsToIPC } from '../../src/record/step-arrow';
 import type { PoolChange, PoolClient } from '../../src/pool/client';
 import { startPool } from './helpers/page-workers';
-import { expectSame, importSteps, trajStep } from '../browser/stats-reference';
+import { expectSame, importSteps, step, trajStep } from '../browser/pool-data';
 
 let pool: PoolClient;
 before(async () => {
@@ -19,17 +18,6 @@ before(async () => {
 });
 after(() => pool.terminate());
 
-function step(i: number, traj = 't1', importId: number | null = null): StepRecord {
-  return {
-    step_id: `${traj}:${i}`, trajectory_uid: traj, prompt_uid: 'p', step_index: i, is_last: null, channel: 'train',
-    policy_version: null, agent: 'a', data_source: 'gsm8k', model: 'm', provider: 'openai',
-    messages: [{ role: 'user', content: `q${i}`, tool_calls: [{ id: 'c', type: 'function', function: { name: 'calc', arguments: '{"x":1}' } }] }],
-    tools: null, response: { role: 'assistant', content: `a${i}` }, response_text: `a${i}`, finish_reason: 'stop',
-    prompt_tokens: 10, completion_tokens: null, prompt_ids: [1, 2, 3], response_ids: null, rollout_log_probs: [-0.5],
-    reward: i, started_at: Date.UTC(2026, 0, 1), ended_at: null, latency_ms: 12.5, ttft_ms: null, status: 'ok', error: null,
-    metadata: { k: 'v' }, raw: '{}', source: 'f.jsonl', source_format: 'test', source_line: i + 1, source_id: 'sid', import_id: importId,
-  };
-}
 
 describe('pool', () => {
   beforeEach(() => pool.clear());

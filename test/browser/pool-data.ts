@@ -1,6 +1,7 @@
 /**
- * trajectory_stats checked against what `trajectories` meant before it (docs/decisions/005): every aggregate over steps ⟕
- * curation. Used by test/unit/pool-worker.test.ts (every kind of write) and test/browser/pool.test.ts (a saved pool).
+ * Steps for the pool's tests, and trajectory_stats checked against what `trajectories` meant before it
+ * (docs/decisions/005): every aggregate over steps ⟕ curation. Used by test/unit/pool-worker.test.ts (an in-memory
+ * pool, every kind of write) and test/browser/pool.test.ts (a saved pool).
  */
 import { expect } from '@esm-bundle/chai';
 import type { StepRecord } from '../../src/contract/step';
@@ -51,3 +52,15 @@ export async function importSteps(pool: PoolClient, steps: StepRecord[]): Promis
   await pool.commitImport(id, { format: 'test', confidence: 1, records: steps.length, rowsMade: steps.length, errors: [] });
 }
 
+/** A step of trajectory `traj` (the i-th), with a tool call in its prompt. */
+export function step(i: number, traj = 't1', importId: number | null = null): StepRecord {
+  return {
+    step_id: `${traj}:${i}`, trajectory_uid: traj, prompt_uid: 'p', step_index: i, is_last: null, channel: 'train',
+    policy_version: null, agent: 'a', data_source: 'gsm8k', model: 'm', provider: 'openai',
+    messages: [{ role: 'user', content: `q${i}`, tool_calls: [{ id: 'c', type: 'function', function: { name: 'calc', arguments: '{"x":1}' } }] }],
+    tools: null, response: { role: 'assistant', content: `a${i}` }, response_text: `a${i}`, finish_reason: 'stop',
+    prompt_tokens: 10, completion_tokens: null, prompt_ids: [1, 2, 3], response_ids: null, rollout_log_probs: [-0.5],
+    reward: i, started_at: Date.UTC(2026, 0, 1), ended_at: null, latency_ms: 12.5, ttft_ms: null, status: 'ok', error: null,
+    metadata: { k: 'v' }, raw: '{}', source: 'f.jsonl', source_format: 'test', source_line: i + 1, source_id: 'sid', import_id: importId,
+  };
+}
