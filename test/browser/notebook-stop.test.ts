@@ -1,4 +1,5 @@
 // Issue 17 hole 8: a long query can be stopped (a Stop and a per-cell timeout), and the pool keeps working after.
+// An in-memory pool refusing to stop: test/unit/notebook-runtime.test.ts.
 import { expect } from '@esm-bundle/chai';
 import { parseNotebook } from '../../src/notebook/format';
 import { NotebookRuntime } from '../../src/notebook/runtime';
@@ -59,21 +60,5 @@ describe('stopping a running notebook query', () => {
     expect(rt.state(key).error).to.match(/^Stopped after 1 s \(the cell's timeout=1\)\./);
     expect(tableToRows(await pool.query('SELECT 7 AS y'))).to.deep.equal([{ y: 7 }]);
     rt.dispose();
-  });
-
-  it('an in-memory pool refuses to stop instead of losing its data', async () => {
-    const mem = await startPool('nb-stop-mem', true);
-    try {
-      const doc = parseNotebook(NB);
-      const rt = new NotebookRuntime(mem, 'stop3');
-      let err = '';
-      await rt.stop().catch((e: Error) => (err = e.message));
-      expect(err).to.match(/in memory .* would empty it/);
-      expect(mem.restarts).to.equal(0);
-      rt.dispose();
-      expect(doc.cells.length).to.equal(2);
-    } finally {
-      mem.terminate();
-    }
   });
 });

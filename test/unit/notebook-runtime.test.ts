@@ -385,3 +385,14 @@ describe('untrusted notebook: query cells cannot write', () => {
     rt.dispose();
   });
 });
+
+describe('stopping a notebook on an in-memory pool', () => {
+  it('is refused instead of losing the data (issue 17 hole 8: a stop restarts the engine; saved pools: test/browser/notebook-stop)', async () => {
+    const rt = new NotebookRuntime(pool, 'stop_mem');
+    let err = '';
+    await rt.stop().catch((e: Error) => (err = e.message));
+    expect(err).to.match(/in memory .* would empty it/);
+    expect(pool.restarts).to.equal(0);
+    rt.dispose();
+  });
+});
