@@ -11,7 +11,7 @@ import type { RemoteReadReport } from '../hub/remote-query';
 import type { GatewaySettings } from '../gateway/core/upstream';
 import type { CaptureSinkStats } from '../gateway/page/sink';
 import type { CellReport } from '../notebook/api';
-import type { Compaction } from '../pool/compact';
+import type { Compaction } from '../pool/api';
 import type { Row } from '../pool/rows';
 import type { BenchEncodeResult } from '../tokenizer/bench-encode';
 import type { ProfileInfo } from '../tokenizer/profile';

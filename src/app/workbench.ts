@@ -6,7 +6,7 @@
 import type { ExportDatasetOptions, Exporter, ExportFormat, Importer, ImportReport } from '../contract/reports';
 import type { PoolClient } from '../pool/client';
 import type { Row } from '../pool/rows';
-import type { Compaction } from '../pool/compact';
+import type { Compaction } from '../pool/api';
 import { exportPartsTo, type PartsOptions, type PartsReport } from '../export/parts';
 import { exportHubDatasetTo, type HubDatasetOptions, type HubDatasetReport } from '../hub/hub-dataset';
 import { ImportQueue } from '../ingest/import-queue';

@@ -4,9 +4,20 @@
  * workers (export, ingest, tokenizer: `Comlink.Remote<PoolApi>` on a port from `PoolClient.port()`) call. Results
  * cross as Arrow IPC bytes. The engine-neutral contract the stages use is the port (port.ts); this is the page's wire.
  */
-import type { Compaction } from './compact';
 import type { PoolImport } from './port';
 import type { WasmSource } from './wasm-load';
+
+/** A pool rewritten into a new file (compact.ts, decision 050): what it cost and what was checked. */
+export interface Compaction {
+  /** Database file bytes before and after (the WAL is empty at both ends). */
+  bytesBefore: number;
+  bytesAfter: number;
+  storageVersion: string;
+  /** Tables copied, each checked (row count and a hash of every row). */
+  tables: string[];
+  rows: number;
+  ms: number;
+}
 
 export interface PoolInit {
   /** Name of the OPFS database file (one per test, so tests never contend). */

@@ -7,7 +7,8 @@
  */
 import type { DuckDBBindings } from '@duckdb/duckdb-wasm/blocking';
 import { BROWSER_RUNTIME, ConsoleLogger, createDuckDB, DuckDBAccessMode, LogLevel } from '@duckdb/duckdb-wasm/blocking';
-import { type Compaction, compactPool, settleCompaction } from './compact';
+import type { Compaction } from './api';
+import { compactPool, settleCompaction } from './compact';
 import { PoolFiles } from './engine-files';
 import type { PoolInit } from './api';
 import { loadWasmFrom, type WasmSource } from './wasm-load';

@@ -4,7 +4,7 @@ import { ALL_TABLES, isPoolChangeMessage, withViews } from './changes';
 import type { PoolStatus, PoolWorkerApi } from './api';
 import type { CommitResult, ImportCommit, ImportMeta, PoolChange, PoolPort } from './port';
 import type { RejectedLine } from '../contract/reports';
-import type { Compaction } from './compact';
+import type { Compaction } from './api';
 import { type Row, tableToRows } from './rows';
 import { TEST_BUILD } from '../util/test-build';
 

@@ -11,18 +11,8 @@
  */
 import type { DuckDBBindings } from '@duckdb/duckdb-wasm/blocking';
 import { PoolFiles, POOL_STORAGE_VERSION } from './engine-files';
+import type { Compaction } from './api';
 import { sqlIdent, sqlString } from './sql';
-
-export interface Compaction {
-  /** Database file bytes before and after (the WAL is empty at both ends). */
-  bytesBefore: number;
-  bytesAfter: number;
-  storageVersion: string;
-  /** Tables copied, each checked (row count and a hash of every row). */
-  tables: string[];
-  rows: number;
-  ms: number;
-}
 
 type OpfsFileHandle = FileSystemFileHandle & { move(name: string): Promise<void> };
 

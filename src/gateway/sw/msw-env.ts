@@ -4,7 +4,17 @@
  * not have. The mock upstream's handlers set no cookies, so an in-memory stand-in (lost when the
  * worker stops) is all it needs. Nothing else in the worker reads it.
  */
-const g = globalThis as { localStorage?: Storage };
+/** The part of the page's `Storage` MSW calls (a service worker's lib has no such type: it has no such object). */
+interface StorageShim {
+  readonly length: number;
+  clear(): void;
+  getItem(k: string): string | null;
+  key(i: number): string | null;
+  removeItem(k: string): void;
+  setItem(k: string, v: string): void;
+}
+
+const g = globalThis as { localStorage?: StorageShim };
 if (typeof g.localStorage === 'undefined') {
   const items = new Map<string, string>();
   g.localStorage = {

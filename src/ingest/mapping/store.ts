@@ -185,7 +185,8 @@ export class MappingStore {
 
   /** The example mappings shipped with the app (notebooks/formats/index.json); an empty list when offline or missing. */
   async builtins(): Promise<BuiltinMapping[]> {
-    const base = this.opts.base ?? document.baseURI;
+    // the page's address (the store runs on the page; ingest is checked without the DOM, so it names no document)
+    const base = this.opts.base ?? location.href;
     const url = (f: string) => new URL(`notebooks/formats/${f}`, base);
     let files: string[];
     try {
