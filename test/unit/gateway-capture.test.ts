@@ -566,6 +566,18 @@ describe('gateway capture', () => {
     assert.equal(traj('ta')?.prompt_uid, want);
   });
 
+  it('a blank prompt is a group of its own trajectory, as on import: two blank conversations share no GRPO group', async () => {
+    const { gw, steps } = setup();
+    const blank = [{ role: 'system', content: ' ' }, { role: 'user', content: '' }];
+    await send(gw, 'gateway/v1/chat/completions', { model: 'mock', messages: blank });
+    await send(gw, 'gateway/v1/chat/completions', { model: 'mock', messages: blank });
+    const [a, b] = steps();
+    assert.notEqual(a.trajectory_uid, b.trajectory_uid);
+    assert.equal(a.prompt_uid, promptUid(blank as StepRecord['messages'], a.trajectory_uid));
+    assert.match(a.prompt_uid, /^p-empty-/);
+    assert.notEqual(a.prompt_uid, b.prompt_uid);
+  });
+
   it('models, OPTIONS, unknown routes and ownership', async () => {
     const { gw } = setup();
     const m = await send(gw, 'gateway/v1/models', undefined, { method: 'GET' });

@@ -238,7 +238,8 @@ export class Gateway {
       }
     }
     trajectory_uid ??= uid('gw');
-    if (!prompt_uid || prompt_uid === AUTO_PROMPT) prompt_uid = promptUid(messages);
+    // a blank prompt is a group of its own trajectory, as on import (record/prompt-uid.ts)
+    if (!prompt_uid || prompt_uid === AUTO_PROMPT) prompt_uid = promptUid(messages, trajectory_uid);
     const { index, state } = await allocateStep(db, { trajectory_uid, prompt_uid, channel: 'train', agent: null, upstream: null, metadata: null });
     if (state.prompt_uid === AUTO_PROMPT) await updateTrajectory(db, trajectory_uid, prompt_uid, { prompt_uid });
     const settings = await this.deps.settings();
@@ -252,7 +253,7 @@ export class Gateway {
     const t0 = performance.now();
     const rec: CallRecord = {
       trajectory_uid, prompt_uid, step_index: index, api, provider: upstream.kind, upstream: upstream.id, stream: summary.stream,
-      model: summary.model, messages, tools: summary.tools, request: body, responseBody: null, assembled: null, http_status: null,
+      model: summary.model, messages, tools: summary.tools, tools_original: summary.tools_original, request: body, responseBody: null, assembled: null, http_status: null,
       error: null, aborted: false, started_at, ended_at: started_at, latency_ms: 0, ttft_ms: null, state: { ...state, prompt_uid },
     };
     const finish = async (): Promise<void> => {

@@ -16,6 +16,8 @@ export interface CallRecord {
   model: string | null;
   messages: ChatMessage[];
   tools: string | null;
+  /** The tool list as the agent sent it, when `tools` is a conversion of it (Anthropic, Responses shapes): metadata.tools_original, as import keeps it. */
+  tools_original?: string | null;
   /** The request body as the agent sent it (parsed JSON, or the text when it was not JSON). */
   request: unknown;
   /** Non-stream bodies as parsed JSON or text; streams are represented by the assembled message. */
@@ -39,6 +41,9 @@ export function callToStep(c: CallRecord): StepRecord {
   const meta: Record<string, string> = { ...(c.state?.metadata ?? {}), api: c.api, upstream: c.upstream, stream: String(c.stream) };
   if (c.http_status !== null) meta.http_status = String(c.http_status);
   if (a?.id) meta.response_id = a.id;
+  // what import keeps of the same call (ingest/normalizers/wire-call.ts), kept here too: one record whichever source
+  if (c.tools_original) meta.tools_original = c.tools_original;
+  if (a?.reasoning_hidden) meta.reasoning_hidden = a.reasoning_hidden;
   if (c.aborted) meta.aborted = 'true';
   if (c.cutBytes) {
     meta.response_bytes = String(c.cutBytes);

@@ -92,6 +92,10 @@ export function wireStep(api: Api, requestBody: unknown, responseBody: unknown, 
     finish_reason: res.finish_reason ?? (res.error ? 'error' : null),
     prompt_tokens: res.prompt_tokens,
     completion_tokens: res.completion_tokens,
+    // token ids and log-probs (vLLM), as gateway capture keeps them
+    prompt_ids: res.prompt_ids,
+    response_ids: res.response_ids,
+    rollout_log_probs: res.log_probs,
     error: res.error,
     // the provider's own creation time (seconds): the call's start when the recording has no time of its own
     started_at: res.created ?? null,
