@@ -34,16 +34,14 @@ export interface Graph {
 
 /** The cell id a plot spec reads (`data: x`), or null. */
 export function plotDataId(source: string): string | null {
+  let spec: unknown;
   try {
-    const spec = parseYaml(source) as unknown;
-    if (spec && typeof spec === 'object' && 'data' in spec) {
-      const d = (spec as { data: unknown }).data;
-      if (typeof d === 'string' && d.trim()) return d.trim().toLowerCase();
-    }
+    spec = parseYaml(source);
   } catch {
-    /* the chart cell reports its own YAML error */
+    return null; // the chart cell reports its own YAML error
   }
-  return null;
+  const d = (spec as { data?: unknown } | null)?.data;
+  return typeof d === 'string' && d.trim() ? d.trim().toLowerCase() : null;
 }
 
 export function buildGraph(cells: readonly Cell[], opts: GraphOptions = {}): Graph {

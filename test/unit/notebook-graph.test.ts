@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildGraph, downstream, readersOf } from '../../src/notebook/graph';
+import { buildGraph, downstream, plotDataId, readersOf } from '../../src/notebook/graph';
 import { type Cell, makeCell } from '../../src/notebook/model';
 import { analyzeSql, rewriteRefs } from '../../src/notebook/sql-tokens';
 
@@ -91,5 +91,49 @@ describe('dependency graph', () => {
     assert.match(g.nodes.get(c[2].key)!.error!, /Invalid cell id/);
     assert.match(g.nodes.get(c[3].key)!.error!, /Unknown data "missing"/);
     assert.equal(buildGraph([c[0]]).nodes.get(c[0].key)!.error, null, 'without a table list, unknown names are left to DuckDB');
+  });
+});
+
+describe('dependency graph: each node exactly', () => {
+  it('a plot reads the cell its spec names (trimmed, any case); anything else in `data` reads nothing', () => {
+    assert.equal(plotDataId('mark: dot\ndata: "  By_Agent "'), 'by_agent');
+    for (const src of ['mark: dot', 'data: [a, b]', 'data: 7', 'data: "  "', '- data: a', 'just text', 'data: {x: 1}', '']) assert.equal(plotDataId(src), null, src);
+    assert.equal(plotDataId('data: [unclosed'), null, 'a YAML error is the chart cell’s to report');
+  });
+
+  it('every node: what it defines, reads, references and whether it writes; Markdown cells are no nodes', () => {
+    const note = makeCell('md', 'SELECT * FROM a');
+    const c = [
+      sql('A', 'SELECT * FROM main.a, a, steps'), note, makeCell('sql', 'SELECT * FROM a', { id: undefined }), sql('w', "INSERT INTO curation VALUES ('x')"),
+      makeCell('plot', 'data: a', { id: 'chart' }), makeCell('plot', 'mark: dot'), makeCell('sql', 'SELECT * FROM main.w'),
+    ];
+    const g = buildGraph(c);
+    assert.equal(g.nodes.has(note.key), false);
+    assert.deepEqual(g.byId, new Map([['a', c[0].key], ['w', c[3].key]]));
+    const a = g.nodes.get(c[0].key)!;
+    // the qualified main.a is the pool's, the bare `a` is this cell itself: neither is a dependency
+    assert.deepEqual([a.defines, a.deps, a.external, a.refs.map((r) => [...r.qualifier, r.name].join('.')), a.mutates, a.error], ['a', [], ['steps'], ['main.a', 'a', 'steps'], false, null]);
+    const anon = g.nodes.get(c[2].key)!;
+    assert.deepEqual([anon.defines, anon.deps, anon.external, anon.mutates], [null, [c[0].key], [], false]);
+    const w = g.nodes.get(c[3].key)!;
+    assert.deepEqual([w.defines, w.deps, w.external, w.mutates], ['w', [], ['curation'], true]);
+    const plot = g.nodes.get(c[4].key)!;
+    assert.deepEqual([plot.defines, plot.deps, plot.external, plot.refs, plot.mutates, plot.error], [null, [c[0].key], [], [], false, null]);
+    // a plot without `data` reads nothing and is no error; a qualified name is the pool's, never a cell's
+    assert.deepEqual([g.nodes.get(c[5].key)!.deps, g.nodes.get(c[5].key)!.external, g.nodes.get(c[5].key)!.error], [[], [], null]);
+    assert.deepEqual([g.nodes.get(c[6].key)!.deps, g.nodes.get(c[6].key)!.external], [[], []]);
+    assert.deepEqual(g.order, [c[0].key, c[2].key, c[3].key, c[4].key, c[5].key, c[6].key]);
+  });
+
+  it('a cycle names its members in order; a cell reading a member names it', () => {
+    const c = [sql('x', 'SELECT * FROM y'), sql('y', 'SELECT * FROM z'), sql('z', 'SELECT * FROM x'), sql('after', 'SELECT * FROM z'), makeCell('plot', 'data: y')];
+    const g = buildGraph(c);
+    for (const k of [c[0], c[1], c[2]]) assert.equal(g.nodes.get(k.key)!.error, 'Circular reference: x → y → z read each other. Break the cycle by changing one of these cells.');
+    assert.equal(g.nodes.get(c[3].key)!.error, 'Depends on z, which is part of a circular reference.');
+    assert.equal(g.nodes.get(c[4].key)!.error, 'Depends on y, which is part of a circular reference.');
+    assert.deepEqual(new Set(g.order), new Set(c.map((x) => x.key)));
+    // a reader seen first is on the walk's stack when the cycle closes: it is still no member
+    const r = [sql('first', 'SELECT * FROM z'), sql('x', 'SELECT * FROM y'), sql('y', 'SELECT * FROM z'), sql('z', 'SELECT * FROM x')];
+    assert.equal(buildGraph(r).nodes.get(r[0].key)!.error, 'Depends on z, which is part of a circular reference.');
   });
 });
