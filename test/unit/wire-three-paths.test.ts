@@ -15,10 +15,10 @@ import { anthropic } from '../../src/ingest/normalizers/anthropic';
 import { har } from '../../src/ingest/normalizers/har';
 import { openaiLog } from '../../src/ingest/normalizers/openai-log';
 import { openaiResponses } from '../../src/ingest/normalizers/openai-responses';
-import { wireRequest as summarizeRequest } from '../../src/wire';
+import { type GatewayApi, wireRequest as summarizeRequest } from '../../src/wire';
 import { runOne as run } from './helpers/formats';
 
-type Api = 'chat' | 'responses' | 'messages';
+type Api = GatewayApi;
 interface Call {
   api: Api;
   request: Record<string, unknown>;

@@ -11,7 +11,7 @@ import { defineNormalizer, type NormalizeContext, RecordError } from '../normali
 import type { StepDraft, TrajectoryDraft } from '../../contract/step';
 import { isObject, type Obj, str } from '../../contract/json';
 import { scoreSample } from './score';
-import { Api } from '../../wire';
+import { Api, API_PATHS } from '../../wire';
 import { apiOf, requestOf as readRequest, wireStep } from './wire-call';
 import { errorText } from '../../wire';
 
@@ -40,7 +40,7 @@ const isInput = (v: unknown): v is Obj =>
   isObject(v) && typeof v.custom_id === 'string' && ((isObject(v.body) && typeof v.url === 'string') || (isObject(v.params) && Array.isArray(v.params.messages)));
 
 function requestOf(v: Obj): Request {
-  if (isObject(v.params)) return { url: '/v1/messages', body: v.params, api: Api.messages };
+  if (isObject(v.params)) return { url: `/v1/${API_PATHS.messages}`, body: v.params, api: Api.messages };
   const url = str(v.url);
   return { url, body: v.body, api: apiOf(url, v.body) };
 }
