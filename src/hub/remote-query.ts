@@ -11,6 +11,7 @@ import { formatBytes } from '../util/format-bytes';
 import { type HubRef, hubRefString, parseHubRef, resolveUrl } from './hub-ref';
 import type { FetchStats, RemoteParquetMeta } from './parquet-range';
 import { neededColumns, type RemoteCall, remoteCalls, RemoteSqlError, rewriteCalls, rowGroupsFor } from './remote-sql';
+import { maxOf } from '../util/extent';
 
 /** Where a remote read happens and its tables live: the page's worker and pool, or the CLI's process and DuckDB. */
 export interface RemoteBackend {
@@ -141,7 +142,7 @@ export class RemoteParquetSql {
     let columns = neededColumns(sql, calls, all) ?? all;
     // count(*) and the like name no column: the cheapest one gives the rows
     if (!columns.length && all.length) columns = [[...meta.columns].sort((a, b) => a.bytes - b.bytes)[0].name];
-    const need = calls.some((c) => c.rowsNeeded === null) ? null : Math.max(...calls.map((c) => c.rowsNeeded ?? 0));
+    const need = calls.some((c) => c.rowsNeeded === null) ? null : maxOf(calls.map((c) => c.rowsNeeded ?? 0));
     const rowGroups = rowGroupsFor(meta.rowGroups, need);
     const identity = JSON.stringify([fetched, meta.size, meta.etag]);
     const report = (table: Registered, reused: boolean, stats: FetchStats) => {

@@ -5,6 +5,7 @@
  * Lines / document decision (looksLikeJsonLines).
  */
 import type { ReadEvent } from './normalizer';
+import { minOf } from '../util/extent';
 
 /**
  * Big integers (> 2^53, also past Infinity) are kept exact as text (they are ids); other values as JSON.parse gives
@@ -208,7 +209,7 @@ export function* valueEvents(ev: SplitValue, arrayMode: boolean, maxChars: numbe
   // only an element whose brackets do not pair up can have run into the next ones; the elements of a
   // pretty-printed array are the least indented lines that start an object or array
   const candidates = balanced(ev.text) ? [] : [...ev.text.matchAll(/,[ \t\r]*\n([ \t]*)(?=[{[])/g)];
-  const indent = Math.min(...candidates.map((m) => m[1].length));
+  const indent = minOf(candidates.map((m) => m[1].length));
   for (const m of candidates.filter((c) => c[1].length === indent).slice(0, 50)) {
     // from the comma: the sub-splitter reads it as an empty value
     const at = m.index ?? 0;

@@ -12,6 +12,8 @@ import { callToStep } from '../../src/gateway/core/to-step';
 import { startCaptureSink } from '../../src/gateway/page/sink';
 import type { PoolClient } from '../../src/pool/client';
 import { MemoryJournal } from './helpers/memory-journal';
+import { tableFromIPC } from 'apache-arrow';
+import { pendingEntries } from '../../src/gateway/core/journal';
 
 function recordingPool() {
   const batches: Uint8Array[] = [];
@@ -50,6 +52,52 @@ describe('capture sink', () => {
       assert.equal(sink.stats().lastError, `capture: ${message}`);
     } finally {
       sw.close();
+      sink.stop();
+    }
+  });
+
+  const call = (i: number, model: string) =>
+    callToStep({
+      trajectory_uid: 't', prompt_uid: 'p', step_index: i, api: 'chat', provider: 'mock', upstream: 'mock', stream: false, model,
+      messages: [{ role: 'user', content: `hi ${i}` }], tools: null, request: {}, responseBody: { choices: [{ message: { role: 'assistant', content: 'yo' } }] }, assembled: null,
+      http_status: 200, error: null, aborted: false, started_at: 0, ended_at: 0, latency_ms: 1, ttft_ms: null, state: null,
+    });
+
+  it('one step the pool refuses holds back no other: the rest are pooled, it goes in without its bodies as an error step, and the page is told', async () => {
+    const mem = new MemoryJournal();
+    const pooled: { step_id: string; status: string; messages: number; error: string | null }[] = [];
+    const pool = {
+      upsertSteps: async (bytes: Uint8Array) => {
+        const rows = tableFromIPC(bytes).toArray().map((r) => r.toJSON());
+        // a pool that cannot store this model's rows whole (as a value past what DuckDB-WASM takes)
+        if (rows.some((r) => r.model === 'poison' && (r.messages?.length ?? 0) > 0)) throw new Error('Invalid string length');
+        for (const r of rows) pooled.push({ step_id: String(r.step_id), status: String(r.status), messages: r.messages?.length ?? 0, error: r.error ?? null });
+        return { total: pooled.length };
+      },
+    } as unknown as PoolClient;
+    for (const [i, m] of ['ok', 'poison', 'ok'].entries()) await putStep(mem.asDb(), call(i, m));
+    const sink = startCaptureSink(pool, { db: async () => mem.asDb(), intervalMs: 60000 });
+    try {
+      assert.equal(await sink.flush(), 3);
+      assert.deepEqual(pooled.map((p) => [p.step_id, p.status, p.messages]), [['t:0', 'ok', 1], ['t:1', 'error', 0], ['t:2', 'ok', 1]]);
+      assert.match(pooled[1]?.error ?? '', /the pool refused this captured call \(Invalid string length\)/);
+      assert.match(sink.stats().lastError ?? '', /step t:1: the pool refused/);
+      assert.deepEqual(await pendingEntries(mem.asDb()), []);
+    } finally {
+      sink.stop();
+    }
+  });
+
+  it('a pool that refuses everything marks nothing pooled: every call waits in the journal for the next flush', async () => {
+    const mem = new MemoryJournal();
+    const pool = { upsertSteps: async () => Promise.reject(new Error('The pool was restarted')) } as unknown as PoolClient;
+    for (const i of [0, 1]) await putStep(mem.asDb(), call(i, 'ok'));
+    const sink = startCaptureSink(pool, { db: async () => mem.asDb(), intervalMs: 60000 });
+    try {
+      assert.equal(await sink.flush(), 0);
+      assert.equal((await pendingEntries(mem.asDb())).length, 2);
+      assert.match(sink.stats().lastError ?? '', /they stay in the journal and are retried\): The pool was restarted/);
+    } finally {
       sink.stop();
     }
   });

@@ -82,4 +82,14 @@ describe('inspector timeline', () => {
     assert.equal(none.total, null);
     assert.equal(none.cost, null);
   });
+
+  it('200,000 steps under one span, and a chain of 200,000 each the parent of the next, are laid out in order (Math.min(...xs) and recursion overflowed the stack; copied child lists made it quadratic)', () => {
+    const flat = buildTimeline(Array.from({ length: 200_000 }, (_, i) => step(i, { started_ms: 1_000 + i, ended_ms: 1_002 + i, span_id: `s${i}`, parent_id: 'root' })));
+    assert.equal(flat.total, 200_001);
+    assert.equal(flat.rows.filter((r) => r.kind === 'step').length, 200_000);
+    const chain = buildTimeline(Array.from({ length: 200_000 }, (_, i) => step(i, { latency_ms: 1, span_id: `s${i}`, parent_id: i ? `s${i - 1}` : null })));
+    const rows = chain.rows.filter((r) => r.kind === 'step');
+    assert.equal(rows.length, 200_000);
+    assert.deepEqual([rows[0]?.depth, rows[1]?.depth, rows.at(-1)?.depth], [0, 1, 199_999]);
+  });
 });

@@ -7,6 +7,7 @@
  */
 import type { ToolCall } from '../../contract/step';
 import { stepCost } from '../kit/prices';
+import { maxOf, minOf } from '../../util/extent';
 
 export interface StepTiming {
   step_index: number;
@@ -50,7 +51,7 @@ const sum = (xs: (number | null)[]): number | null => xs.reduce<number | null>((
 
 export function buildTimeline(steps: TimelineStepInput[]): Timeline {
   const timed = steps.some((s) => s.started_ms !== null);
-  const t0 = timed ? Math.min(...steps.flatMap((s) => (s.started_ms === null ? [] : [s.started_ms]))) : 0;
+  const t0 = timed ? minOf(steps.flatMap((s) => (s.started_ms === null ? [] : [s.started_ms]))) : 0;
   let cursor = 0;
   const placed = steps.map((s) => {
     const duration = s.latency_ms ?? (s.started_ms !== null && s.ended_ms !== null ? s.ended_ms - s.started_ms : null);
@@ -63,7 +64,7 @@ export function buildTimeline(steps: TimelineStepInput[]): Timeline {
     return { s, start, duration };
   });
   const ends = placed.flatMap((p) => (p.start !== null ? [p.start + (p.duration ?? 0)] : []));
-  const total = ends.length ? Math.max(...ends) : null;
+  const total = ends.length ? maxOf(ends) : null;
 
   const bySpan = new Map<string, number>();
   steps.forEach((s, i) => {
@@ -71,41 +72,49 @@ export function buildTimeline(steps: TimelineStepInput[]): Timeline {
   });
   const children = new Map<string, number[]>(); // parent key → step positions
   const groups: string[] = []; // parent spans that are not steps, in first-seen order
-  const roots: number[] = [];
+  const roots = new Set<number>();
+  const child = (key: string, i: number) => {
+    const list = children.get(key);
+    if (list) list.push(i);
+    else children.set(key, [i]);
+  };
   steps.forEach((s, i) => {
     const p = s.parent_id;
-    if (p && bySpan.has(p) && bySpan.get(p) !== i) {
-      const key = `step:${bySpan.get(p)}`;
-      children.set(key, [...(children.get(key) ?? []), i]);
-    } else if (p && !bySpan.has(p)) {
-      const key = `span:${p}`;
-      if (!children.has(key)) groups.push(p);
-      children.set(key, [...(children.get(key) ?? []), i]);
-    } else roots.push(i);
+    if (p && bySpan.has(p) && bySpan.get(p) !== i) child(`step:${bySpan.get(p)}`, i);
+    else if (p && !bySpan.has(p)) {
+      if (!children.has(`span:${p}`)) groups.push(p);
+      child(`span:${p}`, i);
+    } else roots.add(i);
   });
 
   const rows: TimelineRow[] = [];
   const seen = new Set<number>();
-  const emitStep = (i: number, depth: number) => {
-    if (seen.has(i)) return; // a cycle in the source's parent ids shows each step once
-    seen.add(i);
-    const { s, start, duration } = placed[i];
-    rows.push({
-      kind: 'step', depth, step: i, label: s.span_name ?? `step ${s.step_index}`, start, duration, model: s.model,
-      prompt_tokens: s.prompt_tokens, completion_tokens: s.completion_tokens, cost: stepCost(s.model, s.prompt_tokens, s.completion_tokens),
-      status: s.status, span_id: s.span_id,
-    });
-    for (const c of s.tool_calls) rows.push({ kind: 'tool', depth: depth + 1, step: i, label: c.function?.name ?? '?', call_id: c.id ?? null });
-    for (const k of children.get(`step:${i}`) ?? []) emitStep(k, depth + 1);
+  // depth first with a stack of its own: a source whose steps each name the one before as parent nests as deep as it is long
+  const emitStep = (first: number, firstDepth: number) => {
+    const todo: [number, number][] = [[first, firstDepth]];
+    for (let next = todo.pop(); next; next = todo.pop()) {
+      const [i, depth] = next;
+      if (seen.has(i)) continue; // a cycle in the source's parent ids shows each step once
+      seen.add(i);
+      const { s, start, duration } = placed[i] as (typeof placed)[number];
+      rows.push({
+        kind: 'step', depth, step: i, label: s.span_name ?? `step ${s.step_index}`, start, duration, model: s.model,
+        prompt_tokens: s.prompt_tokens, completion_tokens: s.completion_tokens, cost: stepCost(s.model, s.prompt_tokens, s.completion_tokens),
+        status: s.status, span_id: s.span_id,
+      });
+      for (const c of s.tool_calls) rows.push({ kind: 'tool', depth: depth + 1, step: i, label: c.function?.name ?? '?', call_id: c.id ?? null });
+      const kids = children.get(`step:${i}`) ?? [];
+      for (let k = kids.length - 1; k >= 0; k--) todo.push([kids[k] as number, depth + 1]);
+    }
   };
   // top level in step order: root steps, and each parent span where its first child would be
-  const firstChild = new Map(groups.map((g) => [Math.min(...(children.get(`span:${g}`) ?? [])), g]));
+  const firstChild = new Map(groups.map((g) => [minOf(children.get(`span:${g}`) ?? []), g]));
   for (let i = 0; i < steps.length; i++) {
     const g = firstChild.get(i);
     if (g !== undefined) {
       rows.push({ kind: 'span', depth: 0, span_id: g, label: `span ${g}` });
       for (const k of children.get(`span:${g}`) ?? []) emitStep(k, 1);
-    } else if (roots.includes(i)) emitStep(i, 0);
+    } else if (roots.has(i)) emitStep(i, 0);
   }
   for (let i = 0; i < steps.length; i++) if (!seen.has(i)) emitStep(i, 0); // only reachable through a cycle
 
