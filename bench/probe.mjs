@@ -129,16 +129,16 @@ export async function stageFile(page, path) {
   await page.setInputFiles('#__bench_file', path);
 }
 
-export async function importStaged(page) {
-  return page.evaluate(async () => {
+export async function importStaged(page, { shards } = {}) {
+  return page.evaluate(async (shards) => {
     const file = document.getElementById('__bench_file').files[0];
     window.__longtasks.length = 0;
     const t0 = performance.now();
-    const [r] = await window.workbench.importFiles([file]);
+    const [r] = await window.workbench.importFiles([file], shards ? { shards } : {});
     const ms = performance.now() - t0;
     const tasks = window.__longtasks.filter((e) => e.start >= t0);
     return { ms, status: r.status, message: r.message, format: r.format, records: r.records, rows: r.rows, added: r.added, timings: r.timings ?? null, shards: r.shards ?? 1, longestTask: Math.max(0, ...tasks.map((e) => e.duration)), longTasks: tasks.length };
-  });
+  }, shards ?? null);
 }
 
 export async function exportSteps(page) {
@@ -232,14 +232,14 @@ export async function timeQuery(page, sql) {
  * Import the staged file while a notebook-sized query (a 1,000-row table) runs every 100 ms: the
  * latency of those queries says whether the pool stays responsive during an import.
  */
-export async function importWithPings(page) {
-  return page.evaluate(async () => {
+export async function importWithPings(page, { shards } = {}) {
+  return page.evaluate(async (shards) => {
     await window.workbench.query('CREATE OR REPLACE TABLE bench_notes AS SELECT range AS i FROM range(1000)');
     const file = document.getElementById('__bench_file').files[0];
     const lat = [];
     let done = false;
     const t0 = performance.now();
-    const imp = window.workbench.importFiles([file]).then((x) => {
+    const imp = window.workbench.importFiles([file], shards ? { shards } : {}).then((x) => {
       done = true;
       return x;
     });
@@ -254,5 +254,5 @@ export async function importWithPings(page) {
     const q = (p) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))];
     const worst = lat.find((x) => x.ms === ms.at(-1));
     return { importMs: performance.now() - t0, status: rep.status, timings: rep.timings, queries: ms.length, p50: q(0.5), p90: q(0.9), p99: q(0.99), max: ms.at(-1), worstAt: worst?.at ?? null };
-  });
+  }, shards ?? null);
 }

@@ -8,6 +8,7 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
 import { launch } from '../scripts/browser.mjs';
+import { cpuSince, treeCpu } from './probe.mjs';
 import { stageTable } from './reader-stages-core.ts';
 
 const argv = process.argv.slice(2);
@@ -30,6 +31,8 @@ const worker = (await build({ entryPoints: ['bench/reader-browser-worker.ts'], b
 const html = '<!doctype html><input type="file" id="f"><script src="/worker.js"></script>';
 // --main FILE.cpuprofile: run the passes on the page's main thread under the DevTools profiler instead of in a worker
 const profileTo = argv.includes('--main') ? argv[argv.indexOf('--main') + 1] : null;
+// --only K: run pass K alone (5: the whole reader), for a whole-process CPU comparison of two trees
+const only = argv.includes('--only') ? Number(argv[argv.indexOf('--only') + 1]) : null;
 const server = createServer((req, res) => {
   if (req.url === '/worker.js') return res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(worker);
   res.writeHead(200, { 'Content-Type': 'text/html' }).end(html);
@@ -41,27 +44,30 @@ try {
   await page.goto(`http://127.0.0.1:${server.address().port}/`);
   await page.setInputFiles('#f', path);
   const load0 = loadavg()[0];
+  // (the worker reads the file before the first pass: that is in the CPU figure of --only too)
   const cdp = profileTo ? await context.newCDPSession(page) : null;
   if (cdp) {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
     await cdp.send('Profiler.start');
   }
+  const cpu0 = treeCpu();
   const r = profileTo
     ? await page.evaluate((reps) => window.runStages(document.getElementById('f').files[0], reps), reps)
     : await page.evaluate(
-    (reps) =>
+    ({ reps, only }) =>
       new Promise((ok, fail) => {
         const w = new Worker('/worker.js');
         w.onmessage = (e) => ok(e.data);
         w.onerror = (e) => fail(new Error(e.message));
-        w.postMessage({ file: document.getElementById('f').files[0], reps });
+        w.postMessage({ file: document.getElementById('f').files[0], reps, only });
       }),
-    reps,
+    { reps, only },
   );
   if (cdp) writeFileSync(profileTo, JSON.stringify((await cdp.send('Profiler.stop')).profile));
   console.log(`${path}, ${(readFileSync(path).length / 1e6).toFixed(0)} MB, ${reps} reps, Chromium worker, reader of ${src ?? 'this checkout'}, load ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)}`);
-  console.log(stageTable(r.median, r.all, 'wall ms'));
+  if (only === null) console.log(stageTable(r.median, r.all, 'wall ms'));
+  else console.log(`pass ${only} alone, wall ms: ${r.all[0].map((x) => x.toFixed(0)).join(' / ')}; CPU of the browser's processes ${(cpuSince(cpu0) / reps).toFixed(0)} ms a run`);
 } finally {
   await close();
   server.close();

@@ -1,4 +1,4 @@
-// `npm run bench [-- --sizes 10,100 --runs 3 --no-build --rollup-rows 1000000 --skip cold,rollups,floor,responsive,cli --single-step --out f.json --before previous.json]`
+// `npm run bench [-- --sizes 10,100 --runs 3 --no-build --rollup-rows 1000000 --skip cold,rollups,floor,responsive,cli --single-step --shards N --out f.json --before previous.json]`
 // Builds the app, serves dist/, drives headless Chromium and native DuckDB over the same files, prints
 // workbench / native ratios (median of the runs, min–max) and writes bench/results.json.
 import { execFileSync, execSync } from 'node:child_process';
@@ -23,6 +23,8 @@ const SIZES = opt('sizes', '10,100').split(',').map(Number).filter((n) => n > 0)
 const RUNS = Math.max(1, Number(opt('runs', 3)));
 const ROLLUP_ROWS = Number(opt('rollup-rows', 1_000_000));
 const SINGLE = flag('single-step');
+// --shards N: readers per large JSON Lines file (importFiles' shards option; default: the page's own choice, decision 006)
+const SHARDS = opt('shards', null) === null ? undefined : Number(opt('shards'));
 const SKIP = new Set(opt('skip', '').split(',').filter(Boolean));
 const DATA = 'bench/data';
 const OUT = opt('out', 'bench/results.json');
@@ -65,7 +67,7 @@ async function openPage(context, pool) {
 const results = {
   date: new Date().toISOString(),
   machine: { loadAtStart: loadavg(), cpus: cpus().length, cpu: cpus()[0]?.model, memGB: +(totalmem() / 2 ** 30).toFixed(1), node: process.version, chromium: null },
-  options: { sizes: SIZES, runs: RUNS, rollupRows: ROLLUP_ROWS, singleStep: SINGLE },
+  options: { sizes: SIZES, runs: RUNS, rollupRows: ROLLUP_ROWS, singleStep: SINGLE, shards: SHARDS ?? null },
   sizes: {},
   rollups: null,
   coldStart: null,
@@ -117,12 +119,12 @@ try {
       await stageFile(page, file);
       await new Promise((ok) => setTimeout(ok, 300));
       const mem = sampler(100);
-      const imp = await importStaged(page);
+      const imp = await importStaged(page, { shards: SHARDS });
       const m = mem.stop();
       if (imp.status !== 'done') throw new Error(`workbench import of ${file} ${imp.status}: ${imp.message}`);
       const [{ b: poolBytes }] = await page.evaluate(() => window.workbench.query('SELECT (total_blocks * block_size)::BIGINT AS b FROM pragma_database_size() LIMIT 1'));
       const exp = await exportSteps(page);
-      const run = { load1: loadavg()[0], importMs: imp.ms, exportMs: exp.ms, exportBytes: exp.bytes, rows: imp.rows, added: imp.added, records: imp.records, format: imp.format, timings: imp.timings, longestTask: imp.longestTask, longTasks: imp.longTasks, memBase: m.base, memPeak: m.peak, poolBytes: Number(poolBytes) };
+      const run = { load1: loadavg()[0], shards: imp.shards, importMs: imp.ms, exportMs: exp.ms, exportBytes: exp.bytes, rows: imp.rows, added: imp.added, records: imp.records, format: imp.format, timings: imp.timings, longestTask: imp.longestTask, longTasks: imp.longTasks, memBase: m.base, memPeak: m.peak, poolBytes: Number(poolBytes) };
       r.workbench.push(run);
       log(`${mb} MB workbench run ${i + 1}: import ${imp.ms.toFixed(0)} ms (${imp.rows} steps from ${imp.records} lines), export ${exp.ms.toFixed(0)} ms (${(exp.bytes / 1e6).toFixed(1)} MB), peak RSS +${((m.peak.rss - m.base.rss) / 1e6).toFixed(0)} MB, longest task ${imp.longestTask.toFixed(0)} ms, commit ${JSON.stringify(imp.timings?.commit ?? null)}`);
       if (i === RUNS - 1) {
@@ -214,7 +216,7 @@ if (!SKIP.has('responsive')) {
   try {
     const { page } = await openPage(b.context, poolName('resp'));
     await stageFile(page, dataPath(DATA, rollupSize, 7, { single: SINGLE }));
-    const r = await importWithPings(page);
+    const r = await importWithPings(page, { shards: SHARDS });
     results.responsive = { mb: rollupSize, ...r };
     log(`responsiveness during a ${rollupSize} MB import: ${r.queries} queries, p50 ${r.p50.toFixed(0)} ms, p90 ${r.p90.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms, worst ${r.max.toFixed(0)} ms at ${(r.worstAt / 1000).toFixed(1)} s (commit at ${((r.timings?.appended ?? 0) / 1000).toFixed(1)}–${((r.timings?.committed ?? 0) / 1000).toFixed(1)} s)`);
   } finally {

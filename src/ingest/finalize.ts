@@ -1,6 +1,7 @@
 import { hash64, textFingerprint } from '../util/hash';
 import type { NormalizeContext, SourceRecord } from './normalizer';
 import { redactedJson, redactMessage, redactString } from '../record/redact';
+import { rawAsRead } from '../record/step-arrow';
 import { EMPTY_PROMPT_PREFIX, messageKey, promptUid } from '../record/prompt-uid';
 import type { ChatMessage, StepDraft, StepRecord, TrajectoryDraft } from '../contract/step';
 import { NAIVE_TIME_NOTE } from '../contract/json';
@@ -90,6 +91,8 @@ export function finalize(
   };
   let raw: string | null = null;
   if (opts.keepRaw !== false && drafts.length) raw = redactedJson(record.value, record.text);
+  // raw is the record's text as read (nothing secret-like, nothing trimmed): its bytes as read, when the reader has them
+  const rawUtf8 = raw !== null && record.bytes && raw === record.text ? record.bytes : null;
   // an exact repeat of the record that made a trajectory (a line written twice) is a duplicate, not more steps of it
   let text: string | null = null;
   const recordHash = () => textFingerprint((text ??= record.text ?? raw ?? JSON.stringify(record.value) ?? ''));
@@ -127,6 +130,7 @@ export function finalize(
     if (t.link && !open) open = { uid, prompt, next: index };
     t.steps.forEach((s, si) => {
       const step = buildStep(s, t, { uid, prompt: prompt!, index: index + si, raw, record, ctx, opts, redact });
+      if (rawUtf8 && step.raw === raw) rawAsRead(step, rawUtf8);
       step.is_last ??= t.link ? null : si === t.steps.length - 1 ? null : false;
       if (step.metadata?.[NAIVE_TIME_NOTE.key] === NAIVE_TIME_NOTE.value) state.naiveTimes++;
       out.push(step);

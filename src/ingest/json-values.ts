@@ -315,10 +315,10 @@ function moreOpenings(text: string, n: number): boolean {
 
 export const TOO_DEEP = `nested more than ${MAX_DEPTH} levels deep: a record this deep is hostile or broken (the importer reads ${MAX_DEPTH} levels, as it redacts them); the other records are read`;
 
-export function parseOne(text: string, line: number, index: number): Extract<ReadEvent, { kind: 'record' | 'reject' }> {
+export function parseOne(text: string, line: number, index: number, bytes?: Uint8Array): Extract<ReadEvent, { kind: 'record' | 'reject' }> {
   if (tooDeep(text)) return { kind: 'reject', line, reason: TOO_DEEP };
   try {
-    return { kind: 'record', record: { value: parseJson(text), line, index, text } };
+    return { kind: 'record', record: bytes ? { value: parseJson(text), line, index, text, bytes } : { value: parseJson(text), line, index, text } };
   } catch (e) {
     return { kind: 'reject', line, reason: reason(e, text) };
   }

@@ -9,6 +9,11 @@ export interface SourceRecord {
   index: number;
   /** The record's JSON text as the file has it (JSONL line, array element, SSE data), when it came from text: kept as `raw` when it holds nothing secret-like. */
   text?: string;
+  /**
+   * `text` as UTF-8 bytes, when the reader has them without encoding it again: a JSON Lines line that lies in an ASCII
+   * stretch of the file, as read. The `raw` column copies them instead of encoding the text.
+   */
+  bytes?: Uint8Array;
 }
 
 /** What a reader yields: a record, a rejected line with its reason, or a warning about the whole file. */

@@ -136,6 +136,21 @@ export function sniffEncoding(b: Uint8Array): { encoding: 'utf-8' | 'utf-16le' |
   return start ? { encoding: 'utf-8', bom: 0 } : null;
 }
 
+/** Are all these bytes below 0x80 (ASCII)? Four at a time where the view is aligned. */
+export function isAscii(b: Uint8Array): boolean {
+  let i = 0;
+  if (b.byteOffset % 4 === 0) {
+    const words = new Uint32Array(b.buffer, b.byteOffset, b.length >> 2);
+    let or = 0;
+    for (let k = 0; k < words.length; k++) or |= words[k];
+    if (or & 0x80808080) return false;
+    i = words.length << 2;
+  }
+  let or = 0;
+  for (; i < b.length; i++) or |= b[i];
+  return (or & 0x80) === 0;
+}
+
 /** Is this head valid UTF-8 (NUL is a valid character; a character cut at its end is fine)? */
 function validUtf8Head(b: Uint8Array): boolean {
   try {
@@ -208,15 +223,21 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
       return decoder.decode(part, { stream });
     }
   };
+  // The bytes of the text last yielded when it is all ASCII (then a character is a byte): a line read from it has its
+  // UTF-8 already, and `raw` copies it instead of encoding the line again (RecordSource.bytes).
+  let asciiBytes: Uint8Array | null = null;
   const texts = async function* (): AsyncGenerator<string> {
     let skip = enc.bom;
     for await (const c of prepend(first.head, gen)) {
       const part = c.subarray(Math.min(skip, c.length));
       skip = Math.max(0, skip - c.length);
-      yield decode(part, true);
+      const s = decode(part, true);
+      asciiBytes = enc.encoding === 'utf-8' && s.length === part.length && isAscii(part) ? part : null;
+      yield s;
       tail = concat([tail, part.subarray(-4)]).subarray(-4);
       decoded += part.length;
     }
+    asciiBytes = null;
     yield decode(new Uint8Array(0), false);
   };
 
@@ -243,8 +264,10 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
     if (!opts.shard) yield { kind: 'warning', message: 'the file holds only whitespace' };
     return;
   }
+  let inHead = true;
   const all = async function* (): AsyncGenerator<string> {
     yield buffered;
+    inHead = false;
     yield* src; // (nothing when the head was the whole text)
   };
   // Stryker disable next-line StringLiteral: any container but json, sse and yaml is read as JSON Lines
@@ -300,9 +323,12 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
     let carry: string[] = [];
     let carrySize = 0;
     const text = container === 'text';
-    const handleLine = function* (line: string): Generator<ReadEvent> {
+    const handleLine = function* (line: string, bytes?: Uint8Array): Generator<ReadEvent> {
       lineNo++;
-      if (line.endsWith('\r')) line = line.slice(0, -1);
+      if (line.endsWith('\r')) {
+        line = line.slice(0, -1);
+        bytes = bytes?.subarray(0, -1);
+      }
       if (text) {
         yield { kind: 'record', record: { value: line, line: lineNo, index: index++ } };
         return;
@@ -315,11 +341,13 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
       // an SSE data line saved into a JSON Lines log (`data: {…}`): its payload is the record
       const data = /^data:\s?(.*)/s.exec(line);
       if (data && data[1].trim() === '[DONE]') return;
-      const r = parseOne(data ? data[1] : line, lineNo, index);
+      const r = data ? parseOne(data[1], lineNo, index, bytes?.subarray(line.length - data[1].length)) : parseOne(line, lineNo, index, bytes);
       if (r.kind === 'record') index++;
       yield r;
     };
     for await (const t of all()) {
+      // (set by texts() for the text it yielded last: this one)
+      const ascii = inHead ? null : (asciiBytes as Uint8Array | null);
       let start = 0;
       for (;;) {
         const nl = t.indexOf('\n', start);
@@ -337,6 +365,8 @@ export async function* readRecords(stream: ReadableStream<Uint8Array>, opts: Rea
         if (size > maxChars) {
           lineNo++;
           yield { kind: 'reject', line: lineNo, reason: `line too long (${size} characters)` };
+        } else if (carry.length === 0 && ascii) {
+          yield* handleLine(piece, ascii.subarray(start - piece.length - 1, start - 1));
         } else {
           yield* handleLine(carry.join('') + piece);
         }

@@ -90,7 +90,8 @@ export class Utf8Builder implements ColumnBuilder<string> {
   /** The last value appended and where its bytes are: a step repeats its record's raw, tools, model… */
   private last: string | null = null;
   private lastAt = 0;
-  append(v: string | null | undefined): void {
+  /** `utf8`: the value's UTF-8 bytes when the caller has them (copied, not encoded again); they must be exactly `v`'s. */
+  append(v: string | null | undefined, utf8?: Uint8Array): void {
     const i = this.length++;
     this.offsets = grow(this.offsets, i + 2);
     if (v === null || v === undefined) {
@@ -104,6 +105,12 @@ export class Utf8Builder implements ColumnBuilder<string> {
         this.bytes.copyWithin(this.pos, this.lastAt, this.pos);
         this.lastAt = this.pos;
         this.pos += n;
+      } else if (utf8) {
+        if (this.pos + utf8.length > this.bytes.length) this.bytes = grow(this.bytes, this.pos + utf8.length);
+        this.lastAt = this.pos;
+        this.bytes.set(utf8, this.pos);
+        this.pos += utf8.length;
+        this.last = v;
       } else {
         const max = this.pos + v.length * 3;
         if (max > this.bytes.length) this.bytes = grow(this.bytes, max);
