@@ -45,8 +45,27 @@ export function redactString(s: string): string {
 export function redactedJson(value: unknown, source?: string): string | null {
   const text = source?.trim() ?? JSON.stringify(value);
   if (text === undefined) return null;
-  if (!MAYBE_SECRET.test(text)) return text;
+  // JSON escapes hide from a test of the text what the parsed strings hold: `\u0073k-…` is `sk-…`, `x-api\u002dkey`
+  // is a secret header's name, and `…\nsk-…`, `Bearer\n…` or a token's `\/` break the matches' word boundaries and
+  // classes. A text with such an escape is also tested with its escapes read.
+  if (!MAYBE_SECRET.test(text) && !(text.includes('\\') && HIDING_ESCAPE.test(text) && MAYBE_SECRET.test(unescapeJson(text)))) return text;
   return JSON.stringify(redactSecrets(value)) ?? null;
+}
+
+/**
+ * The escapes that can hide a match of MAYBE_SECRET (anything else an escape makes is `"`, `\` or a control
+ * character, which no secret contains and which the text's own escape already stands for as a non-word character):
+ * `\uXXXX` (any character), `\/` (in a Bearer token or a URL), and a letter escape (`\n`, `\t`…), which in the
+ * text is a word character, right before a key-shaped value's prefix or after `Bearer` and its blanks.
+ */
+const HIDING_ESCAPE = /\\(?:u|\/|[bfnrt](?=sk-|aiza|akia|gh[pousr]_|hf_|xox[abpr]-|bearer)|[bfnrt](?<=bearer(?:\s|\\[bfnrt])*\\[bfnrt]))/i;
+
+const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g;
+const ESCAPED: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/** JSON text with its string escapes read (`\n` → a newline, `\u0041` → `A`): only for testing, never parsed. */
+function unescapeJson(text: string): string {
+  return text.replace(JSON_ESCAPE, (_m, hex: string | undefined, c: string | undefined) => (hex ? String.fromCharCode(Number.parseInt(hex, 16)) : ESCAPED[c as string]));
 }
 
 /** A deep copy with secret-named fields and key-shaped strings replaced; HAR-style `{name, value}` headers too. */
