@@ -1,6 +1,7 @@
 /**
- * The CLI's DuckDB locked as the page's is (issue 37 item 2; decision 053): once the pool's schema is set up, SQL —
- * a notebook's cells, `--where`, the CLI's own — reaches only the files and folders the command was given. No
+ * The CLI's DuckDB locked as the page's is (issue 37 item 2; decision 053): from the first statement on the pool (before
+ * its schema is set up: a pool file may be someone else's, its views run in our queries), SQL — a notebook's cells,
+ * `--where`, the CLI's own — reaches only the files and folders the command was given. No
  * extension is installed or loaded, `enable_external_access = false` with `allowed_directories` / `allowed_paths`
  * naming only what the user named (and the pool's own staging folder), then `lock_configuration` so no SQL can undo
  * it. DuckDB itself adds the pool file, its WAL and its spill folder `<pool>.tmp` (measured, 1.5.6).
@@ -46,7 +47,7 @@ function spellings(dir: string): string[] {
   return out;
 }
 
-/** The statements that lock an engine to `scope`; run once, after the pool's setup, on any connection (they are global). */
+/** The statements that lock an engine to `scope`; run once, before the pool's setup, on any connection (they are global). */
 export function lockSql(scope: EngineScope): string[] {
   const dirs = [...new Set(scope.dirs.flatMap(spellings))];
   // a folder itself too (not only what is under it): a COPY … (FILE_SIZE_BYTES) names the folder it fills

@@ -88,11 +88,12 @@ export class NativePool implements PoolPort {
   static async open(path: string, opts: { memoryLimit?: string; stageBytes?: number; scope?: EngineScope } = {}): Promise<NativePool> {
     const p = new NativePool(path, opts.memoryLimit, opts.stageBytes ?? STAGE_BYTES);
     p.main = await p.db.connect();
+    // before anything reads the pool: SQL reaches only the pool, its staging folder and what the command was given
+    // (src/cli/engine-lock.ts) — a pool file someone sent may hold views that read files, and the setup reads `imports`
+    if (opts.scope) for (const stmt of lockSql({ dirs: [p.db.stage, ...opts.scope.dirs], paths: opts.scope.paths })) await p.db.exec(p.main, stmt);
     for (const stmt of DDL) await p.db.exec(p.main, stmt);
     for (const h of CURATION_HELPERS) await p.db.exec(p.main, h.sql);
     p.interrupted = await p.imports.recover();
-    // from here on SQL reaches only the pool, its staging folder and what the command was given (src/cli/engine-lock.ts)
-    if (opts.scope) for (const stmt of lockSql({ dirs: [p.db.stage, ...opts.scope.dirs], paths: opts.scope.paths })) await p.db.exec(p.main, stmt);
     return p;
   }
 

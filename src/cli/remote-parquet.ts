@@ -9,6 +9,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as parquetWasm from 'parquet-wasm/node';
+import { HubError } from '../hub/hub-api';
 import { type ParquetWasm, READER_STOPPED } from '../hub/parquet-range';
 import { RemoteFiles } from '../hub/remote-files';
 import { type RemoteBackend, RemoteParquetSql, type RemoteReadReport } from '../hub/remote-query';
@@ -27,15 +28,34 @@ export interface CliRemoteParquet {
   dispose(): void;
 }
 
-/** `prefix` names `url`: equal, or a path prefix of it (`…/data` names `…/data/x.parquet`, not `…/database`). */
-function under(url: string, prefix: string): boolean {
+/** `prefix` names `ref` (hf:// references, as hubRefString spells them): equal, a path prefix, or the same dataset at a revision. */
+function under(ref: string, prefix: string): boolean {
   const p = prefix.replace(/\/+$/, '');
-  return url === p || url.startsWith(`${p}/`) || url.startsWith(`${p}@`);
+  return ref === p || ref.startsWith(`${p}/`) || ref.startsWith(`${p}@`);
+}
+
+/**
+ * `prefix` names `url` as it will be fetched (both parsed: `..` and `%2e%2e` resolved as fetch resolves them): the same
+ * origin, and the path equal or below (`…/data` names `…/data/x.parquet`, not `…/database`). A URL with a user name
+ * (`https://named.example@other.example/`) names nothing.
+ */
+function urlUnder(url: string, prefix: string): boolean {
+  let u: URL;
+  let p: URL;
+  try {
+    u = new URL(url);
+    p = new URL(prefix);
+  } catch {
+    return false;
+  }
+  if (u.username || u.password || !/^https?:$/.test(u.protocol) || u.origin !== p.origin) return false;
+  const path = p.pathname.replace(/\/+$/, '');
+  return u.pathname === path || u.pathname.startsWith(`${path}/`);
 }
 
 /**
  * Why the command may not read `url`, or null: `run` reads remote files only under an address its `--read` names (an
- * https URL or an hf:// reference, compared as written, as its hf:// form and as the URL fetched), as it reads only
+ * https URL compared with the URL fetched, parsed; an hf:// reference with the read's hf:// form), as it reads only
  * the local files --read names (issue 37 item 2).
  */
 export function remoteRefusal(allowed: readonly string[], endpoint: string): (url: string, fetched: string) => string | null {
@@ -48,9 +68,34 @@ export function remoteRefusal(allowed: readonly string[], endpoint: string): (ur
     }
   };
   return (url, fetched) => {
-    const forms = [url, fetched, hf(url)].filter((x): x is string => !!x);
-    const ok = allowed.some((a) => [a, hf(a)].some((p) => !!p && forms.some((f) => under(f, p))));
+    const ref = hf(url);
+    const ok = allowed.some((a) => urlUnder(fetched, a) || (!!ref && [a, hf(a)].some((p) => !!p && under(ref, p))));
     return ok ? null : `read_parquet('${url}'): the command does not name this address; add --read ${url} (or a folder or dataset above it) to let the notebook read it.`;
+  };
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * `fetchFn` following redirects itself (node's fetch would follow any): each hop must be one `hop` allows, and the
+ * Authorization header never goes on to another origin. Without it a named host could redirect a read to any
+ * address — another host, a service on localhost — that the command never named.
+ */
+export function checkedRedirects(fetchFn: typeof fetch, hop: (from: URL, to: URL) => string | null, max = 10): typeof fetch {
+  return async (input, init) => {
+    let url = new URL(input instanceof Request ? input.url : String(input));
+    const headers = new Headers(init?.headers);
+    for (let n = 0; ; n++) {
+      const res = await fetchFn(url.href, { ...init, headers, redirect: 'manual' });
+      const location = REDIRECTS.has(res.status) ? res.headers.get('location') : null;
+      if (location === null) return res;
+      await res.body?.cancel().catch(() => {});
+      const to = new URL(location, url);
+      const why = n >= max ? `more than ${max} redirects` : hop(url, to);
+      if (why) throw new HubError(`Reading ${url.href}: ${why}`, 'bad-answer', res.status);
+      if (to.origin !== url.origin) headers.delete('authorization');
+      url = to;
+    }
   };
 }
 
@@ -80,8 +125,17 @@ function guardWasm<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export function cliRemoteParquet(dir: string, opts: { env?: NodeJS.ProcessEnv; onRead?: (r: RemoteReadReport) => void; fetch?: typeof fetch; allowed?: readonly string[]; maxFetchBytes?: number } = {}): CliRemoteParquet {
-  const files = new RemoteFiles(parquetWasm as unknown as ParquetWasm, opts.fetch);
   const settings = cliHubSettings(opts.env);
+  const refuse = opts.allowed ? remoteRefusal(opts.allowed, settings.endpoint) : undefined;
+  const hub = new URL(settings.endpoint).origin;
+  // a redirect goes where --read names, or it is the Hub endpoint's own (to its CDN)
+  const hop = (from: URL, to: URL) =>
+    !/^https?:$/.test(to.protocol)
+      ? `redirected to ${to.href}, which is not an http(s) address.`
+      : from.origin === hub || !refuse?.(to.href, to.href)
+        ? null
+        : `redirected to ${to.href}, an address the command does not name; add --read ${to.href} to let the notebook read it.`;
+  const files = new RemoteFiles(parquetWasm as unknown as ParquetWasm, checkedRedirects(opts.fetch ?? fetch, hop));
   const path = (name: string) => join(dir, `${name}.parquet`);
   const backend: RemoteBackend = {
     open: (url, token) => guardWasm(() => files.open(url, token)),
@@ -102,7 +156,7 @@ export function cliRemoteParquet(dir: string, opts: { env?: NodeJS.ProcessEnv; o
       token: () => settings.token,
       onRead: opts.onRead,
       maxFetchBytes: opts.maxFetchBytes,
-      refuse: opts.allowed ? remoteRefusal(opts.allowed, settings.endpoint) : undefined,
+      refuse,
     }),
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };

@@ -11,6 +11,7 @@
  * into parquet-wasm: the read it belongs to is failed from outside and its slice stays unanswered.
  */
 import { type Schema, tableFromIPC } from 'apache-arrow';
+import { formatBytes } from '../util/format-bytes';
 import { HubError, networkError, scrubToken } from './hub-api';
 
 /**
@@ -47,6 +48,11 @@ export interface RemoteFileOptions {
 
 /** The bytes read from the end of the file with the first request: the footer of most files fits. */
 const TAIL = 64 << 10;
+/**
+ * The largest footer opened: a footer's length is the file's word, and parquet-wasm fetches all of it before it can
+ * tell it is no footer (a host that says 2 GB got 2 GB fetched and held). Real footers are kilobytes to a few MB.
+ */
+export const MAX_FOOTER_BYTES = 64 << 20;
 
 function host(url: string): string {
   return new URL(url).host;
@@ -60,6 +66,8 @@ export class RangeFile {
   private tail: { start: number; bytes: Uint8Array } | null = null;
   private failure: Error | null = null;
   private failed: ((e: Error) => void) | null = null;
+  /** While the footer is read: no one range may be longer (MAX_FOOTER_BYTES). */
+  footerLimit: number | null = null;
 
   constructor(
     readonly url: string,
@@ -69,7 +77,7 @@ export class RangeFile {
   private fetch(init: RequestInit & { headers: Headers }): Promise<Response> {
     this.stats.requests++;
     return (this.opts.fetch ?? fetch)(this.url, { ...init, signal: this.opts.signal, credentials: 'omit' }).catch((e: unknown) => {
-      throw networkError(this.url, e, this.opts.token);
+      throw e instanceof HubError ? e : networkError(this.url, e, this.opts.token);
     });
   }
 
@@ -104,6 +112,9 @@ export class RangeFile {
 
   /** Bytes [start, end) by one range request; a host that answers 200 (the whole file) is refused before its body is read. */
   async range(start: number, end: number): Promise<Uint8Array> {
+    if (this.footerLimit !== null && end - start > this.footerLimit) {
+      throw new HubError(`Reading ${this.url}: it says its footer takes ${formatBytes(end - start)}, more than the ${formatBytes(this.footerLimit)} a remote Parquet file's footer may; it is broken or not a Parquet file, and nothing more of it was fetched.`, 'bad-answer');
+    }
     const headers = new Headers(this.opts.headers);
     headers.set('Range', `bytes=${start}-${end - 1}`);
     const res = await this.fetch({ method: 'GET', headers });
@@ -116,10 +127,29 @@ export class RangeFile {
       );
     }
     if (res.status !== 206) throw await this.refused(res);
-    const bytes = new Uint8Array(await res.arrayBuffer());
+    const bytes = await this.body(res, start, end - start);
     this.stats.bytes += bytes.byteLength;
     if (bytes.byteLength !== end - start) throw new HubError(`Reading ${this.url}: asked for ${end - start} bytes at ${start}, got ${bytes.byteLength}.`, 'truncated', 206);
     return bytes;
+  }
+
+  /** The answer's body, read only up to `want` bytes: a host that sends more (or never stops) is cut off and refused. */
+  private async body(res: Response, start: number, want: number): Promise<Uint8Array> {
+    const out = new Uint8Array(want);
+    let n = 0;
+    const reader = res.body?.getReader();
+    if (!reader) return out.subarray(0, 0);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return out.subarray(0, n);
+      if (n + value.byteLength > want) {
+        this.stats.bytes += n + value.byteLength;
+        await reader.cancel().catch(() => {});
+        throw new HubError(`Reading ${this.url}: ${host(this.url)} sent more than the ${want} bytes asked for at ${start}; refused, the rest not read.`, 'bad-answer', res.status);
+      }
+      out.set(value, n);
+      n += value.byteLength;
+    }
   }
 
   /** A slice for parquet-wasm: from the kept tail, or a range request; a failed one is never answered (see the header). */
@@ -195,9 +225,15 @@ export class RemoteParquet {
   static async open(url: string, wasm: ParquetWasm, opts: RemoteFileOptions = {}): Promise<RemoteParquet> {
     const file = new RangeFile(url, opts);
     await file.open();
-    const pf = await file.guard(wasm.ParquetFile.fromFile(file.blob())).catch((e: unknown) => {
-      throw e instanceof HubError ? e : new HubError(`Reading ${url}: the Parquet footer could not be read (${e instanceof Error ? e.message : String(e)}).`, 'bad-answer', null, { cause: e });
-    });
+    file.footerLimit = MAX_FOOTER_BYTES;
+    const pf = await file
+      .guard(wasm.ParquetFile.fromFile(file.blob()))
+      .catch((e: unknown) => {
+        throw e instanceof HubError ? e : new HubError(`Reading ${url}: the Parquet footer could not be read (${e instanceof Error ? e.message : String(e)}).`, 'bad-answer', null, { cause: e });
+      })
+      .finally(() => {
+        file.footerLimit = null;
+      });
     const md = pf.metadata();
     const schema: Schema = tableFromIPC(pf.schema().intoIPCStream()).schema;
     const bytes = new Map<string, number>(schema.fields.map((f) => [f.name, 0]));
