@@ -45,7 +45,6 @@ export default {
     'src/ingest/normalizers/*.ts',
     'src/curation/filter.ts',
     'src/curation/minhash.ts',
-    'src/curation/sql.ts',
     'src/export/layouts.ts',
     'src/gateway/core/capture.ts',
     'src/gateway/core/scrub.ts',
