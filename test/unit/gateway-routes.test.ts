@@ -24,6 +24,7 @@ describe('gateway routes', () => {
     // under a scope it is no lifecycle path; with more segments it is no scope either
     assert.deepEqual(parseRoute('gateway/t/p/v1/init_trajectory', 'POST'), { type: 'unknown', reason: NONE.replace('%s', 'init_trajectory') });
     assert.deepEqual(parseRoute('gateway/init_trajectory/x', 'POST'), { type: 'unknown', reason: SCOPE });
+    assert.deepEqual(parseRoute('gateway/v1', 'POST'), { type: 'unknown', reason: NONE.replace('%s', '') });
   });
 
   it('register and complete: POST, under a trajectory only', () => {
