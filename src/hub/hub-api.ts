@@ -92,7 +92,7 @@ export async function hubHttpError(res: Response, what: string, opts: Pick<HubRe
     return new HubError(`${what}: access refused (HTTP 403). For a gated dataset, accept its conditions on its Hub page with the account the token belongs to.${tail}`, 'forbidden', 403);
   }
   if (res.status === 404) return new HubError(`${what}: not found (HTTP 404). Check the dataset id, the revision and the path.${tail}`, 'not-found', 404);
-  return new HubError(`${what}: HTTP ${res.status} ${res.statusText}.${tail}`, 'http', res.status);
+  return new HubError(`${what}: HTTP ${res.status} ${scrubToken(res.statusText, opts.token)}.${tail}`, 'http', res.status);
 }
 
 /** A fetch that failed before any answer: unreachable, or the host does not let this page read it (CORS). */

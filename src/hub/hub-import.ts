@@ -7,7 +7,7 @@
  */
 import type { ImportReport } from '../contract/reports';
 import { downloadFile, type HubEntry, HubError, type HubRequestOptions, listAll } from './hub-api';
-import { childRef, type HubRef, hubRefString } from './hub-ref';
+import { childRef, type HubRef, hubRefString, repoPathProblem } from './hub-ref';
 
 /** File names the importer reads (it detects the format from the content; these are the containers it knows). */
 const TRACE_FILE = /\.(jsonl|ndjson|json|parquet|har|ya?ml|sse|txt|log|eval|zip)(\.gz)?$|\.gz$/i;
@@ -60,7 +60,7 @@ export function traceFiles(files: HubEntry[]): { files: HubEntry[]; skipped: Ski
   const out: HubEntry[] = [];
   const skipped: SkippedFile[] = [];
   for (const f of files) {
-    const why = notATraceFile(f.path);
+    const why = repoPathProblem(f.path) ?? notATraceFile(f.path);
     if (why) skipped.push({ path: f.path, reason: why });
     else out.push(f);
   }

@@ -164,7 +164,20 @@ export function resolveUrl(endpoint: string, ref: Pick<HubRef, 'repo' | 'revisio
   return `${normalizeEndpoint(endpoint)}/datasets/${ref.repo}/resolve/${encodeURIComponent(ref.revision)}/${encodePath(ref.path)}`;
 }
 
-/** The same reference one path below (a file or folder the listing returned, by its path in the repository). */
+/**
+ * Why a path a listing gave is no plain path in the repository, or null. A listing's paths are the repository's own
+ * (not URL-encoded: `50%.jsonl` is that file), and one that climbs out (`..`, `.`, an empty part, `\\`) is the
+ * listing's fault, never followed.
+ */
+export function repoPathProblem(repoPath: string): string | null {
+  return repoPath.split('/').some((p) => p === '' || p === '.' || p === '..' || p.includes('\\'))
+    ? `${JSON.stringify(repoPath)} is not a plain path in the repository: the listing is broken or hostile, so it was not downloaded`
+    : null;
+}
+
+/** The same reference at a path the listing returned (a file or folder, by its path in the repository, as listed). */
 export function childRef(ref: HubRef, repoPath: string, kind: HubRef['kind']): HubRef {
-  return { repo: ref.repo, revision: ref.revision, path: cleanPath(repoPath.split('/')), kind };
+  const problem = repoPathProblem(repoPath);
+  if (problem) throw new HubRefError(problem);
+  return { repo: ref.repo, revision: ref.revision, path: repoPath, kind };
 }
