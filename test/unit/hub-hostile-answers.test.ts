@@ -60,7 +60,7 @@ describe('a hostile Hub', () => {
 
   it('a listing that never ends: stopped at 10,000 pages, or at a page link seen twice', async () => {
     let pages = 0;
-    const endless = (async (input: string) => {
+    const endless = (async () => {
       pages++;
       // a fresh link every time (the stub itself gives up at 20,000)
       const link = pages < 20_000 ? `<${ENDPOINT}/api/datasets/acme/d/tree/main?cursor=${pages}>; rel="next"` : '';
