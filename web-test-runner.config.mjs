@@ -59,6 +59,8 @@ export default {
   browsers: [playwrightLauncher({ launchOptions: { executablePath: CHROME_PATH, headless: true, args: [...CHROME_ARGS, ...TEST_ARGS] } })],
   concurrency: 1,
   reporters: [defaultReporter(), timings.reporter],
+  // test/browser/setup.ts first: a failed assertion on an element must not hang the file (see there)
+  testRunnerHtml: (framework) => `<!doctype html><html><body><script type="module" src="/test/browser/setup.ts"></script><script type="module" src="${framework}"></script></body></html>`,
   testFramework: { config: { timeout: 60000 } },
   testsFinishTimeout: 600000, // per file; a loaded 2-core CI machine took > 240 s for notebook-stop (two engine boots)
   browserStartTimeout: 60000,

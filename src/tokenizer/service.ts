@@ -261,7 +261,11 @@ export class TokenizerService {
     try {
       return await run();
     } finally {
-      if (--this.inUse === 0) this.useMark = this.useMark.then(async () => (await db()).delete('profile', 'busy')).catch(() => undefined);
+      // the use ends when its mark is gone: a restore right after it (a new service, a reload) must not see it running
+      if (--this.inUse === 0) {
+        this.useMark = this.useMark.then(async () => (await db()).delete('profile', 'busy')).catch(() => undefined);
+        await this.useMark;
+      }
     }
   }
 

@@ -62,3 +62,17 @@ describe('Markdown cells are sanitized with a strict allow-list', () => {
     el.remove();
   });
 });
+
+describe('the browser test harness (test/browser/setup.ts)', () => {
+  it('a failed assertion on an element keeps its markup, not the element (an element hung the whole file)', () => {
+    const el = document.createElement('p');
+    el.className = 'err';
+    let caught: { actual?: unknown } | undefined;
+    try {
+      expect(el).to.equal(null);
+    } catch (e) {
+      caught = e as { actual?: unknown };
+    }
+    expect(caught?.actual).to.equal('<p class="err"></p>');
+  });
+});
