@@ -20,7 +20,7 @@ Assertion.prototype.assert = function (this: unknown, ...args: Parameters<typeof
     return assert.apply(this, args);
   } catch (e) {
     if (e instanceof AssertionError) {
-      const err = e as AssertionError & { actual?: unknown; expected?: unknown };
+      const err = e as { actual?: unknown; expected?: unknown };
       err.actual = readable(err.actual);
       err.expected = readable(err.expected);
     }

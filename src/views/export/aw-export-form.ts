@@ -244,6 +244,8 @@ export class AwExportForm extends LitElement {
     const seq = ++this.previewSeq;
     this.counting = true;
     this.checking = true;
+    // an earlier selection's error is not this one's: it stayed beside this count until the rows came
+    this.error = null;
     try {
       const p = await datasetPreview(pool, this.options(), 5, (c) => {
         // the count first; the first rows and the trainer checks follow
