@@ -3,10 +3,15 @@ import { existsSync } from 'node:fs';
 import { launch, TEST_ARGS } from '../../scripts/browser.mjs';
 import { serve } from '../../scripts/serve.mjs';
 
-export async function startApp({ base = '/workbench/' } = {}) {
+/**
+ * The built app served under `base` in a fresh Chromium. `jsFlags`: more V8 flags for this browser, added to the test
+ * flags (`--max-old-space-size=96` gives each isolate, page and workers alike, a 96 MB heap: hostile-payloads makes a
+ * tab that holds too much die on a small file).
+ */
+export async function startApp({ base = '/workbench/', jsFlags = [] } = {}) {
   if (!existsSync('dist/index.html')) throw new Error('dist/ is missing: run `npx vite build` first (npm test does)');
   const srv = await serve('dist', { base });
-  const browser = await launch({ extraArgs: TEST_ARGS });
+  const browser = await launch({ extraArgs: withJsFlags(TEST_ARGS, jsFlags) });
   const errors = [];
   const open = async (pool, extra = '') => {
     const page = await browser.context.newPage();
@@ -26,6 +31,14 @@ export async function startApp({ base = '/workbench/' } = {}) {
       await srv.close();
     },
   };
+}
+
+/** Chromium reads one --js-flags: the extra V8 flags join the test's own. */
+function withJsFlags(args, more) {
+  if (!more.length) return args;
+  const i = args.findIndex((a) => a.startsWith('--js-flags='));
+  if (i < 0) return [...args, `--js-flags=${more.join(' ')}`];
+  return args.map((a, k) => (k === i ? `${a} ${more.join(' ')}` : a));
 }
 
 export function uniquePool(name) {
