@@ -1,4 +1,4 @@
-// `npm run bench [-- --sizes 10,100 --runs 3 --no-build --rollup-rows 1000000 --skip cold,rollups,floor,responsive,cli --single-step --shards N --out f.json --before previous.json]`
+// `npm run bench [-- --sizes 10,100 --runs 3 --no-build --rollup-rows 1000000 --skip cold,rollups,floor,responsive,cli,gateway --single-step --shards N --out f.json --before previous.json]`
 // Builds the app, serves dist/, drives headless Chromium and native DuckDB over the same files, prints
 // workbench / native ratios (median of the runs, min–max) and writes bench/results.json.
 import { execFileSync, execSync } from 'node:child_process';
@@ -12,6 +12,7 @@ import { nativeImportExport, nativeRollups, nativeStepsExport } from './native.m
 import { exportSteps, fetchLastExport, importStaged, importWithPings, pageHooks, parseFloor, sampler, serveCached, stageFile, timeQuery } from './probe.mjs';
 import { growStepsSql, ROLLUPS } from './rollups.mjs';
 import { bootTable, bootBench } from './boot.mjs';
+import { gatewayOverhead, overheadLine } from './gateway.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (k, d) => {
@@ -86,8 +87,13 @@ results.machine.chromium = browser.context.browser()?.version() ?? execSync('/us
     for (let i = 0; i < 20 && !window.__longtasks.some((e) => e.duration >= 140); i++) await new Promise((r) => setTimeout(r, 100));
     return window.__longtasks.some((e) => e.duration >= 140);
   });
-  await page.close();
   log(`long-task observer works: ${results.machine.longtaskObserver}`);
+  if (!SKIP.has('gateway')) {
+    // bench/gateway.mjs: the same calls direct and through the gateway, on this page
+    results.gateway = await gatewayOverhead(page);
+    log(overheadLine(results.gateway));
+  }
+  await page.close();
 }
 const rollupSize = SIZES.filter((s) => s <= 100).at(-1) ?? SIZES[0];
 let rollupPage = null;
@@ -387,6 +393,11 @@ function figureRows(results) {
     rows.push(['start, same profile, new pool: workbench.ready, ms', f(results.coldStart.warm.ready), '', '']);
     if (results.coldStart.returning) rows.push(['start, same profile and pool: workbench.ready, ms', f(results.coldStart.returning.ready), '', '']);
     if (results.coldStart.cold.fcp) rows.push(['  first contentful paint cold / warm, ms', `${f(results.coldStart.cold.fcp)} / ${f(results.coldStart.warm.fcp)}`, '', '']);
+  }
+  if (results.gateway) {
+    const g = results.gateway;
+    rows.push(['gateway: JSON call, direct → via gateway p50, ms', `${g.direct.toFixed(1)} → ${g.gateway.toFixed(1)}`, '', '']);
+    rows.push(['gateway: first stream chunk, direct → via gateway p50, ms', `${g.directFirst.toFixed(1)} → ${g.gatewayFirst.toFixed(1)}`, '', '']);
   }
   if (results.tokens) {
     const t = results.tokens;
