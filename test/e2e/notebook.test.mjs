@@ -16,9 +16,15 @@ after(async () => {
   await app?.close();
 });
 
+/**
+ * One page and pool for both journeys (an app boot and a demo load are their costly steps): the second starts where
+ * the first left off, after its reload, with the demo data in the pool. The demo's one-click load is foundation's.
+ */
+let page;
 describe('notebook in the app', () => {
+  after(() => page?.close());
   it('edit an upstream cell → the downstream table and chart update; autosaved across a reload', async () => {
-    const page = await app.open(uniquePool('nb'));
+    page = await app.open(uniquePool('nb'));
     await page.evaluate(() => window.workbench.loadDemoData());
     await page.getByRole('tab', { name: 'Notebook' }).click();
     const md = [
@@ -89,13 +95,9 @@ describe('notebook in the app', () => {
     await page.getByRole('tab', { name: 'Notebook' }).click();
     await page.getByRole('button', { name: 'Edited notebook' }).first().click();
     await page.getByText("agent = 'react-calculator'").first().waitFor({ timeout: 10000 });
-    await page.close();
   });
 
   it("curate in a new notebook, then Export → pick the cell's view → the downloaded file holds the view's rows", async () => {
-    const page = await app.open(uniquePool('nb-export'));
-    await page.getByRole('button', { name: 'Load demo data' }).click();
-    await page.getByText(/Demo data loaded/).waitFor({ timeout: 60000 });
     await page.getByRole('tab', { name: 'Notebook' }).click();
     await page.getByRole('button', { name: 'New notebook' }).click();
     // the new notebook's query cell becomes the curated view: tau-bench steps that called a tool
@@ -123,6 +125,5 @@ describe('notebook in the app', () => {
     const conn = await (await DuckDBInstance.create(':memory:')).connect();
     const got = (await conn.runAndReadAll(`SELECT step_id FROM read_parquet('${file}') ORDER BY step_id`)).getRows().map((r) => ({ step_id: r[0] }));
     assert.deepEqual(got, want);
-    await page.close();
   });
 });
