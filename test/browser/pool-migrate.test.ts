@@ -16,6 +16,12 @@ const open = (poolName: string) => PoolClient.start({ poolName, wasm, worker: po
 /** A persistent pool laid out exactly as the build before schema versions left it, with one real import and a label. */
 async function oldPool(name: string): Promise<{ steps: unknown; count: number }> {
   const pool = await open(name);
+  // a new pool, before it is laid out the old way: no migration, and its pool_meta holds the schema's hash and version
+  expect(pool.status.schema.migratedFrom).to.equal(null);
+  expect(await pool.rows(`SELECT key, value FROM pool_meta ORDER BY key`)).to.deep.equal([
+    { key: 'schema_hash', value: SCHEMA_HASH },
+    { key: 'schema_version', value: String(SCHEMA_VERSION) },
+  ]);
   const drops = (await pool.rows(`SELECT table_name AS t, table_type AS k FROM information_schema.tables WHERE table_schema = 'main'`)).map(
     (r) => `DROP ${r.k === 'VIEW' ? 'VIEW' : 'TABLE'} IF EXISTS "${String(r.t)}";`,
   );
@@ -42,37 +48,40 @@ async function snapshot(pool: PoolClient): Promise<{ steps: unknown; count: numb
   return { steps: r.h, count: Number(r.n) };
 }
 
+// One pool through every reopen (a boot is the costliest step here): made new, laid out the old way, migrated, reopened
+// at this build's schema, then made a pool of a newer build. Each `it` goes on from the state the one before left.
 describe('pool schema migrations', function () {
   this.timeout(300_000);
-  /** The first test's migrated pool, left open: the last test makes it a pool of a newer build (saves a boot and an import). */
-  let migrated: { name: string; pool: PoolClient } | null = null;
+  const name = `migrate-v1-${Date.now()}`;
+  /** The pool as the test before left it, open. */
+  let pool: PoolClient | null = null;
+  const take = () => {
+    if (!pool) throw new Error('needs the pool the test before left open');
+    const p = pool;
+    pool = null;
+    return p;
+  };
+
   it('a pool saved before schema versions opens, is migrated to the current version, and keeps every row and label', async () => {
-    const name = `migrate-v1-${Date.now()}`;
     const before = await oldPool(name);
     expect(before.count).to.be.greaterThan(0);
-    const pool = await open(name);
-    expect(pool.status.persistent).to.equal(true);
-    expect(pool.status.message).to.equal(null);
-    expect(pool.status.schema.migratedFrom).to.equal(1);
-    expect(pool.status.schema.version).to.equal(SCHEMA_VERSION);
-    expect(await snapshot(pool)).to.deep.equal(before);
-    expect(await pool.rows(`SELECT value FROM pool_meta WHERE key = 'schema_version'`)).to.deep.equal([{ value: String(SCHEMA_VERSION) }]);
-    expect((await pool.rows(`SELECT count(*)::INTEGER AS n FROM curation WHERE quality = 'good'`))[0].n).to.equal(1);
-    expect((await pool.rows('SELECT sum(step_count)::INTEGER AS n FROM trajectories'))[0].n).to.equal(before.count);
+    const migrated = await open(name);
+    expect(migrated.status.persistent).to.equal(true);
+    expect(migrated.status.message).to.equal(null);
+    expect(migrated.status.schema.migratedFrom).to.equal(1);
+    expect(migrated.status.schema.version).to.equal(SCHEMA_VERSION);
+    expect(await snapshot(migrated)).to.deep.equal(before);
+    expect(await migrated.rows(`SELECT value FROM pool_meta WHERE key = 'schema_version'`)).to.deep.equal([{ value: String(SCHEMA_VERSION) }]);
+    expect((await migrated.rows(`SELECT count(*)::INTEGER AS n FROM curation WHERE quality = 'good'`))[0].n).to.equal(1);
+    expect((await migrated.rows('SELECT sum(step_count)::INTEGER AS n FROM trajectories'))[0].n).to.equal(before.count);
     // still a working pool: another import commits
-    const [again] = await importerFor(pool).importFiles([await fixture('formats/openai-responses.jsonl')]);
+    const [again] = await importerFor(migrated).importFiles([await fixture('formats/openai-responses.jsonl')]);
     expect(again.status).to.equal('done');
-    migrated = { name, pool };
+    pool = migrated;
   });
 
   it('a pool at this build\'s schema reopens without running the DDL again; another schema_hash (a changed DDL) or a dropped view runs it (decision 036)', async () => {
-    const name = `schema-hash-${Date.now()}`;
-    const first = await open(name);
-    expect(first.status.schema.migratedFrom).to.equal(null);
-    expect(await first.rows(`SELECT key, value FROM pool_meta ORDER BY key`)).to.deep.equal([
-      { key: 'schema_hash', value: SCHEMA_HASH },
-      { key: 'schema_version', value: String(SCHEMA_VERSION) },
-    ]);
+    const first = take();
     // a helper replaced by hand outlives a reopen only when the DDL is not run again
     await first.exec(`CREATE OR REPLACE MACRO estimate_tokens(t) AS 42`);
     await first.checkpoint();
@@ -85,35 +94,38 @@ describe('pool schema migrations', function () {
     const third = await open(name);
     expect((await third.rows(`SELECT estimate_tokens('abcd') AS n`))[0].n).to.equal(1);
     expect(await third.rows(`SELECT value FROM pool_meta WHERE key = 'schema_hash'`)).to.deep.equal([{ value: SCHEMA_HASH }]);
+    const trajectories = await third.rows(`SELECT count(*)::INT AS n FROM trajectories`);
+    expect(trajectories[0].n).to.be.greaterThan(0);
     // a view or macro of the pool dropped by SQL (an effect cell) is made again at the next open, the hash matching or not
     await third.exec(`DROP VIEW trajectories`);
     await third.exec(`DROP MACRO split_of`);
     await third.checkpoint();
     third.terminate();
     const fourth = await open(name);
-    expect(await fourth.rows(`SELECT count(*)::INT AS n FROM trajectories`)).to.deep.equal([{ n: 0 }]);
+    expect(await fourth.rows(`SELECT count(*)::INT AS n FROM trajectories`)).to.deep.equal(trajectories);
     expect(await fourth.rows(`SELECT count(*)::INT AS n FROM duckdb_functions() WHERE function_name = 'split_of'`)).to.not.deep.equal([{ n: 0 }]);
-    fourth.terminate();
+    pool = fourth;
   });
 
   it('a pool saved by a newer build is not written: its rows stay readable, the status says why, imports are refused', async () => {
-    // the first test's pool: migrated, with rows from two imports
-    if (!migrated) throw new Error('needs the migrated pool of the first test');
-    const { name, pool: first } = migrated;
+    // the pool of the tests before: migrated, with rows from two imports
+    const first = take();
     expect((await first.rows('SELECT count(*)::INTEGER AS n FROM steps'))[0].n).to.be.greaterThan(0);
     await first.exec(`UPDATE pool_meta SET value = '99' WHERE key = 'schema_version'`);
     const before = await snapshot(first);
     await first.checkpoint();
     first.terminate();
 
-    const pool = await open(name);
-    expect(pool.status.schema.refused).to.include(`newer version of the workbench (schema 99; this one knows up to ${SCHEMA_VERSION})`);
-    expect(pool.status.message).to.equal(pool.status.schema.refused);
-    expect(await snapshot(pool)).to.deep.equal(before);
-    const [refused] = await importerFor(pool).importFiles([await fixture('formats/alpaca.jsonl')]);
+    const newer = await open(name);
+    expect(newer.status.schema.refused).to.include(`newer version of the workbench (schema 99; this one knows up to ${SCHEMA_VERSION})`);
+    expect(newer.status.message).to.equal(newer.status.schema.refused);
+    expect(await snapshot(newer)).to.deep.equal(before);
+    const [refused] = await importerFor(newer).importFiles([await fixture('formats/alpaca.jsonl')]);
     expect(refused.status).to.equal('failed');
     expect(refused.message).to.match(/newer version of the workbench/);
-    expect(await pool.rows(`SELECT value FROM pool_meta WHERE key = 'schema_version'`)).to.deep.equal([{ value: '99' }]);
-    pool.terminate();
+    expect(await newer.rows(`SELECT value FROM pool_meta WHERE key = 'schema_version'`)).to.deep.equal([{ value: '99' }]);
+    newer.terminate();
   });
+
+  after(() => pool?.terminate());
 });

@@ -3,7 +3,7 @@
  * are compressed (a step's whole source record, repeated by each step of a record, is what made a pool 3.6× its
  * input), and it keeps working across reloads — including a write after a checkpoint (the WAL fix of decision 010). Its
  * own files stay closed to SQL's file functions (issue 17 hole 5), new and reopened; checked on the same pools (a boot
- * is the costliest step of a browser test). Compaction, and a crash at any point of it.
+ * is the costliest step of a browser test). Compaction, and a crash at any point of it, on one chain of reopens.
  */
 import { expect } from '@esm-bundle/chai';
 import { PoolClient } from '../../src/pool/client';
@@ -98,12 +98,39 @@ describe('pool storage version', function () {
   });
 });
 
-describe('pool storage version: pools made before', function () {
-  this.timeout(180_000);
+// A pool made before decision 049, then compacted, then the compacted pool's files as a crash leaves them: one chain of
+// reopens (a boot is the costliest step here), each `it` on the state the one before left.
+describe('pools made before, compacted, and a crash at any point of a compaction', function () {
+  this.timeout(240_000);
+  const root = () => navigator.storage.getDirectory();
+  const copyFile = async (from: string, to: string) => {
+    const data = await (await (await (await root()).getFileHandle(from)).getFile()).arrayBuffer();
+    const w = await (await (await root()).getFileHandle(to, { create: true })).createWritable();
+    await w.write(data);
+    await w.close();
+  };
+  const listed = async (prefix: string) => {
+    const names: string[] = [];
+    for await (const k of ((await root()) as unknown as { keys(): AsyncIterable<string> }).keys()) if (k === `${prefix}.db` || k.startsWith(`${prefix}.db.`) || k.startsWith(`${prefix}.compact`)) names.push(k);
+    return names.sort();
+  };
+  const count = async (p: PoolClient) => Number((await p.rows("SELECT count(*)::INTEGER AS n FROM steps"))[0].n);
+  const version = async (p: PoolClient) => (await p.rows(`SELECT tags['storage_version']::VARCHAR AS v FROM duckdb_databases() WHERE NOT internal`))[0].v;
+  const everything = async (p: PoolClient) => {
+    const tables = (await p.rows(`SELECT table_name AS t FROM duckdb_tables() WHERE schema_name = 'main' ORDER BY 1`)).map((r) => String(r.t));
+    const out: Record<string, unknown> = {};
+    for (const t of tables) out[t] = (await p.rows(`SELECT count(*)::INTEGER AS n, sum(hash(x))::VARCHAR AS h FROM "${t}" x`))[0];
+    out.views = (await p.rows(`SELECT view_name AS v, sql FROM duckdb_views() WHERE NOT internal ORDER BY 1`)).map((r) => r.v);
+    return out;
+  };
+  const name = `legacy-${Date.now()}`;
+  /** The legacy pool, open after its last reopen: the compaction test compacts it. */
+  let legacy: PoolClient | null = null;
+  /** The compacted pool's steps, its file left checkpointed and closed: the late crash's "checked copy" is a copy of it. */
+  let compacted: number | null = null;
+
   it('a pool at the old default (v0.10.2, as every build before decision 049 made) keeps its format, its data and every write across reloads', async () => {
-    const name = `legacy-${Date.now()}`;
     let pool = await PoolClient.start({ poolName: name, wasm, worker: poolWorker, legacyStorage: true });
-    const version = async (p: PoolClient) => (await p.rows(`SELECT tags['storage_version']::VARCHAR AS v FROM duckdb_databases() WHERE NOT internal`))[0].v;
     expect(await version(pool)).to.equal('v1.0.0+');
     const [report] = await importerFor(pool).importFiles([chatFile(40)]);
     expect(report.status).to.equal('done');
@@ -123,32 +150,23 @@ describe('pool storage version: pools made before', function () {
     pool.terminate();
 
     pool = await open(name);
+    expect(await version(pool)).to.equal('v1.0.0+');
     expect((await pool.rows(`SELECT count(*)::INTEGER AS n FROM steps`))[0].n).to.equal(162);
     expect((await pool.rows(`SELECT count(*)::INTEGER AS n FROM curation WHERE quality = 'good'`))[0].n).to.equal(40);
-    pool.terminate();
+    legacy = pool;
   });
-});
 
-describe('compacting a pool', function () {
-  this.timeout(240_000);
-  const everything = async (p: PoolClient) => {
-    const tables = (await p.rows(`SELECT table_name AS t FROM duckdb_tables() WHERE schema_name = 'main' ORDER BY 1`)).map((r) => String(r.t));
-    const out: Record<string, unknown> = {};
-    for (const t of tables) out[t] = (await p.rows(`SELECT count(*)::INTEGER AS n, sum(hash(x))::VARCHAR AS h FROM "${t}" x`))[0];
-    out.views = (await p.rows(`SELECT view_name AS v, sql FROM duckdb_views() WHERE NOT internal ORDER BY 1`)).map((r) => r.v);
-    return out;
-  };
-  it('rewrites a pool made before decision 049 at v1.4.0 with every table, view, label and sequence; gives back what deletes left; the next import gets a new id', async () => {
-    const name = `compact-${Date.now()}`;
-    let pool = await PoolClient.start({ poolName: name, wasm, worker: poolWorker, legacyStorage: true });
+  it('compacting rewrites it at v1.4.0 with every table, view, label and sequence; gives back what deletes left; the next import gets a new id; a copy left unchecked by a crash is dropped at the next start', async () => {
+    if (!legacy) throw new Error('needs the legacy pool of the test before');
+    let pool = legacy;
     const [a] = await importerFor(pool).importFiles([chatFile(300)]);
     expect(a.status).to.equal('done');
-    await pool.exec(`INSERT INTO curation (step_id, quality) SELECT step_id, 'good' FROM steps WHERE step_index = 0 LIMIT 50`);
-    // half the pool deleted: the file keeps its size
-    await pool.exec(`DELETE FROM steps WHERE step_id IN (SELECT step_id FROM steps ORDER BY step_id LIMIT 300)`);
+    await pool.exec(`INSERT INTO curation (step_id, quality) SELECT step_id, 'good' FROM steps WHERE step_index = 0 AND step_id NOT IN (SELECT step_id FROM curation) LIMIT 50`);
+    // all but 300 steps deleted: the file keeps its size
+    await pool.exec(`DELETE FROM steps WHERE step_id IN (SELECT step_id FROM steps ORDER BY step_id LIMIT (SELECT count(*) - 300 FROM steps))`);
     await pool.checkpoint();
+    expect(await count(pool)).to.equal(300);
     const before = await everything(pool);
-    const version = async (p: PoolClient) => (await p.rows(`SELECT tags['storage_version']::VARCHAR AS v FROM duckdb_databases() WHERE NOT internal`))[0].v;
     expect(await version(pool)).to.equal('v1.0.0+');
 
     const sequence = async (p: PoolClient) => Number((await p.rows(`SELECT last_value AS v FROM duckdb_sequences() WHERE sequence_name = 'import_seq'`))[0].v);
@@ -161,70 +179,40 @@ describe('compacting a pool', function () {
     expect(done.bytesAfter).to.be.lessThan(done.bytesBefore / 2);
     expect(await version(pool)).to.equal('v1.4.0+');
     expect(await everything(pool)).to.deep.equal(before);
+    // no copy left behind
+    expect(await listed(name)).to.deep.equal([`${name}.db`, `${name}.db.wal`]);
     // still a working pool, and its import ids go on
     const [b] = await importerFor(pool).importFiles([chatFile(301)]);
     expect(b.status).to.equal('done');
     expect(b.importId).to.be.greaterThan(a.importId ?? Number.POSITIVE_INFINITY);
+    // a write after the import, in the WAL only: a start that took the planted copy below would drop that WAL
+    await pool.exec(`INSERT INTO curation (step_id, quality) SELECT step_id, 'bad' FROM steps WHERE step_id NOT IN (SELECT step_id FROM curation) ORDER BY step_id DESC LIMIT 3`);
     const after = await everything(pool);
     pool.terminate();
 
-    pool = await open(name);
-    expect(await version(pool)).to.equal('v1.4.0+');
-    expect(await everything(pool)).to.deep.equal(after);
-    // no copy left behind
-    const root = await navigator.storage.getDirectory();
-    const names: string[] = [];
-    for await (const k of (root as unknown as { keys(): AsyncIterable<string> }).keys()) if (k.startsWith(name)) names.push(k);
-    expect(names.sort()).to.deep.equal([`${name}.db`, `${name}.db.wal`]);
-    pool.terminate();
-  });
-});
-
-describe('compacting a pool: a crash at any point', function () {
-  this.timeout(240_000);
-  const root = () => navigator.storage.getDirectory();
-  const copyFile = async (from: string, to: string) => {
-    const data = await (await (await (await root()).getFileHandle(from)).getFile()).arrayBuffer();
-    const w = await (await (await root()).getFileHandle(to, { create: true })).createWritable();
-    await w.write(data);
-    await w.close();
-  };
-  const listed = async (prefix: string) => {
-    const names: string[] = [];
-    for await (const k of ((await root()) as unknown as { keys(): AsyncIterable<string> }).keys()) if (k.startsWith(prefix)) names.push(k);
-    return names.sort();
-  };
-  const count = async (p: PoolClient) => (await p.rows('SELECT count(*)::INTEGER AS n FROM steps'))[0].n;
-
-  it('before the copy was checked (no marker): the copy is dropped and the pool is the old file', async () => {
-    const name = `crash-early-${Date.now()}`;
-    let pool = await open(name);
-    await importerFor(pool).importFiles([chatFile(10)]);
-    await pool.checkpoint();
-    pool.terminate();
-    // a half-written copy and its WAL, as a crash during COPY FROM DATABASE leaves them
+    // a crash during a later compaction's COPY FROM DATABASE, before the copy was checked (no marker): a half-written
+    // copy and its WAL; the next start drops them, and the pool is the old file with its WAL
     await copyFile(`${name}.db`, `${name}.compact.db`);
     await copyFile(`${name}.db`, `${name}.compact.db.wal`);
     pool = await open(name);
-    expect(await count(pool)).to.equal(20);
+    expect(await version(pool)).to.equal('v1.4.0+');
+    expect(await everything(pool)).to.deep.equal(after);
     expect(await listed(name)).to.deep.equal([`${name}.db`, `${name}.db.wal`]);
+    await pool.checkpoint();
+    compacted = await count(pool);
     pool.terminate();
   });
 
-  it('after it was checked (marker written): the next start finishes the swap, whichever step the crash came after', async () => {
-    const name = `crash-late-${Date.now()}`;
-    const pool0 = await open(name);
-    await importerFor(pool0).importFiles([chatFile(15)]);
-    await pool0.checkpoint();
-    pool0.terminate();
-    // the "checked copy" (30 steps) and its marker; the crash came after the old file was removed, before the copy took
-    // its name: a start that did not finish the swap would make a new, empty pool
-    await copyFile(`${name}.db`, `${name}.compact.db`);
-    await (await (await (await root()).getFileHandle(`${name}.compact.ok`, { create: true })).createWritable()).close();
-    await (await root()).removeEntry(`${name}.db`);
-    const pool = await open(name);
-    expect(await count(pool)).to.equal(30);
-    expect(await listed(name)).to.deep.equal([`${name}.db`, `${name}.db.wal`]);
+  it('a crash after the copy was checked (marker written): the next start finishes the swap, whichever step the crash came after', async () => {
+    if (compacted === null) throw new Error('needs the compacted pool of the test before');
+    const late = `crash-late-${Date.now()}`;
+    // the "checked copy" (the compacted pool's file) and its marker; the crash came after the old file was removed,
+    // before the copy took its name: a start that did not finish the swap would make a new, empty pool
+    await copyFile(`${name}.db`, `${late}.compact.db`);
+    await (await (await (await root()).getFileHandle(`${late}.compact.ok`, { create: true })).createWritable()).close();
+    const pool = await open(late);
+    expect(await count(pool)).to.equal(compacted);
+    expect(await listed(late)).to.deep.equal([`${late}.db`, `${late}.db.wal`]);
     pool.terminate();
   });
 });

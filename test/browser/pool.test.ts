@@ -56,14 +56,17 @@ describe('pool wasm', () => {
   });
 });
 
-// A file limit is fixed when a saved pool opens: each test here opens its own (two boots).
-describe('pool file limit', () => {
+// A file limit is fixed when a saved pool opens: each limit test opens its own (two boots); the saved pool's reopen
+// is the trajectory_stats test's.
+describe('pool file limit; trajectory_stats of a saved pool', () => {
   /** A saved pool with a 64 MiB limit; its size while still empty sizes the other test's limit (no probe boot). */
-  let saved: Awaited<ReturnType<typeof startPool>>;
+  let saved: PoolClient;
+  const savedName = `pool-room-${Date.now()}`;
+  const startSaved = () => PoolClient.start({ poolName: savedName, fileLimit: 64 * 1024 ** 2, wasm, worker: poolWorker });
   let emptyBytes = 0;
   before(async function () {
     this.timeout(120_000); // a boot on a loaded CI machine can take 30 s
-    saved = await startPool('pool-room', false, 64 * 1024 ** 2);
+    saved = await startSaved();
     // a new pool's schema waits in the WAL until the first checkpoint (decision 036): write it to the file first
     await saved.checkpoint();
     emptyBytes = Number((await saved.rows('SELECT total_blocks * block_size AS b FROM pragma_database_size()'))[0].b);
@@ -100,25 +103,19 @@ describe('pool file limit', () => {
     expect(room).to.deep.equal({ bytes: Number(b), limit: 64 * 1024 ** 2 });
     expect(r.stages && Object.keys(r.stages)).to.include.members(['dedupe', 'isLast', 'stats', 'meta', 'commit', 'flush']);
   });
-});
 
-describe('trajectory_stats of a saved pool', () => {
-  it('a pool whose stats do not add up (an older pool) is rebuilt when it opens', async () => {
-    const name = `stats-reopen-${Date.now()}`;
-    const start = () => PoolClient.start({ poolName: name, memory: false, wasm, worker: poolWorker });
-    let pool = await start();
-    await importSteps(pool, [trajStep('t1', 0), trajStep('t1', 1), trajStep('t2', 0)]);
+  it('trajectory_stats of a saved pool: a pool whose stats do not add up (an older pool) is rebuilt when it opens', async function () {
+    this.timeout(120_000);
+    await importSteps(saved, [trajStep('t1', 0), trajStep('t1', 1), trajStep('t2', 0)]);
+    const trajectories = await saved.rows('SELECT count(DISTINCT trajectory_uid)::INTEGER AS n FROM steps');
+    expect(trajectories[0].n).to.be.greaterThan(2);
     // what a pool written before trajectory_stats looks like; the regex in the pool does not see this table
-    await pool.exec('DELETE FROM trajectory_stats');
-    await pool.exec('CHECKPOINT');
-    expect(await pool.rows('SELECT count(*)::INTEGER AS n FROM trajectory_stats')).to.deep.equal([{ n: 0 }]);
-    pool.terminate();
-    pool = await start();
-    try {
-      await expectSame(pool, 'after reopening');
-      expect(await pool.rows('SELECT count(*)::INTEGER AS n FROM trajectory_stats')).to.deep.equal([{ n: 2 }]);
-    } finally {
-      pool.terminate();
-    }
+    await saved.exec('DELETE FROM trajectory_stats');
+    await saved.exec('CHECKPOINT');
+    expect(await saved.rows('SELECT count(*)::INTEGER AS n FROM trajectory_stats')).to.deep.equal([{ n: 0 }]);
+    saved.terminate();
+    saved = await startSaved();
+    await expectSame(saved, 'after reopening');
+    expect(await saved.rows('SELECT count(*)::INTEGER AS n FROM trajectory_stats')).to.deep.equal(trajectories);
   });
 });
