@@ -2,6 +2,7 @@
 import type { ChatMessage, StepRecord } from '../../src/contract/step';
 import { stepsToIPC } from '../../src/record/step-arrow';
 import type { PoolClient } from '../../src/pool/client';
+import { startPool } from './helpers';
 
 export function demoSteps(traj: string, agent: string, prompt: string, reward: number, steps = 2, error = false): StepRecord[] {
   const out: StepRecord[] = [];
@@ -42,4 +43,18 @@ export async function insertDemo(pool: PoolClient, steps: StepRecord[] = demoPoo
   const id = await pool.beginImport({ file, sourceId: `${file}-${steps[0]?.step_id}`, bytes: 1 });
   await pool.appendBatch(id, stepsToIPC(steps.map((s) => ({ ...s, import_id: id }))));
   await pool.commitImport(id, { format: 'test', confidence: 1, records: steps.length, rowsMade: steps.length, errors: [] });
+}
+
+let shared: Promise<PoolClient> | null = null;
+/**
+ * The page's one in-memory pool with the demo rows, for the suites of notebook-views.test.ts (a pool boot and a page
+ * load cost more than most of their tests). A suite reads it and may add its notebooks' views; it leaves the demo rows
+ * as they are, but for notebook-examples (last), which adds a copy of one trajectory. The page's end ends the pool.
+ */
+export function demoPool(): Promise<PoolClient> {
+  shared ??= startPool('nb-demo', true).then(async (pool) => {
+    await insertDemo(pool);
+    return pool;
+  });
+  return shared;
 }

@@ -6,8 +6,7 @@ import { NotebookRuntime } from '../../src/notebook/runtime';
 import type { PoolClient } from '../../src/pool/client';
 import { tableToRows } from '../../src/pool/rows';
 import { renderPlot } from '../../src/views/notebook/plot-render';
-import { startPool } from './helpers';
-import { demoSteps, insertDemo } from './notebook-demo';
+import { demoPool, demoSteps, insertDemo } from './notebook-demo';
 
 /** Cells that may legitimately be empty on the demo data. */
 const MAY_BE_EMPTY = new Set(['rejected', 'duplicates', 'unanswered']);
@@ -15,13 +14,11 @@ const MAY_BE_EMPTY = new Set(['rejected', 'duplicates', 'unanswered']);
 describe('example notebooks on demo data', () => {
   let pool: PoolClient;
   before(async () => {
-    pool = await startPool('nb-examples', true);
-    await insertDemo(pool);
+    pool = await demoPool();
     // The same conversation as s1, imported again from another file under another trajectory id.
     const dup = demoSteps('s1', 'solver', 'p1', 1).map((s) => ({ ...s, step_id: s.step_id.replace('s1', 'dup1'), trajectory_uid: 'dup1' }));
     await insertDemo(pool, dup, 'copy.jsonl');
   });
-  after(() => pool.terminate());
 
   it('lists the four examples', () => {
     expect(EXAMPLE_NOTEBOOKS.map((x) => x.file)).to.deep.equal(['tour.md', 'sft-curation.md', 'rl-rewards.md', 'tool-calls.md']);

@@ -14,10 +14,10 @@ import type { AwNotebook } from '../../src/views/notebook/aw-notebook';
 import '../../src/views/notebook/aw-notebooks';
 import type { AwNotebooks } from '../../src/views/notebook/aw-notebooks';
 import type { AwSqlEditor } from '../../src/views/notebook/aw-sql-editor';
-import { startPool, withImports } from './helpers';
+import { withImports } from './helpers';
 import { parsePlotSpec } from '../../src/notebook/plot-spec';
 import { renderPlot } from '../../src/views/notebook/plot-render';
-import { insertDemo } from './notebook-demo';
+import { demoPool } from './notebook-demo';
 
 @customElement('test-services-host')
 class TestServicesHost extends LitElement {
@@ -123,14 +123,12 @@ describe('notebook UI', () => {
   }
 
   before(async () => {
-    pool = await startPool('nb-ui', true);
-    await insertDemo(pool);
+    pool = await demoPool();
     store = new NotebookStore(`aw-notebooks-test-${Date.now()}`);
     await mount();
   });
   after(() => {
     host.remove();
-    pool.terminate();
   });
 
   it('opens and runs a notebook through window.workbench-style calls; a failing cell shows its error while others run', async () => {

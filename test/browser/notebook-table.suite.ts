@@ -2,18 +2,15 @@ import { expect } from '@esm-bundle/chai';
 import type { PoolClient } from '../../src/pool/client';
 import '../../src/views/aw-table';
 import type { AwTable, RowSelectDetail } from '../../src/views/aw-table';
-import { startPool } from './helpers';
-import { insertDemo } from './notebook-demo';
+import { demoPool } from './notebook-demo';
 
 const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
 
 describe('<aw-table>', () => {
   let pool: PoolClient;
   before(async () => {
-    pool = await startPool('nb-table', true);
-    await insertDemo(pool);
+    pool = await demoPool();
   });
-  after(() => pool.terminate());
 
   it('renders only the visible rows of a million and scrolls to the end', async () => {
     const table = await pool.query("SELECT range AS i, 'row ' || range AS label, range / 3.0 AS x FROM range(1000000)");

@@ -16,8 +16,7 @@ import type { AwNotebook } from '../../src/views/notebook/aw-notebook';
 import type { AwNotebookSidebar } from '../../src/views/notebook/aw-notebook-sidebar';
 import '../../src/views/notebook/aw-notebooks';
 import type { AwNotebooks } from '../../src/views/notebook/aw-notebooks';
-import { startPool } from './helpers';
-import { insertDemo } from './notebook-demo';
+import { demoPool } from './notebook-demo';
 import { mountNotebooks, notebookServices } from './notebook-helpers';
 
 @customElement('test-sidebar-host')
@@ -58,15 +57,13 @@ describe('notebook schema sidebar and query history', function () {
   }
 
   before(async () => {
-    pool = await startPool('nb-sidebar', true);
-    await insertDemo(pool);
+    pool = await demoPool();
     await mount();
     await panel().openMarkdown('---\ntitle: Sidebar test\n---\n\n```sql id=rewards\nSELECT agent, reward FROM steps\n```\n');
     await panel().runAll();
   });
   after(() => {
     host.remove();
-    pool.terminate();
   });
 
   it('lists the pool’s tables and views and this notebook’s cell views, with each column’s type as DESCRIBE gives it', async () => {

@@ -15,8 +15,7 @@ import type { AwNotebook } from '../../src/views/notebook/aw-notebook';
 import '../../src/views/notebook/aw-notebooks';
 import type { AwNotebooks } from '../../src/views/notebook/aw-notebooks';
 import type { AwSqlEditor } from '../../src/views/notebook/aw-sql-editor';
-import { startPool } from './helpers';
-import { insertDemo } from './notebook-demo';
+import { demoPool } from './notebook-demo';
 import { mountNotebooks, notebookServices } from './notebook-helpers';
 
 @customElement('test-cells-host')
@@ -63,8 +62,7 @@ describe('notebook cells from the keyboard', function () {
   const stale = (c: AwCell) => c.shadowRoot!.querySelector('.stale-tag')?.getAttribute('title') ?? null;
 
   before(async () => {
-    pool = await startPool('nb-cells', true);
-    await insertDemo(pool);
+    pool = await demoPool();
     host = document.createElement('test-cells-host') as TestCellsHost;
     host.services = notebookServices(pool);
     const p = mountNotebooks(host, `aw-notebooks-cells-${Date.now()}`);
@@ -74,7 +72,6 @@ describe('notebook cells from the keyboard', function () {
   });
   after(() => {
     host.remove();
-    pool.terminate();
   });
 
   it('Alt+Shift+B adds a SQL cell below in edit mode; Alt+Shift+↑ moves it; Alt+Shift+Backspace deletes it; Alt+Shift+Z brings it back', async () => {

@@ -9,17 +9,14 @@ import { NotebookRuntime } from '../../src/notebook/runtime';
 import type { PoolClient } from '../../src/pool/client';
 import { tableToRows } from '../../src/pool/rows';
 import '../../src/views/aw-table';
-import { startPool } from './helpers';
-import { insertDemo } from './notebook-demo';
+import { demoPool } from './notebook-demo';
 
 describe('column summaries of a cell result', function () {
   this.timeout(120_000);
   let pool: PoolClient;
   before(async () => {
-    pool = await startPool('nb-summary', true);
-    await insertDemo(pool);
+    pool = await demoPool();
   });
-  after(() => pool.terminate());
 
   async function run(md: string) {
     const doc = parseNotebook(md);
