@@ -19,6 +19,18 @@ export async function startPool(name: string, memory = false, fileLimit?: number
   return PoolClient.start({ poolName: `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, memory, fileLimit, wasm, worker: poolWorker });
 }
 
+let pagePool: Promise<PoolClient> | null = null;
+/**
+ * The page's one in-memory pool, emptied (PoolClient.clear) for the suite that asks: for a test file that runs several
+ * suites of elements in one page, where a pool boot would cost more than most of the tests. The page's end ends it.
+ */
+export async function emptyPagePool(): Promise<PoolClient> {
+  pagePool ??= startPool('page', true);
+  const pool = await pagePool;
+  await pool.clear();
+  return pool;
+}
+
 export async function fixture(path: string): Promise<File> {
   const res = await fetch(`/test/fixtures/${path}`);
   if (!res.ok) throw new Error(`fixture ${path}: ${res.status}`);

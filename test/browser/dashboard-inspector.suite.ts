@@ -5,7 +5,7 @@ import type { PoolClient } from '../../src/pool/client';
 import '../../src/views/inspector/aw-step-inspector';
 import type { AwStepInspector } from '../../src/views/inspector/aw-step-inspector';
 import { insertSteps, loadStandardPool, testServices, trajectorySteps } from './curation-data';
-import { startPool } from './helpers';
+import { emptyPagePool } from './helpers';
 
 declare global {
   interface Window {
@@ -41,11 +41,10 @@ async function settle(el: AwStepInspector): Promise<void> {
 describe('<aw-step-inspector>', () => {
   let pool: PoolClient;
   before(async () => {
-    pool = await startPool('dashboard-inspector', true);
+    pool = await emptyPagePool();
     await loadStandardPool(pool);
     await insertSteps(pool, xssSteps(), 'xss.jsonl');
   });
-  after(() => pool.terminate());
   afterEach(() => {
     for (const e of document.querySelectorAll('aw-step-inspector')) e.remove();
   });

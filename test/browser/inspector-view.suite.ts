@@ -5,7 +5,7 @@ import '../../src/views/dashboard/aw-dashboard';
 import '../../src/views/inspector/aw-step-inspector';
 import { type AwStepInspector, CLIP } from '../../src/views/inspector/aw-step-inspector';
 import { insertSteps, testServices, trajectorySteps } from './curation-data';
-import { startPool } from './helpers';
+import { emptyPagePool } from './helpers';
 
 const IMG = '<img src=x onerror="window.__xss2=1">';
 
@@ -50,11 +50,10 @@ async function open(pool: PoolClient, uid: string): Promise<AwStepInspector> {
 describe('<aw-step-inspector> reading a trajectory', () => {
   let pool: PoolClient;
   before(async () => {
-    pool = await startPool('inspector-view', true);
+    pool = await emptyPagePool();
     await insertSteps(pool, agentSteps(), 'agent.jsonl');
     await insertSteps(pool, failedToolSteps(), 'failed-tool.jsonl');
   });
-  after(() => pool.terminate());
   afterEach(() => {
     for (const e of document.querySelectorAll('aw-step-inspector')) e.remove();
   });

@@ -6,7 +6,7 @@ import '../../src/views/inspector/aw-step-inspector';
 import type { AwStepInspector } from '../../src/views/inspector/aw-step-inspector';
 import { formatUsd, stepCost } from '../../src/views/kit/prices';
 import { insertSteps, testServices, trajectorySteps } from './curation-data';
-import { startPool } from './helpers';
+import { emptyPagePool } from './helpers';
 
 const IMG = '<img src=x onerror="window.__mdxss=1">';
 
@@ -49,7 +49,7 @@ describe('<aw-step-inspector> views', () => {
   let pool: PoolClient;
   before(async () => {
     localStorage.removeItem('aw-model-prices');
-    pool = await startPool('inspector-views', true);
+    pool = await emptyPagePool();
     await insertSteps(pool, spanSteps(), 'spans.jsonl');
     const md = trajectorySteps({ uid: 'md-1', prompt: 'p-md', question: 'Format it', reward: 1, answer: `# Title\n\n**bold** and \`a<b\`\n${IMG}\n\n- one\n- two` });
     await insertSteps(pool, md, 'md.jsonl');
@@ -60,7 +60,6 @@ describe('<aw-step-inspector> views', () => {
     ];
     await insertSteps(pool, group, 'group.jsonl');
   });
-  after(() => pool.terminate());
   afterEach(() => {
     for (const e of document.querySelectorAll('aw-step-inspector')) e.remove();
   });
