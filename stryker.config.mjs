@@ -35,7 +35,7 @@ export default {
   // - src/curation/{store,split,near-duplicates,api}.ts, src/pool/{pool-core,client}.ts: they drive the pool worker / a
   //   Web Worker through comlink, so only tests in worker threads (test/unit/curation.test.ts, pool-worker.test.ts,
   //   import.test.ts) and the browser reach them; their SQL pieces are in scope;
-  // - src/pool/import-tx.ts: in process only the export differential (45 s a run) and the CLI's import tests reach it;
+  // - src/pool/import-tx.ts: in process only the pool port's conformance suite (≈ 100 s a run) and the CLI's import tests reach it;
   //   the SQL it runs (import-commit.ts) is in scope;
   // - src/ingest/{pipeline,importer,import-queue,shards,chat-steps,normalizer}.ts, src/record/step-arrow.ts: wanted, not
   //   measured yet.

@@ -8,7 +8,8 @@
  * every importable fixture.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -309,22 +310,50 @@ describe('pool port: both engines, the same answers', () => {
   });
 });
 
-/** Every importable fixture imported into each engine (the pipeline, then the port's import), every layout's rows as canonical JSON. */
-async function layoutRows(p: PoolPort): Promise<Record<string, Record<string, string[] | { error: string }>>> {
-  const out: Record<string, Record<string, string[] | { error: string }>> = {};
-  const files = ['core/chat.jsonl', ...readdirSync('test/fixtures/formats').filter((f) => !/\.(md|txt)$/.test(f)).map((f) => `formats/${f}`)].sort();
-  for (const f of files) {
+/**
+ * Every layout of every fixture, also against the golden file (this was test/unit/export-differential.test.ts, which
+ * imported every fixture a third time): test/fixtures/export-golden.json holds each case's columns (DuckDB types),
+ * row count and a SHA-256 of the rows as canonical JSON, as the page's engine gave them when it was last meant to
+ * change. A storage or layout change that alters a layout's columns or values fails here, naming the fixture and the
+ * case; both engines are held to it, as they must give the same rows. Regenerate only when an output is meant to change:
+ *   UPDATE_EXPORT_GOLDEN=1 node --import tsx --test test/unit/pool-port.test.ts
+ * To see what changed, write every case's rows (one file per fixture and case) before and after, and diff the folders:
+ *   EXPORT_ROWS_DIR=/tmp/rows-after node --import tsx --test test/unit/pool-port.test.ts
+ */
+const GOLDEN = 'test/fixtures/export-golden.json';
+const UPDATE_GOLDEN = !!process.env.UPDATE_EXPORT_GOLDEN;
+const ROWS_DIR = process.env.EXPORT_ROWS_DIR;
+/** The layouts and option sets compared: each layout's default, every row with its problem and untrainable steps, two options. */
+const CASES: [string, LayoutOptions][] = [
+  ...(Object.keys(LAYOUTS) as (keyof typeof LAYOUTS)[]).map((layout): [string, LayoutOptions] => [layout, { layout }]),
+  ...(Object.keys(LAYOUTS) as (keyof typeof LAYOUTS)[]).map((layout): [string, LayoutOptions] => [`${layout}+all`, { layout, validOnly: false, trainableOnly: false }]),
+  ['sft per step', { layout: 'sft', sftPer: 'step' }],
+  ['steps redacted', { layout: 'steps', redact: true }],
+];
+const FIXTURES = ['core/chat.jsonl', ...readdirSync('test/fixtures/formats').filter((f) => !/\.(md|txt)$/.test(f)).map((f) => `formats/${f}`)].sort();
+type Case = { columns: string[]; rows: string[] } | { error: string };
+type Golden = { columns: string[]; rows: number; sha256: string } | { error: string };
+const golden = (c: Case): Golden => ('error' in c ? c : { columns: c.columns, rows: c.rows.length, sha256: createHash('sha256').update(c.rows.join('\n')).digest('hex') });
+
+/** Every importable fixture imported into each engine (the pipeline, then the port's import), every case's columns and rows as canonical JSON. */
+async function layoutRows(p: PoolPort, engine: string): Promise<Record<string, Record<string, Case>>> {
+  const out: Record<string, Record<string, Case>> = {};
+  for (const f of FIXTURES) {
     await p.exec(['steps', 'trajectory_stats', 'curation', 'import_errors', 'imports', 'token_counts'].map((t) => `DELETE FROM ${t}`).join(';\n'));
     const r = await imp(p, fixture(f));
-    const cases: Record<string, string[] | { error: string }> = { import: [r.status, String(r.added)] };
-    for (const layout of Object.keys(LAYOUTS) as (keyof typeof LAYOUTS)[]) {
-      for (const [name, o] of [[layout, { layout }], [`${layout}+all`, { layout, validOnly: false, trainableOnly: false }]] as [string, LayoutOptions][]) {
-        try {
-          const opts = await resolveLayoutOptions((sql) => p.rows(sql), o);
-          cases[name] = (await rows(p, datasetSql(opts))).map((x) => JSON.stringify(canonical(x)));
-        } catch (err) {
-          cases[name] = { error: (err as Error).message.split('\n')[0] ?? '' };
+    const cases: Record<string, Case> = { import: { columns: [r.status, r.format ?? '', `added ${r.added}`], rows: [] } };
+    for (const [name, o] of CASES) {
+      try {
+        const opts = await resolveLayoutOptions((sql) => p.rows(sql), o);
+        const sql = datasetSql(opts);
+        const columns = (await rows(p, `DESCRIBE ${sql}`)).map((c) => `${c.column_name}:${c.column_type}`);
+        cases[name] = { columns, rows: (await rows(p, sql)).map((x) => JSON.stringify(canonical(x))) };
+        if (ROWS_DIR) {
+          mkdirSync(join(ROWS_DIR, engine.replace(/\W+/g, '_')), { recursive: true });
+          writeFileSync(join(ROWS_DIR, engine.replace(/\W+/g, '_'), `${f.replaceAll('/', '_')}.${name.replaceAll(/[^a-z0-9+_-]/gi, '_')}.jsonl`), `${(cases[name] as { rows: string[] }).rows.join('\n')}\n`);
         }
+      } catch (err) {
+        cases[name] = { error: (err as Error).message.split('\n')[0] ?? '' };
       }
     }
     out[f] = cases;
@@ -332,13 +361,13 @@ async function layoutRows(p: PoolPort): Promise<Record<string, Record<string, st
   return out;
 }
 
-describe('pool port: every layout of every fixture, the same rows out of both engines', () => {
+describe('pool port: every layout of every fixture, the same rows out of both engines and as the golden file', () => {
   const got: Record<string, Awaited<ReturnType<typeof layoutRows>>> = {};
   for (const e of ENGINES) {
     it(`${e.name}: imported and laid out`, async () => {
       const p = await e.open();
       try {
-        got[e.name] = await layoutRows(p);
+        got[e.name] = await layoutRows(p, e.name);
       } finally {
         await p.close();
       }
@@ -353,7 +382,24 @@ describe('pool port: every layout of every fixture, the same rows out of both en
     }
     assert.deepEqual(differ, [], `layouts whose rows differ between the engines:\n${differ.join('\n')}`);
     // the comparison means something: most fixtures import rows, and the layouts have rows
-    const withRows = Object.values(a ?? {}).filter((c) => Array.isArray(c.sft) && c.sft.length > 0);
+    const withRows = Object.values(a ?? {}).filter((c) => 'rows' in (c.sft ?? {}) && (c.sft as { rows: string[] }).rows.length > 0);
     assert.ok(withRows.length > 10, `${withRows.length} fixtures with sft rows`);
+  });
+  it('the same columns and values as the golden file', () => {
+    const page = got[ENGINES[0]?.name ?? ''] ?? {};
+    const mine = Object.fromEntries(Object.entries(page).map(([f, cases]) => [f, Object.fromEntries(Object.entries(cases).map(([k, c]) => [k, golden(c)]))]));
+    if (UPDATE_GOLDEN) {
+      // one line per fixture and case: a change shows as a one-line diff
+      const lines = Object.entries(mine).map(([f, cases]) => `${JSON.stringify(f)}: {\n${Object.entries(cases).map(([k, o]) => `  ${JSON.stringify(k)}: ${JSON.stringify(o)}`).join(',\n')}\n}`);
+      writeFileSync(GOLDEN, `{\n${lines.join(',\n')}\n}\n`);
+      return;
+    }
+    const want = JSON.parse(readFileSync(GOLDEN, 'utf8')) as Record<string, Record<string, Golden>>;
+    assert.deepEqual(Object.keys(mine), Object.keys(want), 'the fixtures compared');
+    // every difference named at once, not only the first
+    const differ = FIXTURES.flatMap((f) => Object.keys(want[f] ?? {}).filter((k) => JSON.stringify(mine[f]?.[k]) !== JSON.stringify(want[f]?.[k])).map((k) => `${f} › ${k}`));
+    assert.deepEqual(differ, [], `layouts that changed:\n${differ.join('\n')}`);
+    const imported = FIXTURES.filter((f) => !/^added 0$/.test(String((want[f]?.import as { columns?: string[] } | undefined)?.columns?.[2])));
+    assert.ok(imported.length >= FIXTURES.length / 2, `${imported.length} of ${FIXTURES.length} fixtures import rows`);
   });
 });
