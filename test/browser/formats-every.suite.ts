@@ -7,7 +7,7 @@ import { expect } from '@esm-bundle/chai';
 import type { WorkerImporter } from '../../src/ingest/importer';
 import { NORMALIZERS } from '../../src/ingest/normalizers';
 import type { PoolClient } from '../../src/pool/client';
-import { fixture, importerFor, startPool } from './helpers';
+import { emptyPagePool, fixture, importerFor } from './helpers';
 
 /** One file per format (the Node loop covers every fixture). */
 const FILES = [
@@ -79,10 +79,9 @@ describe('import one file of every built-in format', () => {
   let importer: WorkerImporter;
   const formats: string[] = [];
   before(async () => {
-    pool = await startPool('formats-every', true);
+    pool = await emptyPagePool();
     importer = importerFor(pool);
   });
-  after(() => pool.terminate());
 
   for (const file of FILES) {
     it(`${file} is stored as its snapshot says`, async () => {

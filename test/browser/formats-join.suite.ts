@@ -2,7 +2,7 @@ import { expect } from '@esm-bundle/chai';
 import type { WorkerImporter } from '../../src/ingest/importer';
 import type { PoolClient } from '../../src/pool/client';
 import { datasetSql } from '../../src/export/layouts';
-import { fixture, importerFor, startPool } from './helpers';
+import { emptyPagePool, fixture, importerFor } from './helpers';
 
 const list = (v: unknown): unknown[] => (v == null ? [] : Array.isArray(v) ? v : Array.from(v as Iterable<unknown>));
 
@@ -11,10 +11,9 @@ describe('import several files that belong together', () => {
   let pool: PoolClient;
   let importer: WorkerImporter;
   before(async () => {
-    pool = await startPool('formats-join', true);
+    pool = await emptyPagePool();
     importer = importerFor(pool);
   });
-  after(() => pool.terminate());
 
   it('an OpenAI Batch output dropped with its input file gets its requests', async () => {
     const [out, inp] = await importer.importFiles([await fixture('formats/openai-batch-output.jsonl'), await fixture('formats/openai-batch-input.jsonl')]);

@@ -7,7 +7,7 @@ import type { AwExportForm } from '../../src/views/export/aw-export-form';
 import '../../src/views/review/aw-review-queue';
 import { insertSteps, loadStandardPool, testServices, trajectorySteps } from './curation-data';
 import { mountDashboard } from './dashboard-helpers';
-import { startPool, until } from './helpers';
+import { emptyPagePool, until } from './helpers';
 import { parseNotebook } from '../../src/notebook/format';
 import { setOpenNotebook } from '../../src/views/notebook/open-notebook';
 
@@ -17,9 +17,8 @@ type Rows = Awaited<ReturnType<PoolClient['rows']>>;
 let pool: PoolClient;
 before(async function () {
   this.timeout(120_000); // a boot on a loaded CI machine can take 30 s
-  pool = await startPool('dashboard-overview', true);
+  pool = await emptyPagePool();
 });
-after(() => pool.terminate());
 
 describe('<aw-dashboard>', () => {
   before(async () => {

@@ -13,7 +13,7 @@ import '../../src/views/data/aw-import-panel';
 import '../../src/views/formats/aw-formats';
 import type { AwFormats } from '../../src/views/formats/aw-formats';
 import { takePendingMapping } from '../../src/views/formats/start-mapping';
-import { fixture, importerFor, parquetWasmUrl, startPool, withImports } from './helpers';
+import { emptyPagePool, fixture, importerFor, parquetWasmUrl, withImports } from './helpers';
 
 @customElement('test-formats-host')
 class TestFormatsHost extends LitElement {
@@ -121,9 +121,8 @@ describe('mapping store', () => {
 let pool: PoolClient;
 before(async function () {
   this.timeout(120_000); // a boot on a loaded CI machine can take 30 s
-  pool = await startPool('formats-mapping', true);
+  pool = await emptyPagePool();
 });
-after(() => pool.terminate());
 
 describe('a file of an unknown shape becomes importable by a mapping', () => {
   before(() => pool.clear());

@@ -6,18 +6,17 @@ import type { AwStepInspector } from '../../src/views/inspector/aw-step-inspecto
 import { formatUsd, setPrices, stepCost } from '../../src/views/kit/prices';
 import { loadStandardPool, standardPool, trajectorySteps } from './curation-data';
 import { mountDashboard } from './dashboard-helpers';
-import { startPool, until } from './helpers';
+import { emptyPagePool, until } from './helpers';
 
 describe('<aw-dashboard> costs and rollout compare', () => {
   let pool: PoolClient;
   before(async () => {
     setPrices([{ pattern: 'm-large', input: 3, output: 15, source: 'test' }]);
-    pool = await startPool('dashboard-cost', true);
+    pool = await emptyPagePool();
     await loadStandardPool(pool);
   });
   after(() => {
     setPrices(null);
-    return pool.terminate();
   });
   afterEach(() => {
     for (const e of document.querySelectorAll('aw-dashboard')) e.remove();

@@ -12,7 +12,7 @@ import type { PoolClient } from '../../src/pool/client';
 import type { Services } from '../../src/views/kit/services';
 import { servicesContext } from '../../src/views/kit/services';
 import '../../src/views/data/aw-import-panel';
-import { importerFor, startPool, withImports } from './helpers';
+import { emptyPagePool, importerFor, withImports } from './helpers';
 
 @customElement('test-collisions-host')
 class TestCollisionsHost extends LitElement {
@@ -25,14 +25,12 @@ class TestCollisionsHost extends LitElement {
 }
 
 let pool: PoolClient;
-before(async function () {
-  this.timeout(120_000); // a boot on a loaded CI machine can take 30 s
-  pool = await startPool('import-panel', true);
-});
-after(() => pool.terminate());
 
 describe('import panel: what was kept', function () {
   this.timeout(120_000);
+  before(async () => {
+    pool = await emptyPagePool();
+  });
   /** An <aw-import-panel> on the emptied pool. */
   async function mountPanel() {
     await pool.clear();
