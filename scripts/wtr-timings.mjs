@@ -2,7 +2,7 @@
 // the runner's process tree spent meanwhile (the dev server, esbuild, Chromium and its renderers; with
 // `concurrency: 1` that is the file's own cost) and how many pool workers (DuckDB-WASM boots) it started. Printed
 // slowest first when the run stops; web-test-runner prints no per-file times of its own. docs/testing.md keeps the
-// table. `WTR_TIMINGS=<file>` also writes every file's and every test's figures there (tab-separated).
+// table. `WTR_TIMINGS=<file>` also writes every file's and every test's figures there (tab-separated); `WTR_TIMINGS=1` writes none.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
@@ -47,10 +47,18 @@ export function treeCpuSeconds(root = process.pid) {
 }
 
 /**
+ * Where WTR_TIMINGS asks the figures to be written: `1` or `true` ask for none (the summary prints anyway; a file named
+ * `1` was once committed from `WTR_TIMINGS=1`).
+ */
+export function timingsFile(value) {
+  return value && !/^(1|true)$/i.test(value) ? value : undefined;
+}
+
+/**
  * The reporter, and a dev-server middleware that counts boots: both go into web-test-runner.config.mjs.
  * `cpu` is injectable for the reporter's own test.
  */
-export function timingsReporter({ top = 12, file = process.env.WTR_TIMINGS, cpu = treeCpuSeconds, out = process.stdout } = {}) {
+export function timingsReporter({ top = 12, file = timingsFile(process.env.WTR_TIMINGS), cpu = treeCpuSeconds, out = process.stdout } = {}) {
   /** session id → { file, t, cpu } while it runs */
   const started = new Map();
   /** test file → { secs, cpu, boots } once finished */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 // @ts-expect-error: a plain .mjs script without types
-import { timingsReporter, treeCpuSeconds } from '../../scripts/wtr-timings.mjs';
+import { timingsFile, timingsReporter, treeCpuSeconds } from '../../scripts/wtr-timings.mjs';
 
 interface Session {
   id: string;
@@ -81,6 +81,15 @@ test('WTR_TIMINGS=<file> writes every file and every test, and the summary still
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('WTR_TIMINGS=1 or true writes no file (it wrote one named 1)', () => {
+  assert.equal(timingsFile('1'), undefined);
+  assert.equal(timingsFile('TRUE'), undefined);
+  assert.equal(timingsFile(''), undefined);
+  assert.equal(timingsFile(undefined), undefined);
+  assert.equal(timingsFile('/tmp/t.tsv'), '/tmp/t.tsv');
+  assert.equal(timingsFile('10.tsv'), '10.tsv');
 });
 
 test('the process tree CPU counts a child that has ended', { skip: process.platform !== 'linux' }, async () => {
