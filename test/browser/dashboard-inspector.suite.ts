@@ -5,7 +5,7 @@ import type { PoolClient } from '../../src/pool/client';
 import '../../src/views/inspector/aw-step-inspector';
 import type { AwStepInspector } from '../../src/views/inspector/aw-step-inspector';
 import { insertSteps, loadStandardPool, testServices, trajectorySteps } from './curation-data';
-import { emptyPagePool } from './helpers';
+import { emptyPagePool, until } from './helpers';
 
 declare global {
   interface Window {
@@ -66,6 +66,33 @@ describe('<aw-step-inspector>', () => {
     for (const p of [IMG, SCRIPT, SVG, `note ${SCRIPT}`, `fail ${IMG}`, `thinking ${IMG}`, `calc${SCRIPT}`, `#${IMG}`]) expect(text).to.include(p);
     expect(text).to.include('"html": "<img src=x onerror=\\"window.__xss=1\\">"');
     expect(window.__xss).to.equal(undefined);
+  });
+
+  it('a label re-reads the open trajectory and keeps the selected step; hidden, it re-reads only when shown', async () => {
+    const el = document.createElement('aw-step-inspector');
+    el.services = testServices(pool);
+    el.trajectoryUid = 'p3-a';
+    document.body.append(el);
+    await settle(el);
+    el.selectStep(1);
+    const text = () => el.renderRoot.textContent ?? '';
+    await setCuration(pool, ['p3-a:0'], { addTags: ['relabelled'] });
+    await until(() => text().includes('#relabelled'), 'the label shown');
+    expect(el.step, 'the selection stays').to.equal(1);
+    // hidden: the write is heard and nothing is read until the inspector is shown again
+    el.style.display = 'none';
+    let heard = false;
+    const off = pool.onChange((e) => (heard ||= e.tables.includes('curation')));
+    await setCuration(pool, ['p3-a:0'], { addTags: ['while-hidden'] });
+    await until(() => heard, 'the change reported');
+    off();
+    await el.loaded;
+    await el.updateComplete;
+    expect(text()).to.not.include('#while-hidden');
+    el.style.display = '';
+    await until(() => text().includes('#while-hidden'), 'the label shown once the inspector is');
+    expect(el.step).to.equal(1);
+    await setCuration(pool, ['p3-a:0'], { removeTags: ['relabelled', 'while-hidden'] });
   });
 
   it('shows the conversation once, per-step metrics, and moves with j/k and [ ]', async () => {

@@ -81,6 +81,25 @@ describe('<aw-dashboard>', () => {
     await until(() => el.summary?.trajectories === 12, 'cleared');
   });
 
+  it('hidden, it reruns nothing after a label and is marked stale; shown, it reruns and shows the label', async () => {
+    const el = await mount();
+    const before = Number(el.summary?.reviewed_steps);
+    const [step] = await pool.rows("SELECT s.step_id FROM steps s LEFT JOIN curation c USING (step_id) WHERE coalesce(c.quality, 'unreviewed') = 'unreviewed' ORDER BY s.step_id LIMIT 1");
+    const id = String(step?.step_id);
+    el.style.display = 'none';
+    let heard = false;
+    const off = pool.onChange((e) => (heard ||= e.tables.includes('curation')));
+    await curationStore(pool).apply({ stepIds: [id] }, { quality: 'good' });
+    await until(() => heard, 'the change reported');
+    off();
+    await el.loaded;
+    expect(Number(el.summary?.reviewed_steps), 'no rerun while hidden').to.equal(before);
+    el.style.display = '';
+    await until(() => Number(el.summary?.reviewed_steps) === before + 1, 'the label counted once the dashboard is shown');
+    await curationStore(pool).undo();
+    await until(() => Number(el.summary?.reviewed_steps) === before, 'the label undone');
+  });
+
   it('bulk-labels the filter from the UI; the export manifest matches the dashboard numbers', async () => {
     const el = await mount();
     el.filter = { models: ['m-large'], rewardMax: 0 };

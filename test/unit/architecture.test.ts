@@ -256,6 +256,14 @@ export function inlinePoolCalls(text: string): string[] {
   return [...text.matchAll(/\.(?:rows|query|queryIPC|queryReadOnly|exec|execOne)\(\s*([`'"][^`'"\n]{0,60})/g)].map((m) => m[1]);
 }
 
+/**
+ * A listener handed to a change feed by hand: `x.onChange(fn)` (a call with no argument, a callback firing, is not one).
+ * Views re-read the pool through PoolQueryController (views/kit/pool-refresh.ts), which alone subscribes.
+ */
+export function changeListeners(text: string): string[] {
+  return [...text.matchAll(/\.onChange\(\s*[^\s)][^\n]{0,40}/g)].map((m) => m[0]);
+}
+
 /** Where SQL text may be written in views/ and app/: a screen folder's queries module, beside the elements that run it. */
 const SCREEN_QUERIES = /^src\/views\/[^/]+\/queries\.ts$/;
 
@@ -292,6 +300,19 @@ describe('architecture: the rules of docs/architecture.md a grep can check', () 
       `s.replaceAll('<', '&lt;')`,
     ].join('\n');
     assert.deepEqual(handQuotes(text), [`.replaceAll("'", "''")`, ".replaceAll('\"', '\"\"')", `.replace(/'/g, "''")`, ".replaceAll(\"'\", `''`)"]);
+  });
+
+  it("no element subscribes to the pool's changes by hand: views re-read through PoolQueryController (views/kit/pool-refresh.ts)", () => {
+    const found = FILES.filter((f) => /^src\/views\//.test(relative(ROOT, f)) && !/^src\/views\/kit\//.test(relative(ROOT, f))).flatMap((f) =>
+      changeListeners(readFileSync(f, 'utf8')).map((s) => `${relative(ROOT, f)}: ${s}`),
+    );
+    assert.deepEqual(found, []);
+  });
+
+  it('the change-listener check sees a subscription however it is spelled, and passes a callback that fires', () => {
+    const text = ['this.off = this.services?.pool.onChange((e) => {', 'pool.onChange(fn);', 'feed.onChange(\n  (e) => x)', 'this.onChange();', "onChange({ inFlight: 1 });", 'onPricesChange(() => 1)'].join('\n');
+    assert.deepEqual(changeListeners(text).length, 3);
+    assert.match(changeListeners(text)[0] ?? '', /^\.onChange\(\(e\) =>/);
   });
 
   it('the SQL check sees a query and passes a tag name', () => {

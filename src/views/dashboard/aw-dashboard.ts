@@ -10,6 +10,7 @@ import { consume } from '@lit/context';
 import type { Table } from 'apache-arrow';
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { PoolQueryController } from '../kit/pool-refresh';
 import { rovingIndex } from '../kit/roving';
 import { emptyState } from '../empty-state';
 import { type Services, servicesContext } from '../kit/services';
@@ -93,14 +94,19 @@ export class AwDashboard extends LitElement {
   private offPrices?: () => void;
   /** Steps in the whole pool, unfiltered (null until counted): 0 shows the empty state. */
   @state() poolSteps: number | null = null;
+  /** Bumped by each read and each new filter or sort: a read whose number is not the latest drops its rows. */
   private seq = 0;
-  private offChange?: () => void;
-  private refreshTimer = 0;
-  /** The pool changed while the dashboard was hidden: refresh when it is shown. */
-  private stale = false;
-  private shown?: IntersectionObserver;
+  /**
+   * Its queries rerun after writes to what it shows, one run at a time; a hidden dashboard does not rerun them after
+   * every import or label (they would hold the single-threaded pool, seconds on a large pool, while the user works
+   * elsewhere): it is marked stale and reruns when shown.
+   */
+  private query = new PoolQueryController(this, { pool: () => this.services?.pool, tables: ['steps', 'curation', 'trajectories'], run: () => this.load() });
+
   /** Settles when the latest refresh has rendered (for tests and callers that wait). */
-  loaded: Promise<void> = Promise.resolve();
+  get loaded(): Promise<void> {
+    return this.query.settled;
+  }
 
   static override styles = [
     base,
@@ -146,11 +152,6 @@ export class AwDashboard extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    if (this.services) this.subscribe();
-    this.shown = new IntersectionObserver((entries) => {
-      if (this.stale && entries.some((e) => e.isIntersecting)) void this.refresh();
-    });
-    this.shown.observe(this);
     this.offRoute = registerRouteState('dashboard', () => dashboardRoute(this.urlState));
     window.addEventListener(ROUTE_EVENT, this.onRoute);
     const r = currentRoute();
@@ -161,9 +162,6 @@ export class AwDashboard extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.offChange?.();
-    this.offChange = undefined;
-    this.shown?.disconnect();
     this.offPrices?.();
     this.offRoute?.();
     window.removeEventListener(ROUTE_EVENT, this.onRoute);
@@ -206,21 +204,6 @@ export class AwDashboard extends LitElement {
     this.fromRoute = false;
   }
 
-  private subscribe(): void {
-    this.offChange?.();
-    this.offChange = this.services?.pool.onChange((e) => {
-      if (!e.tables.some((t) => ['steps', 'curation', 'trajectories'].includes(t))) return;
-      // a hidden dashboard does not rerun its queries after every import or label: they would hold
-      // the single-threaded pool (seconds on a large pool) while the user works elsewhere
-      if (!this.checkVisibility()) {
-        this.stale = true;
-        return;
-      }
-      clearTimeout(this.refreshTimer);
-      this.refreshTimer = window.setTimeout(() => void this.refresh(), 150);
-    });
-  }
-
   /** The trajectory open in the inspector, if any. */
   get selectedTrajectory(): string | null {
     return this.selected;
@@ -231,59 +214,59 @@ export class AwDashboard extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
-    if (changed.has('services')) this.subscribe();
     if (changed.has('filter')) setDashboardFilter(this.filter);
-    if (changed.has('services') || changed.has('filter') || changed.has('sort')) {
-      if (this.checkVisibility()) void this.refresh();
-      else this.stale = true;
+    // a new pool is read by the controller; a new filter or sort drops the rows of a read still running
+    if (changed.has('filter') || changed.has('sort')) {
+      this.seq++;
+      void this.query.invalidate();
     }
   }
 
-  /** Rerun every query of the dashboard for the current filter. */
+  /** Rerun every query of the dashboard for the current filter (after the run in progress, if one is). */
   refresh(): Promise<void> {
+    return this.query.refresh();
+  }
+
+  private async load(): Promise<void> {
     const pool = this.services?.pool;
-    if (!pool) return this.loaded;
+    if (!pool) return;
     const seq = ++this.seq;
-    this.stale = false;
     const where = this.where;
-    this.loaded = (async () => {
-      try {
-        const [total, summary, rewards, groups, groupCounts, trajectories, options, ...dims] = await Promise.all([
-          pool.rows(STEP_COUNT),
-          pool.rows(summarySql(where)),
-          pool.rows(rewardsSql(where)),
-          pool.rows(groupsSql(where)),
-          pool.rows(groupCountsSql(where)),
-          pool.query(trajectoriesSql(where, this.sort, pricedModels(this.models))),
-          pool.rows(OPTIONS_SQL),
-          ...DIMENSIONS.map((d) => pool.rows(breakdownSql(where, d))),
-        ]);
-        if (seq !== this.seq) return;
-        this.poolSteps = Number(total[0]?.n ?? 0);
-        this.summary = summary[0] ?? null;
-        this.rewards = rewards;
-        this.groups = groups;
-        const gc = groupCounts[0] ?? {};
-        this.groupCounts = { groups: Number(gc.groups ?? 0), multi: Number(gc.multi ?? 0), no_signal: Number(gc.no_signal ?? 0) };
-        this.trajectories = trajectories;
-        this.uids = Array.from((trajectories.getChild('trajectory_uid')?.toArray() ?? []) as Iterable<unknown>, String);
-        // the inspector never keeps showing a trajectory that the filter now excludes
-        if (this.selected !== null && !this.uids.includes(this.selected)) this.selected = null;
-        const o = options[0] ?? {};
-        this.options = {
-          agents: (o.agents as string[]) ?? [], models: (o.models as string[]) ?? [], data_sources: (o.data_sources as string[]) ?? [],
-          channels: (o.channels as string[]) ?? [], qualities: (o.qualities as string[]) ?? NO_OPTIONS.qualities, tags: (o.tags as string[]) ?? [],
-        };
-        this.breakdowns = Object.fromEntries(DIMENSIONS.map((d, i) => [d, dims[i]]));
-        this.models = this.options.models;
-        this.error = null;
-        await this.refreshCosts(seq);
-        await this.updateComplete;
-      } catch (e) {
-        if (seq === this.seq) this.error = `The dashboard query failed: ${e instanceof Error ? e.message : String(e)}. Clear the filter or check the pool.`;
-      }
-    })();
-    return this.loaded;
+    try {
+      const [total, summary, rewards, groups, groupCounts, trajectories, options, ...dims] = await Promise.all([
+        pool.rows(STEP_COUNT),
+        pool.rows(summarySql(where)),
+        pool.rows(rewardsSql(where)),
+        pool.rows(groupsSql(where)),
+        pool.rows(groupCountsSql(where)),
+        pool.query(trajectoriesSql(where, this.sort, pricedModels(this.models))),
+        pool.rows(OPTIONS_SQL),
+        ...DIMENSIONS.map((d) => pool.rows(breakdownSql(where, d))),
+      ]);
+      if (seq !== this.seq) return;
+      this.poolSteps = Number(total[0]?.n ?? 0);
+      this.summary = summary[0] ?? null;
+      this.rewards = rewards;
+      this.groups = groups;
+      const gc = groupCounts[0] ?? {};
+      this.groupCounts = { groups: Number(gc.groups ?? 0), multi: Number(gc.multi ?? 0), no_signal: Number(gc.no_signal ?? 0) };
+      this.trajectories = trajectories;
+      this.uids = Array.from((trajectories.getChild('trajectory_uid')?.toArray() ?? []) as Iterable<unknown>, String);
+      // the inspector never keeps showing a trajectory that the filter now excludes
+      if (this.selected !== null && !this.uids.includes(this.selected)) this.selected = null;
+      const o = options[0] ?? {};
+      this.options = {
+        agents: (o.agents as string[]) ?? [], models: (o.models as string[]) ?? [], data_sources: (o.data_sources as string[]) ?? [],
+        channels: (o.channels as string[]) ?? [], qualities: (o.qualities as string[]) ?? NO_OPTIONS.qualities, tags: (o.tags as string[]) ?? [],
+      };
+      this.breakdowns = Object.fromEntries(DIMENSIONS.map((d, i) => [d, dims[i]]));
+      this.models = this.options.models;
+      this.error = null;
+      await this.refreshCosts(seq);
+      await this.updateComplete;
+    } catch (e) {
+      if (seq === this.seq) this.error = `The dashboard query failed: ${e instanceof Error ? e.message : String(e)}. Clear the filter or check the pool.`;
+    }
   }
 
   /** Costs under the current price table: per model over the filter, and per listed trajectory. */

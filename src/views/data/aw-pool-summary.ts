@@ -2,7 +2,7 @@ import { consume } from '@lit/context';
 import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { formatBytes } from '../kit/download';
-import { refreshOnPoolChange } from '../kit/pool-refresh';
+import { PoolQueryController } from '../kit/pool-refresh';
 import type { Services } from '../kit/services';
 import { servicesContext } from '../kit/services';
 import { base } from '../kit/styles';
@@ -29,21 +29,15 @@ export class AwPoolSummary extends LitElement {
   /** The database file and the size past which imports are refused (null: an in-memory pool). */
   @state() private room: { bytes: number; limit: number } | null = null;
   @state() private compacting = false;
-  private off: (() => void) | null = null;
+  /** The Pool card's figures: steps, curation and the import history. */
+  private query = new PoolQueryController(this, { pool: () => this.services?.pool, tables: ['steps', 'curation', 'imports', 'import_errors'], run: () => this.load() });
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    // the Pool card's figures: steps, curation and the import history
-    this.off = refreshOnPoolChange(this, this.services.pool, ['steps', 'curation', 'imports', 'import_errors'], () => this.refresh());
-    void this.refresh();
+  /** Re-read the totals and the import log (after the read in progress, if one is). */
+  refresh(): Promise<void> {
+    return this.query.refresh();
   }
 
-  override disconnectedCallback(): void {
-    this.off?.();
-    super.disconnectedCallback();
-  }
-
-  async refresh(): Promise<void> {
+  private async load(): Promise<void> {
     try {
       const pool = this.services.pool;
       [this.totals] = await pool.rows(POOL_TOTALS);

@@ -8,7 +8,7 @@ import { css, html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { type Services, servicesContext } from '../kit/services';
 import { base } from '../kit/styles';
-import { refreshOnPoolChange } from '../kit/pool-refresh';
+import { PoolQueryController } from '../kit/pool-refresh';
 import '../inspector/aw-step-inspector';
 import type { AwStepInspector } from '../inspector/aw-step-inspector';
 import { type CallRow, capturedCalls, LiveCalls } from './calls';
@@ -24,8 +24,8 @@ export class AwGatewayCalls extends LitElement {
   @state() private open: CallRow | null = null;
   @state() private error: string | null = null;
   private live = new LiveCalls(() => (this.rows = this.live.merge(this.pooled)));
-  private offPool?: () => void;
-  private seq = 0;
+  /** Calls re-read as soon as they are in the pool (no burst window: a capture writes one call at a time); none for a hidden tab. */
+  private query = new PoolQueryController(this, { pool: () => this.services?.pool, tables: ['steps'], run: () => this.load(), delayMs: 0 });
 
   static override styles = [
     base,
@@ -47,30 +47,28 @@ export class AwGatewayCalls extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.live.start();
-    // no queries for a hidden tab during imports: re-read when shown
-    this.offPool = this.services ? refreshOnPoolChange(this, this.services.pool, ['steps'], () => this.refresh(), 0) : undefined;
-    void this.refresh();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.live.stop();
-    this.offPool?.();
   }
 
-  /** Re-read the captured calls from the pool. */
-  async refresh(): Promise<void> {
+  /** Re-read the captured calls from the pool (after the read in progress, if one is). */
+  refresh(): Promise<void> {
+    return this.query.refresh();
+  }
+
+  private async load(): Promise<void> {
     const pool = this.services?.pool;
     if (!pool) return;
-    const seq = ++this.seq;
     try {
       const rows = await capturedCalls(pool);
-      if (seq !== this.seq) return;
       this.pooled = rows;
       this.rows = this.live.merge(rows);
       this.error = null;
     } catch (e) {
-      if (seq === this.seq) this.error = `Could not list captured calls: ${e instanceof Error ? e.message : String(e)}`;
+      this.error = `Could not list captured calls: ${e instanceof Error ? e.message : String(e)}`;
     }
   }
 
@@ -80,7 +78,8 @@ export class AwGatewayCalls extends LitElement {
     const inspector = this.renderRoot.querySelector('aw-step-inspector') as AwStepInspector | null;
     if (!inspector) return;
     const index = Number(r.step_id.slice(r.step_id.lastIndexOf(':') + 1));
-    for (let i = 0; i < 40 && !inspector.loadedSteps.length; i++) await new Promise((res) => setTimeout(res, 50));
+    await inspector.updateComplete;
+    await inspector.loaded;
     const at = inspector.loadedSteps.findIndex((s) => s.step_index === index);
     if (at >= 0) inspector.selectStep(at);
     inspector.scrollIntoView?.({ block: 'nearest' });

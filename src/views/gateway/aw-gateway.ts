@@ -21,7 +21,7 @@ import { corsHint, type GatewaySettings, type UpstreamConfig, type UpstreamKind 
 import { type GatewayStatus, watchGatewayStatus } from './status';
 import './aw-gateway-calls';
 import { STEP_COUNT } from '../kit/queries';
-import { refreshOnPoolChange } from '../kit/pool-refresh';
+import { PoolQueryController } from '../kit/pool-refresh';
 import { Cancellable } from '../../util/jobs';
 
 @customElement('aw-gateway')
@@ -41,7 +41,8 @@ export class AwGateway extends LitElement {
   @consume({ context: servicesContext, subscribe: true }) @property({ attribute: false }) services?: Services;
   /** Steps in the pool (null until counted): 0 shows what to do first. */
   @state() poolSteps: number | null = null;
-  private offPool?: () => void;
+  /** Steps in the pool (the empty state); hidden, it counts when shown again (it counted after every imported batch: 18 times during the demo's import). */
+  readonly query = new PoolQueryController(this, { pool: () => this.services?.pool, tables: ['steps'], run: () => this.countSteps() });
   @state() private settings: GatewaySettings | null = null;
   @state() private editing: UpstreamConfig | null = null;
   @state() private hint: string | null = null;
@@ -63,9 +64,6 @@ export class AwGateway extends LitElement {
     super.connectedCallback();
     this.unwatch = watchGatewayStatus((s) => (this.status = s));
     void this.load();
-    // hidden, it counts when shown again (it counted after every imported batch: 18 times during the demo's import)
-    this.offPool = this.services ? refreshOnPoolChange(this, this.services.pool, ['steps'], () => this.countSteps()) : undefined;
-    void this.countSteps();
   }
 
   private async countSteps(): Promise<void> {
@@ -76,7 +74,6 @@ export class AwGateway extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.unwatch?.();
-    this.offPool?.();
   }
 
   private async load(): Promise<void> {

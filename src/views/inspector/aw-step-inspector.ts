@@ -17,6 +17,7 @@
 import { consume } from '@lit/context';
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { PoolQueryController } from '../kit/pool-refresh';
 import { rovingIndex } from '../kit/roving';
 import { type Services, servicesContext } from '../kit/services';
 import { base } from '../kit/styles';
@@ -79,8 +80,10 @@ export class AwStepInspector extends LitElement {
   @state() private rawOpen = new Set<string>();
   private results = new Map<string, ChatMessage>();
   private calls = new Map<string, string>();
-  private loadSeq = 0;
-  private offChange?: () => void;
+  /** The next load starts at the first step (a new trajectory); a re-read after a label keeps the selected step. */
+  private resetStep = false;
+  /** The trajectory is re-read after writes to its steps or labels (a label changed it), not while hidden. */
+  private query = new PoolQueryController(this, { pool: () => this.services?.pool, tables: ['curation', 'steps'], run: () => this.load() });
   private offPrices?: () => void;
 
   static override styles = [
@@ -147,51 +150,53 @@ export class AwStepInspector extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.removeEventListener('keydown', this.onKey);
-    this.offChange?.();
     this.offPrices?.();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('services')) {
-      this.offChange?.();
-      this.offChange = this.services?.pool.onChange((e) => {
-        if (e.tables.some((t) => t === 'curation' || t === 'steps')) void this.reload(false);
-      });
+    // a new pool is read by the controller; a new trajectory now, even hidden (it is what the caller opened)
+    if (changed.has('trajectoryUid')) {
+      this.expanded = new Set();
+      void this.reload();
     }
-    if (changed.has('trajectoryUid')) this.expanded = new Set();
-    if (changed.has('trajectoryUid') || changed.has('services')) void this.reload(changed.has('trajectoryUid'));
   }
 
   /** Settles when the latest load has finished (for tests and callers that wait). */
-  loaded: Promise<void> = Promise.resolve();
+  get loaded(): Promise<void> {
+    return this.query.settled;
+  }
 
-  /** Reload the current trajectory (after a label changed). */
+  /** Reload the current trajectory (after the load in progress, if one is); `resetStep` false keeps the selected step. */
   reload(resetStep = true): Promise<void> {
+    if (resetStep) this.resetStep = true;
+    return this.query.refresh();
+  }
+
+  private async load(): Promise<void> {
     const pool = this.services?.pool;
     const uid = this.trajectoryUid;
-    const seq = ++this.loadSeq;
+    const resetStep = this.resetStep;
+    this.resetStep = false;
     if (!pool || !uid) {
       this.steps = [];
-      return this.loaded;
+      return;
     }
     this.loading = true;
-    this.loaded = (async () => {
-      try {
-        const [steps, timings] = await Promise.all([loadTrajectory(pool, uid), loadTimings(pool, uid)]);
-        if (seq !== this.loadSeq) return;
-        this.steps = steps;
-        this.timings = timings;
-        this.error = null;
-        if (resetStep) this.step = 0;
-        this.step = Math.min(this.step, Math.max(0, steps.length - 1));
-        this.emitStep();
-      } catch (e) {
-        if (seq === this.loadSeq) this.error = `Could not load trajectory ${uid}: ${e instanceof Error ? e.message : String(e)}`;
-      } finally {
-        if (seq === this.loadSeq) this.loading = false;
-      }
-    })();
-    return this.loaded;
+    try {
+      const [steps, timings] = await Promise.all([loadTrajectory(pool, uid), loadTimings(pool, uid)]);
+      // another trajectory was opened meanwhile: the load queued after this one reads it
+      if (uid !== this.trajectoryUid) return;
+      this.steps = steps;
+      this.timings = timings;
+      this.error = null;
+      if (resetStep) this.step = 0;
+      this.step = Math.min(this.step, Math.max(0, steps.length - 1));
+      this.emitStep();
+    } catch (e) {
+      if (uid === this.trajectoryUid) this.error = `Could not load trajectory ${uid}: ${e instanceof Error ? e.message : String(e)}`;
+    } finally {
+      this.loading = false;
+    }
   }
 
   get selectedStep(): InspectorStep | null {

@@ -1,9 +1,14 @@
 /**
- * Re-reading a view's figures after pool writes, without holding the single-threaded pool for views nobody sees:
- * only writes to the tables the view shows count; writes that come in a burst (an import's commit, labels, a
- * notebook's effect cells) give one re-read; one re-read runs at a time (the next waits for it); and a hidden view
- * (another tab, scrolled away) is only marked stale and re-read when it comes into view.
+ * How a view re-reads the pool after writes: one Lit ReactiveController, `PoolQueryController`, for every view (as
+ * Mosaic's `MosaicClient` is for its clients), so no element subscribes to the pool's change feed by hand
+ * (test/unit/architecture.test.ts fails on a `.onChange(` listener under views/ outside views/kit).
+ *
+ * It does not hold the single-threaded pool for views nobody sees: only writes to the tables the view shows count;
+ * writes that come in a burst (an import's commit, labels, a notebook's effect cells) give one re-read; one re-read
+ * runs at a time (one asked for meanwhile runs right after it); and a hidden view (another tab, a closed section) is
+ * only marked stale and re-read when it comes into view.
  */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PoolPort } from '../../pool/port';
 
 type ChangeSource = Pick<PoolPort, 'onChange'>;
@@ -20,55 +25,147 @@ export function schemaMayHaveChanged(tables: readonly string[]): boolean {
   return tables.some((t) => !DATA_TABLES.has(t));
 }
 
-/** `tables`: the tables the view shows (a change to one of them re-reads it), or a test of the changed tables. */
-export function refreshOnPoolChange(
-  host: Element,
-  pool: ChangeSource,
-  tables: readonly string[] | ((changed: readonly string[]) => boolean),
-  refresh: () => Promise<unknown>,
-  delayMs = 150,
-): () => void {
-  let stale = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running = false;
-  let again = false;
-  const run = async () => {
-    if (running) {
-      again = true;
+export interface PoolQueryOptions {
+  /** The pool whose writes the view follows, or none yet (the services context can arrive after the element connects). */
+  pool: () => ChangeSource | null | undefined;
+  /** The tables the view shows (a write to one of them re-reads it), or a test of the changed tables. */
+  tables: readonly string[] | ((changed: readonly string[]) => boolean);
+  /** Read the view's figures. It handles its own errors (it shows them); one it throws is reported, never swallowed. */
+  run: () => Promise<unknown>;
+  /** How long a burst of writes is collected into one re-read, in ms (150: the demo's import batches). */
+  delayMs?: number;
+}
+
+/**
+ * Re-reads a view (`run`) after writes to its tables, when its pool appears, and when the view asks (`refresh`,
+ * `invalidate`): one read at a time, none for a hidden view until it is shown. Subscribes while the host is connected
+ * and has a pool; `settled` settles when the latest read has finished (tests wait on it).
+ */
+export class PoolQueryController implements ReactiveController {
+  /** A write (or `invalidate`) came while the host was hidden: it re-reads when it comes into view. */
+  stale = false;
+  private readonly host: ReactiveControllerHost & Element;
+  private readonly options: PoolQueryOptions;
+  private source: ChangeSource | null = null;
+  private off: (() => void) | null = null;
+  private shown: IntersectionObserver | null = null;
+  private connected = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private running = false;
+  /** A read was asked for while one ran: it runs when that one ends. */
+  private again = false;
+  private waiting: (() => void)[] = [];
+
+  constructor(host: ReactiveControllerHost & Element, options: PoolQueryOptions) {
+    this.host = host;
+    this.options = options;
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    this.connected = true;
+    this.shown = new IntersectionObserver((entries) => {
+      if (this.stale && entries.some((e) => e.isIntersecting)) void this.refresh();
+    });
+    this.shown.observe(this.host);
+    // subscribe (and read) in the update: the view's own inputs are set by then, and a read it asks for in
+    // willUpdate counts as the first one
+    this.host.requestUpdate();
+  }
+
+  hostUpdate(): void {
+    if (this.connected) this.attach(true);
+  }
+
+  hostDisconnected(): void {
+    this.connected = false;
+    this.off?.();
+    this.off = null;
+    this.source = null;
+    this.shown?.disconnect();
+    this.shown = null;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.again = false;
+    this.stale = false;
+    this.settle();
+  }
+
+  /** Settles when no read is running or waiting to run (a hidden view's stale mark does not count: it waits to be shown). */
+  get settled(): Promise<void> {
+    if (this.idle()) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Re-read now, or right after the read that is running. Settles when a read that started after this call has ended. */
+  refresh(): Promise<void> {
+    if (this.connected) this.attach(false);
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.stale = false;
+    if (this.running) this.again = true;
+    else void this.run();
+    return this.settled;
+  }
+
+  /** The view's own inputs changed (a filter, a sort): re-read now if it is shown, when it is shown if hidden. */
+  invalidate(): Promise<void> {
+    if (this.host.checkVisibility()) return this.refresh();
+    this.stale = true;
+    return this.settled;
+  }
+
+  /** Follow the pool the host has now: a new one is subscribed to and, with `read`, read from. */
+  private attach(read: boolean): void {
+    const source = this.options.pool() ?? null;
+    if (source === this.source) return;
+    this.off?.();
+    this.source = source;
+    this.off = source ? source.onChange((e) => this.changed(e.tables)) : null;
+    if (source && read) void this.invalidate();
+  }
+
+  private changed(tables: readonly string[]): void {
+    const t = this.options.tables;
+    if (typeof t === 'function' ? !t(tables) : !tables.some((x) => t.includes(x))) return;
+    if (!this.host.checkVisibility()) {
+      this.stale = true;
       return;
     }
-    running = true;
-    try {
-      await refresh();
-    } finally {
-      running = false;
-      if (again) {
-        again = false;
-        schedule();
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (this.host.checkVisibility()) void this.refresh();
+      else {
+        this.stale = true;
+        this.settle();
       }
+    }, this.options.delayMs ?? 150);
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    try {
+      await this.options.run();
+    } catch (e) {
+      reportError(e);
+    } finally {
+      this.running = false;
+      if (this.again) {
+        this.again = false;
+        void this.run();
+      } else this.settle();
     }
-  };
-  const schedule = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => void run(), delayMs);
-  };
-  const off = pool.onChange((e) => {
-    if (typeof tables === 'function' ? !tables(e.tables) : !e.tables.some((t) => tables.includes(t))) return;
-    if (host.checkVisibility()) schedule();
-    else stale = true;
-  });
-  const shown = new IntersectionObserver((entries) => {
-    if (stale && entries.some((x) => x.isIntersecting)) {
-      stale = false;
-      schedule();
-    }
-  });
-  shown.observe(host);
-  return () => {
-    off();
-    shown.disconnect();
-    clearTimeout(timer);
-  };
+  }
+
+  private idle(): boolean {
+    return !this.running && this.timer === undefined;
+  }
+
+  private settle(): void {
+    if (!this.idle()) return;
+    for (const resolve of this.waiting.splice(0)) resolve();
+  }
 }
 
 /**

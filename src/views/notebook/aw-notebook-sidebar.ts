@@ -9,7 +9,7 @@ import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { type Services, servicesContext } from '../kit/services';
 import { groupSchema, type SchemaTable, schemaColumnsSql } from './queries';
-import { refreshOnPoolChange, schemaMayHaveChanged } from '../kit/pool-refresh';
+import { PoolQueryController, schemaMayHaveChanged } from '../kit/pool-refresh';
 import type { HistoryEntry, NotebookStore } from '../../notebook/storage';
 import { formatMs } from '../aw-table';
 import { sqlName } from '../../pool/sql';
@@ -31,7 +31,8 @@ export class AwNotebookSidebar extends LitElement {
   @state() private history: HistoryEntry[] = [];
   /** Show the runs of every notebook, not only this one's. */
   @state() allHistory = false;
-  private offPool: (() => void) | null = null;
+  /** The schema is re-read only when shown, and only when a change may have touched it (not every imported batch). */
+  private query = new PoolQueryController(this, { pool: () => this.services?.pool, tables: schemaMayHaveChanged, run: () => this.loadTables() });
 
   static override styles = css`
     :host { display: block; font: 12px/1.4 system-ui, sans-serif; color: var(--aw-text); }
@@ -60,19 +61,9 @@ export class AwNotebookSidebar extends LitElement {
     .none { color: var(--aw-muted); }
   `;
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.offPool?.();
-    this.offPool = null;
-  }
-
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('services')) {
-      this.offPool?.();
-      // only when shown, and only when the change may have touched the schema (not every imported batch)
-      this.offPool = this.services ? refreshOnPoolChange(this, this.services.pool, schemaMayHaveChanged, () => this.loadTables()) : null;
-    }
-    if (changed.has('services') || changed.has('notebookSchema') || changed.has('refreshKey')) void this.loadTables();
+    // a new pool is read by the controller
+    if (changed.has('notebookSchema') || changed.has('refreshKey')) void this.query.refresh();
     if (changed.has('store') || changed.has('notebookId') || changed.has('refreshKey') || changed.has('allHistory')) void this.loadHistory();
   }
 

@@ -17,7 +17,7 @@ import './aw-cell';
 import type { AwCell, CellAction } from './aw-cell';
 import type { SqlSchema } from './aw-sql-editor';
 import { TABLE_COLUMNS } from './queries';
-import { changesWhileShown, refreshOnPoolChange, schemaMayHaveChanged } from '../kit/pool-refresh';
+import { changesWhileShown, PoolQueryController, schemaMayHaveChanged } from '../kit/pool-refresh';
 import { download } from '../kit/download';
 
 
@@ -39,7 +39,8 @@ export class AwNotebook extends LitElement {
   private runtime: NotebookRuntime | null = null;
   private runtimePool: unknown = null;
   private offUpdate: (() => void) | null = null;
-  private offPool: (() => void) | null = null;
+  /** The SQL completion's tables and columns, re-read only when shown, and only when a change may have touched the schema. */
+  readonly schemaQuery = new PoolQueryController(this, { pool: () => this.services?.pool, tables: schemaMayHaveChanged, run: () => this.loadSchema() });
   private opened: Promise<void> = Promise.resolve();
   /** The cell whose editor had the focus last (where the sidebar inserts names). */
   private lastCellKey: string | null = null;
@@ -73,7 +74,6 @@ export class AwNotebook extends LitElement {
 
   private stopRuntime(): void {
     this.offUpdate?.();
-    this.offPool?.();
     this.runtime?.dispose();
     this.runtime = null;
     this.runtimePool = null;
@@ -98,7 +98,7 @@ export class AwNotebook extends LitElement {
         queryReadOnly: (sql, run) => pool.queryReadOnly(sql, run),
         execOne: (sql) => pool.execOne(sql),
         interrupt: (reason) => pool.interrupt(reason),
-        onChange: (fn) => feed.onChange(fn),
+        onChange: feed.onChange,
       },
       this.notebookId,
     );
@@ -107,8 +107,6 @@ export class AwNotebook extends LitElement {
     rt.autorun = !this.awaitingConfirm;
     rt.setCells(this.doc.cells);
     this.offUpdate = rt.onUpdate(() => this.bump());
-    this.offPool = refreshOnPoolChange(this, pool, schemaMayHaveChanged, () => this.loadSchema());
-    void this.loadSchema();
     if (!this.awaitingConfirm) this.opened = this.afterRun(rt.runAll()).catch((e) => this.services?.notify(`The notebook could not start: ${e instanceof Error ? e.message : e}`, 'error'));
   }
 

@@ -10,6 +10,7 @@
 import { consume } from '@lit/context';
 import { css, html, LitElement, nothing, type PropertyValues, svg } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { PoolQueryController } from '../kit/pool-refresh';
 import { type Services, servicesContext } from '../kit/services';
 import type { Row } from '../../pool/rows';
 import { type AuditCause, auditRowsSql, auditSql, lengthHistogramSql } from '../../tokenizer/audit-sql';
@@ -91,10 +92,10 @@ export class AwTokenizerPanel extends LitElement {
   /** What is loading while `busy` (shown with a progress bar: the bundled Qwen3 takes seconds). */
   @state() private loading = '';
   private off?: () => void;
-  private offPool?: () => void;
+  /** The histogram and the audit are re-read when token counts are written (counting, a new profile), not while hidden. */
+  private query = new PoolQueryController(this, { pool: () => this.services?.pool, tables: ['token_counts'], run: () => this.load() });
   /** The drawn histogram, redrawn only when its rows or the limit change (not on every counting progress update). */
   private chart: { rows: Row[]; limit: number; el: ReturnType<typeof lengthHistogram> } | null = null;
-  private seq = 0;
 
   static override styles = css`
     :host { display: block; font: 13px/1.4 system-ui, sans-serif; }
@@ -122,7 +123,6 @@ export class AwTokenizerPanel extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.off?.();
-    this.offPool?.();
   }
 
   private listen(): void {
@@ -137,30 +137,31 @@ export class AwTokenizerPanel extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('service')) this.listen();
-    if (changed.has('services')) {
-      this.offPool?.();
-      this.offPool = this.services?.pool.onChange((e) => {
-        if (e.tables.includes('token_counts')) void this.refresh();
-      });
-    }
-    if (changed.has('where') || changed.has('limit') || changed.has('services')) void this.refresh();
+    // a new pool is read by the controller
+    if (changed.has('where') || changed.has('limit')) void this.refresh();
   }
 
-  /** Rerun the histogram and the audit for the selection. */
-  async refresh(): Promise<void> {
+  /** Rerun the histogram and the audit for the selection (after the run in progress, if one is). */
+  refresh(): Promise<void> {
+    return this.query.refresh();
+  }
+
+  private async load(): Promise<void> {
     const pool = this.services?.pool;
     if (!pool || !this.svc()?.info()) return;
-    const seq = ++this.seq;
+    const { where, limit } = this;
+    // the selection or the limit changed meanwhile: the run queued after this one reads them
+    const current = () => where === this.where && limit === this.limit;
     try {
-      const [h, a, warnings] = await Promise.all([pool.rows(lengthHistogramSql(this.where, this.limit)), pool.rows(auditSql(this.where, this.limit)), this.svc()?.toolWarnings() ?? []]);
-      if (seq !== this.seq) return;
+      const [h, a, warnings] = await Promise.all([pool.rows(lengthHistogramSql(where, limit)), pool.rows(auditSql(where, limit)), this.svc()?.toolWarnings() ?? []]);
+      if (!current()) return;
       this.histogram = h;
       this.audit = a.map((r) => ({ id: String(r.id), label: String(r.label), steps: Number(r.steps), trajectories: Number(r.trajectories) }));
       this.warnings = warnings;
       if (this.cause && !this.audit.some((c) => c.id === this.cause)) this.cause = null;
-      if (this.cause) this.causeRows = await pool.rows(auditRowsSql(this.where, this.cause, this.limit));
+      if (this.cause) this.causeRows = await pool.rows(auditRowsSql(where, this.cause, limit));
     } catch (e) {
-      if (seq === this.seq) this.message = { kind: 'error', text: `The token audit failed: ${e instanceof Error ? e.message : String(e)}` };
+      if (current()) this.message = { kind: 'error', text: `The token audit failed: ${e instanceof Error ? e.message : String(e)}` };
     }
   }
 
