@@ -1,9 +1,10 @@
 // `npm test`: typecheck, lint, unit tests (node), build, browser tests (web-test-runner), e2e tests
 // (playwright-core on the built app). Prints each stage and one closing summary line.
 //
-// Two lanes run side by side (decision 029): typecheck → lint → unit → build → e2e in one; the unit files that need a
-// process of their own (unit-2, decision 066), the browser stage (it needs no build) and a few e2e files in the other,
-// so the lanes end together; on 2 cores the two lanes take about as long.
+// Three lanes run side by side (decision 029, revised in decision 089): typecheck → lint → unit → unit-2 in one; the
+// browser stage, then a few e2e files, in the second; the build, then the e2e stage, in the third. A clean-clone run
+// on 2 cores used 1.06 cores on average with two lanes (820 CPU-s in 772 s wall): the stages wait on browsers,
+// workers and I/O as much as they compute, so a third lane fills the idle core.
 // Each stage's output is buffered and printed whole when the stage ends, so the log reads stage by stage.
 // `npm test -- <stage> …` runs only the named stages; `--serial` runs them one after the other.
 import { spawn } from 'node:child_process';
@@ -13,11 +14,7 @@ import { isolated } from './one-process.mjs';
 // Node 20's --test takes files, not folders or globs.
 const files = (dir, suffix) => readdirSync(dir).filter((f) => f.endsWith(suffix)).sort().map((f) => `${dir}/${f}`);
 
-/**
- * e2e files run in lane 2 after the browser stage (clean-clone run at 679b901: lane 1 ended at 841 s, lane 2 at 771 s;
- * notebook-keyboard took ≈ 20 s of lane 1). At 21c2141 the unit stage had grown (1,283 tests, 384 s under load) and
- * lane 1 ended at 937 s, lane 2 at 655 s: cli-agrees (≈ 82 s of tests) and durability (≈ 56 s) moved here too.
- */
+/** e2e files run in lane 2 after the browser stage, so that the lanes end at about the same time. */
 const LANE2_E2E = ['test/e2e/notebook-keyboard.test.mjs', 'test/e2e/durability.test.mjs'];
 
 const unitFiles = files('test/unit', '.test.ts');
@@ -33,11 +30,11 @@ const all = [
   // the unit files in one process (scripts/one-process.mjs: a node + tsx start per file cost more than most files'
   // tests), but those that change the process for the files after them, each in its own (unit-2)
   { name: 'unit', lane: 1, cmd: 'node', args: ['--import', 'tsx', '--test-reporter=spec', 'scripts/one-process.mjs', ...UNIT.shared], kind: 'node' },
-  { name: 'unit-2', lane: 2, cmd: 'node', args: ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...UNIT.own], kind: 'node' },
-  { name: 'build', lane: 1, cmd: 'npx', args: ['vite', 'build', '--mode', 'test', '--logLevel', 'warn'], kind: 'check' },
+  { name: 'unit-2', lane: 1, cmd: 'node', args: ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...UNIT.own], kind: 'node' },
+  { name: 'build', lane: 3, cmd: 'npx', args: ['vite', 'build', '--mode', 'test', '--logLevel', 'warn'], kind: 'check' },
   { name: 'browser', lane: 2, cmd: 'npx', args: ['web-test-runner'], kind: 'wtr' },
-  { name: 'e2e', lane: 1, cmd: 'node', args: ['--test', '--test-concurrency=1', '--test-reporter=spec', ...files('test/e2e', '.test.mjs').filter((f) => !LANE2_E2E.includes(f))], kind: 'node', needs: 'build' },
-  // a few e2e files run after the browser stage, in its lane, so both lanes end at about the same time
+  { name: 'e2e', lane: 3, cmd: 'node', args: ['--test', '--test-concurrency=1', '--test-reporter=spec', ...files('test/e2e', '.test.mjs').filter((f) => !LANE2_E2E.includes(f))], kind: 'node', needs: 'build' },
+  // a few e2e files run after the browser stage, in its lane, so the lanes end at about the same time
   { name: 'e2e-2', lane: 2, cmd: 'node', args: ['--test', '--test-concurrency=1', '--test-reporter=spec', ...LANE2_E2E], kind: 'node', needs: 'build' },
 ];
 /** `npm test -- unit` runs both unit stages, `-- e2e` both e2e stages. */
@@ -94,7 +91,7 @@ const built = new Promise((r) => {
 });
 
 async function runStage(stage) {
-  // a stage that needs the build waits for it (the build runs in lane 1) unless the build is not among the stages run
+  // a stage that needs the build waits for it (the build runs in lane 3) unless the build is not among the stages run
   if (stage.needs && stages.some((s) => s.name === stage.needs)) await built;
   if (stage.needs && failedBuild.value) {
     results.set(stage.name, { skipped: true });
@@ -116,7 +113,7 @@ async function lane(list) {
 }
 
 if (serial) await lane(stages);
-else await Promise.all([1, 2].map((n) => lane(stages.filter((s) => s.lane === n))));
+else await Promise.all([1, 2, 3].map((n) => lane(stages.filter((s) => s.lane === n))));
 
 let passed = 0;
 let failed = 0;
@@ -134,6 +131,6 @@ if (failedBuild.value && stages.some((s) => s.needs)) {
 }
 console.log('\n=== summary ===');
 for (const l of lines) console.log(l);
-console.log(`total      ${((Date.now() - t00) / 1000).toFixed(1)} s wall${serial ? ' (serial)' : ' (two lanes)'}`);
+console.log(`total      ${((Date.now() - t00) / 1000).toFixed(1)} s wall${serial ? ' (serial)' : ' (three lanes)'}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
