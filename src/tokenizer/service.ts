@@ -100,6 +100,9 @@ export class TokenizerService {
   /** Uses of the profile in flight (counts, renders, export plans): while any runs, IndexedDB says so (see restore). */
   private inUse = 0;
   private useMark: Promise<unknown> = Promise.resolve();
+  private releaseUse: (() => void) | undefined;
+  /** Names this service's use mark and its Web Lock (using, restore). */
+  private readonly owner = crypto.randomUUID();
   /** Stopped workers' pool cursors being closed (stopWorkers); new workers start after. */
   private closing: Promise<void> = Promise.resolve();
   private files: ProfileFiles | null = null;
@@ -254,16 +257,26 @@ export class TokenizerService {
 
   /**
    * Mark a use of the active profile in IndexedDB while it runs, so that a profile whose use never ended (the tab
-   * hung and was reloaded or closed) is not restored to hang again (restore).
+   * hung and was reloaded or closed) is not restored to hang again (restore). The mark names this service, and the
+   * service holds a Web Lock of that name while the use runs: a mark whose lock is still held belongs to a use that
+   * is running now (another tab, or another service of this page), not to one a reload cut off.
    */
   private async using<T>(what: string, run: () => Promise<T>): Promise<T> {
-    if (this.inUse++ === 0) this.useMark = this.useMark.then(async () => (await db()).put('profile', { key: 'busy', what, since: Date.now() })).catch(() => undefined);
+    if (this.inUse++ === 0) {
+      const held = holdLock(useLock(this.owner));
+      this.releaseUse = held.release;
+      this.useMark = this.useMark.then(async () => {
+        await held.granted;
+        await (await db()).put('profile', { key: 'busy', what, since: Date.now(), owner: this.owner });
+      }).catch(() => undefined);
+    }
     try {
       return await run();
     } finally {
       // the use ends when its mark is gone: a restore right after it (a new service, a reload) must not see it running
       if (--this.inUse === 0) {
-        this.useMark = this.useMark.then(async () => (await db()).delete('profile', 'busy')).catch(() => undefined);
+        const release = this.releaseUse;
+        this.useMark = this.useMark.then(async () => (await db()).delete('profile', 'busy')).catch(() => undefined).finally(() => release?.());
         await this.useMark;
       }
     }
@@ -296,7 +309,9 @@ export class TokenizerService {
   async restore(): Promise<void> {
     const d = await db();
     const s = (await d.get('profile', 'active')) as Stored | undefined;
-    const busy = (await d.get('profile', 'busy')) as { what?: string } | undefined;
+    let busy = (await d.get('profile', 'busy')) as { what?: string; owner?: string } | undefined;
+    // a use running now elsewhere (another tab, another service of this page) holds its lock: not an unfinished use
+    if (busy?.owner && (await lockHeld(useLock(busy.owner)))) busy = undefined;
     if (busy) await d.delete('profile', 'busy');
     if (!s) return;
     if (busy) {
@@ -500,4 +515,31 @@ export function activeTokenizer(): TokenizerService | null {
 }
 export function setActiveTokenizer(s: TokenizerService | null): void {
   current = s;
+}
+
+/** The Web Lock a service holds while it uses its profile (TokenizerService.using). */
+const useLock = (owner: string) => `agentworld-tokenizer-use-${owner}`;
+
+/** Hold the Web Lock `name` until `release` is called; `granted` settles once it is held (at once where there are no Web Locks). */
+function holdLock(name: string): { granted: Promise<void>; release: () => void } {
+  let release: () => void = () => {};
+  const locks = globalThis.navigator?.locks;
+  if (!locks) return { granted: Promise.resolve(), release };
+  const done = new Promise<void>((r) => (release = r));
+  const granted = new Promise<void>((g) => {
+    locks
+      .request(name, () => {
+        g();
+        return done;
+      })
+      .catch(() => g());
+  });
+  return { granted, release };
+}
+
+/** Whether some context holds the Web Lock `name` now (false where there are no Web Locks). */
+async function lockHeld(name: string): Promise<boolean> {
+  const locks = globalThis.navigator?.locks;
+  if (!locks) return false;
+  return ((await locks.query()).held ?? []).some((l) => l.name === name);
 }

@@ -4,6 +4,7 @@
  * and the choice survives a reload (restore).
  */
 import { expect } from '@esm-bundle/chai';
+import { openDB } from 'idb';
 import type { PoolClient } from '../../src/pool/client';
 import { TokenizerService } from '../../src/tokenizer/service';
 import '../../src/views/tokenizer/aw-tokenizer-panel';
@@ -66,5 +67,36 @@ describe('OpenAI o200k_base (counting only)', function () {
     await again.restore();
     expect(again.info()?.countingOnly).to.equal(true);
     expect(again.info()?.name).to.match(/o200k_base/);
+  });
+
+  it('a use whose tab is gone counts as unfinished; one running now in another tab does not', async () => {
+    // the services of this page (their background counts) are idle first: no use lock held
+    const idle = async () => {
+      for (let i = 0; i < 600 && ((await navigator.locks.query()).held ?? []).some((l) => l.name?.startsWith('agentworld-tokenizer-use-')); i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    const store = await openDB('aw-tokenizer', 1);
+    const active = await store.get('profile', 'active');
+    // a tab closed mid-count: its mark stays, its lock is gone
+    await idle();
+    await store.put('profile', { key: 'busy', what: 'a token count', since: Date.now(), owner: 'gone-tab' });
+    let refused = '';
+    await new TokenizerService(pool, worker, bundled).restore().catch((e: Error) => (refused = e.message));
+    expect(refused).to.match(/was not restored: its last use \(a token count\) did not finish/);
+    // another tab counting now: its mark, and its Web Lock held
+    await store.put('profile', active);
+    await store.put('profile', { key: 'busy', what: 'a token count', since: Date.now(), owner: 'other-tab' });
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await new Promise<void>((granted) => {
+      void navigator.locks.request('agentworld-tokenizer-use-other-tab', () => {
+        granted();
+        return held;
+      });
+    });
+    const beside = new TokenizerService(pool, worker, bundled);
+    await beside.restore();
+    expect(beside.info()?.name, 'restored beside a running use').to.match(/o200k_base/);
+    release();
+    store.close();
   });
 });
