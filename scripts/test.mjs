@@ -1,10 +1,9 @@
 // `npm test`: typecheck, lint, unit tests (node), build, browser tests (web-test-runner), e2e tests
 // (playwright-core on the built app). Prints each stage and one closing summary line.
 //
-// Four lanes run side by side (decision 029, revised in decision 089): typecheck → lint → unit → e2e-2; unit-2 →
-// e2e-3; the browser stage; the build → e2e. A clean-clone run on 2 cores used 1.06 cores on average with two lanes
-// (820 CPU-s in 772 s wall) and 1.04 with three (672 CPU-s in 644 s): the stages wait on browsers, workers, timers and
-// the disk as much as they compute, so more lanes fill the idle core.
+// Three lanes run side by side (decision 029, revised in decision 089): typecheck → lint → unit → unit-2 in one; the
+// browser stage, then a few e2e files, in the second; the build, then the e2e stage, in the third. Clean-clone runs
+// on this 2-core machine: two lanes 772 s wall, three 644 s, four 711 s (the unit stages doubled under contention).
 // Each stage's output is buffered and printed whole when the stage ends, so the log reads stage by stage.
 // `npm test -- <stage> …` runs only the named stages; `--serial` runs them one after the other.
 import { spawn } from 'node:child_process';
@@ -14,15 +13,8 @@ import { isolated } from './one-process.mjs';
 // Node 20's --test takes files, not folders or globs.
 const files = (dir, suffix) => readdirSync(dir).filter((f) => f.endsWith(suffix)).sort().map((f) => `${dir}/${f}`);
 
-/**
- * The e2e files in three stages, so that the lanes end at about the same time (clean-clone run, 2 cores, three lanes:
- * typecheck + lint + unit 349 s, unit-2 296 s, browser 426 s, e2e 556 s): the heaviest files (axe over every view,
- * the hostile payloads, faults, foundation) in `e2e` after the build, these in `e2e-2` after unit, and `E2E_3` in
- * `e2e-3` after unit-2.
- */
-const E2E_2 = ['test/e2e/notebook-keyboard.test.mjs', 'test/e2e/durability.test.mjs'];
-const E2E_3 = ['gateway-security', 'notebook-untrusted', 'notebook', 'hub', 'tokenizer', 'load', 'upstream-faults', 'gateway-app', 'security', 'export-panel'].map((f) => `test/e2e/${f}.test.mjs`);
-const e2e = (list) => ['--test', '--test-concurrency=1', '--test-reporter=spec', ...list];
+/** e2e files run in lane 2 after the browser stage, so that the lanes end at about the same time. */
+const LANE2_E2E = ['test/e2e/notebook-keyboard.test.mjs', 'test/e2e/durability.test.mjs'];
 
 const unitFiles = files('test/unit', '.test.ts');
 const UNIT = { shared: unitFiles.filter((f) => !isolated(f)), own: unitFiles.filter(isolated) };
@@ -37,15 +29,15 @@ const all = [
   // the unit files in one process (scripts/one-process.mjs: a node + tsx start per file cost more than most files'
   // tests), but those that change the process for the files after them, each in its own (unit-2)
   { name: 'unit', lane: 1, cmd: 'node', args: ['--import', 'tsx', '--test-reporter=spec', 'scripts/one-process.mjs', ...UNIT.shared], kind: 'node' },
-  { name: 'unit-2', lane: 2, cmd: 'node', args: ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...UNIT.own], kind: 'node' },
-  { name: 'browser', lane: 3, cmd: 'npx', args: ['web-test-runner'], kind: 'wtr' },
-  { name: 'build', lane: 4, cmd: 'npx', args: ['vite', 'build', '--mode', 'test', '--logLevel', 'warn'], kind: 'check' },
-  { name: 'e2e', lane: 4, cmd: 'node', args: e2e(files('test/e2e', '.test.mjs').filter((f) => !E2E_2.includes(f) && !E2E_3.includes(f))), kind: 'node', needs: 'build' },
-  { name: 'e2e-2', lane: 1, cmd: 'node', args: e2e(E2E_2), kind: 'node', needs: 'build' },
-  { name: 'e2e-3', lane: 2, cmd: 'node', args: e2e(E2E_3), kind: 'node', needs: 'build' },
+  { name: 'unit-2', lane: 1, cmd: 'node', args: ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...UNIT.own], kind: 'node' },
+  { name: 'build', lane: 3, cmd: 'npx', args: ['vite', 'build', '--mode', 'test', '--logLevel', 'warn'], kind: 'check' },
+  { name: 'browser', lane: 2, cmd: 'npx', args: ['web-test-runner'], kind: 'wtr' },
+  { name: 'e2e', lane: 3, cmd: 'node', args: ['--test', '--test-concurrency=1', '--test-reporter=spec', ...files('test/e2e', '.test.mjs').filter((f) => !LANE2_E2E.includes(f))], kind: 'node', needs: 'build' },
+  // a few e2e files run after the browser stage, in its lane, so the lanes end at about the same time
+  { name: 'e2e-2', lane: 2, cmd: 'node', args: ['--test', '--test-concurrency=1', '--test-reporter=spec', ...LANE2_E2E], kind: 'node', needs: 'build' },
 ];
-/** `npm test -- unit` runs both unit stages, `-- e2e` every e2e stage. */
-const stages = all.filter((s) => only.length === 0 || only.includes(s.name) || only.includes(s.name.replace(/-\d$/, '')));
+/** `npm test -- unit` runs both unit stages, `-- e2e` both e2e stages. */
+const stages = all.filter((s) => only.length === 0 || only.includes(s.name) || only.includes(s.name.replace(/-2$/, '')));
 
 function run(stage) {
   return new Promise((resolve) => {
@@ -98,7 +90,7 @@ const built = new Promise((r) => {
 });
 
 async function runStage(stage) {
-  // a stage that needs the build waits for it (the build runs in lane 4) unless the build is not among the stages run
+  // a stage that needs the build waits for it (the build runs in lane 3) unless the build is not among the stages run
   if (stage.needs && stages.some((s) => s.name === stage.needs)) await built;
   if (stage.needs && failedBuild.value) {
     results.set(stage.name, { skipped: true });
@@ -120,7 +112,7 @@ async function lane(list) {
 }
 
 if (serial) await lane(stages);
-else await Promise.all([1, 2, 3, 4].map((n) => lane(stages.filter((s) => s.lane === n))));
+else await Promise.all([1, 2, 3].map((n) => lane(stages.filter((s) => s.lane === n))));
 
 let passed = 0;
 let failed = 0;
@@ -138,6 +130,6 @@ if (failedBuild.value && stages.some((s) => s.needs)) {
 }
 console.log('\n=== summary ===');
 for (const l of lines) console.log(l);
-console.log(`total      ${((Date.now() - t00) / 1000).toFixed(1)} s wall${serial ? ' (serial)' : ' (four lanes)'}`);
+console.log(`total      ${((Date.now() - t00) / 1000).toFixed(1)} s wall${serial ? ' (serial)' : ' (three lanes)'}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
