@@ -1,10 +1,6 @@
 import { expect } from '@esm-bundle/chai';
-import { provide } from '@lit/context';
-import { html, LitElement } from 'lit';
-import { customElement, property } from 'lit/decorators.js';
 import type { Exporter } from '../../src/contract/reports';
 import type { Services } from '../../src/views/kit/services';
-import { servicesContext } from '../../src/views/kit/services';
 import { WorkerImporter } from '../../src/ingest/importer';
 import { MappingError } from '../../src/ingest/mapping/spec';
 import { MappingStore } from '../../src/ingest/mapping/store';
@@ -14,16 +10,7 @@ import '../../src/views/formats/aw-formats';
 import type { AwFormats } from '../../src/views/formats/aw-formats';
 import { takePendingMapping } from '../../src/views/formats/start-mapping';
 import { emptyPagePool, fixture, importerFor, parquetWasmUrl, withImports } from './helpers';
-
-@customElement('test-formats-host')
-class TestFormatsHost extends LitElement {
-  @provide({ context: servicesContext })
-  @property({ attribute: false })
-  services!: Services;
-  override render() {
-    return html`<slot></slot>`;
-  }
-}
+import { servicesHost } from './services-host';
 
 /** What a user writes for the support-ticket export (the skeleton plus model, queue and time). */
 const TICKETS = {
@@ -178,7 +165,7 @@ describe('a file of an unknown shape becomes importable by a mapping', () => {
 /** An import panel on the emptied pool, in a host that provides its services. */
 async function panelOnEmptyPool() {
   await pool.clear();
-  const host = document.createElement('test-formats-host') as TestFormatsHost;
+  const host = servicesHost();
   host.services = withImports({ pool, importer: importerFor(pool), exporter: {} as Exporter, notify: () => {} });
   const panel = document.createElement('aw-import-panel');
   host.append(panel);
@@ -231,7 +218,7 @@ describe('<aw-formats> editor', () => {
       exporter: {} as Exporter,
       notify: (m) => void notes.push(m),
     });
-    const host = document.createElement('test-formats-host') as TestFormatsHost;
+    const host = servicesHost();
     host.services = services;
     const el = document.createElement('aw-formats') as AwFormats;
     el.store = store;

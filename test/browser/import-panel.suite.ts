@@ -4,25 +4,11 @@
  * test/unit/import.test.ts.
  */
 import { expect } from '@esm-bundle/chai';
-import { provide } from '@lit/context';
-import { html, LitElement } from 'lit';
-import { customElement, property } from 'lit/decorators.js';
 import type { Exporter } from '../../src/contract/reports';
 import type { PoolClient } from '../../src/pool/client';
-import type { Services } from '../../src/views/kit/services';
-import { servicesContext } from '../../src/views/kit/services';
 import '../../src/views/data/aw-import-panel';
 import { emptyPagePool, importerFor, withImports } from './helpers';
-
-@customElement('test-collisions-host')
-class TestCollisionsHost extends LitElement {
-  @provide({ context: servicesContext })
-  @property({ attribute: false })
-  services!: Services;
-  override render() {
-    return html`<slot></slot>`;
-  }
-}
+import { servicesHost } from './services-host';
 
 let pool: PoolClient;
 
@@ -34,7 +20,7 @@ describe('import panel: what was kept', function () {
   /** An <aw-import-panel> on the emptied pool. */
   async function mountPanel() {
     await pool.clear();
-    const host = document.createElement('test-collisions-host') as TestCollisionsHost;
+    const host = servicesHost();
     host.services = withImports({ pool, importer: importerFor(pool), exporter: {} as Exporter, notify: () => {} });
     const panel = document.createElement('aw-import-panel');
     host.append(panel);

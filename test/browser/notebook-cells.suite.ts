@@ -3,12 +3,7 @@
  * keyboard, a new cell focused in edit mode, and stale cells marked until they re-run.
  */
 import { expect } from '@esm-bundle/chai';
-import { provide } from '@lit/context';
 import { sendKeys } from '@web/test-runner-commands';
-import { html, LitElement } from 'lit';
-import { customElement, property } from 'lit/decorators.js';
-import type { Services } from '../../src/views/kit/services';
-import { servicesContext } from '../../src/views/kit/services';
 import type { PoolClient } from '../../src/pool/client';
 import type { AwCell } from '../../src/views/notebook/aw-cell';
 import type { AwNotebook } from '../../src/views/notebook/aw-notebook';
@@ -17,16 +12,7 @@ import type { AwNotebooks } from '../../src/views/notebook/aw-notebooks';
 import type { AwSqlEditor } from '../../src/views/notebook/aw-sql-editor';
 import { demoPool } from './notebook-demo';
 import { mountNotebooks, notebookServices } from './notebook-helpers';
-
-@customElement('test-cells-host')
-class TestCellsHost extends LitElement {
-  @provide({ context: servicesContext })
-  @property({ attribute: false })
-  services!: Services;
-  override render() {
-    return html`<slot></slot>`;
-  }
-}
+import { type ServicesHost, servicesHost } from './services-host';
 
 export const until = async (what: string, fn: () => boolean, ms = 10_000) => {
   const t0 = Date.now();
@@ -45,7 +31,7 @@ const deepActive = (): Element | null => {
 describe('notebook cells from the keyboard', function () {
   this.timeout(120_000);
   let pool: PoolClient;
-  let host: TestCellsHost;
+  let host: ServicesHost;
   const panel = () => host.querySelector('aw-notebooks') as AwNotebooks;
   const notebook = () => panel().shadowRoot!.querySelector('aw-notebook') as AwNotebook;
   const cells = () => [...notebook().shadowRoot!.querySelectorAll('aw-cell')] as AwCell[];
@@ -63,7 +49,7 @@ describe('notebook cells from the keyboard', function () {
 
   before(async () => {
     pool = await demoPool();
-    host = document.createElement('test-cells-host') as TestCellsHost;
+    host = servicesHost();
     host.services = notebookServices(pool);
     const p = mountNotebooks(host, `aw-notebooks-cells-${Date.now()}`);
     await p.openMarkdown('```sql id=a\nSELECT 1 AS x\n```\n\n```sql id=b\nSELECT x + 1 AS y FROM a\n```\n');

@@ -3,12 +3,7 @@
  * types; a click inserts the name into the editor) and the persisted query history (insert, run).
  */
 import { expect } from '@esm-bundle/chai';
-import { provide } from '@lit/context';
 import { sendKeys } from '@web/test-runner-commands';
-import { html, LitElement } from 'lit';
-import { customElement, property } from 'lit/decorators.js';
-import type { Services } from '../../src/views/kit/services';
-import { servicesContext } from '../../src/views/kit/services';
 import { NotebookStore } from '../../src/notebook/storage';
 import type { PoolClient } from '../../src/pool/client';
 import type { AwCell } from '../../src/views/notebook/aw-cell';
@@ -18,16 +13,7 @@ import '../../src/views/notebook/aw-notebooks';
 import type { AwNotebooks } from '../../src/views/notebook/aw-notebooks';
 import { demoPool } from './notebook-demo';
 import { mountNotebooks, notebookServices } from './notebook-helpers';
-
-@customElement('test-sidebar-host')
-class TestSidebarHost extends LitElement {
-  @provide({ context: servicesContext })
-  @property({ attribute: false })
-  services!: Services;
-  override render() {
-    return html`<slot></slot>`;
-  }
-}
+import { type ServicesHost, servicesHost } from './services-host';
 
 const until = async (what: string, fn: () => boolean, ms = 60_000) => {
   const t0 = Date.now();
@@ -40,7 +26,7 @@ const until = async (what: string, fn: () => boolean, ms = 60_000) => {
 describe('notebook schema sidebar and query history', function () {
   this.timeout(300_000);
   let pool: PoolClient;
-  let host: TestSidebarHost;
+  let host: ServicesHost;
   const dbName = `aw-notebooks-sidebar-${Date.now()}`;
   const panel = () => host.querySelector('aw-notebooks') as AwNotebooks;
   const notebook = () => panel().shadowRoot!.querySelector('aw-notebook') as AwNotebook;
@@ -50,7 +36,7 @@ describe('notebook schema sidebar and query history', function () {
   const content = (c: AwCell) => c.shadowRoot!.querySelector('aw-sql-editor')!.shadowRoot!.querySelector('.cm-content') as HTMLElement;
 
   async function mount(): Promise<void> {
-    host = document.createElement('test-sidebar-host') as TestSidebarHost;
+    host = servicesHost();
     host.services = notebookServices(pool);
     const p = mountNotebooks(host, dbName);
     await p.updateComplete;

@@ -1,11 +1,6 @@
 import { expect } from '@esm-bundle/chai';
-import { provide } from '@lit/context';
 import { sendKeys } from '@web/test-runner-commands';
-import { html, LitElement } from 'lit';
-import { customElement, property } from 'lit/decorators.js';
 import type { ExportQueryOptions } from '../../src/contract/reports';
-import type { Services } from '../../src/views/kit/services';
-import { servicesContext } from '../../src/views/kit/services';
 import { openNotebook, runAll } from '../../src/notebook/api';
 import { NotebookStore } from '../../src/notebook/storage';
 import type { PoolClient } from '../../src/pool/client';
@@ -18,16 +13,7 @@ import { withImports } from './helpers';
 import { parsePlotSpec } from '../../src/notebook/plot-spec';
 import { renderPlot } from '../../src/views/notebook/plot-render';
 import { demoPool } from './notebook-demo';
-
-@customElement('test-services-host')
-class TestServicesHost extends LitElement {
-  @provide({ context: servicesContext })
-  @property({ attribute: false })
-  services!: Services;
-  override render() {
-    return html`<slot></slot>`;
-  }
-}
+import { type ServicesHost, servicesHost } from './services-host';
 
 const NB = `---
 title: UI test
@@ -88,7 +74,7 @@ function svgStructure(node: Element, depth = 0): string[] {
 
 describe('notebook UI', () => {
   let pool: PoolClient;
-  let host: TestServicesHost;
+  let host: ServicesHost;
   let store: NotebookStore;
   const exports: { sql: string; opts: ExportQueryOptions }[] = [];
 
@@ -99,7 +85,7 @@ describe('notebook UI', () => {
   const rowCount = (c: AwCell) => c.shadowRoot!.querySelector('aw-table')?.shadowRoot?.querySelector('.count')?.textContent ?? '';
 
   async function mount(): Promise<void> {
-    host = document.createElement('test-services-host') as TestServicesHost;
+    host = servicesHost();
     host.services = withImports({
       pool,
       importer: { importFiles: async () => [], importUrl: async () => { throw new Error('unused'); } },
