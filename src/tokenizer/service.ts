@@ -267,7 +267,7 @@ export class TokenizerService {
       this.releaseUse = held.release;
       this.useMark = this.useMark.then(async () => {
         await held.granted;
-        await (await db()).put('profile', { key: 'busy', what, since: Date.now(), owner: this.owner });
+        await (await db()).put('profile', { key: useMarkKey(this.owner), what, since: Date.now(), owner: this.owner });
       }).catch(() => undefined);
     }
     try {
@@ -276,7 +276,7 @@ export class TokenizerService {
       // the use ends when its mark is gone: a restore right after it (a new service, a reload) must not see it running
       if (--this.inUse === 0) {
         const release = this.releaseUse;
-        this.useMark = this.useMark.then(async () => (await db()).delete('profile', 'busy')).catch(() => undefined).finally(() => release?.());
+        this.useMark = this.useMark.then(async () => (await db()).delete('profile', useMarkKey(this.owner))).catch(() => undefined).finally(() => release?.());
         await this.useMark;
       }
     }
@@ -309,10 +309,13 @@ export class TokenizerService {
   async restore(): Promise<void> {
     const d = await db();
     const s = (await d.get('profile', 'active')) as Stored | undefined;
-    let busy = (await d.get('profile', 'busy')) as { what?: string; owner?: string } | undefined;
-    // a use running now elsewhere (another tab, another service of this page) holds its lock: not an unfinished use
-    if (busy?.owner && (await lockHeld(useLock(busy.owner)))) busy = undefined;
-    if (busy) await d.delete('profile', 'busy');
+    // every service's use mark (and a mark of an older version: `busy`, no owner); a use running now elsewhere (another
+    // tab, another service of this page) holds its lock: its mark is not an unfinished use, and stays
+    const marks = (await d.getAll('profile', IDBKeyRange.bound('busy', 'busy;', false, true))) as UseMark[]; // 'busy', 'busy:…'
+    const live = await heldLocks();
+    const cut = marks.filter((m) => !(m.owner && live.has(useLock(m.owner))));
+    for (const m of cut) await d.delete('profile', m.key);
+    const busy = cut[0];
     if (!s) return;
     if (busy) {
       await d.delete('profile', 'active');
@@ -519,6 +522,9 @@ export function setActiveTokenizer(s: TokenizerService | null): void {
 
 /** The Web Lock a service holds while it uses its profile (TokenizerService.using). */
 const useLock = (owner: string) => `agentworld-tokenizer-use-${owner}`;
+/** Its use mark's key in the `profile` store: one per service, so one service's end does not remove another's mark. */
+const useMarkKey = (owner: string) => `busy:${owner}`;
+type UseMark = { key: string; what?: string; owner?: string };
 
 /** Hold the Web Lock `name` until `release` is called; `granted` settles once it is held (at once where there are no Web Locks). */
 function holdLock(name: string): { granted: Promise<void>; release: () => void } {
@@ -537,9 +543,9 @@ function holdLock(name: string): { granted: Promise<void>; release: () => void }
   return { granted, release };
 }
 
-/** Whether some context holds the Web Lock `name` now (false where there are no Web Locks). */
-async function lockHeld(name: string): Promise<boolean> {
+/** The names of the Web Locks held now, by any context (none where there are no Web Locks). */
+async function heldLocks(): Promise<Set<string>> {
   const locks = globalThis.navigator?.locks;
-  if (!locks) return false;
-  return ((await locks.query()).held ?? []).some((l) => l.name === name);
+  if (!locks) return new Set();
+  return new Set(((await locks.query()).held ?? []).map((l) => l.name ?? ''));
 }

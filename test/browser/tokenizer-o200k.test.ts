@@ -71,20 +71,21 @@ describe('OpenAI o200k_base (counting only)', function () {
 
   it('a use whose tab is gone counts as unfinished; one running now in another tab does not', async () => {
     // the services of this page (their background counts) are idle first: no use lock held
-    const idle = async () => {
-      for (let i = 0; i < 600 && ((await navigator.locks.query()).held ?? []).some((l) => l.name?.startsWith('agentworld-tokenizer-use-')); i++) await new Promise((r) => setTimeout(r, 50));
+    const idle = async (but = '') => {
+      const busy = async () => ((await navigator.locks.query()).held ?? []).some((l) => l.name?.startsWith('agentworld-tokenizer-use-') && l.name !== but);
+      for (let i = 0; i < 600 && (await busy()); i++) await new Promise((r) => setTimeout(r, 50));
     };
     const store = await openDB('aw-tokenizer', 1);
     const active = await store.get('profile', 'active');
     // a tab closed mid-count: its mark stays, its lock is gone
     await idle();
-    await store.put('profile', { key: 'busy', what: 'a token count', since: Date.now(), owner: 'gone-tab' });
+    await store.put('profile', { key: 'busy:gone-tab', what: 'a token count', since: Date.now(), owner: 'gone-tab' });
     let refused = '';
     await new TokenizerService(pool, worker, bundled).restore().catch((e: Error) => (refused = e.message));
     expect(refused).to.match(/was not restored: its last use \(a token count\) did not finish/);
     // another tab counting now: its mark, and its Web Lock held
     await store.put('profile', active);
-    await store.put('profile', { key: 'busy', what: 'a token count', since: Date.now(), owner: 'other-tab' });
+    await store.put('profile', { key: 'busy:other-tab', what: 'a token count', since: Date.now(), owner: 'other-tab' });
     let release: () => void = () => {};
     const held = new Promise<void>((r) => (release = r));
     await new Promise<void>((granted) => {
@@ -96,6 +97,10 @@ describe('OpenAI o200k_base (counting only)', function () {
     const beside = new TokenizerService(pool, worker, bundled);
     await beside.restore();
     expect(beside.info()?.name, 'restored beside a running use').to.match(/o200k_base/);
+    // a use of this service ends while the other tab's runs: the other tab's mark stays
+    await beside.renderStep({ messages: [{ role: 'user', content: 'hi' }], response: null, tools: null }).catch(() => null);
+    await idle('agentworld-tokenizer-use-other-tab'); // and its background count, if any
+    expect(await store.get('profile', 'busy:other-tab'), "the other tab's mark").to.not.equal(undefined);
     release();
     store.close();
   });
