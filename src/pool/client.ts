@@ -18,6 +18,8 @@ export interface PoolClientOptions {
   wasmCache?: string;
   /** See PoolInit.legacyStorage (tests of pools made before decision 049). */
   legacyStorage?: boolean;
+  /** The longest text value a result may hold, in bytes (default: MAX_STRING_BYTES, what V8 can make a string of). */
+  maxStringBytes?: number;
   /** See PoolInit.compact (set for one restart by `compact()`). */
   compact?: boolean;
   worker: () => Worker;
@@ -42,16 +44,16 @@ const ALL = ['steps', 'trajectory_stats', 'curation', 'imports', 'import_errors'
 export const MAX_STRING_BYTES = 2 ** 29 - 24;
 
 /** Say so when a text value of the result is too large to become a browser string (issue 17 hole 10), instead of showing ''. */
-function checkStringSizes(t: Table): void {
+export function checkStringSizes(t: Table, limit = MAX_STRING_BYTES): void {
   for (const f of t.schema.fields) {
     if (!DataType.isUtf8(f.type)) continue;
     for (const d of t.getChild(f.name)?.data ?? []) {
       const o = d.valueOffsets;
       for (let i = 0; i < d.length; i++) {
         const bytes = Number(o[i + 1]) - Number(o[i]);
-        if (bytes > MAX_STRING_BYTES) {
+        if (bytes > limit) {
           throw new Error(
-            `The result is too large: a value of column "${f.name}" holds ${bytes.toLocaleString('en')} bytes of text, more than a browser string can hold (${MAX_STRING_BYTES.toLocaleString('en')} characters). Select a part of it (left(…, n)) or its length instead.`,
+            `The result is too large: a value of column "${f.name}" holds ${bytes.toLocaleString('en')} bytes of text, more than a browser string can hold (${limit.toLocaleString('en')} characters). Select a part of it (left(…, n)) or its length instead.`,
           );
         }
       }
@@ -192,7 +194,7 @@ export class PoolClient implements PoolPort {
   async query(sql: string): Promise<Table> {
     sql = await this.prepareSql(sql);
     const t = tableFromIPC(await this.guard(() => this.api.query(sql)));
-    checkStringSizes(t);
+    checkStringSizes(t, this.opts.maxStringBytes);
     return t;
   }
 
@@ -200,7 +202,10 @@ export class PoolClient implements PoolPort {
   async queryReadOnly(sql: string, run = true): Promise<Table | null> {
     sql = await this.prepareSql(sql);
     const bytes = await this.guard(() => this.api.queryReadOnly(sql, run));
-    return bytes ? tableFromIPC(bytes) : null;
+    if (!bytes) return null;
+    const t = tableFromIPC(bytes);
+    checkStringSizes(t, this.opts.maxStringBytes);
+    return t;
   }
 
   /** Exactly one statement (a prepared statement cannot hold more). */

@@ -15,8 +15,9 @@ const q = (page, sql) => page.evaluate((s) => window.workbench.query(s), sql);
 /**
  * Faults on one saved pool, in order on one page (a page boot is the costliest step of an e2e test, and each fault
  * below must leave the pool usable for the next: that is part of what is tested). Restart counts are cumulative.
- * hostile SQL → quota at commit → wedged engine (restart 1) → worker crash (restart 2) → a second tab → reload →
- * a result too large for a browser string.
+ * hostile SQL → quota at commit → wedged engine (restart 1) → worker crash (restart 2) → a second tab → reload.
+ * A result too large for a browser string (issue 17 hole 10): test/unit/pool-worker.test.ts, every result path of the
+ * page's broker at V8's real limit (it made a 600 MB value here: 16 s for one check).
  */
 const pool = uniquePool('faults');
 let page;
@@ -110,12 +111,6 @@ describe('faults on one saved pool', () => {
     await page.evaluate(() => window.workbench.ready);
     assert.equal(await steps(), owned);
     assert.equal((await page.evaluate(() => window.workbench.poolStatus())).persistent, true);
-  });
-
-  it("results too large (issue 17 hole 10): a text value longer than a browser string can hold is an error that says so, not ''", async () => {
-    const r = await page.evaluate(() => window.workbench.query(`SELECT repeat('x', 600000000::BIGINT) AS s`).then((rows) => `length ${rows[0].s.length}`, (e) => String(e)));
-    assert.match(r, /too large: a value of column "s" holds 600,000,000 bytes/);
-    assert.deepEqual(await q(page, 'SELECT 1 AS ok'), [{ ok: 1 }]);
     await page.close();
   });
 });

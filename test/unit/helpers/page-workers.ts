@@ -9,7 +9,7 @@ import { after } from 'node:test';
 import { createRequire } from 'node:module';
 import { WorkerExporter } from '../../../src/export/exporter';
 import { WorkerImporter } from '../../../src/ingest/importer';
-import { PoolClient } from '../../../src/pool/client';
+import { PoolClient, type PoolClientOptions } from '../../../src/pool/client';
 import { WebWorker } from './web-worker';
 
 const require = createRequire(import.meta.url);
@@ -23,8 +23,8 @@ after(() => WebWorker.terminateAll());
 export const pageWorker = (name: string) => () => new WebWorker(new URL(`../../../workers/${name}.worker.ts`, import.meta.url)) as unknown as Worker;
 export const poolWorker = pageWorker('pool');
 
-export function startPool(name: string): Promise<PoolClient> {
-  return PoolClient.start({ poolName: name, memory: true, wasm, worker: poolWorker });
+export function startPool(name: string, opts: Pick<PoolClientOptions, 'maxStringBytes'> = {}): Promise<PoolClient> {
+  return PoolClient.start({ poolName: name, memory: true, wasm, worker: poolWorker, ...opts });
 }
 
 /** A file of test/fixtures as the file picker gives it. */
