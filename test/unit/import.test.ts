@@ -373,33 +373,33 @@ describe('parallel import of a large JSON Lines file', () => {
   after(() => b.terminate());
 
   it('three readers make exactly the rows one reader makes', async () => {
-    const lines = chatLines(3000);
-    lines.splice(1700, 0, '', '   '); // blank lines are no records
+    const lines = chatLines(600);
+    lines.splice(340, 0, '', '   '); // blank lines are no records
     const { parallel } = await compare(linesFile(lines, 'chat.jsonl'));
     expect(parallel.shards).to.equal(3);
   });
 
   it('a bad line after the first shard keeps its file line number', async () => {
-    const lines = chatLines(3000);
-    lines[2500] = '{"messages": [truncated';
+    const lines = chatLines(600);
+    lines[500] = '{"messages": [truncated';
     const { parallel } = await compare(linesFile(lines, 'bad-late.jsonl'));
     expect(parallel.shards).to.equal(3);
-    expect(parallel.rejected.map((r) => r.line)).to.deep.equal([2501]);
-  });
-
-  it('falls back to one reader when a line before a shard does not parse (records would be numbered differently)', async () => {
-    const lines = chatLines(3000);
-    lines[500] = 'not json'; // after the lines the plan samples, inside the first shard
-    const { parallel } = await compare(linesFile(lines, 'bad-early.jsonl'));
-    expect(parallel.shards).to.equal(1);
     expect(parallel.rejected.map((r) => r.line)).to.deep.equal([501]);
   });
 
+  it('falls back to one reader when a line before a shard does not parse (records would be numbered differently)', async () => {
+    const lines = chatLines(600);
+    lines[100] = 'not json'; // after the lines the plan samples (SAMPLE, 20), inside the first shard (lines 1–200)
+    const { parallel } = await compare(linesFile(lines, 'bad-early.jsonl'));
+    expect(parallel.shards).to.equal(1);
+    expect(parallel.rejected.map((r) => r.line)).to.deep.equal([101]);
+  });
+
   it('falls back to one reader when one trajectory id appears in two shards', async () => {
-    const lines = chatLines(3000);
+    const lines = chatLines(600);
     const same = (i: number) => JSON.stringify({ session_id: 'S-1', messages: [{ role: 'user', content: `turn ${i}` }, { role: 'assistant', content: `reply ${i}` }] });
     lines[3] = same(3);
-    lines[2900] = same(2900);
+    lines[580] = same(580);
     const { parallel } = await compare(linesFile(lines, 'span.jsonl'));
     expect(parallel.shards).to.equal(1);
   });
