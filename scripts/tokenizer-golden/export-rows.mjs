@@ -1,7 +1,7 @@
 // Export the tokenizer fixtures with `tokens: true` through the built app (dist/), as a user would, for
 // make_export_golden.py (not run in CI). Usage: npx vite build && node scripts/tokenizer-golden/export-rows.mjs [out-dir]
 //
-// Cases (CASES below, shared with test/browser/tokenizer-export.test.ts through export-cases.json):
+// Cases (CASES below, shared with test/browser/tokenizer-export.suite.ts through export-cases.json):
 //   qwen3-drop / qwen3-turn: export-rows.jsonl (tools, parallel calls, tool results, reasoning, system-less, multi-part
 //     content, one over-long agent row), the bundled Qwen3 profile, maxTokens 600, truncate 'drop' / 'turn';
 //   strict-template: export-causes.jsonl, the Qwen3 tokenizer with Gemma 3's chat template (raises on roles that do

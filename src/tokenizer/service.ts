@@ -28,6 +28,16 @@ const db = () =>
     },
   });
 
+/** `run` on a connection to the tokenizer's database, closed after (an open connection blocks deleting the database). */
+async function withDb<T>(run: (d: Awaited<ReturnType<typeof db>>) => Promise<T>): Promise<T> {
+  const d = await db();
+  try {
+    return await run(d);
+  } finally {
+    d.close();
+  }
+}
+
 async function asText(v: JsonInput | null | undefined): Promise<string | null> {
   if (v == null) return null;
   if (typeof v === 'string') return v;
@@ -111,6 +121,9 @@ export class TokenizerService {
   private running: Promise<TokenCountResult | null> | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private exportJob = 1;
+  /** The pool subscription (counts again when steps change), ended by dispose. */
+  private readonly offPool: () => void;
+  private disposed = false;
   /** Progress of the running token count, for views. */
   progress: TokenCountProgress | null = null;
   /** The last background count's error, if it failed. */
@@ -124,9 +137,30 @@ export class TokenizerService {
     /** The bundled Qwen3 profile's files (src/tokenizer/bundled.ts in the app; plain URLs in tests). */
     private bundledQwen3: () => Promise<ProfileFiles>,
   ) {
-    pool.onChange((e) => {
+    this.offPool = pool.onChange((e) => {
       if (this.active && e.tables.includes('steps')) this.schedule();
     });
+  }
+
+  /**
+   * End this service: it no longer counts on the pool's changes, its workers are terminated (their pool cursors
+   * closed), a use in flight ends with TokenizerStoppedError and leaves no use mark or Web Lock behind, and any later
+   * use is refused. The pool and the stored profile stay (another service restores it).
+   */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.offPool();
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    this.listeners.clear();
+    if (current === this) current = null;
+    this.stopWorkers('the tokenizer service was disposed');
+    await this.running?.catch(() => undefined);
+    await this.useMark;
+    await this.closing;
   }
 
   /** A new tokenizer worker, given its own port to the pool. */
@@ -169,6 +203,7 @@ export class TokenizerService {
 
   /** The main worker, started on first use (again after a stop, or after a start that failed). */
   private mainWorker(): Promise<TokenizerWorker> {
+    if (this.disposed) return Promise.reject(new TokenizerStoppedError('the tokenizer service was disposed'));
     if (!this.main) {
       const started = this.start();
       this.main = started;
@@ -205,6 +240,7 @@ export class TokenizerService {
     for (let i = 0; i < n - 1; i++) {
       let h = this.helpers[i];
       if (!h) {
+        if (this.disposed) throw new TokenizerStoppedError('the tokenizer service was disposed');
         const generation = this.stopped;
         h = await this.start();
         // stopped while it started: it belongs to no generation
@@ -267,7 +303,7 @@ export class TokenizerService {
       this.releaseUse = held.release;
       this.useMark = this.useMark.then(async () => {
         await held.granted;
-        await (await db()).put('profile', { key: useMarkKey(this.owner), what, since: Date.now(), owner: this.owner });
+        await withDb((d) => d.put('profile', { key: useMarkKey(this.owner), what, since: Date.now(), owner: this.owner }));
       }).catch(() => undefined);
     }
     try {
@@ -276,7 +312,7 @@ export class TokenizerService {
       // the use ends when its mark is gone: a restore right after it (a new service, a reload) must not see it running
       if (--this.inUse === 0) {
         const release = this.releaseUse;
-        this.useMark = this.useMark.then(async () => (await db()).delete('profile', useMarkKey(this.owner))).catch(() => undefined).finally(() => release?.());
+        this.useMark = this.useMark.then(() => withDb((d) => d.delete('profile', useMarkKey(this.owner)))).catch(() => undefined).finally(() => release?.());
         await this.useMark;
       }
     }
@@ -307,18 +343,20 @@ export class TokenizerService {
    * which case it is forgotten and the error says so: the user chooses it again if they trust it.
    */
   async restore(): Promise<void> {
-    const d = await db();
-    const s = (await d.get('profile', 'active')) as Stored | undefined;
-    // every service's use mark (and a mark of an older version: `busy`, no owner); a use running now elsewhere (another
-    // tab, another service of this page) holds its lock: its mark is not an unfinished use, and stays
-    const marks = (await d.getAll('profile', IDBKeyRange.bound('busy', 'busy;', false, true))) as UseMark[]; // 'busy', 'busy:…'
-    const live = await heldLocks();
-    const cut = marks.filter((m) => !(m.owner && live.has(useLock(m.owner))));
-    for (const m of cut) await d.delete('profile', m.key);
-    const busy = cut[0];
+    const { s, busy } = await withDb(async (d) => {
+      const s = (await d.get('profile', 'active')) as Stored | undefined;
+      // every service's use mark (and a mark of an older version: `busy`, no owner); a use running now elsewhere (another
+      // tab, another service of this page) holds its lock: its mark is not an unfinished use, and stays
+      const marks = (await d.getAll('profile', IDBKeyRange.bound('busy', 'busy;', false, true))) as UseMark[]; // 'busy', 'busy:…'
+      const live = await heldLocks();
+      const cut = marks.filter((m) => !(m.owner && live.has(useLock(m.owner))));
+      for (const m of cut) await d.delete('profile', m.key);
+      const busy = cut[0];
+      if (s && busy) await d.delete('profile', 'active');
+      return { s, busy };
+    });
     if (!s) return;
     if (busy) {
-      await d.delete('profile', 'active');
       const name = 'bundled' in s ? (s.bundled === 'o200k_base' ? O200K_FILES.name : 'Qwen3 (bundled)') : (s.files.name ?? 'The tokenizer profile you chose');
       this.notice = `${name} was not restored: its last use (${busy.what ?? 'a token count'}) did not finish before the page was closed or reloaded, as a hostile or broken tokenizer can make it. Choose the profile again if you trust it.`;
       this.emit();
@@ -357,7 +395,7 @@ export class TokenizerService {
     this.notice = null;
     this.emit();
     const stored: Stored = 'bundled' in input ? { key: 'active', bundled: input.bundled } : { key: 'active', files };
-    await (await db()).put('profile', stored);
+    await withDb((d) => d.put('profile', stored));
     this.schedule(0);
     return info;
   }
@@ -426,6 +464,7 @@ export class TokenizerService {
   }
 
   private schedule(delay = 1000): void {
+    if (this.disposed) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;

@@ -1,6 +1,6 @@
 // `agentworld export --layout sft --tokens` writes the page's input_ids / assistant_masks / n_tokens: the rows, ids,
 // masks and left-out counts equal test/fixtures/tokenizer/export-golden.json (transformers' apply_chat_template of
-// each written row), which test/browser/tokenizer-export.test.ts requires of the page's export on the same cases —
+// each written row), which test/browser/tokenizer-export.suite.ts requires of the page's export on the same cases —
 // page = transformers = CLI. The bundled Qwen3 profile, and a `--tokenizer DIR` with its own chat_template.jinja.
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -95,7 +95,7 @@ describe('CLI export with tokens: the page\'s ids, masks and left-out rows', () 
     const rep = await exportLayout(pool, opts as NonNullable<typeof opts>, out, [], 512 << 20, values.tokenizer);
     type RlRow = RlRowInput & { ids_retokenized: boolean | null };
     const steps = (await pool.rows(`SELECT trajectory_uid, prompt, response, tools, prompt_ids, response_ids, ids_retokenized FROM read_parquet('${out}/*.parquet')`)) as unknown as RlRow[];
-    // as test/browser/tokenizer-export.test.ts holds the page's: the prompt rendered with the generation prompt, then
+    // as test/browser/tokenizer-export.suite.ts holds the page's: the prompt rendered with the generation prompt, then
     // the whole step up to the response's end, each tokenized from scratch (no reuse, no single rendering)
     const p = await cliTokenizer('qwen3');
     const filled = steps.filter((x) => x.ids_retokenized === true);

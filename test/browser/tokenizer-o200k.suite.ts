@@ -6,21 +6,21 @@
 import { expect } from '@esm-bundle/chai';
 import { openDB } from 'idb';
 import type { PoolClient } from '../../src/pool/client';
-import { TokenizerService } from '../../src/tokenizer/service';
+import type { TokenizerService } from '../../src/tokenizer/service';
 import '../../src/views/tokenizer/aw-tokenizer-panel';
 import '../../src/views/inspector/aw-trainer-view';
 import type { AwTokenizerPanel } from '../../src/views/tokenizer/aw-tokenizer-panel';
-import { bundled, mountTokenizerPanel, tokenizerPool, worker } from './tokenizer-helpers';
+import { mountTokenizerPanel, tokenizerPool, tokenizerService } from './tokenizer-helpers';
 
 describe('OpenAI o200k_base (counting only)', function () {
   this.timeout(300_000);
   let pool: PoolClient;
   let svc: TokenizerService;
   let panel: AwTokenizerPanel;
-  let unmount: () => void;
+  let unmount: () => Promise<void>;
 
   before(async () => {
-    pool = await tokenizerPool('tokenizer-o200k');
+    pool = await tokenizerPool();
     ({ svc, panel, unmount } = mountTokenizerPanel(pool));
   });
   after(() => unmount());
@@ -63,7 +63,7 @@ describe('OpenAI o200k_base (counting only)', function () {
   });
 
   it('the choice persists: a new service restores o200k_base', async () => {
-    const again = new TokenizerService(pool, worker, bundled);
+    const again = tokenizerService(pool);
     await again.restore();
     expect(again.info()?.countingOnly).to.equal(true);
     expect(again.info()?.name).to.match(/o200k_base/);
@@ -81,7 +81,7 @@ describe('OpenAI o200k_base (counting only)', function () {
     await idle();
     await store.put('profile', { key: 'busy:gone-tab', what: 'a token count', since: Date.now(), owner: 'gone-tab' });
     let refused = '';
-    await new TokenizerService(pool, worker, bundled).restore().catch((e: Error) => (refused = e.message));
+    await tokenizerService(pool).restore().catch((e: Error) => (refused = e.message));
     expect(refused).to.match(/was not restored: its last use \(a token count\) did not finish/);
     // another tab counting now: its mark, and its Web Lock held
     await store.put('profile', active);
@@ -94,7 +94,7 @@ describe('OpenAI o200k_base (counting only)', function () {
         return held;
       });
     });
-    const beside = new TokenizerService(pool, worker, bundled);
+    const beside = tokenizerService(pool);
     await beside.restore();
     expect(beside.info()?.name, 'restored beside a running use').to.match(/o200k_base/);
     // a use of this service ends while the other tab's runs: the other tab's mark stays

@@ -26,10 +26,10 @@ describe('<aw-tokenizer-panel> audit, progress and the trainer view in the inspe
   let pool: PoolClient;
   let svc: TokenizerService;
   let panel: AwTokenizerPanel;
-  let unmount: () => void;
+  let unmount: () => Promise<void>;
 
   before(async () => {
-    pool = await tokenizerPool('tokenizer-audit');
+    pool = await tokenizerPool();
     ({ svc, panel, unmount } = mountTokenizerPanel(pool));
     await panel.choose({ bundled: 'qwen3' });
   });
