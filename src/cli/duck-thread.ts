@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { createRequire } from 'node:module';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlIdent, sqlString } from '../pool/sql';
 import { ipcToParquet, isParquetBytes } from './stage';
 import { writeStaged } from './stage-gate';
@@ -47,6 +48,9 @@ const { path, syncPort, memoryLimit, stage, gate } = workerData as { path: strin
 // lock comes after the pool's setup (src/cli/engine-lock.ts)
 const options: Record<string, string> = { storage_compatibility_version: 'v1.4.0', autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' };
 if (memoryLimit) options.memory_limit = memoryLimit;
+// required, not imported: an ESM import of the CommonJS package runs the CJS export lexer over each of its modules,
+// ≈ 0.15 of the ≈ 0.3 CPU-s the package's load costs a thread (every CLI command and every pool the tests open)
+const { DuckDBInstance } = createRequire(import.meta.url)('@duckdb/node-api') as typeof import('@duckdb/node-api');
 const instance = await DuckDBInstance.create(path, options);
 const conns = new Map<number, DuckDBConnection>();
 let nextConn = 0;
