@@ -90,17 +90,24 @@ function need(v: string | undefined, flag: string): string {
   return v;
 }
 
-function progressLine(): (p: ImportProgress) => void {
-  if (!process.stderr.isTTY) return () => {};
-  return (p) => {
-    const pct = p.bytesTotal ? Math.floor((100 * p.bytesRead) / p.bytesTotal) : 0;
-    process.stderr.write(`\r\x1b[K${p.file}  ${p.phase} ${pct}%  ${p.records} records, ${p.rows} steps`);
-    if (p.phase === 'done') process.stderr.write('\r\x1b[K');
-  };
+/** Where a command writes: the process's stdout and stderr, or (a test calling main in-process) its own buffers. */
+export interface CliOutput {
+  stdout(text: string): void;
+  stderr(text: string): void;
 }
 
-function say(json: boolean, text: string): void {
-  if (!json) process.stdout.write(`${text}\n`);
+const PROCESS_OUTPUT: CliOutput = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+};
+
+function progressLine(io: CliOutput): (p: ImportProgress) => void {
+  if (io !== PROCESS_OUTPUT || !process.stderr.isTTY) return () => {};
+  return (p) => {
+    const pct = p.bytesTotal ? Math.floor((100 * p.bytesRead) / p.bytesTotal) : 0;
+    io.stderr(`\r\x1b[K${p.file}  ${p.phase} ${pct}%  ${p.records} records, ${p.rows} steps`);
+    if (p.phase === 'done') io.stderr('\r\x1b[K');
+  };
 }
 
 function importLine(r: ImportReport): string {
@@ -114,19 +121,23 @@ export function parseCli(argv: string[]): { values: Values; positionals: string[
   return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
 }
 
-export async function main(argv: string[]): Promise<number> {
+/** The command `argv` names; its exit code. `io`: where it writes (the process's stdout and stderr unless given). */
+export async function main(argv: string[], io: CliOutput = PROCESS_OUTPUT): Promise<number> {
+  const say = (json: boolean, text: string) => {
+    if (!json) io.stdout(`${text}\n`);
+  };
   let parsed: { values: Values; positionals: string[] };
   try {
     parsed = parseCli(argv);
   } catch (e) {
-    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n\n${HELP}\n`);
+    io.stderr(`${e instanceof Error ? e.message : String(e)}\n\n${HELP}\n`);
     return 2;
   }
   const { values: v, positionals } = parsed;
   const memoryLimit = v['memory-limit'];
   const [cmd, ...rest] = positionals;
   if (v.help || !cmd) {
-    process.stdout.write(`${HELP}\n`);
+    io.stdout(`${HELP}\n`);
     return cmd || v.help ? 0 : 2;
   }
   let pool: NativePool | null = null;
@@ -152,10 +163,10 @@ export async function main(argv: string[]): Promise<number> {
         const hubInputs = rest.filter((a) => isHubInput(a));
         const local = rest.filter((a) => !isHubInput(a));
         if (hubInputs.length && v.shard) throw new UsageError('--shard takes local files only; import a Hub dataset without it');
-        const result = local.length ? await runImport(pool, local, { shard: v.shard, format: v.format, threads, shardMinBytes, onProgress: progressLine() }) : { files: [], reports: [], added: 0, ms: 0 };
+        const result = local.length ? await runImport(pool, local, { shard: v.shard, format: v.format, threads, shardMinBytes, onProgress: progressLine(io) }) : { files: [], reports: [], added: 0, ms: 0 };
         // Hugging Face datasets: every trace file under each reference, each its own report (skipped files said on stderr)
-        for (const hub of await importHubInputs(pool, hubInputs, { format: v.format, onProgress: progressLine() })) {
-          for (const s of hub.skipped) process.stderr.write(`skipped   ${s.path}: ${s.reason}\n`);
+        for (const hub of await importHubInputs(pool, hubInputs, { format: v.format, onProgress: progressLine(io) })) {
+          for (const s of hub.skipped) io.stderr(`skipped   ${s.path}: ${s.reason}\n`);
           result.files.push(...hub.map((r) => r.file));
           result.reports.push(...hub);
           result.added += hub.reduce((n, r) => n + r.added, 0);
@@ -168,7 +179,7 @@ export async function main(argv: string[]): Promise<number> {
         if (v['steps-out']) stepsOut = await writeShardSteps(pool, resolve(v['steps-out']), v.shard, result);
         const failed = result.reports.filter((r) => r.status === 'failed' || r.status === 'cancelled').length;
         const peakRss = process.resourceUsage().maxRSS * 1024;
-        if (v.json) process.stdout.write(`${JSON.stringify({ ...result, peakRss, rejectsFile: rejects.length ? rejectsPath : null, stepsOut, failed }, null, 1)}\n`);
+        if (v.json) io.stdout(`${JSON.stringify({ ...result, peakRss, rejectsFile: rejects.length ? rejectsPath : null, stepsOut, failed }, null, 1)}\n`);
         else {
           for (const r of result.reports) say(false, importLine(r));
           say(false, `${result.reports.length} file(s), ${result.added} step(s) added in ${(result.ms / 1000).toFixed(1)} s${failed ? `, ${failed} FAILED` : ''}${rejects.length ? `; rejected lines: ${rejectsPath}` : ''}`);
@@ -185,7 +196,7 @@ export async function main(argv: string[]): Promise<number> {
         for (const p of localReads) if (!existsSync(p) && !/[*?[{]/.test(p)) throw new UsageError(`--read: no such file or folder: ${p}`);
         const remoteDir = resolve(`${need(v.pool, '--pool')}.remote-${process.pid}`);
         scope.dirs.push(remoteDir);
-        remote = cliRemoteParquet(remoteDir, { allowed: remoteReads, onRead: (r) => process.stderr.write(`${describeRead(r, formatBytes)}\n`) });
+        remote = cliRemoteParquet(remoteDir, { allowed: remoteReads, onRead: (r) => io.stderr(`${describeRead(r, formatBytes)}\n`) });
         // --out as an export's: new, empty, or an earlier run's files (listed by its manifest), which --force replaces
         const runOut = v.out ? resolve(v.out) : null;
         if (runOut) {
@@ -204,7 +215,7 @@ export async function main(argv: string[]): Promise<number> {
             for (const c of report.cells) say(false, `${c.status.padEnd(8)} ${c.name}${c.rows !== null ? `: ${c.rows} row(s)` : ''}${c.note ? ` — ${c.note}` : ''}${c.error ? `\n         ${c.error}` : ''}`);
           }
           const bad = report.cells.find((c) => c.status === 'error');
-          if (bad) process.stderr.write(`${rest.length > 1 ? `${nb}: ` : ''}cell ${bad.name} failed: ${bad.error}\n`);
+          if (bad) io.stderr(`${rest.length > 1 ? `${nb}: ` : ''}cell ${bad.name} failed: ${bad.error}\n`);
         }
         // every file in --out now was written by these notebooks' effect cells (it was empty): the manifest claims them
         if (runOut) {
@@ -212,7 +223,7 @@ export async function main(argv: string[]): Promise<number> {
           const sizes = files.map((path) => ({ path, bytes: statSync(join(runOut, ...path.split('/'))).size }));
           writeFileSync(join(runOut, MANIFEST_FILE), JSON.stringify(ownedFilesManifest({ command: 'run', notebooks: rest }, sizes), null, 2));
         }
-        if (v.json) process.stdout.write(`${JSON.stringify(reports.length > 1 ? reports : reports[0], null, 1)}\n`);
+        if (v.json) io.stdout(`${JSON.stringify(reports.length > 1 ? reports : reports[0], null, 1)}\n`);
         return reports.some((r) => r.cells.some((c) => c.status === 'error')) ? 1 : 0;
       }
       case 'export': {
@@ -241,7 +252,7 @@ export async function main(argv: string[]): Promise<number> {
           for (const c of report.configs) say(v.json, `${c.name}: ${c.splits.map((s) => `${s.split} ${s.rows} row(s) in ${s.files} file(s)`).join(', ')}`);
           if (report.sessions) say(v.json, `sessions: ${report.sessions} STS file(s)`);
           say(v.json, `dataset folder: ${out} (README.md, ${report.files.length} file(s))`);
-          if (v.json) process.stdout.write(`${JSON.stringify({ ...report, readme: undefined }, null, 1)}\n`);
+          if (v.json) io.stdout(`${JSON.stringify({ ...report, readme: undefined }, null, 1)}\n`);
           return 0;
         }
         const out = resolve(need(v.out, '--out'));
@@ -258,7 +269,7 @@ export async function main(argv: string[]): Promise<number> {
           say(v.json, `${report.layout}: ${report.rows} row(s) in ${report.files.length} file(s) under ${dir}`);
           for (const p of report.leftOut) say(v.json, `  left out: ${p.n} × ${p.problem}`);
         }
-        if (v.json) process.stdout.write(`${JSON.stringify(layouts.length > 1 ? reports : reports[0], null, 1)}\n`);
+        if (v.json) io.stdout(`${JSON.stringify(layouts.length > 1 ? reports : reports[0], null, 1)}\n`);
         return 0;
       }
       case 'merge': {
@@ -269,7 +280,7 @@ export async function main(argv: string[]): Promise<number> {
         const result = await mergeShardSteps(pool, rest.map((r) => resolve(r)));
         let stepsOut: string | null = null;
         if (v['steps-out']) stepsOut = await writeShardSteps(pool, resolve(v['steps-out']), undefined, null);
-        if (v.json) process.stdout.write(`${JSON.stringify({ ...result, stepsOut }, null, 1)}\n`);
+        if (v.json) io.stdout(`${JSON.stringify({ ...result, stepsOut }, null, 1)}\n`);
         else {
           for (const m of result.messages) say(false, `${m.file}: ${m.message}`);
           say(false, `${result.shards.length} shard file(s), ${result.imports} import(s), ${result.added} step(s) in the pool${stepsOut ? `; steps: ${stepsOut}` : ''}`);
@@ -294,7 +305,7 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (e) {
     const usage = e instanceof UsageError || e instanceof ExportFlagError;
-    process.stderr.write(`agentworld ${cmd}: ${e instanceof Error ? e.message : String(e)}\n${usage ? `\n${HELP}\n` : ''}`);
+    io.stderr(`agentworld ${cmd}: ${e instanceof Error ? e.message : String(e)}\n${usage ? `\n${HELP}\n` : ''}`);
     return usage || (e instanceof PartFolderError && e.kind === 'refused') ? 2 : 1;
   } finally {
     remote?.dispose();

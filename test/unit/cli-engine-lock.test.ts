@@ -3,29 +3,21 @@
 // extension, writes only inside --out, and cannot SET the lock away; `export --where` neither. Import, merge,
 // layout-sql and export (with tokens) still work under the lock: their staging, spill and outputs are in its scope.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { before, describe, it } from 'node:test';
+import { cliMain } from './helpers/cli';
 
-const exec = promisify(execFile);
 const tmp = mkdtempSync(join(tmpdir(), 'aw-cli-lock-'));
 const SECRET = join(tmp, 'secret.txt');
 const POOL = join(tmp, 'pool', 'pool.duckdb');
 const OUT = join(tmp, 'out');
 const DATA = join(tmp, 'given', 'labels.csv');
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await exec(process.execPath, ['bin/agentworld.mjs', ...args], { maxBuffer: 64 << 20 });
-    return { code: 0, ...r };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-}
+// each command by the CLI's main() in this process (the lock is the engine's, set by the command's NativePool.open):
+// what a user's process would print, and its exit code
+const cli = cliMain;
 
 const sql = (id: string, body: string, effect = false) => `\`\`\`sql ${effect ? 'effect ' : ''}id=${id}\n${body}\n\`\`\`\n\n`;
 

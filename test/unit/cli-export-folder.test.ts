@@ -3,18 +3,16 @@
 // holds every selected row whatever the values: NULL and a real "__HIVE_DEFAULT_PARTITION__" apart, a NUL character,
 // a value over 255 bytes, values that differ only in letter case; each folder recorded in _manifest.json.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { exportLayout } from '../../src/cli/main';
 import { NativePool } from '../../src/cli/native-pool';
 import { MANIFEST_FILE, MAX_FOLDER_NAME } from '../../src/export/part-folder';
 import { sqlString } from '../../src/pool/sql';
+import { cliMain } from './helpers/cli';
 
-const run = promisify(execFile);
 const tmp = mkdtempSync(join(tmpdir(), 'aw-cli-out-'));
 const LONG = `${'long value '.repeat(30)}end`; // 333 bytes
 /** data_source → steps: the values the red team used, and the ones a file system could merge. */
@@ -91,14 +89,15 @@ describe('CLI export folder', () => {
   it('--out at the pool\'s own folder is refused (exit 2): the pool and an unrelated file are kept', async () => {
     writeFileSync(join(poolDir, 'notes.txt'), 'mine');
     const before = statSync(poolFile).size;
-    const r = await run(process.execPath, ['bin/agentworld.mjs', 'export', '--pool', join(tmp, 'other.duckdb'), '--layout', 'steps', '--out', poolDir]).catch((e) => e);
+    // the CLI's main() in this process (its exit code and stderr), as for the command below
+    const r = await cliMain('export', '--pool', join(tmp, 'other.duckdb'), '--layout', 'steps', '--out', poolDir);
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /not empty and holds files no earlier export of the workbench wrote \(notes\.txt, pool\.duckdb/);
     assert.match(r.stderr, /Nothing was deleted/);
     assert.equal(readFileSync(join(poolDir, 'notes.txt'), 'utf8'), 'mine');
     assert.equal(statSync(poolFile).size, before);
     // --force changes nothing about files that are not ours
-    const forced = await run(process.execPath, ['bin/agentworld.mjs', 'export', '--pool', join(tmp, 'other.duckdb'), '--layout', 'steps', '--out', poolDir, '--force']).catch((e) => e);
+    const forced = await cliMain('export', '--pool', join(tmp, 'other.duckdb'), '--layout', 'steps', '--out', poolDir, '--force');
     assert.equal(forced.code, 2);
     assert.ok(existsSync(join(poolDir, 'notes.txt')) && existsSync(poolFile));
   });
@@ -142,18 +141,18 @@ describe('CLI export folder', () => {
 
   it('several layouts go into one folder each under --out; --out with an earlier such export needs --force', async () => {
     const out = join(tmp, 'multi');
-    const cli = (...extra: string[]) => run(process.execPath, ['bin/agentworld.mjs', 'export', '--pool', poolFile, '--layout', 'steps,sft', '--out', out, '--json', ...extra]).catch((e) => e);
-    await pool.close(); // the CLI opens the pool file itself
+    const cli = (...extra: string[]) => cliMain('export', '--pool', poolFile, '--layout', 'steps,sft', '--out', out, '--json', ...extra);
+    await pool.close(); // the command opens the pool file itself (a DuckDB instance of its own)
     try {
       const a = await cli();
-      assert.equal(a.code ?? 0, 0, a.stderr);
+      assert.equal(a.code, 0, a.stderr);
       assert.deepEqual(readdirSync(out).sort(), ['sft', 'steps']);
       assert.equal(JSON.parse(readFileSync(join(out, 'sft', MANIFEST_FILE), 'utf8')).layout, 'sft');
       const b = await cli();
       assert.equal(b.code, 2);
       assert.match(b.stderr, /holds an earlier export/);
       const c = await cli('--force');
-      assert.equal(c.code ?? 0, 0, c.stderr);
+      assert.equal(c.code, 0, c.stderr);
     } finally {
       pool = await NativePool.open(poolFile);
     }
