@@ -81,20 +81,15 @@ async function overflows(name) {
   return o.scroll > o.client ? [`${name}: ${o.scroll} > ${o.client}`] : [];
 }
 
-test('no view overflows horizontally at 800 px', async () => {
-  await page.setViewportSize({ width: 800, height: 900 });
-  const bad = [];
-  await eachView(async (name) => bad.push(...(await overflows(name))));
-  assert.deepEqual(bad, []);
-});
-
-// at 1400 px the overflow check rides on the axe pass (one walk through the views instead of two): each view is
-// checked as it is shown, and again with what the axe pass opens in it (the inspector, a notebook, a captured call)
-test('axe-core finds no violation (WCAG 2 A/AA, best practice) in any view or dialog, and no view overflows at 1400 px', async () => {
+// the overflow checks ride on the axe pass (one walk through the views instead of three): each view is checked as it
+// is shown at 1400 and at 800 px, and at 1400 px again with what the axe pass opens in it (the inspector, a notebook,
+// a captured call)
+test('axe-core finds no violation (WCAG 2 A/AA, best practice) in any view or dialog, and no view overflows at 1400 or 800 px', async () => {
   await page.setViewportSize({ width: 1400, height: 900 });
   await settled();
   const bad = [];
   const wide = [];
+  const narrow = [];
   const scan = async (where) => {
     wide.push(...(await overflows(where)));
     bad.push(...(await axe(where)));
@@ -102,6 +97,11 @@ test('axe-core finds no violation (WCAG 2 A/AA, best practice) in any view or di
   const dash = (sel) => page.locator(`aw-dashboard ${sel}`);
   await eachView(async (name) => {
     wide.push(...(await overflows(name)));
+    await page.setViewportSize({ width: 800, height: 900 });
+    await settled();
+    narrow.push(...(await overflows(name)));
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await settled();
     if (name === 'dashboard') {
       // the inspector open on a trajectory, in each of its views
       await dash('aw-trajectory-list [role="row"][data-index="0"]').click();
@@ -164,6 +164,7 @@ test('axe-core finds no violation (WCAG 2 A/AA, best practice) in any view or di
   await page.keyboard.press('Escape');
   assert.deepEqual(bad, []);
   assert.deepEqual(wide, [], 'horizontal overflow at 1400 px');
+  assert.deepEqual(narrow, [], 'horizontal overflow at 800 px');
 });
 
 test('the axe run sees a violation when there is one', async () => {
