@@ -84,6 +84,23 @@ describe('PoolQueryController (every view re-reads the pool through it)', () => 
     expect(view.reads).to.equal(2);
   });
 
+  it('a long run of writes re-reads about once per maxWaitMs, not only when the writes pause', async () => {
+    view.remove();
+    view = (document.createElement('test-pool-view') as TestView).use({ delayMs: 1000, maxWaitMs: 100 });
+    view.pool = pool;
+    await mounted();
+    // a write every 10 ms for at least 400 ms: the 1 s window never closes, the 100 ms cap ends each burst (a slower
+    // machine only makes more bursts)
+    for (let t = 0; t < 40; t++) {
+      pool.write('steps');
+      await wait(10);
+    }
+    const during = view.reads - 1;
+    await view.query.settled;
+    expect(during, 'reads while the writes went on').to.be.at.least(2);
+    expect(view.reads - 1, 'one more at most after them').to.be.at.most(during + 1);
+  });
+
   it('takes a test of the changed tables instead of a list', async () => {
     view.remove();
     view = (document.createElement('test-pool-view') as TestView).use({ tables: (t) => t.includes('my_table') });

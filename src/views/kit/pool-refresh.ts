@@ -34,6 +34,11 @@ export interface PoolQueryOptions {
   run: () => Promise<unknown>;
   /** How long a burst of writes is collected into one re-read, in ms (150: the demo's import batches). */
   delayMs?: number;
+  /**
+   * The longest a burst holds its re-read back, in ms from its first write (1000): during a long run of writes (an
+   * import's commits) the view follows along about once a second instead of waiting for the writes to pause.
+   */
+  maxWaitMs?: number;
 }
 
 /**
@@ -51,6 +56,8 @@ export class PoolQueryController implements ReactiveController {
   private shown: IntersectionObserver | null = null;
   private connected = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the burst the timer collects began (performance.now()). */
+  private burstStart = 0;
   private running = false;
   /** A read was asked for while one ran: it runs when that one ends. */
   private again = false;
@@ -132,7 +139,10 @@ export class PoolQueryController implements ReactiveController {
       this.stale = true;
       return;
     }
+    const now = performance.now();
+    if (this.timer === undefined) this.burstStart = now;
     clearTimeout(this.timer);
+    const wait = Math.max(0, Math.min(this.options.delayMs ?? 150, this.burstStart + (this.options.maxWaitMs ?? 1000) - now));
     this.timer = setTimeout(() => {
       this.timer = undefined;
       if (this.host.checkVisibility()) void this.refresh();
@@ -140,7 +150,7 @@ export class PoolQueryController implements ReactiveController {
         this.stale = true;
         this.settle();
       }
-    }, this.options.delayMs ?? 150);
+    }, wait);
   }
 
   private async run(): Promise<void> {
