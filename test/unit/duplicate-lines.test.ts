@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { createRequire } from 'node:module';
 import { dedupeImport, describeDedupe } from '../../src/pool/import-commit';
 import { DDL } from '../../src/pool/schema';
 import { importWith } from './helpers/ingest-files';
+import { wasmEngine } from './helpers/wasm-engine';
 
 const fixtureLine = (name: string, n = 0) => readFileSync(new URL(`../fixtures/formats/${name}`, import.meta.url), 'utf8').split('\n').filter(Boolean)[n];
 
@@ -39,13 +39,7 @@ describe('duplicate lines', () => {
   });
 
   it('the commit (in the engine the browser runs): a step id made twice with the same content is a duplicate, with other content a rejected line', async () => {
-    const require = createRequire(import.meta.url);
-    const duck = require('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs');
-    const wasm = require.resolve('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm');
-    const db = await duck.createDuckDB({ mvp: { mainModule: wasm, mainWorker: '' }, eh: { mainModule: wasm, mainWorker: '' } }, new duck.ConsoleLogger(duck.LogLevel.ERROR), duck.NODE_RUNTIME);
-    await db.instantiate(() => {});
-    db.open({});
-    const conn = db.connect();
+    const { conn } = await wasmEngine();
     const q = (sql: string) => conn.query(sql);
     for (const s of DDL) q(s);
     const row = (id: string, line: number, text: string) =>

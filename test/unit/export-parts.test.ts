@@ -5,7 +5,6 @@
 // and rows per folder (issue 36: the same folder out of both).
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -21,10 +20,8 @@ import { type Row, tableToRows } from '../../src/pool/rows';
 import { DDL } from '../../src/pool/schema';
 import { sqlString } from '../../src/pool/sql';
 import { MemoryFolder } from './helpers/memory-folder';
+import { wasmEngine } from './helpers/wasm-engine';
 
-const require = createRequire(import.meta.url);
-const duck = require('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs');
-const wasmModule = require.resolve('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm');
 
 const LONG = `${'ünïcode value '.repeat(20)}end`; // 363 bytes as UTF-8, 3× that escaped
 const SOURCES: [string | null, number][] = [
@@ -56,10 +53,7 @@ describe('part-file export on the page\'s engine', () => {
   /** The page's Exporter contract over the same engine: JSON Lines, rows counted by the writer as the export worker does. */
   let exporter: Exporter;
   before(async () => {
-    const db = await duck.createDuckDB({ mvp: { mainModule: wasmModule, mainWorker: '' }, eh: { mainModule: wasmModule, mainWorker: '' } }, new duck.ConsoleLogger(duck.LogLevel.ERROR), duck.NODE_RUNTIME);
-    await db.instantiate(() => {});
-    db.open({});
-    conn = db.connect();
+    conn = (await wasmEngine()).conn;
     for (const s of DDL) conn.query(s);
     for (const h of CURATION_HELPERS) conn.query(h.sql);
     conn.query(insertSql());

@@ -2,15 +2,12 @@
 // for any string, `SELECT <sqlString(s)>` gives back exactly s, and a column named by `sqlIdent(s)` is named s.
 // A NUL (a JSON "\u0000" in a trace) ended the literal with a parser error before (issue 37 item 4).
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { sqlIdent, sqlName, sqlString, sqlStringList } from '../../src/pool/sql';
+import { wasmEngine } from './helpers/wasm-engine';
 
-const require = createRequire(import.meta.url);
-const duck = require('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs');
-const wasmModule = require.resolve('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm');
 
 /** Any well-formed string: every code point, NUL, quotes and backslashes included (DuckDB holds UTF-8, so no lone surrogates). */
 const anyString = fc.oneof(
@@ -34,10 +31,7 @@ async function native(): Promise<Engine> {
 }
 
 async function wasm(): Promise<Engine> {
-  const db = await duck.createDuckDB({ mvp: { mainModule: wasmModule, mainWorker: '' }, eh: { mainModule: wasmModule, mainWorker: '' } }, new duck.ConsoleLogger(duck.LogLevel.ERROR), duck.NODE_RUNTIME);
-  await db.instantiate(() => {});
-  db.open({});
-  const conn = db.connect();
+  const { conn } = await wasmEngine();
   return {
     one: async (sql) => conn.query(sql).getChildAt(0)?.get(0),
     close: () => conn.close(),
