@@ -21,6 +21,11 @@ export interface ProfileSource {
   name?: string;
   /** Keep tokenizers.js's own BPE word cache and no pre-token memo (bench comparison; see GenerationCache, fast-encode.ts). */
   libraryCache?: boolean;
+  /**
+   * The tokenizer part of a profile loaded before from the same tokenizer.json and tokenizer_config.json (ProfileLoader):
+   * used as it is, `tokenizer` is then not read.
+   */
+  compiled?: CompiledTokenizer;
 }
 
 export interface ProfileInfo {
@@ -55,6 +60,9 @@ export interface TokenizerProfile extends ProfileInfo {
   /** Ids of text without added tokens, as `tokenizer.encode(text, { add_special_tokens: false })` gives them, memoized per pre-token (fast-encode.ts); absent where the tokenizer's shape is not supported. */
   encodePiece?: Encoder;
 }
+
+/** What a profile takes from tokenizer.json and tokenizer_config.json alone (not the chat template, not the name). */
+export type CompiledTokenizer = Pick<TokenizerProfile, 'vocabSize' | 'tokenizer' | 'specialTokens' | 'addedTokens' | 'addedSplit' | 'segmentable' | 'byteLevel' | 'encodePiece'>;
 
 /** The profile name of the bundled Qwen3 tokenizer (the page's and the CLI's `--tokenizer qwen3`). */
 export const BUNDLED_QWEN3 = 'Qwen3 (bundled)';
@@ -168,32 +176,22 @@ function testRender(template: Template, cfg: Record<string, unknown>): void {
   }
 }
 
-/** Check and compile a profile; a ProfileError names the file and what is wrong. */
-export async function loadProfile(src: ProfileSource): Promise<TokenizerProfile> {
-  const tj = src.tokenizer;
-  const cfg = src.config;
+/** Check tokenizer.json's model section (before the template, so that its errors come first). */
+function checkTokenizerJson(tj: unknown): asserts tj is Record<string, unknown> & { model: Record<string, unknown> } {
   if (!isObject(tj)) throw new ProfileError('tokenizer.json: not a JSON object');
   if (!isObject(tj.model)) throw new ProfileError('tokenizer.json: no "model" section (is this a tokenizer.json from a Hugging Face model?)');
   const modelType = tj.model.type ?? (isObject(tj.model.vocab) && Array.isArray(tj.model.merges) ? 'BPE' : undefined);
   if (typeof modelType !== 'string' || !SUPPORTED_MODELS.has(modelType)) {
     throw new ProfileError(`tokenizer.json: unsupported model type ${JSON.stringify(modelType ?? null)} (supported: ${[...SUPPORTED_MODELS].join(', ')})`);
   }
-  if (!isObject(cfg)) throw new ProfileError('tokenizer_config.json: not a JSON object');
-  const templateText = typeof src.template === 'string' && src.template.trim() ? src.template : configTemplate(cfg);
-  if (!templateText) throw new ProfileError('tokenizer_config.json has no chat_template, and no chat_template.jinja was given');
+}
 
-  const marked = markGeneration(templateText);
-  let template: Template;
-  try {
-    template = new Template(marked.text);
-  } catch (e) {
-    throw new ProfileError(`chat template does not parse: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  testRender(template, cfg);
+/** The tokenizer part of a profile: the (costly) tokenizers.js Tokenizer over the 11 MB tokenizer.json, and what is derived from the files. */
+function compileTokenizer(tj: Record<string, unknown> & { model: Record<string, unknown> }, cfg: Record<string, unknown>, libraryCache: boolean): CompiledTokenizer {
   let tokenizer: Tokenizer;
   try {
     tokenizer = new Tokenizer(tj, cfg);
-    if (!src.libraryCache) fastWordCache(tokenizer);
+    if (!libraryCache) fastWordCache(tokenizer);
   } catch (e) {
     throw new ProfileError(`tokenizer.json: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -214,29 +212,78 @@ export async function loadProfile(src: ProfileSource): Promise<TokenizerProfile>
   const byteLevel = /"ByteLevel"/.test(pre) && isObject(tj.decoder) && /"ByteLevel"/.test(JSON.stringify(tj.decoder));
   const segmentable = byteLevel && plainAdded && !/"add_prefix_space":\s*true/.test(pre);
 
-  const model = tj.model as Record<string, unknown>;
-  const vocab = model.vocab;
+  const vocab = tj.model.vocab;
   const baseVocab = isObject(vocab) ? Object.keys(vocab).length : Array.isArray(vocab) ? vocab.length : 0;
   // a loop, not Math.max(...ids): 200,000 added tokens overflowed the stack ("Maximum call stack size exceeded")
   let maxAdded = -1;
   for (const id of addedTokens.values()) if (id > maxAdded) maxAdded = id;
   return {
-    name: src.name ?? (typeof cfg.name_or_path === 'string' ? cfg.name_or_path : typeof cfg.tokenizer_class === 'string' ? cfg.tokenizer_class : 'custom'),
     vocabSize: Math.max(baseVocab, maxAdded + 1),
-    templateHash: await sha256Hex(templateText),
-    generationMarkers: marked.found,
-    toolSupport: /\btools\b/.test(templateText),
-    countingOnly: false,
-    rendering: null,
     tokenizer,
-    template,
     specialTokens,
     addedTokens,
     addedSplit,
     segmentable,
     byteLevel,
-    encodePiece: src.libraryCache ? undefined : (fastEncoder(tokenizer) ?? undefined),
+    encodePiece: libraryCache ? undefined : (fastEncoder(tokenizer) ?? undefined),
   };
+}
+
+/** Check and compile a profile; a ProfileError names the file and what is wrong. */
+export async function loadProfile(src: ProfileSource): Promise<TokenizerProfile> {
+  const tj = src.tokenizer;
+  const cfg = src.config;
+  if (!src.compiled) checkTokenizerJson(tj);
+  if (!isObject(cfg)) throw new ProfileError('tokenizer_config.json: not a JSON object');
+  const templateText = typeof src.template === 'string' && src.template.trim() ? src.template : configTemplate(cfg);
+  if (!templateText) throw new ProfileError('tokenizer_config.json has no chat_template, and no chat_template.jinja was given');
+
+  const marked = markGeneration(templateText);
+  let template: Template;
+  try {
+    template = new Template(marked.text);
+  } catch (e) {
+    throw new ProfileError(`chat template does not parse: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  testRender(template, cfg);
+  const compiled = src.compiled ?? compileTokenizer(tj as Parameters<typeof compileTokenizer>[0], cfg, !!src.libraryCache);
+  return {
+    name: src.name ?? (typeof cfg.name_or_path === 'string' ? cfg.name_or_path : typeof cfg.tokenizer_class === 'string' ? cfg.tokenizer_class : 'custom'),
+    templateHash: await sha256Hex(templateText),
+    generationMarkers: marked.found,
+    toolSupport: /\btools\b/.test(templateText),
+    countingOnly: false,
+    rendering: null,
+    template,
+    ...compiled,
+  };
+}
+
+/**
+ * Loads profiles from the files' text, keeping the last one's tokenizer part: a profile that changes only the chat
+ * template (or the name) of the tokenizer.json and tokenizer_config.json loaded last reuses it instead of parsing the
+ * 11 MB tokenizer.json and building its tokenizer again. One per tokenizer worker.
+ */
+export class ProfileLoader {
+  private last: { tokenizerText: string; configText: string; compiled: CompiledTokenizer } | null = null;
+  /** Loads that reused the last tokenizer part (tests). */
+  reused = 0;
+
+  async load(tokenizerText: string, configText: string, template: string | null, name: string | undefined, parse: (text: string, file: string) => unknown): Promise<TokenizerProfile> {
+    const last = this.last;
+    const compiled = last && last.tokenizerText === tokenizerText && last.configText === configText ? last.compiled : undefined;
+    const tokenizer = compiled ? null : parse(tokenizerText, 'tokenizer.json');
+    const config = parse(configText, 'tokenizer_config.json');
+    const p = await loadProfile({ tokenizer, config, template, name, compiled });
+    if (compiled) this.reused++;
+    else this.last = { tokenizerText, configText, compiled: compiledPart(p) };
+    return p;
+  }
+}
+
+function compiledPart(p: TokenizerProfile): CompiledTokenizer {
+  const { vocabSize, tokenizer, specialTokens, addedTokens, addedSplit, segmentable, byteLevel, encodePiece } = p;
+  return { vocabSize, tokenizer, specialTokens, addedTokens, addedSplit, segmentable, byteLevel, encodePiece };
 }
 
 export function profileInfo(p: TokenizerProfile): ProfileInfo {

@@ -13,7 +13,7 @@ import { type ExportRowInput, type ExportTokenOptions, newRlExportState, type Rl
 import { type ExportPlan, exportProfile, planSql, planTokenExport } from './export-plan';
 import { parseTools, templateMessage } from './messages';
 import { loadO200k } from './openai';
-import { loadProfile, sha256Hex, type ProfileInfo, profileInfo, type TokenizerProfile } from './profile';
+import { ProfileLoader, sha256Hex, type ProfileInfo, profileInfo, type TokenizerProfile } from './profile';
 import { renderChat, tokenPieces } from './render';
 import { TEST_BUILD } from '../util/test-build';
 import type { CountTimings, CursorBroker, ProfileFiles, RenderedStep, RlExportStats, TokenCountProgress, TokenizerWorkerApi } from './api';
@@ -61,6 +61,8 @@ export function createTokenizerWorkerApi(): TokenizerWorkerApi {
   let exportCache = new Map<string, number[]>();
   const cancelledExports = new Set<number>();
   let active: TokenizerProfile | null = null;
+  /** Another template over the same tokenizer files reuses their tokenizer (no second parse of the 11 MB tokenizer.json). */
+  const loader = new ProfileLoader();
   let activeKey: string | null = null;
   let job = 0;
 
@@ -80,9 +82,7 @@ export function createTokenizerWorkerApi(): TokenizerWorkerApi {
       }
       const tokenizerText = await text(files.tokenizer, 'tokenizer.json');
       const configText = await text(files.config, 'tokenizer_config.json');
-      const tokenizer = parse(tokenizerText, 'tokenizer.json');
-      const config = parse(configText, 'tokenizer_config.json');
-      const p = await loadProfile({ tokenizer, config, template: files.template ?? null, name: files.name });
+      const p = await loader.load(tokenizerText, configText, files.template ?? null, files.name, parse);
       // set with the profile, no await between: a count must never pair this profile with another's key
       const key = `${await sha256Hex([tokenizerText, configText, files.template ?? ''].join('\u0000'))}:${COUNTING_VERSION}`;
       active = p;
