@@ -286,18 +286,37 @@ describe('pool port: both engines, the same answers', () => {
   const dir = mkdtempSync(join(tmpdir(), 'aw-port-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  // the two engines run their checks at once (each engine's one after another, each on a new pool): they are
+  // threads of their own, so the file's wall time is the slower engine's rather than the sum; each `it` waits for its own
+  const runs = new Map<string, Promise<unknown>>();
+  const ran = (e: Engine, name: string) => runs.get(`${e.name} › ${name}`) as Promise<unknown>;
+  const startAll = () => {
+    if (runs.size) return;
+    for (const e of ENGINES) {
+      let prev: Promise<unknown> = Promise.resolve();
+      for (const [name, check] of CHECKS) {
+        const run = prev.catch(() => {}).then(async () => {
+          const p = await e.open();
+          try {
+            return plain(await check(p));
+          } finally {
+            await p.close();
+          }
+        });
+        run.catch(() => {}); // reported by its own `it`
+        runs.set(`${e.name} › ${name}`, (prev = run));
+      }
+    }
+  };
+
   for (const e of ENGINES) {
     describe(e.name, () => {
       const mine = new Map<string, unknown>();
       answers.set(e.name, mine);
-      for (const [name, check] of CHECKS) {
+      for (const [name] of CHECKS) {
         it(name, async () => {
-          const p = await e.open();
-          try {
-            mine.set(name, plain(await check(p)));
-          } finally {
-            await p.close();
-          }
+          startAll();
+          mine.set(name, await ran(e, name));
         });
       }
       if (e.files) it('an interrupted import is rolled back and marked at the next open', async () => void (await interruptedRecovered(e, dir)));
@@ -363,14 +382,27 @@ async function layoutRows(p: PoolPort, engine: string): Promise<Record<string, R
 
 describe('pool port: every layout of every fixture, the same rows out of both engines and as the golden file', () => {
   const got: Record<string, Awaited<ReturnType<typeof layoutRows>>> = {};
+  // both engines' loops at once (wall time: each engine is a thread of its own); each `it` waits for its own
+  const runs = new Map<string, Promise<Awaited<ReturnType<typeof layoutRows>>>>();
+  const startAll = () => {
+    for (const e of ENGINES) {
+      if (runs.has(e.name)) continue;
+      const run = (async () => {
+        const p = await e.open();
+        try {
+          return await layoutRows(p, e.name);
+        } finally {
+          await p.close();
+        }
+      })();
+      run.catch(() => {}); // reported by its own `it`
+      runs.set(e.name, run);
+    }
+  };
   for (const e of ENGINES) {
     it(`${e.name}: imported and laid out`, async () => {
-      const p = await e.open();
-      try {
-        got[e.name] = await layoutRows(p, e.name);
-      } finally {
-        await p.close();
-      }
+      startAll();
+      got[e.name] = await (runs.get(e.name) as Promise<Awaited<ReturnType<typeof layoutRows>>>);
     });
   }
   it('the same rows', () => {
