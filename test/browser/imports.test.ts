@@ -6,4 +6,6 @@
 import './import-panel.suite';
 import './formats-every.suite';
 import './formats-join.suite';
+// exports of every fixture rendered with real chat templates (a file of its own before: a boot and a page load)
+import './export-templates.suite';
 import './formats-mapping.suite';

@@ -12,7 +12,7 @@ import type { ExportDatasetOptions } from '../../src/contract/reports';
 import { NORMALIZERS } from '../../src/ingest/normalizers';
 import type { PoolClient } from '../../src/pool/client';
 import { tableToRows } from '../../src/pool/rows';
-import { exporterFor, fixture, importerFor, parquetWasmUrl, startPool } from './helpers';
+import { emptyPagePool, exporterFor, fixture, importerFor, parquetWasmUrl } from './helpers';
 
 /** Every file of test/fixtures/formats (and the core chat file): one or more per format. */
 export const FIXTURES = [
@@ -105,7 +105,7 @@ describe('exports render with real chat templates (issue 21)', () => {
 
   before(async function () {
     this.timeout(240_000);
-    pool = await startPool('export-templates', true);
+    pool = await emptyPagePool();
     const importer = importerFor(pool);
     const reports = await importer.importFiles(await Promise.all(FIXTURES.map((f) => fixture(f))));
     const formats = new Set(reports.map((r) => r.format));
@@ -139,7 +139,6 @@ describe('exports render with real chat templates (issue 21)', () => {
     Object.assign(rowCounts, { sft: sft.length, 'sft(step)': sftStep.length, rl_steps: rl.length, verl_prompts: verl.length, dpo: dpo.length });
     [qwen3, deepseek, gemma3] = await Promise.all(['tokenizer-qwen3', 'tokenizer-deepseek_v3', 'tokenizer-gemma3'].map(loadTemplate));
   });
-  after(() => pool.terminate());
 
   it('exports rows of every layout from the fixtures', () => {
     console.log(`rows per layout: ${JSON.stringify(rowCounts)}`);
