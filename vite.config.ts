@@ -49,6 +49,10 @@ export default defineConfig({
   server: { port: 5173, strictPort: false },
   preview: { port: 4173 },
   optimizeDeps: {
+    // the app's one page: the dependency scan would otherwise crawl every .html under the root, bench pages included
+    // (bench/virtual-lists imports @lit-labs/virtualizer, installed only to run that bench: the scan failed and the dev
+    // server skipped pre-bundling for the app)
+    entries: ['index.html'],
     exclude: ['@duckdb/duckdb-wasm', 'parquet-wasm'],
     // worker-only imports the dev server would otherwise discover late (and reload the page for)
     include: ['apache-arrow', 'apache-arrow/visitor/vectorassembler', 'comlink', 'hash-wasm', 'fflate', 'yaml', 'idb'],
