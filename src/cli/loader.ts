@@ -10,10 +10,17 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 const bundled = !/\.[cm]?ts$/.test(new URL(import.meta.url).pathname);
 
-/** bin/cli-bundle.mjs's bundleSync, loaded by a path esbuild does not follow (the bundle never needs it). */
+let built: string | undefined;
+
+/**
+ * bin/cli-bundle.mjs's bundleSync, loaded by a path esbuild does not follow (the bundle never needs it): once per
+ * process, not per thread (its freshness check walks src/, ≈ 8 ms, and a test file starts dozens of threads).
+ */
 function bundleDir(): string {
+  if (built) return built;
   const helper = new URL('../../bin/cli-bundle.mjs', import.meta.url).pathname;
-  return (createRequire(import.meta.url)(helper) as { bundleSync: () => string }).bundleSync();
+  built = (createRequire(import.meta.url)(helper) as { bundleSync: () => string }).bundleSync();
+  return built;
 }
 
 /** The parent's node flags but tsx's (a worker inherits them: tsx would load in the thread for nothing, ≈ 0.1 CPU-s). */
