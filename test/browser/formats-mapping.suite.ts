@@ -10,6 +10,7 @@ import '../../src/views/formats/aw-formats';
 import type { AwFormats } from '../../src/views/formats/aw-formats';
 import { takePendingMapping } from '../../src/views/formats/start-mapping';
 import { emptyPagePool, fixture, importerFor, parquetWasmUrl, withImports } from './helpers';
+import { importPanelOnEmptyPool } from './import-panel-host';
 import { servicesHost } from './services-host';
 
 /** What a user writes for the support-ticket export (the skeleton plus model, queue and time). */
@@ -162,21 +163,9 @@ describe('a file of an unknown shape becomes importable by a mapping', () => {
   });
 });
 
-/** An import panel on the emptied pool, in a host that provides its services. */
-async function panelOnEmptyPool() {
-  await pool.clear();
-  const host = servicesHost();
-  host.services = withImports({ pool, importer: importerFor(pool), exporter: {} as Exporter, notify: () => {} });
-  const panel = document.createElement('aw-import-panel');
-  host.append(panel);
-  document.body.append(host);
-  await panel.updateComplete;
-  return { host, panel };
-}
-
 describe('import report of an unrecognized file', () => {
   it('says it was not understood, offers "Write a mapping for this file" (the File handed over in aw-start-mapping) and "Import as generic rows"', async () => {
-    const { host, panel } = await panelOnEmptyPool();
+    const { host, panel } = await importPanelOnEmptyPool(pool);
     const known = await fixture('formats/langfuse-trace.json');
     const unknown = await fixture('mapping/support-tickets.jsonl');
     await panel.importFiles([known, unknown]);
@@ -314,7 +303,7 @@ describe('<aw-formats> editor', () => {
 
 describe('a folder picked in the import panel', () => {
   it('imports every file under it, each reported by its path, a Cline task joined across its two files', async () => {
-    const { host, panel } = await panelOnEmptyPool();
+    const { host, panel } = await importPanelOnEmptyPool(pool);
     const dt = new DataTransfer();
     for (const name of ['api_conversation_history.json', 'ui_messages.json']) {
       const f = await fixture(`folders/cline-task/tasks/1769053680585/${name}`);

@@ -4,11 +4,9 @@
  * test/unit/import.test.ts.
  */
 import { expect } from '@esm-bundle/chai';
-import type { Exporter } from '../../src/contract/reports';
 import type { PoolClient } from '../../src/pool/client';
-import '../../src/views/data/aw-import-panel';
-import { emptyPagePool, importerFor, withImports } from './helpers';
-import { servicesHost } from './services-host';
+import { emptyPagePool } from './helpers';
+import { importPanelOnEmptyPool } from './import-panel-host';
 
 let pool: PoolClient;
 
@@ -17,18 +15,8 @@ describe('import panel: what was kept', function () {
   before(async () => {
     pool = await emptyPagePool();
   });
-  /** An <aw-import-panel> on the emptied pool. */
-  async function mountPanel() {
-    await pool.clear();
-    const host = servicesHost();
-    host.services = withImports({ pool, importer: importerFor(pool), exporter: {} as Exporter, notify: () => {} });
-    const panel = document.createElement('aw-import-panel');
-    host.append(panel);
-    document.body.append(host);
-    return { host, panel };
-  }
   it('says nothing was imported for a failed file, names collisions, and "already imported" on a re-import', async () => {
-    const { host, panel } = await mountPanel();
+    const { host, panel } = await importPanelOnEmptyPool(pool);
     const one = (sid: string, answer: string) => new File([JSON.stringify({ session_id: sid, messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: answer }] })], `${answer}.jsonl`);
     await panel.importFiles([new File(['{"messages": [}\nnope\n'], 'all-bad.jsonl'), one('s-1', 'first'), one('s-1', 'second'), one('s-1', 'second')]);
     await panel.updateComplete;
@@ -49,7 +37,7 @@ describe('import panel: what was kept', function () {
   });
 
   it('twenty files: one summary line, finished reports one line each (newest first, open only when they need a step), URLs by file name', async () => {
-    const { host, panel } = await mountPanel();
+    const { host, panel } = await importPanelOnEmptyPool(pool);
     const file = (i: number) => new File([JSON.stringify({ messages: [{ role: 'user', content: `q${i}` }, { role: 'assistant', content: `a${i}` }] })], `f${String(i).padStart(2, '0')}.jsonl`);
     await panel.importFiles(Array.from({ length: 19 }, (_, i) => file(i)));
     const url = new URL('/test/fixtures/core/chat.jsonl', location.origin).href;
