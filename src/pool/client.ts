@@ -193,7 +193,12 @@ export class PoolClient implements PoolPort {
 
   async query(sql: string): Promise<Table> {
     sql = await this.prepareSql(sql);
-    const t = tableFromIPC(await this.guard(() => this.api.query(sql)));
+    return this.result(await this.guard(() => this.api.query(sql)));
+  }
+
+  /** A result's IPC bytes as a table, refused when a text value is too large to become a string (every result path). */
+  private result(bytes: Uint8Array): Table {
+    const t = tableFromIPC(bytes);
     checkStringSizes(t, this.opts.maxStringBytes);
     return t;
   }
@@ -202,10 +207,7 @@ export class PoolClient implements PoolPort {
   async queryReadOnly(sql: string, run = true): Promise<Table | null> {
     sql = await this.prepareSql(sql);
     const bytes = await this.guard(() => this.api.queryReadOnly(sql, run));
-    if (!bytes) return null;
-    const t = tableFromIPC(bytes);
-    checkStringSizes(t, this.opts.maxStringBytes);
-    return t;
+    return bytes ? this.result(bytes) : null;
   }
 
   /** Exactly one statement (a prepared statement cannot hold more). */
