@@ -100,6 +100,8 @@ describe('notebook in the app', () => {
   it("curate in a new notebook, then Export → pick the cell's view → the downloaded file holds the view's rows", async () => {
     await page.getByRole('tab', { name: 'Notebook' }).click();
     await page.getByRole('button', { name: 'New notebook' }).click();
+    // the new notebook opens after it is stored: edit its cell, not one of the notebook still shown (a race seen under load)
+    await page.waitForFunction(() => document.querySelector('aw-app')?.shadowRoot?.querySelector('aw-notebooks')?.shadowRoot?.querySelector('header input')?.value === 'Untitled notebook');
     // the new notebook's query cell becomes the curated view: tau-bench steps that called a tool
     const cell = page.locator('aw-notebook aw-cell').filter({ has: page.getByLabel('View id') }).first();
     await cell.getByLabel('View id').fill('tool_steps');
