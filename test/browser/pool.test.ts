@@ -7,28 +7,10 @@ import { expect } from '@esm-bundle/chai';
 import { stepsToIPC } from '../../src/record/step-arrow';
 import { PoolClient } from '../../src/pool/client';
 import { wasmResponse } from '../../src/pool/wasm-load';
-import { poolWorker, startPool, wasm } from './helpers';
+import { poolWorker, wasm } from './helpers';
 import { expectSame, importSteps, step, trajStep } from './pool-data';
 
 describe('pool wasm', () => {
-  it('compiles DuckDB from a real Response (not duckdb-wasm\'s re-wrapped stream), kept in Cache Storage by the worker (decisions 036, 051)', async () => {
-    const wasmCache = `aw-test-wasm-${Date.now()}`;
-    const start = () => PoolClient.start({ poolName: 'wasm-cache', memory: true, wasm, wasmCache, worker: poolWorker });
-    const a = await start();
-    expect(a.status.wasmSource).to.equal('fetch');
-    const cache = await caches.open(wasmCache);
-    // stored by the worker as it streamed into the compiler (terminating the worker first would abort the put)
-    for (let i = 0; i < 1200 && (await cache.keys()).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
-    a.terminate();
-    expect((await cache.keys()).map((k) => new URL(k.url).pathname)).to.deep.equal([wasm.eh]);
-    // kept: now asked of the HTTP cache (which the test server's max-age lets keep it)
-    const b = await start();
-    expect(b.status.wasmSource).to.equal('http-cache');
-    expect((await b.rows('SELECT 41 + 1 AS n'))[0].n).to.equal(42);
-    b.terminate();
-    await caches.delete(wasmCache);
-  });
-
   it('once kept, takes the module from the HTTP cache, or from Cache Storage when the host says no-store; the first time from the network', async () => {
     // a small file at URLs of its own (another query) that nothing earlier put in either cache
     const url = (k: string) => `${new URL('/package.json', location.href).href}?${k}=${Date.now()}`;
@@ -56,14 +38,20 @@ describe('pool wasm', () => {
   });
 });
 
-// A file limit is fixed when a saved pool opens: each limit test opens its own (two boots); the saved pool's reopen
-// is the trajectory_stats test's.
-describe('pool file limit; trajectory_stats of a saved pool', () => {
+// Three boots for the file: a file limit is fixed when a saved pool opens, so each limit test opens its own pool; the
+// first two boots are also the wasm cache test's first start (from the network) and its second (from the HTTP cache),
+// and the saved pool's reopen is the trajectory_stats test's.
+describe('pool wasm cache; file limit; trajectory_stats of a saved pool', () => {
+  const wasmCache = `aw-test-wasm-${Date.now()}`;
   /** A saved pool with a 64 MiB limit; its size while still empty sizes the other test's limit (no probe boot). */
   let saved: PoolClient;
   const savedName = `pool-room-${Date.now()}`;
-  const startSaved = () => PoolClient.start({ poolName: savedName, fileLimit: 64 * 1024 ** 2, wasm, worker: poolWorker });
+  const startSaved = () => PoolClient.start({ poolName: savedName, fileLimit: 64 * 1024 ** 2, wasm, wasmCache, worker: poolWorker });
   let emptyBytes = 0;
+  /** The limit test's pool: its limit just above the saved pool's size while empty; started by the wasm cache test. */
+  let limited: PoolClient | null = null;
+  const startLimited = () =>
+    PoolClient.start({ poolName: `pool-limit-${Date.now()}`, fileLimit: emptyBytes + 256 * 1024, wasm, wasmCache, worker: poolWorker });
   before(async function () {
     this.timeout(120_000); // a boot on a loaded CI machine can take 30 s
     saved = await startSaved();
@@ -71,11 +59,29 @@ describe('pool file limit; trajectory_stats of a saved pool', () => {
     await saved.checkpoint();
     emptyBytes = Number((await saved.rows('SELECT total_blocks * block_size AS b FROM pragma_database_size()'))[0].b);
   });
-  after(() => saved.terminate());
+  after(async () => {
+    saved.terminate();
+    limited?.terminate();
+    await caches.delete(wasmCache);
+  });
+
+  it('compiles DuckDB from a real Response (not duckdb-wasm\'s re-wrapped stream), kept in Cache Storage by the worker (decisions 036, 051)', async () => {
+    // the saved pool's start was the first with this cache name
+    expect(saved.status.wasmSource).to.equal('fetch');
+    const cache = await caches.open(wasmCache);
+    // stored by the worker as it streamed into the compiler
+    for (let i = 0; i < 1200 && (await cache.keys()).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect((await cache.keys()).map((k) => new URL(k.url).pathname)).to.deep.equal([wasm.eh]);
+    // kept: now asked of the HTTP cache (which the test server's max-age lets keep it)
+    limited = await startLimited();
+    expect(limited.status.wasmSource).to.equal('http-cache');
+    expect((await limited.rows('SELECT 41 + 1 AS n'))[0].n).to.equal(42);
+  });
 
   it('an import that would grow the database file past the limit fails cleanly and keeps nothing', async () => {
     expect(emptyBytes).to.be.greaterThan(0);
-    const pool = await startPool('pool-limit', false, emptyBytes + 256 * 1024);
+    const pool = limited ?? (await startLimited());
+    limited = null;
     const id = await pool.beginImport({ file: 'big.jsonl', sourceId: 'big', bytes: 1 });
     const many = Array.from({ length: 3000 }, (_, i) => ({ ...step(i, 'big', id), raw: 'x'.repeat(2000) + i }));
     let err = '';
