@@ -1,7 +1,4 @@
 // Launch Debian's Chromium through playwright-core with the flags this machine needs (never downloads a browser).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
 export const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
@@ -17,11 +14,14 @@ export const CHROME_ARGS = [
  */
 export const TEST_ARGS = ['--js-flags=--liftoff-only'];
 
-/** A persistent context with a fresh user-data-dir (OPFS and IndexedDB survive reloads within it). */
+/**
+ * A persistent context with a fresh user-data-dir (OPFS and IndexedDB survive reloads within it). Playwright makes the
+ * folder (userDataDir '') and removes it when the context closes, and also when the process ends without closing it
+ * (an uncaught error, Ctrl-C): it kills the browser first. Our own aw-chrome-* folder stayed behind in those cases.
+ */
 export async function launch({ headless = true, extraArgs = [] } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'aw-chrome-'));
-  const context = await chromium.launchPersistentContext(dir, {
+  const context = await chromium.launchPersistentContext('', {
     executablePath: CHROME_PATH, headless, args: [...CHROME_ARGS, ...extraArgs], acceptDownloads: true, viewport: { width: 1400, height: 900 },
   });
-  return { context, close: async () => { await context.close(); rmSync(dir, { recursive: true, force: true }); } };
+  return { context, close: () => context.close() };
 }

@@ -1,13 +1,13 @@
 // The Data tab's export form (the same element the dashboard opens as its export dialog) tells the user which rows a trainer would reject before the download (issue 21),
 // and the downloaded file holds only the others (read back with native DuckDB); the notebook view's "Run headless" prints its settings as flags.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { unzipSync } from 'fflate';
 import { startApp, uniquePool, waitForReports } from './harness.mjs';
+import { scratchDir } from '../scratch.mjs';
 
 let app;
 before(async () => {
@@ -35,7 +35,7 @@ describe('export panel', () => {
     const shown = Number(((await form.locator('strong.total').textContent()) ?? '').replace(/,/g, ''));
 
     const [download] = await Promise.all([page.waitForEvent('download'), form.getByRole('button', { name: 'Download rl_steps.parquet' }).click()]);
-    const file = join(mkdtempSync(join(tmpdir(), 'aw-panel-')), 'rl_steps.parquet');
+    const file = join(scratchDir('aw-panel-'), 'rl_steps.parquet');
     await download.saveAs(file);
     const conn = await (await DuckDBInstance.create(':memory:')).connect();
     const res = await conn.runAndReadAll(`SELECT count(*) AS n, count(*) FILTER (WHERE len(prompt) = 0 OR response IS NULL) AS bad,
@@ -49,7 +49,7 @@ describe('export panel', () => {
     await form.getByLabel('Split into files by').selectOption('data_source');
     const [zipped] = await Promise.all([page.waitForEvent('download'), form.getByRole('button', { name: 'Download rl_steps files (.zip)' }).click()]);
     assert.match(zipped.suggestedFilename(), /^rl_steps-[\d-]+\.zip$/);
-    const dir = mkdtempSync(join(tmpdir(), 'aw-parts-'));
+    const dir = scratchDir('aw-parts-');
     const files = unzipSync(readFileSync(await zipped.path()));
     for (const [path, bytes] of Object.entries(files)) {
       mkdirSync(dirname(join(dir, path)), { recursive: true });

@@ -1,11 +1,10 @@
 // Issue 5 "Done means", on the built app: no key, built-in agent, 4 rollouts, live capture, GRPO-ready rl_steps.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { startApp, uniquePool, waitForQuery } from './harness.mjs';
+import { scratchDir } from '../scratch.mjs';
 
 /**
  * One page and one pool for the gateway's flows, in order (a page boot is the costliest step of an e2e test): the live
@@ -77,7 +76,7 @@ describe('gateway in the app', () => {
       for (let i = 0; i < buf.length; i += 0x8000) s += String.fromCharCode(...buf.subarray(i, i + 0x8000));
       return btoa(s);
     }, blob);
-    const file = join(mkdtempSync(join(tmpdir(), 'aw-gw-')), 'rl_steps.parquet');
+    const file = join(scratchDir('aw-gw-'), 'rl_steps.parquet');
     const { writeFileSync } = await import('node:fs');
     writeFileSync(file, Buffer.from(b64, 'base64'));
     const db = await DuckDBInstance.create(':memory:');

@@ -6,13 +6,13 @@
 // the old HAR reader (every entry's bodies decoded, 677bfad^) crashed the tab at 128 MB and imported at 192 MB (and
 // the 300 MB HAR crashed it after ~20 min with the default heap); today's reader crashes at 40 MB and imports at 64 MB.
 import assert from 'node:assert/strict';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startApp, uniquePool, waitForReports } from './harness.mjs';
+import { scratchDir } from '../scratch.mjs';
 
-const tmp = mkdtempSync(join(tmpdir(), 'aw-hostile-'));
+const tmp = scratchDir('aw-hostile-');
 let app;
 let page;
 const crashes = [];
@@ -24,7 +24,6 @@ before(async () => {
 });
 after(async () => {
   await app?.close();
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 /** A DevTools HAR "with content": LLM calls around a `mb` MB binary download stored base64 (written in parts, never whole in memory). */

@@ -5,8 +5,7 @@
 // without ranges or CORS), a notebook cell over remote Parquet — and the token found nowhere but in request headers.
 // One page (one pool boot) for all of it.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -14,22 +13,19 @@ import { unzipSync } from 'fflate';
 import { parse } from 'yaml';
 import { startApp, uniquePool } from './harness.mjs';
 import { startHub } from './hub-server.mjs';
+import { scratchDir } from '../scratch.mjs';
 
 const TOKEN = 'hf_e2eSecretTokenValue0123456789';
 const chat = (i) => `${JSON.stringify({ messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: `question ${i}` }, { role: 'assistant', content: `answer ${i}` }] })}\n`;
 
 async function parquetFile() {
-  const dir = mkdtempSync(join(tmpdir(), 'aw-hub-e2e-'));
-  try {
-    const c = await (await DuckDBInstance.create(':memory:')).connect();
-    const path = join(dir, 'p.parquet');
-    await c.run(
-      `COPY (SELECT i AS id, i % 5 AS label, md5(i::VARCHAR) || md5((i * 3)::VARCHAR) || md5((i * 7)::VARCHAR) AS text, [{'role': 'user', 'content': 'q' || i}] AS messages FROM range(60000) t(i)) TO '${path}' (FORMAT parquet, ROW_GROUP_SIZE 8192)`,
-    );
-    return new Uint8Array(readFileSync(path));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const dir = scratchDir('aw-hub-e2e-');
+  const c = await (await DuckDBInstance.create(':memory:')).connect();
+  const path = join(dir, 'p.parquet');
+  await c.run(
+    `COPY (SELECT i AS id, i % 5 AS label, md5(i::VARCHAR) || md5((i * 3)::VARCHAR) || md5((i * 7)::VARCHAR) AS text, [{'role': 'user', 'content': 'q' || i}] AS messages FROM range(60000) t(i)) TO '${path}' (FORMAT parquet, ROW_GROUP_SIZE 8192)`,
+  );
+  return new Uint8Array(readFileSync(path));
 }
 
 function corrupt(bytes) {
@@ -176,8 +172,9 @@ describe('the Hugging Face Hub, from the app', () => {
     });
     const files = unzipSync(new Uint8Array(Buffer.from(out.b64, 'base64')));
     published = Object.values(files).map((b) => new TextDecoder().decode(b)).join('\n');
-    const dir = mkdtempSync(join(tmpdir(), 'aw-hub-pub-'));
-    try {
+    const dir = scratchDir('aw-hub-pub-');
+    {
+      // a block of its own: `readme` is named again below
       for (const [name, bytes] of Object.entries(files)) {
         mkdirSync(dirname(join(dir, name)), { recursive: true });
         writeFileSync(join(dir, name), bytes);
@@ -198,8 +195,6 @@ describe('the Hugging Face Hub, from the app', () => {
       const sft = await count('sft/**/*.parquet');
       assert.equal(out.sessions, sft);
       assert.equal(Object.keys(files).filter((f) => f.startsWith(`${out.folder}/sessions/`)).length, sft);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
     // the Data tab's publish card: a zip whose card's recipe is the open notebook's SQL
     await page.getByRole('tab', { name: 'Data' }).click();

@@ -1,12 +1,11 @@
 // Issue 4 "Done means" on the built app: open an example, edit a SQL cell, dependents update, reload, find it as left.
 // The headline path (issue 36): curate in a notebook → Export → pick the cell's view → the downloaded file holds its rows.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { startApp, uniquePool } from './harness.mjs';
+import { scratchDir } from '../scratch.mjs';
 
 let app;
 before(async () => {
@@ -122,7 +121,7 @@ describe('notebook in the app', () => {
     await dialog.locator('strong.total').filter({ hasText: String(want.length) }).waitFor({ timeout: 30000 });
     assert.equal(await dialog.getByRole('alert').count(), 0, 'no error beside the count');
     const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download steps.parquet' }).click()]);
-    const file = join(mkdtempSync(join(tmpdir(), 'aw-nb-export-')), 'steps.parquet');
+    const file = join(scratchDir('aw-nb-export-'), 'steps.parquet');
     await download.saveAs(file);
     const conn = await (await DuckDBInstance.create(':memory:')).connect();
     const got = (await conn.runAndReadAll(`SELECT step_id FROM read_parquet('${file}') ORDER BY step_id`)).getRows().map((r) => ({ step_id: r[0] }));

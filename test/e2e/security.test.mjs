@@ -1,7 +1,6 @@
 // Hostile content runs nothing; SQL cannot leave the sandbox; API keys are in no stored byte.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { tableFromIPC } from 'apache-arrow';
@@ -11,6 +10,7 @@ import { CHROME_ARGS, CHROME_PATH, TEST_ARGS } from '../../scripts/browser.mjs';
 import { serve } from '../../scripts/serve.mjs';
 import { startLocalUpstream } from '../fixtures/gateway/local-upstream.mjs';
 import { waitForQuery, waitForReports } from './harness.mjs';
+import { scratchDir } from '../scratch.mjs';
 
 const XSS = [
   '<script>window.__xss = "script"</script>',
@@ -32,7 +32,7 @@ const consoleText = [];
 
 before(async () => {
   srv = await serve(process.env.AW_DIST ?? 'dist', { base: '/workbench/' });
-  dir = mkdtempSync(join(tmpdir(), 'aw-sec-'));
+  dir = scratchDir('aw-sec-');
   context = await chromium.launchPersistentContext(dir, { executablePath: CHROME_PATH, headless: true, args: [...CHROME_ARGS, ...TEST_ARGS], acceptDownloads: true });
   upstream = await startLocalUpstream();
 });
@@ -40,7 +40,6 @@ after(async () => {
   await context?.close().catch(() => {});
   await upstream?.close?.();
   await srv?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function open(pool) {

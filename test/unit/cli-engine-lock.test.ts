@@ -3,13 +3,13 @@
 // extension, writes only inside --out, and cannot SET the lock away; `export --where` neither. Import, merge,
 // layout-sql and export (with tokens) still work under the lock: their staging, spill and outputs are in its scope.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { cliMain } from './helpers/cli';
+import { scratchDir } from '../scratch.mjs';
 
-const tmp = mkdtempSync(join(tmpdir(), 'aw-cli-lock-'));
+const tmp = scratchDir('aw-cli-lock-');
 const SECRET = join(tmp, 'secret.txt');
 const POOL = join(tmp, 'pool', 'pool.duckdb');
 const OUT = join(tmp, 'out');

@@ -3,8 +3,7 @@
 // holds every selected row whatever the values: NULL and a real "__HIVE_DEFAULT_PARTITION__" apart, a NUL character,
 // a value over 255 bytes, values that differ only in letter case; each folder recorded in _manifest.json.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { exportLayout } from '../../src/cli/main';
@@ -12,8 +11,9 @@ import { NativePool } from '../../src/cli/native-pool';
 import { MANIFEST_FILE, MAX_FOLDER_NAME } from '../../src/export/part-folder';
 import { sqlString } from '../../src/pool/sql';
 import { cliMain } from './helpers/cli';
+import { scratchDir } from '../scratch.mjs';
 
-const tmp = mkdtempSync(join(tmpdir(), 'aw-cli-out-'));
+const tmp = scratchDir('aw-cli-out-');
 const LONG = `${'long value '.repeat(30)}end`; // 333 bytes
 /** data_source → steps: the values the red team used, and the ones a file system could merge. */
 const SOURCES: [string | null, number][] = [

@@ -5,14 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { sqlString } from '../../src/pool/sql';
+import { scratchDir } from '../scratch.mjs';
 
-const tmp = mkdtempSync(join(tmpdir(), 'aw-hostile-pool-'));
+const tmp = scratchDir('aw-hostile-pool-');
 
 function cli(...args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
@@ -23,8 +23,6 @@ function cli(...args: string[]): Promise<{ code: number; out: string }> {
 }
 
 describe('a hostile pool file', () => {
-  after(() => rmSync(tmp, { recursive: true, force: true }));
-
   it('a view that reads a local file reads nothing, also while the pool is being opened', async () => {
     const secret = join(tmp, 'secret.txt');
     writeFileSync(secret, 'HOSTILE-POOL-READ-ME\n');

@@ -3,12 +3,12 @@
 // Parquet by range only where --read names the address — the token in no output line.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { type LoopbackHub, startHub } from '../e2e/hub-server.mjs';
+import { scratchDir } from '../scratch.mjs';
 
 const TOKEN = 'hf_cliSecretToken0123456789abc';
 const chat = (i: number) => `${JSON.stringify({ messages: [{ role: 'user', content: `q${i}` }, { role: 'assistant', content: `a${i}` }] })}\n`;
@@ -27,7 +27,7 @@ describe('CLI and the Hub', () => {
   let pool: string;
   let parquetSize = 0;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'aw-cli-hub-'));
+    dir = scratchDir('aw-cli-hub-');
     pool = join(dir, 'pool.duckdb');
     const c = await (await DuckDBInstance.create(':memory:')).connect();
     const pq = join(dir, 't.parquet');
@@ -42,7 +42,6 @@ describe('CLI and the Hub', () => {
   });
   after(async () => {
     await hub.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('import hf://…: refused without HF_TOKEN (saying why), every trace file with it; a re-import downloads no LFS file', async () => {

@@ -4,8 +4,7 @@
 // an import of many trajectories commits under a small --memory-limit (decision 048).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileOf, listInputs, shardOf, UsageError } from '../../src/cli/files';
@@ -21,8 +20,9 @@ import { stepsToIPC } from '../../src/record/step-arrow';
 import { demoSteps } from '../browser/notebook-demo';
 // @ts-expect-error: the bench's generator is plain JavaScript without types
 import { generate } from '../../bench/gen.mjs';
+import { scratchDir } from '../scratch.mjs';
 
-const tmp = mkdtempSync(join(tmpdir(), 'aw-cli-unit-'));
+const tmp = scratchDir('aw-cli-unit-');
 const FILE = 'test/fixtures/formats/sharegpt-llamafactory.jsonl';
 const stepsSql = 'SELECT * EXCLUDE (import_id) REPLACE (map_entries(metadata) AS metadata) FROM steps ORDER BY step_id';
 const json = (rows: unknown) => JSON.stringify(rows, (_k, v) => (typeof v === 'bigint' ? Number(v) : v));
@@ -109,7 +109,7 @@ describe('CLI import', () => {
   });
 
   it('an import stages its batches beside the pool, and Ctrl-C takes them away', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'aw-cli-stage-'));
+    const dir = scratchDir('aw-cli-stage-');
     const file = join(dir, 'chat.jsonl');
     generate(file, 24, 7); // one reader (below 48 MB), a few seconds of batches
     const child = spawn(process.execPath, ['bin/agentworld.mjs', 'import', file, '--pool', join(dir, 'p.duckdb'), '--json'], { stdio: 'ignore' });
@@ -133,7 +133,7 @@ describe('CLI import', () => {
   it('no batch is staged after Ctrl-C removed the stage folder, not even one the DuckDB thread was already writing', async () => {
     // the race behind a rare failure of the test above under load: the DuckDB thread's next batch re-created the folder
     // after the main thread removed it (src/cli/stage-gate.ts)
-    const dir = mkdtempSync(join(tmpdir(), 'aw-cli-gate-'));
+    const dir = scratchDir('aw-cli-gate-');
     const db = new NativeDb(join(dir, 'p.duckdb'));
     const conn = await db.connect();
     const parquet = new Uint8Array(1 << 20);

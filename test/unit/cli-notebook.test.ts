@@ -1,15 +1,15 @@
 // `agentworld run`: the page's notebook runtime on the native pool — dependency order, effect cells only when
 // allowed, a failing cell named (issue 22).
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runImport } from '../../src/cli/import';
 import { NativePool } from '../../src/cli/native-pool';
 import { runNotebook } from '../../src/cli/notebook';
+import { scratchDir } from '../scratch.mjs';
 
-const tmp = mkdtempSync(join(tmpdir(), 'aw-cli-nb-'));
+const tmp = scratchDir('aw-cli-nb-');
 const NB = join(tmp, 'recipe.md');
 // the effect cell comes first in the file but reads `bad`, so it runs after it
 writeFileSync(

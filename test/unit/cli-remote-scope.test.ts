@@ -5,15 +5,15 @@
  * redirects (its CDN) are followed, without the token.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { cliRemoteParquet, remoteRefusal } from '../../src/cli/remote-parquet';
 import { type LoopbackHub, startHub } from '../e2e/hub-server.mjs';
+import { scratchDir } from '../scratch.mjs';
 
 const TOKEN = 'hf_scopeTestToken0123456789ab';
 
@@ -47,7 +47,7 @@ describe('CLI remote reads stay where --read names', () => {
   let other: Awaited<ReturnType<typeof host>>;
   let hub: LoopbackHub;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'aw-remote-scope-'));
+    dir = scratchDir('aw-remote-scope-');
     const c = await (await DuckDBInstance.create(':memory:')).connect();
     await c.run(`COPY (SELECT i AS id FROM range(100) t(i)) TO '${join(dir, 't.parquet')}' (FORMAT parquet)`);
     parquet = new Uint8Array(readFileSync(join(dir, 't.parquet')));
@@ -59,7 +59,6 @@ describe('CLI remote reads stay where --read names', () => {
     await named.close();
     await other.close();
     await hub.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('a URL names an address under --read only as it is fetched: no .., no user name before the host', () => {

@@ -2,15 +2,15 @@
 // i/2 --steps-out`, what each Ray task runs) and merged (`merge`, what the Ray example runs before its prompt groups)
 // give the same steps and trajectories as one import of the whole listing, and a shard written twice adds nothing.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runImport } from '../../src/cli/import';
 import { NativePool } from '../../src/cli/native-pool';
 import { mergeShardSteps, writeShardSteps } from '../../src/cli/shards';
+import { scratchDir } from '../scratch.mjs';
 
-const tmp = mkdtempSync(join(tmpdir(), 'aw-cli-shards-'));
+const tmp = scratchDir('aw-cli-shards-');
 // the check is about sharding, not formats (test/unit/page-cli-agree covers every format): the fixtures whose steps join
 // across files — OTel traces split over otel-genai-legacy-logs (shard 0) and otlp-genai (shard 1), langfuse-blob
 // observations (0) and scores (1), openai-batch input (1) and output (0) — and two plain ones; shards deal the sorted

@@ -3,9 +3,8 @@
 // each written row), which test/browser/tokenizer-export.suite.ts requires of the page's export on the same cases —
 // page = transformers = CLI. The bundled Qwen3 profile, and a `--tokenizer DIR` with its own chat_template.jinja.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runImport } from '../../src/cli/import';
@@ -16,9 +15,10 @@ import { exportOptions } from '../../src/export/export-flags';
 import type { RlRowInput } from '../../src/tokenizer/export-rows';
 import { parseTools } from '../../src/tokenizer/messages';
 import { encode, renderText } from '../../src/tokenizer/render';
+import { scratchDir } from '../scratch.mjs';
 
 const FIX = 'test/fixtures/tokenizer';
-const tmp = mkdtempSync(join(tmpdir(), 'aw-cli-tokens-'));
+const tmp = scratchDir('aw-cli-tokens-');
 interface Case { name: string; fixture: string; template: string | null; maxTokens: number; truncate: 'drop' | 'turn' }
 const cases: Case[] = JSON.parse(readFileSync(`${FIX}/export-cases.json`, 'utf8'));
 const golden = JSON.parse(readFileSync(`${FIX}/export-golden.json`, 'utf8')) as {

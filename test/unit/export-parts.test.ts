@@ -4,8 +4,7 @@
 // differ only in case. Then the same steps exported by the CLI (native DuckDB): the same folders, manifest mapping
 // and rows per folder (issue 36: the same folder out of both).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { unzipSync } from 'fflate';
@@ -21,6 +20,7 @@ import { DDL } from '../../src/pool/schema';
 import { sqlString } from '../../src/pool/sql';
 import { MemoryFolder } from './helpers/memory-folder';
 import { wasmEngine } from './helpers/wasm-engine';
+import { scratchDir } from '../scratch.mjs';
 
 
 const LONG = `${'ünïcode value '.repeat(20)}end`; // 363 bytes as UTF-8, 3× that escaped
@@ -123,7 +123,7 @@ describe('part-file export on the page\'s engine', () => {
     const pool = await NativePool.open(':memory:');
     try {
       await pool.exec(insertSql());
-      const out = join(mkdtempSync(join(tmpdir(), 'aw-parts-same-')), 'out');
+      const out = join(scratchDir('aw-parts-same-'), 'out');
       const cli = await exportLayout(pool, { layout: 'rl_steps' }, out, ['data_source'], 512e6);
       const cliManifest = JSON.parse(readFileSync(join(out, MANIFEST_FILE), 'utf8'));
       assert.equal(cli.rows, STEPS);

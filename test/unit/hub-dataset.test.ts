@@ -4,10 +4,9 @@
 // workbench's own STS reader reads back into the same conversations, and the folder rule holds. The card's text is a
 // golden file (test/fixtures/hub/dataset-card.md; UPDATE_GOLDEN=1 rewrites it).
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { runImport } from '../../src/cli/import';
 import { normalizeArguments } from '../../src/contract/message';
@@ -16,6 +15,7 @@ import { NativePool } from '../../src/cli/native-pool';
 import { type CardInput, datasetCard, sizeCategory } from '../../src/hub/dataset-card';
 import { hubSplitName } from '../../src/hub/hub-dataset';
 import { sessionFileName, stsLines } from '../../src/hub/sts';
+import { scratchDir } from '../scratch.mjs';
 
 const FIXTURES = ['test/fixtures/core/chat.jsonl', 'test/fixtures/formats/claude-code-session.jsonl', 'test/fixtures/formats/session-trace-simple.jsonl', 'test/fixtures/formats/codex-rollout.jsonl'];
 
@@ -38,7 +38,7 @@ describe('dataset folder for the Hub (CLI)', () => {
   let out: string;
   let pool: NativePool;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'aw-hub-ds-'));
+    dir = scratchDir('aw-hub-ds-');
     poolPath = join(dir, 'pool.duckdb');
     pool = await NativePool.open(poolPath);
     await runImport(pool, FIXTURES, { threads: 1 });
@@ -49,7 +49,6 @@ describe('dataset folder for the Hub (CLI)', () => {
     out = join(dir, 'dataset');
     writeFileSync(join(dir, 'recipe.md'), "---\ntitle: recipe\n---\n\n```sql id=long_ones\nSELECT trajectory_uid FROM trajectories WHERE step_count > 1\n```\n");
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('writes the layouts per split, a card whose configs name exactly those files and rows, and STS sessions', async () => {
     const code = await main(['export', '--pool', poolPath, '--layout', 'sft,rl_steps', '--hub-dataset', out, '--sessions', 'sts', '--license', 'cc-by-4.0', '--recipe', join(dir, 'recipe.md'), '--redact', '--partition-by', 'data_source']);

@@ -4,8 +4,7 @@
  * request that fails half way each end in a clear error — never in parquet-wasm's abort (which kills the process).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -14,20 +13,17 @@ import * as parquetWasm from 'parquet-wasm/node';
 import { type HubError, hubHeaders } from '../../src/hub/hub-api';
 import { type ParquetWasm, RemoteParquet } from '../../src/hub/parquet-range';
 import { type LoopbackHub, startHub } from '../e2e/hub-server.mjs';
+import { scratchDir } from '../scratch.mjs';
 
 const wasm = parquetWasm as unknown as ParquetWasm;
 const TOKEN = 'hf_rangeTestToken0123456789';
 
 async function parquetBytes(): Promise<Uint8Array> {
-  const dir = mkdtempSync(join(tmpdir(), 'aw-range-'));
-  try {
-    const c = await (await DuckDBInstance.create(':memory:')).connect();
-    const path = join(dir, 'f.parquet');
-    await c.run(`COPY (SELECT i AS id, md5(i::VARCHAR) || md5((i * 7)::VARCHAR) AS text, [{'role': 'user', 'content': 'q' || i}] AS messages FROM range(40000) t(i)) TO '${path}' (FORMAT parquet, ROW_GROUP_SIZE 4096)`);
-    return new Uint8Array(readFileSync(path));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const dir = scratchDir('aw-range-');
+  const c = await (await DuckDBInstance.create(':memory:')).connect();
+  const path = join(dir, 'f.parquet');
+  await c.run(`COPY (SELECT i AS id, md5(i::VARCHAR) || md5((i * 7)::VARCHAR) AS text, [{'role': 'user', 'content': 'q' || i}] AS messages FROM range(40000) t(i)) TO '${path}' (FORMAT parquet, ROW_GROUP_SIZE 4096)`);
+  return new Uint8Array(readFileSync(path));
 }
 
 describe('remote Parquet by range', () => {

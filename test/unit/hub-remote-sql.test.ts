@@ -4,8 +4,7 @@
  * of the whole file.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -13,6 +12,7 @@ import { cliRemoteParquet } from '../../src/cli/remote-parquet';
 import type { RemoteReadReport } from '../../src/hub/remote-query';
 import { neededColumns, remoteCalls, RemoteSqlError, rewriteCalls, rowGroupsFor } from '../../src/hub/remote-sql';
 import { type LoopbackHub, startHub } from '../e2e/hub-server.mjs';
+import { scratchDir } from '../scratch.mjs';
 
 const COLS = ['id', 'text', 'k', 'messages', 'Score'];
 const U = 'https://h.example/x.parquet';
@@ -104,7 +104,7 @@ describe('remote Parquet queries give the rows of the whole file (differential, 
   let db: DuckDBInstance;
   let file: string;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'aw-remote-sql-'));
+    dir = scratchDir('aw-remote-sql-');
     file = join(dir, 'src.parquet');
     db = await DuckDBInstance.create(':memory:');
     const c = await db.connect();
@@ -115,7 +115,6 @@ describe('remote Parquet queries give the rows of the whole file (differential, 
   });
   after(async () => {
     await hub.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const queries = [

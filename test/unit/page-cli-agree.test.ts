@@ -10,8 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
@@ -22,6 +21,7 @@ import { parseNotebook } from '../../src/notebook/format';
 import { NotebookRuntime } from '../../src/notebook/runtime';
 import type { PoolClient } from '../../src/pool/client';
 import { exporterFor, importerFor, startPool } from './helpers/page-workers';
+import { scratchDir } from '../scratch.mjs';
 
 const run = promisify(execFile);
 const DIR = 'test/fixtures/formats';
@@ -58,7 +58,7 @@ interface CliCell {
 
 let pool: PoolClient;
 let conn: DuckDBConnection;
-const tmp = mkdtempSync(join(tmpdir(), 'aw-page-cli-'));
+const tmp = scratchDir('aw-page-cli-');
 const page: { reports: ImportReport[]; cells: Record<string, PageCell[]> } = { reports: [], cells: {} };
 const headless: { import: { reports: ImportReport[] }; importCode: number; cells: Record<string, CliCell[]> } = { import: { reports: [] }, importCode: 0, cells: {} };
 

@@ -9,10 +9,9 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { NativePool } from '../../src/cli/native-pool';
 import type { ImportReport } from '../../src/contract/reports';
 import type { StepRecord } from '../../src/contract/step';
@@ -21,6 +20,7 @@ import { ingestFile } from '../../src/ingest/pipeline';
 import { stepsToIPC } from '../../src/record/step-arrow';
 import type { PoolChange, PoolPort, Row } from '../../src/pool/port';
 import { startPool } from './helpers/page-workers';
+import { scratchDir } from '../scratch.mjs';
 
 type Port = PoolPort & { close(): Promise<void> };
 
@@ -283,8 +283,7 @@ const CHECKS: [string, (p: PoolPort) => Promise<unknown>][] = [
 
 describe('pool port: both engines, the same answers', () => {
   const answers = new Map<string, Map<string, unknown>>();
-  const dir = mkdtempSync(join(tmpdir(), 'aw-port-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = scratchDir('aw-port-');
 
   // the two engines run their checks at once (each engine's one after another, each on a new pool): they are
   // threads of their own, so the file's wall time is the slower engine's rather than the sum; each `it` waits for its own

@@ -6,14 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
+import { scratchDir } from '../scratch.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-mkdirSync(join(ROOT, '.tmp'), { recursive: true });
-const scratch = mkdtempSync(join(ROOT, '.tmp', 'runtime-types-'));
-after(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchDir('runtime-types-', join(ROOT, '.tmp'));
 
 interface Runtime {
   has: string[];

@@ -1,12 +1,12 @@
 /** The web-test-runner timings reporter (scripts/wtr-timings.mjs): per-file wall, CPU-s and boots, and the WTR_TIMINGS file. */
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 // @ts-expect-error: a plain .mjs script without types
 import { timingsFile, timingsReporter, treeCpuSeconds } from '../../scripts/wtr-timings.mjs';
+import { scratchDir } from '../scratch.mjs';
 
 interface Session {
   id: string;
@@ -62,25 +62,21 @@ test('the summary lists each file slowest first with its CPU-seconds and pool bo
 });
 
 test('WTR_TIMINGS=<file> writes every file and every test, and the summary still prints', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'wtr-timings-'));
-  try {
-    const path = join(dir, 'timings.tsv');
-    const printed = await run(path);
-    assert.match(printed, /slowest browser test files/);
-    const [files, tests] = readFileSync(path, 'utf8').trim().split('\n\n');
-    assert.deepEqual(
-      files.split('\n').map((l) => l.split('\t').slice(1)),
-      [
-        ['CPU s', 'boots', 'file'],
-        ['7.5', '2', 'test/browser/a.test.ts'],
-        ['0.5', '0', 'test/browser/b.test.ts'],
-      ],
-    );
-    assert.match(files.split('\n')[1], /^0\.\d\t/);
-    assert.deepEqual(tests.split('\n'), ['s\ttest', '0.0\ttest/browser/a.test.ts › boots twice', '0.0\ttest/browser/b.test.ts › suite › pure']);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const dir = scratchDir('wtr-timings-');
+  const path = join(dir, 'timings.tsv');
+  const printed = await run(path);
+  assert.match(printed, /slowest browser test files/);
+  const [files, tests] = readFileSync(path, 'utf8').trim().split('\n\n');
+  assert.deepEqual(
+    files.split('\n').map((l) => l.split('\t').slice(1)),
+    [
+      ['CPU s', 'boots', 'file'],
+      ['7.5', '2', 'test/browser/a.test.ts'],
+      ['0.5', '0', 'test/browser/b.test.ts'],
+    ],
+  );
+  assert.match(files.split('\n')[1], /^0\.\d\t/);
+  assert.deepEqual(tests.split('\n'), ['s\ttest', '0.0\ttest/browser/a.test.ts › boots twice', '0.0\ttest/browser/b.test.ts › suite › pure']);
 });
 
 test('WTR_TIMINGS=1 or true writes no file (it wrote one named 1)', () => {
