@@ -5,25 +5,25 @@
  * and with other options: the page's ExportDatasetOptions as CLI flags) equals the CLI's export row for row (Parquet
  * rows as normalized JSON, import_id left out); every demo notebook (notebooks/*.md) run on that pool by the page's
  * notebook runtime and by `agentworld run` gives the same cells: status, rows, error.
- * The page's side runs its own workers in Node worker threads (helpers/page-workers.ts, decision 065); the CLI is the
- * real command. The page's file picker, downloads and notebook panel: test/e2e.
+ * The page's side runs its own workers in Node worker threads (helpers/page-workers.ts, decision 065); the CLI's is its
+ * main() in this process, as bin/agentworld.mjs calls it (helpers/cli.ts: a process per command cost ≈ 1.3 CPU-s more;
+ * the command as a process: cli-hub.test.ts, cli-hostile-pool.test.ts). The page's file picker, downloads and notebook
+ * panel: test/e2e.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { Workbench } from '../../src/app/workbench';
 import type { ExportDatasetOptions, ImportReport } from '../../src/contract/reports';
 import { parseNotebook } from '../../src/notebook/format';
 import { NotebookRuntime } from '../../src/notebook/runtime';
 import type { PoolClient } from '../../src/pool/client';
+import { cliMain } from './helpers/cli';
 import { exporterFor, importerFor, startPool } from './helpers/page-workers';
 import { scratchDir } from '../scratch.mjs';
 
-const run = promisify(execFile);
 const DIR = 'test/fixtures/formats';
 const LAYOUTS = ['steps', 'sft', 'rl_steps', 'verl_prompts', 'dpo'] as const;
 const NOTEBOOKS = readdirSync('notebooks').filter((f) => f.endsWith('.md')).sort();
@@ -41,7 +41,12 @@ const OPTIONED: { name: string; page: Omit<ExportDatasetOptions, 'format'>; cli:
   },
   { name: 'dpo-margin', page: { layout: 'dpo', dpoMinMargin: 0.5 }, cli: ['--layout', 'dpo', '--dpo-min-margin', '0.5'] },
 ];
-const cli = (args: string[]) => run(process.execPath, ['bin/agentworld.mjs', ...args], { maxBuffer: 64 << 20 });
+/** A command run by the CLI's main() in this process, as bin/agentworld.mjs runs it (its process: cli-hub.test.ts); rejects on a non-zero exit, as execFile does. */
+const cli = async (args: string[]) => {
+  const r = await cliMain(...args);
+  if (r.code !== 0) throw Object.assign(new Error(`agentworld ${args[0]} exited ${r.code}: ${r.stderr}`), r);
+  return r;
+};
 
 interface PageCell {
   id: string;
