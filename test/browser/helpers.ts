@@ -38,12 +38,24 @@ export async function fixture(path: string): Promise<File> {
   return new File([await res.arrayBuffer()], name);
 }
 
+const importers = new WeakMap<PoolClient, WorkerImporter>();
+const exporters = new WeakMap<PoolClient, WorkerExporter>();
+
+/**
+ * The pool's importer: one per pool, as the page has one. A new one starts a new ingest worker at its first import
+ * (≈ 1.5–2 CPU-s: the worker's modules and parquet-wasm), more than most imports of a test.
+ */
 export function importerFor(pool: PoolClient): WorkerImporter {
-  return new WorkerImporter({ pool, parquetWasmUrl, worker: () => new Worker(new URL('/workers/ingest.worker.ts', location.origin), { type: 'module' }) });
+  let i = importers.get(pool);
+  if (!i) importers.set(pool, (i = new WorkerImporter({ pool, parquetWasmUrl, worker: () => new Worker(new URL('/workers/ingest.worker.ts', location.origin), { type: 'module' }) })));
+  return i;
 }
 
+/** The pool's exporter: one per pool, as the page has one (its export worker starts once). */
 export function exporterFor(pool: PoolClient): WorkerExporter {
-  return new WorkerExporter({ pool, parquetWasmUrl, worker: () => new Worker(new URL('/workers/export.worker.ts', location.origin), { type: 'module' }) });
+  let e = exporters.get(pool);
+  if (!e) exporters.set(pool, (e = new WorkerExporter({ pool, parquetWasmUrl, worker: () => new Worker(new URL('/workers/export.worker.ts', location.origin), { type: 'module' }) })));
+  return e;
 }
 
 /** Services for a test host: the given ones plus an import list over their importer. */
