@@ -10,6 +10,29 @@ import { timingsReporter } from './scripts/wtr-timings.mjs';
 
 let swBundle;
 /**
+ * The app's workers (workers/*.worker.ts) bundled by esbuild, once per run, as the build ships them (vite bundles each
+ * worker), and served from memory past the dev server's own path (its esbuild transform and import rewriting of a
+ * multi-MB script): unbundled, every new worker fetched and compiled its few hundred modules (apache-arrow, tokenizers,
+ * DuckDB's bindings…) one by one, ≈ 1.5–2 CPU-s an ingest worker, and a test file starts up to 20 workers (pool boots,
+ * an importer's ingest worker, two tokenizer workers per service). `new URL('./x.worker.ts', import.meta.url)` inside a
+ * worker still names /workers/x.worker.ts. No source map: a worker's stack trace names lines of the bundle.
+ */
+const workerBundles = new Map();
+const WORKER = /^\/workers\/([\w-]+\.worker\.ts)$/;
+function workerBundle(file) {
+  if (!workerBundles.has(file)) {
+    const bundled = build({
+      entryPoints: [`workers/${file}`], bundle: true, format: 'esm', platform: 'browser', conditions: ['browser'], target: 'es2022', tsconfig: 'tsconfig.json',
+      // as vite.config.ts: the package's `./blocking` export names the node build first
+      alias: { '@duckdb/duckdb-wasm/blocking': './node_modules/@duckdb/duckdb-wasm/dist/duckdb-browser-blocking.mjs' },
+      write: false, logLevel: 'silent',
+    }).then((r) => r.outputFiles[0].contents);
+    workerBundles.set(file, bundled);
+    bundled.catch(() => workerBundles.delete(file));
+  }
+  return workerBundles.get(file);
+}
+/**
  * Large static files of packages that tests load many times (the bundled Qwen3 tokenizer.json, 11 MB, by every
  * tokenizer worker; o200k_base's ranks module): read once and served from memory as they are on disk. Through the dev
  * server's own path each request was read into a string, hashed for its etag and (the module) run through esbuild,
@@ -26,6 +49,12 @@ export default {
   // Fixtures are served byte for byte (the dev server would otherwise re-encode non-UTF-8 files as text).
   middleware: [
     timings.middleware,
+    async (ctx, next) => {
+      const m = ctx.method === 'GET' ? WORKER.exec(ctx.path) : null;
+      if (!m || !existsSync(`workers/${m[1]}`)) return next();
+      ctx.type = 'text/javascript';
+      ctx.body = Buffer.from(await workerBundle(m[1]));
+    },
     async (ctx, next) => {
       const m = ctx.method === 'GET' ? BIG_ASSETS.exec(decodeURIComponent(ctx.path)) : null;
       if (!m || m[1].includes('..') || !existsSync(`node_modules/${m[1]}`)) return next();
