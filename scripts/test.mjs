@@ -32,9 +32,11 @@ const all = [
   { name: 'unit-2', lane: 1, cmd: 'node', args: ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...UNIT.own], kind: 'node' },
   { name: 'build', lane: 3, cmd: 'npx', args: ['vite', 'build', '--mode', 'test', '--logLevel', 'warn'], kind: 'check' },
   { name: 'browser', lane: 2, cmd: 'npx', args: ['web-test-runner'], kind: 'wtr' },
-  { name: 'e2e', lane: 3, cmd: 'node', args: ['--test', '--test-concurrency=1', '--test-reporter=spec', ...files('test/e2e', '.test.mjs').filter((f) => !LANE2_E2E.includes(f))], kind: 'node', needs: 'build' },
+  // the e2e files one after the other in one process and one shared Chromium, each file on its own origin
+  // (scripts/e2e-one-process.mjs: a node + playwright-core start and a Chromium launch once, not per file)
+  { name: 'e2e', lane: 3, cmd: 'node', args: ['--test-reporter=spec', 'scripts/e2e-one-process.mjs', ...files('test/e2e', '.test.mjs').filter((f) => !LANE2_E2E.includes(f))], kind: 'node', needs: 'build' },
   // a few e2e files run after the browser stage, in its lane, so the lanes end at about the same time
-  { name: 'e2e-2', lane: 2, cmd: 'node', args: ['--test', '--test-concurrency=1', '--test-reporter=spec', ...LANE2_E2E], kind: 'node', needs: 'build' },
+  { name: 'e2e-2', lane: 2, cmd: 'node', args: ['--test-reporter=spec', 'scripts/e2e-one-process.mjs', ...LANE2_E2E], kind: 'node', needs: 'build' },
 ];
 /** `npm test -- unit` runs both unit stages, `-- e2e` both e2e stages. */
 const stages = all.filter((s) => only.length === 0 || only.includes(s.name) || only.includes(s.name.replace(/-2$/, '')));

@@ -26,8 +26,8 @@ function onSignal(signal) {
 /**
  * A new folder `<parent>/<prefix>XXXXXX` (parent: the system temp folder unless told), removed with everything in it
  * when this process ends: normally, by an uncaught error, or by Ctrl-C/SIGTERM (not SIGKILL). A process is one test
- * file for e2e and `node --test` runs, all the shared unit files for `npm test`'s unit stage (scripts/one-process.mjs):
- * the folders of those live until the stage ends (≈ 60 MB in all).
+ * file for `node --test` runs, all the shared unit files for `npm test`'s unit stage (scripts/one-process.mjs) and all
+ * the files of an e2e stage (scripts/e2e-one-process.mjs): the folders of those live until the stage ends (≈ 60 MB in all).
  *
  * Kept when `AW_KEEP_SCRATCH=1` (each path is printed on stderr at creation), never by default, not even when a test
  * fails: the exit code of a one-process run does not say which file failed, an assertion's message usually says

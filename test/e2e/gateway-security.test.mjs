@@ -7,8 +7,7 @@ import { createServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { tableFromIPC } from 'apache-arrow';
 import { readParquet } from 'parquet-wasm';
-import { launch, TEST_ARGS } from '../../scripts/browser.mjs';
-import { serve } from '../../scripts/serve.mjs';
+import { browserFor, freshOrigin } from './harness.mjs';
 
 const DIST = process.env.AW_DIST ?? 'dist';
 // Not key-shaped on purpose: only exact-value scrubbing can catch these.
@@ -123,14 +122,15 @@ function hostileSite() {
 }
 
 before(async () => {
-  srv = await serve(DIST, { base: '/workbench/' });
-  browser = await launch({ extraArgs: TEST_ARGS });
+  srv = await freshOrigin('/workbench/', DIST);
+  // its own Chromium alone, the e2e files' shared one under scripts/e2e-one-process.mjs (the app on a new origin)
+  browser = await browserFor();
   upstream = await testUpstream();
   hostile = await hostileSite();
 });
 after(async () => {
   await shared?.close();
-  await browser?.close();
+  await browser?.release();
   await srv?.close();
   await upstream?.close();
   await hostile?.close();
