@@ -98,9 +98,30 @@ describe('hostile payloads on one page', () => {
     assert.deepEqual(crashes, []);
   });
 
+  /** Whether a use mark (TokenizerService.using: `busy:<owner>` in aw-tokenizer's profile store) is stored now. */
+  const useMarked = () =>
+    new Promise((ok) => {
+      const r = indexedDB.open('aw-tokenizer');
+      r.onerror = () => ok(false);
+      r.onsuccess = () => {
+        const d = r.result;
+        const done = (v) => {
+          d.close();
+          ok(v);
+        };
+        if (!d.objectStoreNames.contains('profile')) return done(false);
+        const q = d.transaction('profile').objectStore('profile').getAllKeys(IDBKeyRange.bound('busy', 'busy;', false, true));
+        q.onsuccess = () => done(q.result.length > 0);
+        q.onerror = () => done(false);
+      };
+    });
+
   it('a profile whose count did not finish before a reload is not restored, and the panel says why', { timeout: 240000 }, async () => {
     await page.evaluate((input) => window.workbench.setTokenizer(input), backtracking);
     await panel().getByRole('button', { name: 'Cancel' }).waitFor({ timeout: 60000 });
+    // the reload cuts off a use that is marked: the mark is stored once the count holds its lock, a little after the
+    // Cancel button shows (under load a reload came first once, and the profile was rightly restored)
+    await page.waitForFunction(useMarked, null, { polling: 100, timeout: 30000 });
     await page.reload();
     await page.waitForFunction(() => window.workbench?.ready !== undefined);
     await page.evaluate(() => window.workbench.ready);
