@@ -19,6 +19,23 @@ let swBundle;
  */
 const workerBundles = new Map();
 const WORKER = /^\/workers\/([\w-]+\.worker\.ts)$/;
+/**
+ * A test file (test/browser/*.test.ts) with setup.ts first and everything it imports as one esbuild bundle, as the
+ * workers above: a page of the notebook's or the dashboard's suites loaded a few hundred modules (lit, Plot, d3,
+ * CodeMirror, arrow…) through the dev server. setup.ts is in the bundle because it patches the bundle's own chai.
+ * `/__web-dev-server__web-socket.js` (what @web/test-runner-commands talks to the runner through) stays the server's.
+ */
+function testBundle(file) {
+  return build({
+    stdin: { contents: `import './test/browser/setup.ts';\nimport './test/browser/${file}';\n`, resolveDir: process.cwd(), sourcefile: `bundle-${file}`, loader: 'ts' },
+    bundle: true, format: 'esm', platform: 'browser', conditions: ['browser'], target: 'es2022', tsconfig: 'tsconfig.json',
+    alias: { '@duckdb/duckdb-wasm/blocking': './node_modules/@duckdb/duckdb-wasm/dist/duckdb-browser-blocking.mjs' },
+    // source map paths relative to the bundle's URL (/test/browser/): a failure's stack names the test's own file and line
+    outdir: 'test/browser', external: ['/__web-dev-server__web-socket.js'], sourcemap: 'inline', write: false, logLevel: 'silent',
+  }).then((r) => r.outputFiles[0].contents);
+}
+const TEST_FILE = /^\/test\/browser\/([\w-]+\.test\.ts)$/;
+
 function workerBundle(file) {
   if (!workerBundles.has(file)) {
     const bundled = build({
@@ -54,6 +71,12 @@ export default {
       if (!m || !existsSync(`workers/${m[1]}`)) return next();
       ctx.type = 'text/javascript';
       ctx.body = Buffer.from(await workerBundle(m[1]));
+    },
+    async (ctx, next) => {
+      const m = ctx.method === 'GET' ? TEST_FILE.exec(ctx.path) : null;
+      if (!m || !existsSync(`test/browser/${m[1]}`)) return next();
+      ctx.type = 'text/javascript';
+      ctx.body = Buffer.from(await testBundle(m[1]));
     },
     async (ctx, next) => {
       const m = ctx.method === 'GET' ? BIG_ASSETS.exec(decodeURIComponent(ctx.path)) : null;
@@ -103,8 +126,8 @@ export default {
   browsers: [playwrightLauncher({ launchOptions: { executablePath: CHROME_PATH, headless: true, args: [...CHROME_ARGS, ...TEST_ARGS] } })],
   concurrency: 1,
   reporters: [defaultReporter(), timings.reporter],
-  // test/browser/setup.ts first: a failed assertion on an element must not hang the file (see there)
-  testRunnerHtml: (framework) => `<!doctype html><html><body><script type="module" src="/test/browser/setup.ts"></script><script type="module" src="${framework}"></script></body></html>`,
+  // test/browser/setup.ts (a failed assertion on an element must not hang the file) is the first module of each test
+  // file's bundle (testBundle above): it patches that bundle's chai
   testFramework: { config: { timeout: 60000 } },
   testsFinishTimeout: 600000, // per file; a loaded 2-core CI machine took > 240 s for notebook-stop (two engine boots)
   browserStartTimeout: 60000,
