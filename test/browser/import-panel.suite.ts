@@ -1,11 +1,11 @@
 /**
  * The import panel says what each import kept (docs/decisions/011): nothing for a failed file, the collisions it
- * named, "already imported" on a re-import, one summary line for many files. The imports behind it:
- * test/unit/import.test.ts.
+ * named, "already imported" on a re-import, one summary line for many files; files picked together see each other.
+ * The imports behind it: test/unit/import.test.ts.
  */
 import { expect } from '@esm-bundle/chai';
 import type { PoolClient } from '../../src/pool/client';
-import { emptyPagePool } from './helpers';
+import { emptyPagePool, fixture, until } from './helpers';
 import { importPanelOnEmptyPool } from './import-panel-host';
 
 let pool: PoolClient;
@@ -57,6 +57,25 @@ describe('import panel: what was kept', function () {
     expect(line).to.include(`20 files imported · ${Number(total.n).toLocaleString('en-US')} steps added`);
     // the page it takes: a line per file, not a card (20 reports made 3,434 px)
     expect(panel.getBoundingClientRect().height).to.be.lessThan(900);
+    host.remove();
+  });
+
+  it('files picked together in its file input are one drop: a Batch output picked with its input file gets its requests', async () => {
+    // was test/e2e/formats-join.test.mjs (a page boot of its own); the join itself: formats-join.suite.ts
+    const { host, panel } = await importPanelOnEmptyPool(pool);
+    const input = panel.shadowRoot!.querySelector<HTMLInputElement>('input[aria-label="Import files"]')!;
+    const picked = new DataTransfer();
+    for (const f of await Promise.all([fixture('formats/openai-batch-output.jsonl'), fixture('formats/openai-batch-input.jsonl')])) picked.items.add(f);
+    input.files = picked.files;
+    input.dispatchEvent(new Event('change'));
+    await until(() => panel.shadowRoot!.querySelectorAll('.done-list > li').length === 2, 'two finished reports', 600);
+    const rows = await pool.rows(`SELECT metadata['custom_id'] AS id, len(messages)::INTEGER AS n, source FROM steps ORDER BY id`);
+    expect(rows.map((r) => [r.id, Number(r.n), r.source])).to.deep.equal([
+      ['ticket-0001', 2, 'openai-batch-output.jsonl'],
+      ['ticket-0002', 2, 'openai-batch-output.jsonl'],
+      ['ticket-0003', 2, 'openai-batch-output.jsonl'],
+      ['ticket-0004', 2, 'openai-batch-output.jsonl'],
+    ]);
     host.remove();
   });
 });

@@ -270,11 +270,23 @@ describe('gateway capture', () => {
     assert.equal(r.json().error.source, 'agentworld-gateway');
     assert.match(steps()[0].error ?? '', /CORS/);
 
-    const t = setup({ settings: upstream({ timeoutMs: 1234 }), fetch: async () => Promise.reject(new DOMException('timed out', 'TimeoutError')) });
+    // an upstream that never answers: the upstream's own timeoutMs ends the call (a real timer, as the app's setting
+    // does; was test/e2e/upstream-faults.test.mjs's hanging upstream, a page boot of its own)
+    // (Node's AbortSignal.timeout does not keep the event loop alive: the hanging call holds a timer of its own)
+    const hang: typeof fetch = (_u, init) =>
+      new Promise((_ok, fail) => {
+        const alive = setTimeout(() => fail(new Error('the timeout never fired')), 10_000);
+        init!.signal!.addEventListener('abort', () => {
+          clearTimeout(alive);
+          fail(init!.signal!.reason);
+        });
+      });
+    const t = setup({ settings: upstream({ timeoutMs: 150 }), fetch: hang });
     const rt = await send(t.gw, 'gateway/v1/chat/completions', { model: 'gpt-4o-mini', messages: [] });
     assert.equal(rt.res.status, 504);
     assert.equal(rt.json().error.type, 'gateway_upstream_timeout');
-    assert.equal(t.steps()[0].error, 'upstream Real timed out after 1234 ms');
+    assert.equal(t.steps()[0].status, 'error');
+    assert.equal(t.steps()[0].error, 'upstream Real timed out after 150 ms');
 
     const broken = new ReadableStream({
       pull(c) {
