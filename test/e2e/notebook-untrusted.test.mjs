@@ -45,19 +45,43 @@ async function checkConfirmation(page) {
 }
 
 /**
- * The two Open .md tests share one page with the demo data (booting the app and loading the demo are the costly
- * steps): the first leaves the pool as it found it (it asserts so), and each opens the file anew, read-only.
+ * The three tests share one page with the demo data (booting the app and loading the demo are the costly steps): it
+ * is opened with ?notebook=<url>, the first test's journey; each test leaves the pool as it found it (it asserts so)
+ * but the last, and the Open .md tests open the file anew, read-only.
  */
 let demoPage;
 async function demo() {
   if (!demoPage) {
-    demoPage = await app.open(uniquePool('nb-file'));
+    demoPage = await app.open(uniquePool('nb-shared'), '&notebook=e2e-shared/untrusted.md');
     await demoPage.evaluate(() => window.workbench.loadDemoData());
   }
   return demoPage;
 }
 
 describe('a notebook from someone else', () => {
+  it('?notebook=<url> opens it read-only in the Notebook tab; runs after confirming; runAll returns; examples open afterwards', async () => {
+    const page = await demo();
+    const start = await counts(page);
+    assert.ok(start.steps > 0);
+    assert.equal(await page.getByRole('tab', { name: 'Notebook' }).getAttribute('aria-selected'), 'true');
+    await checkConfirmation(page);
+    assert.deepEqual(await counts(page), start, 'nothing ran before confirming');
+    await page.getByRole('button', { name: 'Run queries only' }).click();
+    const report = await Promise.race([
+      page.evaluate(() => window.workbench.runAll()),
+      new Promise((_, fail) => setTimeout(() => fail(new Error('workbench.runAll() did not return')), 30000)),
+    ]);
+    assert.equal(report.cells.find((c) => c.id === 'n_steps')?.status, 'done');
+    assert.deepEqual(await counts(page), start, 'the queries could not change the pool');
+    await page.getByRole('button', { name: 'Open example: A tour of the pool' }).click();
+    await page.waitForFunction(() => {
+      const nbs = document.querySelector('aw-app')?.shadowRoot?.querySelector('aw-notebooks');
+      return nbs?.shadowRoot?.querySelector('input[aria-label="Notebook title"]')?.value === 'A tour of the pool';
+    }, null, { timeout: 15000 });
+    const tour = await page.evaluate(() => window.workbench.runAll());
+    assert.ok(tour.cells.length > 0 && tour.cells.every((c) => c.status !== 'error'), JSON.stringify(tour));
+  });
+
   it('Open .md: opens read-only, nothing runs before confirming, "Run queries only" leaves the pool as it was', async () => {
     const page = await demo();
     const start = await counts(page);
@@ -93,27 +117,4 @@ describe('a notebook from someone else', () => {
     assert.ok(end.good >= errors && end.good > start.good, `the effect cell ran: ${JSON.stringify({ start, end, errors })}`);
   });
 
-  it('?notebook=<url> opens it read-only in the Notebook tab; runs after confirming; runAll returns; examples open afterwards', async () => {
-    const page = await app.open(uniquePool('nb-url'), '&notebook=e2e-shared/untrusted.md');
-    await page.evaluate(() => window.workbench.loadDemoData());
-    const start = await counts(page);
-    assert.equal(await page.getByRole('tab', { name: 'Notebook' }).getAttribute('aria-selected'), 'true');
-    await checkConfirmation(page);
-    assert.deepEqual(await counts(page), start, 'nothing ran before confirming');
-    await page.getByRole('button', { name: 'Run queries only' }).click();
-    const report = await Promise.race([
-      page.evaluate(() => window.workbench.runAll()),
-      new Promise((_, fail) => setTimeout(() => fail(new Error('workbench.runAll() did not return')), 30000)),
-    ]);
-    assert.equal(report.cells.find((c) => c.id === 'n_steps')?.status, 'done');
-    assert.deepEqual(await counts(page), start);
-    await page.getByRole('button', { name: 'Open example: A tour of the pool' }).click();
-    await page.waitForFunction(() => {
-      const nbs = document.querySelector('aw-app')?.shadowRoot?.querySelector('aw-notebooks');
-      return nbs?.shadowRoot?.querySelector('input[aria-label="Notebook title"]')?.value === 'A tour of the pool';
-    }, null, { timeout: 15000 });
-    const tour = await page.evaluate(() => window.workbench.runAll());
-    assert.ok(tour.cells.length > 0 && tour.cells.every((c) => c.status !== 'error'), JSON.stringify(tour));
-    await page.close();
-  });
 });
