@@ -5,7 +5,8 @@
  * export round-trip); steps the gateway captured (NULL import_id) re-imported add nothing (issue 20 survivor 1: the
  * commit's anti-join must see them as already in the pool); step ids that collide across files (decision 011); a large
  * JSON Lines file read by three parallel readers (shard workers) makes exactly the rows one reader makes.
- * One pool for the file, emptied before each part; the parallel comparison starts a second.
+ * One pool for the file, emptied before each part (the parallel comparison too: parallel import, its rows, emptied,
+ * single-reader import, its rows — a second pool cost a pool start, ≈ 3 CPU-s, and its own ingest worker).
  */
 import { after, before, describe, it } from 'node:test';
 import { expect } from '@esm-bundle/chai';
@@ -344,34 +345,29 @@ async function importWith(pool: PoolClient, f: File, shards: number | false): Pr
 
 const ROWS = `SELECT * EXCLUDE (import_id) FROM steps ORDER BY step_id`;
 
-/** The file's pool and a second one, emptied before each comparison. */
-let a: PoolClient;
-let b: PoolClient;
-
-/** The same file through 3 parallel readers and through one: the same rows, rejects and counts. */
+/** The same file through 3 parallel readers and through one, into the file's pool emptied before each: the same rows, rejects and counts. */
 async function compare(f: File): Promise<{ parallel: ImportReport; single: ImportReport }> {
-  await Promise.all([a.clear(), b.clear()]);
-  expect(await a.rows('SELECT count(*)::INT AS n FROM steps')).to.deep.equal([{ n: 0 }]);
-  const parallel = await importWith(a, f, 3);
-  const single = await importWith(b, f, false);
+  const empty = async () => {
+    await pool.clear();
+    expect(await pool.rows('SELECT count(*)::INT AS n FROM steps')).to.deep.equal([{ n: 0 }]);
+  };
+  await empty();
+  const parallel = await importWith(pool, f, 3);
+  const ra = await pool.rows(ROWS);
+  await empty();
+  const single = await importWith(pool, f, false);
+  const rb = await pool.rows(ROWS);
   expect(parallel.status, parallel.message ?? '').to.equal('done');
   expect(single.shards).to.equal(1);
   for (const k of ['records', 'rows', 'added', 'format'] as const) expect(parallel[k], k).to.equal(single[k]);
   expect(parallel.rejected).to.deep.equal(single.rejected);
   expect(parallel.warnings).to.deep.equal(single.warnings);
-  const [ra, rb] = [await a.rows(ROWS), await b.rows(ROWS)];
   expect(ra.length).to.equal(rb.length);
   expect(JSON.stringify(ra)).to.equal(JSON.stringify(rb));
   return { parallel, single };
 }
 
 describe('parallel import of a large JSON Lines file', () => {
-  before(async () => {
-    a = pool;
-    b = await startPool('parallel-b');
-  });
-  after(() => b.terminate());
-
   it('three readers make exactly the rows one reader makes', async () => {
     const lines = chatLines(600);
     lines.splice(340, 0, '', '   '); // blank lines are no records
