@@ -2,9 +2,13 @@
 // service worker, hidden tabs, reload mid-run, a real OpenAI-compatible upstream on 127.0.0.1. The gateway's
 // overhead is measured by `npm run bench` (bench/gateway.mjs), not here.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { startLocalUpstream } from '../fixtures/gateway/local-upstream.mjs';
 import { startApp, uniquePool } from './harness.mjs';
+import { scratchDir } from '../scratch.mjs';
 
 let app;
 let srv;
@@ -131,6 +135,25 @@ test('the white-box agent in a worker, from a background tab: 4 rollouts per tas
   const tool = await page.evaluate(() => window.workbench.query(`SELECT response.tool_calls[1].function.name AS fn, metadata['data_source'] AS ds, count(*) AS n FROM steps WHERE agent = 'calculator-agent' AND step_index = 0 AND prompt_uid = 'math/m1' GROUP BY ALL ORDER BY fn NULLS LAST`));
   assert.deepEqual(tool, [{ fn: 'calculator', ds: 'math-small', n: 3 }, { fn: null, ds: 'math-small', n: 1 }]);
   await cdp.detach();
+
+  // the run exports as GRPO-ready rl_steps that native DuckDB reads: a group per prompt, every trajectory with its
+  // reward and a prompt (was test/e2e/gateway-app.test.mjs's own 4-rollout run of the built-in agent)
+  assert.match(await page.evaluate(() => window.workbench.gatewayBaseUrl()), /\/workbench\/gateway\/v1$/);
+  const blob = await page.evaluateHandle(() => window.workbench.exportDataset({ layout: 'rl_steps', format: 'parquet', where: "agent = 'calculator-agent'" }));
+  const b64 = await page.evaluate(async (b) => {
+    const buf = new Uint8Array(await b.arrayBuffer());
+    let s = '';
+    for (let i = 0; i < buf.length; i += 0x8000) s += String.fromCharCode(...buf.subarray(i, i + 0x8000));
+    return btoa(s);
+  }, blob);
+  const file = join(scratchDir('aw-gw-'), 'rl_steps.parquet');
+  writeFileSync(file, Buffer.from(b64, 'base64'));
+  const conn = await (await DuckDBInstance.create(':memory:')).connect();
+  const res = await conn.runAndReadAll(`SELECT count(DISTINCT prompt_uid) AS g, count(DISTINCT trajectory_uid) AS t, count(*) FILTER (WHERE reward IS NOT NULL) AS rewarded,
+    bool_and(len(prompt) > 0) AS prompts FROM read_parquet('${file}')`);
+  const [g, t, rewarded, prompts] = res.getRows()[0];
+  assert.deepEqual([Number(g), Number(t), prompts], [3, 12, true]);
+  assert.ok(Number(rewarded) >= 12, 'the final step of every trajectory has its reward');
 });
 
 test('a real OpenAI-compatible server on 127.0.0.1: key from settings, never stored; a stream is relayed as it comes', async () => {
