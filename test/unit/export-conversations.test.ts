@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { datasetSql, problemsSql } from '../../src/export/layouts';
+import { conversationProblem, datasetSql, PROBLEMS, problemsSql } from '../../src/export/layouts';
 import { assistant, openTestPool, type TestPool, toolCall, user } from './helpers/duck';
 
 let pool: TestPool;
@@ -58,5 +58,56 @@ describe('export conversation checks', () => {
     const rows = await pool.rows(datasetSql({ layout: 'verl_prompts', where: `s.trajectory_uid = 'loop'` }));
     assert.deepEqual(rows.map((r) => (r.prompt as { content: string }[])[0].content), ['Solve the maze in the environment.']);
     assert.equal((await problems('verl_prompts'))['no user turn'], undefined);
+  });
+});
+
+/** A message list as SQL (only what the checks read: role, content, tool_call_id, the calls' ids). */
+type M = { role: string | null; content?: string | null; tool_call_id?: string | null; calls?: (string | null)[] };
+const lit = (v: string | null | undefined) => (v == null ? 'NULL' : `'${v}'`);
+const TYPE = 'STRUCT(role VARCHAR, content VARCHAR, tool_call_id VARCHAR, tool_calls STRUCT(id VARCHAR)[])[]';
+const list = (ms: M[] | null) =>
+  ms === null
+    ? `NULL::${TYPE}`
+    : `[${ms.map((m) => `{'role': ${lit(m.role)}, 'content': ${lit(m.content ?? '')}, 'tool_call_id': ${lit(m.tool_call_id)}, 'tool_calls': ${m.calls ? `[${m.calls.map((id) => `{'id': ${lit(id)}}`).join(', ')}]` : 'NULL'}}`).join(', ')}]::${TYPE}`;
+const u: M = { role: 'user', content: 'q' };
+const a: M = { role: 'assistant', content: 'done' };
+const call = (...ids: (string | null)[]): M => ({ role: 'assistant', content: '', calls: ids });
+const res = (id: string | null): M => ({ role: 'tool', content: 'r', tool_call_id: id });
+
+describe('export conversation checks, rule by rule (conversationProblem)', () => {
+  // [conversation, what sft's check (open end, an assistant turn needed) says, what a prompt's history check says]
+  const cases: [string, M[] | null, string | null, string | null][] = [
+    ['no list', null, PROBLEMS.empty, PROBLEMS.empty],
+    ['no message', [], PROBLEMS.empty, PROBLEMS.empty],
+    ['a role templates do not know', [u, { role: 'bot', content: 'x' }, a], PROBLEMS.unknownRole, PROBLEMS.unknownRole],
+    ['a system turn and an answer', [{ role: 'system', content: 's' }, a], PROBLEMS.noUser, PROBLEMS.noUser],
+    ['an assistant turn first', [{ role: 'system', content: 's' }, a, u, a], PROBLEMS.notUserFirst, PROBLEMS.notUserFirst],
+    ['an empty last assistant turn', [u, { role: 'assistant', content: ' ' }], PROBLEMS.emptyAssistant, null],
+    ['an empty assistant turn before the last', [u, { role: 'assistant', content: '' }, u, a], null, null],
+    ['a call, then a user turn', [u, call('c1'), u, a], PROBLEMS.unanswered, PROBLEMS.unanswered],
+    ['two calls, one result', [u, call('c1', 'c2'), res('c1'), a], PROBLEMS.unanswered, PROBLEMS.unanswered],
+    ['two calls without ids, one result, at the end', [u, call(null, null), res(null)], PROBLEMS.unanswered, PROBLEMS.unanswered],
+    ['a call, two results', [u, call('c1'), res('c1'), res('c1'), a], PROBLEMS.unanswered, PROBLEMS.unanswered],
+    ['two calls, one answered twice', [u, call('c1', 'c2'), res('c1'), res('c1'), a], PROBLEMS.unanswered, PROBLEMS.unanswered],
+    ['a result for another id', [u, call('c1'), res('zz'), a], PROBLEMS.unanswered, PROBLEMS.unanswered],
+    ['a call without an id, a result naming another id', [u, call('c1', null), res('c1'), res('zz'), a], null, null],
+    ['a call with an id, a result without', [u, call('c1'), res(null), a], null, null],
+    ['calls answered in another order', [u, call('c1', 'c2'), res('c2'), res('c1'), a], null, null],
+    ['the calls of the last turn, not answered yet', [u, call('c1')], null, PROBLEMS.unanswered],
+    ['a result first', [u, res('c1'), a], PROBLEMS.orphanTool, PROBLEMS.orphanTool],
+    ['a result after a turn without calls', [u, a, res('c1'), a], PROBLEMS.orphanTool, PROBLEMS.orphanTool],
+    ['a user turn only', [u], PROBLEMS.noAssistant, null],
+    ['a call answered, then the answer', [{ role: 'system', content: 's' }, u, call('c1'), res('c1'), a], null, null],
+  ];
+  it('each rule, and each way a tool call goes unanswered, named; what it allows, allowed', async () => {
+    const sql = cases
+      .map(([name, ms], i) => `SELECT ${i} AS i, ${lit(name)} AS name, ${conversationProblem('c', { openEnd: true, needAssistant: true })} AS sft,
+        ${conversationProblem('c', { openEnd: false, needAssistant: false, history: true })} AS history FROM (SELECT ${list(ms)} AS c)`)
+      .join(' UNION ALL ');
+    const rows = await pool.rows(`${sql} ORDER BY i`);
+    assert.deepEqual(
+      rows.map((r) => [r.name, r.sft, r.history]),
+      cases.map(([name, , sft, history]) => [name, sft, history]),
+    );
   });
 });
