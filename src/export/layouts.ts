@@ -79,29 +79,33 @@ export const PROBLEMS = {
  * dropping the conversation for it lost every good turn; a prompt's history (`history`) is no target at all.
  */
 export function conversationProblem(c: string, opts: { openEnd: boolean; needAssistant: boolean; history?: boolean }): string {
-  const k = calls('m');
-  const block = `${c}[i + 1 : i + ${k}]`;
+  // Every rule reads a slim copy of the list, built once per conversation and bound to `_f` by a one-element
+  // list_transform: per message its role, tool_call_id, call ids, number of calls (`k`) and whether it is an empty turn
+  // (`e`). The lambdas that look at other messages capture that copy, not the messages (content, parts…) nor the
+  // expression that built them: a captured list is copied for every element, and an expression is evaluated again.
+  const facts = `list_transform(${c}, x -> {'role': x.role, 'tool_call_id': x.tool_call_id, 'ids': list_transform(x.tool_calls, t -> t.id),
+    'k': ${calls('x')}, 'e': ${emptyTurn('x')}})`;
+  const block = '_f[i + 1 : i + m.k]';
   // each result answers one call: no id answered twice, and (when every call has an id) no id of no call
   const ids = `list_filter(list_transform(${block}, b -> b.tool_call_id), x -> x IS NOT NULL)`;
-  const callIds = 'list_transform(m.tool_calls, t -> t.id)';
-  const answered = `(len(${block}) = ${k}
+  const answered = `(len(${block}) = m.k
       AND list_bool_and(list_transform(${block}, b -> b.role = 'tool'))
-      AND coalesce(${c}[i + ${k} + 1].role, '') <> 'tool'
-      AND list_bool_and(list_transform(m.tool_calls, t -> t.id IS NULL OR ${any(block, 'b -> b.tool_call_id IS NULL OR b.tool_call_id = t.id')}))
+      AND coalesce(_f[i + m.k + 1].role, '') <> 'tool'
+      AND list_bool_and(list_transform(m.ids, t -> t IS NULL OR ${any(block, 'b -> b.tool_call_id IS NULL OR b.tool_call_id = t')}))
       AND len(${ids}) = len(list_distinct(${ids}))
-      AND (list_contains(${callIds}, NULL) OR coalesce(list_bool_and(list_transform(${ids}, x -> list_contains(${callIds}, x))), true)))`;
-  const unanswered = any(c, `(m, i) -> m.role = 'assistant' AND ${k} > 0 AND ${opts.openEnd ? `i < len(${c}) AND ` : ''}NOT ${answered}`);
-  const orphan = any(c, `(m, i) -> m.role = 'tool' AND NOT (i > 1 AND (${c}[i - 1].role = 'tool' OR (${c}[i - 1].role = 'assistant' AND ${calls(`${c}[i - 1]`)} > 0)))`);
-  return `CASE
-    WHEN ${c} IS NULL OR len(${c}) = 0 THEN '${PROBLEMS.empty}'
-    WHEN ${any(c, "m -> m.role NOT IN ('system', 'user', 'assistant', 'tool')")} THEN '${PROBLEMS.unknownRole}'
-    WHEN NOT ${any(c, "m -> m.role = 'user'")} THEN '${PROBLEMS.noUser}'
-    WHEN list_filter(${c}, m -> m.role <> 'system')[1].role <> 'user' THEN '${PROBLEMS.notUserFirst}'
-    ${opts.history ? '' : `WHEN coalesce(${emptyTurn(`list_filter(${c}, m -> m.role = 'assistant')[-1]`)}, false) THEN '${PROBLEMS.emptyAssistant}'`}
+      AND (list_contains(m.ids, NULL) OR coalesce(list_bool_and(list_transform(${ids}, x -> list_contains(m.ids, x))), true)))`;
+  const unanswered = any('_f', `(m, i) -> m.role = 'assistant' AND m.k > 0 AND ${opts.openEnd ? 'i < len(_f) AND ' : ''}NOT ${answered}`);
+  const orphan = any('_f', "(m, i) -> m.role = 'tool' AND NOT (i > 1 AND (_f[i - 1].role = 'tool' OR (_f[i - 1].role = 'assistant' AND _f[i - 1].k > 0)))");
+  return `list_transform([${facts}], _f -> CASE
+    WHEN _f IS NULL OR len(_f) = 0 THEN '${PROBLEMS.empty}'
+    WHEN ${any('_f', "m -> m.role NOT IN ('system', 'user', 'assistant', 'tool')")} THEN '${PROBLEMS.unknownRole}'
+    WHEN NOT ${any('_f', "m -> m.role = 'user'")} THEN '${PROBLEMS.noUser}'
+    WHEN list_filter(_f, m -> m.role <> 'system')[1].role <> 'user' THEN '${PROBLEMS.notUserFirst}'
+    ${opts.history ? '' : `WHEN coalesce(list_filter(_f, m -> m.role = 'assistant')[-1].e, false) THEN '${PROBLEMS.emptyAssistant}'`}
     WHEN ${unanswered} THEN '${PROBLEMS.unanswered}'
     WHEN ${orphan} THEN '${PROBLEMS.orphanTool}'
-    ${opts.needAssistant ? `WHEN NOT ${any(c, "m -> m.role = 'assistant'")} THEN '${PROBLEMS.noAssistant}'` : ''}
-  END`;
+    ${opts.needAssistant ? `WHEN NOT ${any('_f', "m -> m.role = 'assistant'")} THEN '${PROBLEMS.noAssistant}'` : ''}
+  END)[1]`;
 }
 
 /** The response of a step as a training target: present, and with text or tool calls. */
