@@ -46,8 +46,10 @@ function messageOut(m: string): string {
 }
 const messagesOut = (l: string) => `list_transform(${l}, x -> ${messageOut('x')})`;
 const responseOut = (r: string) => `CASE WHEN ${r} IS NULL THEN NULL ELSE ${messageOut(r)} END`;
+/** messages + response as stored (response has the type of a message). */
+const RAW_CONVERSATION = 'CASE WHEN response IS NULL THEN messages ELSE list_concat(messages, [response]) END';
 /** messages + response, in the exported message shape. */
-const CONVERSATION = `CASE WHEN response IS NULL THEN ${messagesOut('messages')} ELSE list_concat(${messagesOut('messages')}, [${responseOut('response')}]) END`;
+const CONVERSATION = messagesOut(RAW_CONVERSATION);
 
 const any = (list: string, lambda: string) => `coalesce(list_bool_or(list_transform(${list}, ${lambda})), false)`;
 const calls = (m: string) => `coalesce(len(${m}.tool_calls), 0)`;
@@ -78,13 +80,16 @@ export const PROBLEMS = {
  * as the conversation's last one (the final target): an empty turn earlier happened in the source and renders, and
  * dropping the conversation for it lost every good turn; a prompt's history (`history`) is no target at all.
  */
-export function conversationProblem(c: string, opts: { openEnd: boolean; needAssistant: boolean; history?: boolean }): string {
+export function conversationProblem(c: string, opts: { openEnd: boolean; needAssistant: boolean; history?: boolean; stored?: boolean }): string {
   // Every rule reads a slim copy of the list, built once per conversation and bound to `_f` by a one-element
   // list_transform: per message its role, tool_call_id, call ids, number of calls (`k`) and whether it is an empty turn
   // (`e`). The lambdas that look at other messages capture that copy, not the messages (content, parts…) nor the
   // expression that built them: a captured list is copied for every element, and an expression is evaluated again.
-  const facts = `list_transform(${c}, x -> {'role': x.role, 'tool_call_id': x.tool_call_id, 'ids': list_transform(x.tool_calls, t -> t.id),
-    'k': ${calls('x')}, 'e': ${emptyTurn('x')}})`;
+  // `stored`: c holds messages as stored; their facts are read as of the exported message (messageOut's role and content)
+  const role = opts.stored ? "CASE x.role WHEN 'developer' THEN 'system' ELSE x.role END" : 'x.role';
+  const empty = opts.stored ? `(trim(coalesce(x.content, '')) = '' AND ${calls('x')} = 0)` : emptyTurn('x');
+  const facts = `list_transform(${c}, x -> {'role': ${role}, 'tool_call_id': x.tool_call_id, 'ids': list_transform(x.tool_calls, t -> t.id),
+    'k': ${calls('x')}, 'e': ${empty}})`;
   const block = '_f[i + 1 : i + m.k]';
   // each result answers one call: no id answered twice, and (when every call has an id) no id of no call
   const ids = `list_filter(list_transform(${block}, b -> b.tool_call_id), x -> x IS NOT NULL)`;
@@ -266,9 +271,9 @@ function checked(opts: LayoutOptions): Checked {
           sql: `${sel}, conv AS (
             SELECT trajectory_uid, step_id, prompt_uid, step_index, is_last, data_source, agent, model, channel, split,
               ${messagesOut('messages')} AS prompt, CASE WHEN response IS NULL THEN [] ELSE [${responseOut('response')}] END AS completion,
-              ${CONVERSATION} AS messages, tools, reward, response AS _response FROM sel)
-            SELECT * EXCLUDE (_response), coalesce(${responseProblem('_response')},
-              ${conversationProblem('messages', { openEnd: true, needAssistant: true })}) AS problem FROM conv`,
+              ${CONVERSATION} AS messages, tools, reward, response AS _response, ${RAW_CONVERSATION} AS _conv FROM sel)
+            SELECT * EXCLUDE (_response, _conv), coalesce(${responseProblem('_response')},
+              ${conversationProblem('_conv', { openEnd: true, needAssistant: true, stored: true })}) AS problem FROM conv`,
           order: 'trajectory_uid, step_index',
           id: 'step_id',
         };
@@ -277,9 +282,9 @@ function checked(opts: LayoutOptions): Checked {
         sql: `${sel}, ${TOOLS_UNION}, last AS (
             SELECT * FROM sel QUALIFY row_number() OVER (PARTITION BY trajectory_uid ORDER BY step_index DESC) = 1),
           conv AS (SELECT l.trajectory_uid, step_id, prompt_uid, data_source, agent, model, channel, split,
-            ${CONVERSATION} AS messages, coalesce(d.tools, l.tools) AS tools, reward
+            ${CONVERSATION} AS messages, coalesce(d.tools, l.tools) AS tools, reward, ${RAW_CONVERSATION} AS _conv
             FROM last l LEFT JOIN tool_defs d USING (trajectory_uid))
-          SELECT *, ${conversationProblem('messages', { openEnd: true, needAssistant: true })} AS problem FROM conv`,
+          SELECT * EXCLUDE (_conv), ${conversationProblem('_conv', { openEnd: true, needAssistant: true, stored: true })} AS problem FROM conv`,
         order: 'trajectory_uid',
         id: 'trajectory_uid',
       };
@@ -287,9 +292,9 @@ function checked(opts: LayoutOptions): Checked {
       return {
         sql: `${sel}, conv AS (SELECT step_id, trajectory_uid, prompt_uid, step_index, is_last, data_source, agent, model, policy_version,
             ${messagesOut('messages')} AS prompt, ${responseOut('response')} AS response, response_text, reward, finish_reason, prompt_ids, response_ids,
-            rollout_log_probs, prompt_tokens, completion_tokens, tools, channel, split FROM sel)
-          SELECT *, coalesce(CASE WHEN len(prompt) = 0 THEN '${PROBLEMS.emptyPrompt}' END,
-            ${conversationProblem('prompt', { openEnd: false, needAssistant: false, history: true })}, ${responseProblem('response')}) AS problem FROM conv`,
+            rollout_log_probs, prompt_tokens, completion_tokens, tools, channel, split, messages AS _messages FROM sel)
+          SELECT * EXCLUDE (_messages), coalesce(CASE WHEN len(prompt) = 0 THEN '${PROBLEMS.emptyPrompt}' END,
+            ${conversationProblem('_messages', { openEnd: false, needAssistant: false, history: true, stored: true })}, ${responseProblem('response')}) AS problem FROM conv`,
         order: 'prompt_uid, trajectory_uid, step_index',
         id: 'step_id',
       };
@@ -318,13 +323,14 @@ function checked(opts: LayoutOptions): Checked {
     case 'dpo':
       // a trajectory takes part only when its whole conversation passes the checks; the excluded ones are counted per trajectory
       return {
+        // the messages of each trajectory's first and last step, as stored, shaped once per trajectory
         sql: `${sel}, traj AS (
-            SELECT trajectory_uid, any_value(prompt_uid) AS prompt_uid, sum(reward) AS reward,
-              arg_max(step_id, step_index) AS step_id, arg_min(${messagesOut('messages')}, step_index) AS first_messages,
-              arg_max(${CONVERSATION}, step_index) AS conversation
-            FROM sel GROUP BY trajectory_uid HAVING count(reward) > 0),
+            SELECT * EXCLUDE (_first), ${messagesOut('_first')} AS first_messages, ${messagesOut('_conv')} AS conversation FROM (
+              SELECT trajectory_uid, any_value(prompt_uid) AS prompt_uid, sum(reward) AS reward,
+                arg_max(step_id, step_index) AS step_id, arg_min(messages, step_index) AS _first, arg_max(${RAW_CONVERSATION}, step_index) AS _conv
+              FROM sel GROUP BY trajectory_uid HAVING count(reward) > 0)),
           checked AS (SELECT *, coalesce(CASE WHEN len(first_messages) = 0 THEN '${PROBLEMS.emptyPrompt}' END,
-              ${conversationProblem('conversation', { openEnd: true, needAssistant: true })}) AS problem FROM traj),
+              ${conversationProblem('_conv', { openEnd: true, needAssistant: true, stored: true })}) AS problem FROM traj),
           ok AS (SELECT * FROM checked WHERE problem IS NULL),
           pairs AS (
             SELECT a.prompt_uid, a.trajectory_uid AS chosen_trajectory_uid, b.trajectory_uid AS rejected_trajectory_uid,

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { conversationProblem, datasetSql, PROBLEMS, problemsSql } from '../../src/export/layouts';
+import { conversationProblem, datasetSql, PROBLEMS, problemRowsSql, problemsSql } from '../../src/export/layouts';
 import { assistant, openTestPool, type TestPool, toolCall, user } from './helpers/duck';
 
 let pool: TestPool;
@@ -27,6 +27,8 @@ before(async () => {
     step('twice', 1, [user('two lookups'), assistant(null, { tool_calls: [toolCall('a', 'look', '{}'), { id: null, type: 'function', function: { name: 'look', arguments: '{}' } }] }), tool('a', 'x'), tool('a', 'x again')], assistant('Done.'), { is_last: true }),
     // a veRL agent-loop prompt: the task in the system turn, no user turn
     step('loop', 0, [{ role: 'system', content: 'Solve the maze in the environment.' }], null, { data_source: 'maze', is_last: true, status: 'ok' }),
+    // a developer turn (exported as a system turn) and a rewarded answer
+    step('dev', 0, [{ role: 'developer', content: 'Be terse.' }, user('hi')], assistant('Hello.'), { is_last: true, reward: 1 }),
   ]);
 });
 after(() => pool.close());
@@ -54,6 +56,14 @@ describe('export conversation checks', () => {
     assert.equal(rl[0].problem, 'tool call not answered');
   });
 
+  it('a developer turn is checked as the system turn it is exported as, in every layout', async () => {
+    for (const o of [{ layout: 'sft' }, { layout: 'sft', sftPer: 'step' }, { layout: 'rl_steps' }, { layout: 'dpo' }] as const) {
+      assert.deepEqual(await pool.rows(problemRowsSql({ ...o, where: `s.trajectory_uid = 'dev'` })), [], JSON.stringify(o));
+      // dpo: a lone trajectory makes no pair, so no row either way; its check still ran (problemRowsSql)
+      if (o.layout !== 'dpo') assert.equal((await pool.rows(datasetSql({ ...o, where: `s.trajectory_uid = 'dev'` }))).length, 1, JSON.stringify(o));
+    }
+  });
+
   it('verl_prompts: a prompt of system turns only is a prompt', async () => {
     const rows = await pool.rows(datasetSql({ layout: 'verl_prompts', where: `s.trajectory_uid = 'loop'` }));
     assert.deepEqual(rows.map((r) => (r.prompt as { content: string }[])[0].content), ['Solve the maze in the environment.']);
@@ -68,7 +78,7 @@ const TYPE = 'STRUCT(role VARCHAR, content VARCHAR, tool_call_id VARCHAR, tool_c
 const list = (ms: M[] | null) =>
   ms === null
     ? `NULL::${TYPE}`
-    : `[${ms.map((m) => `{'role': ${lit(m.role)}, 'content': ${lit(m.content ?? '')}, 'tool_call_id': ${lit(m.tool_call_id)}, 'tool_calls': ${m.calls ? `[${m.calls.map((id) => `{'id': ${lit(id)}}`).join(', ')}]` : 'NULL'}}`).join(', ')}]::${TYPE}`;
+    : `[${ms.map((m) => `{'role': ${lit(m.role)}, 'content': ${lit(m.content === undefined ? '' : m.content)}, 'tool_call_id': ${lit(m.tool_call_id)}, 'tool_calls': ${m.calls ? `[${m.calls.map((id) => `{'id': ${lit(id)}}`).join(', ')}]` : 'NULL'}}`).join(', ')}]::${TYPE}`;
 const u: M = { role: 'user', content: 'q' };
 const a: M = { role: 'assistant', content: 'done' };
 const call = (...ids: (string | null)[]): M => ({ role: 'assistant', content: '', calls: ids });
@@ -108,6 +118,21 @@ describe('export conversation checks, rule by rule (conversationProblem)', () =>
     assert.deepEqual(
       rows.map((r) => [r.name, r.sft, r.history]),
       cases.map(([name, , sft, history]) => [name, sft, history]),
+    );
+  });
+  it('over messages as stored (`stored`), the same answers, a developer turn read as a system turn and missing content as empty', async () => {
+    const stored: [M[] | null, string | null][] = [
+      ...cases.map(([, ms, sft]): [M[] | null, string | null] => [ms, sft]),
+      [[{ role: 'developer', content: 'd' }, u, a], null],
+      [[{ role: 'developer', content: 'd' }, a], PROBLEMS.noUser],
+      [[u, { role: 'assistant', content: null }], PROBLEMS.emptyAssistant],
+    ];
+    const sql = stored
+      .map(([ms], i) => `SELECT ${i} AS i, ${conversationProblem('c', { openEnd: true, needAssistant: true, stored: true })} AS sft FROM (SELECT ${list(ms)} AS c)`)
+      .join(' UNION ALL ');
+    assert.deepEqual(
+      (await pool.rows(`${sql} ORDER BY i`)).map((r) => r.sft),
+      stored.map(([, sft]) => sft),
     );
   });
 });
