@@ -91,14 +91,15 @@ export function conversationProblem(c: string, opts: { openEnd: boolean; needAss
   const facts = `list_transform(${c}, x -> {'role': ${role}, 'tool_call_id': x.tool_call_id, 'ids': list_transform(x.tool_calls, t -> t.id),
     'k': ${calls('x')}, 'e': ${empty}})`;
   const block = '_f[i + 1 : i + m.k]';
-  // each result answers one call: no id answered twice, and (when every call has an id) no id of no call
+  // each result answers one call: no id answered twice, and (when every call has an id) no id of no call. Not
+  // list_contains(ids, NULL): that is NULL, never true, and the clause then let any id of no call through.
   const ids = `list_filter(list_transform(${block}, b -> b.tool_call_id), x -> x IS NOT NULL)`;
   const answered = `(len(${block}) = m.k
       AND list_bool_and(list_transform(${block}, b -> b.role = 'tool'))
       AND coalesce(_f[i + m.k + 1].role, '') <> 'tool'
       AND list_bool_and(list_transform(m.ids, t -> t IS NULL OR ${any(block, 'b -> b.tool_call_id IS NULL OR b.tool_call_id = t')}))
       AND len(${ids}) = len(list_distinct(${ids}))
-      AND (list_contains(m.ids, NULL) OR coalesce(list_bool_and(list_transform(${ids}, x -> list_contains(m.ids, x))), true)))`;
+      AND (len(list_filter(m.ids, t -> t IS NULL)) > 0 OR coalesce(list_bool_and(list_transform(${ids}, x -> list_contains(m.ids, x))), true)))`;
   const unanswered = any('_f', `(m, i) -> m.role = 'assistant' AND m.k > 0 AND ${opts.openEnd ? 'i < len(_f) AND ' : ''}NOT ${answered}`);
   const orphan = any('_f', "(m, i) -> m.role = 'tool' AND NOT (i > 1 AND (_f[i - 1].role = 'tool' OR (_f[i - 1].role = 'assistant' AND _f[i - 1].k > 0)))");
   return `list_transform([${facts}], _f -> CASE

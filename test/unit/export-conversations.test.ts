@@ -102,6 +102,7 @@ describe('export conversation checks, rule by rule (conversationProblem)', () =>
     ['a call, two results', [u, call('c1'), res('c1'), res('c1'), a], PROBLEMS.unanswered, PROBLEMS.unanswered],
     ['two calls, one answered twice', [u, call('c1', 'c2'), res('c1'), res('c1'), a], PROBLEMS.unanswered, PROBLEMS.unanswered],
     ['a result for another id', [u, call('c1'), res('zz'), a], PROBLEMS.unanswered, PROBLEMS.unanswered],
+    ['calls with ids, a result without an id and one naming no call', [u, call('c1', 'c2'), res(null), res('zz'), a], PROBLEMS.unanswered, PROBLEMS.unanswered],
     ['a call without an id, a result naming another id', [u, call('c1', null), res('c1'), res('zz'), a], null, null],
     ['a call with an id, a result without', [u, call('c1'), res(null), a], null, null],
     ['calls answered in another order', [u, call('c1', 'c2'), res('c2'), res('c1'), a], null, null],
