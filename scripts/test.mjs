@@ -1,9 +1,10 @@
 // `npm test`: typecheck, lint, unit tests (node), build, browser tests (web-test-runner), e2e tests
 // (playwright-core on the built app). Prints each stage and one closing summary line.
 //
-// Three lanes run side by side (decision 029, revised in decision 089): typecheck → lint → unit → unit-2 in one; the
-// browser stage, then a few e2e files, in the second; the build, then the e2e stage, in the third. Clean-clone runs
-// on this 2-core machine: two lanes 772 s wall, three 644 s, four 711 s (the unit stages doubled under contention).
+// Three lanes run side by side (decision 029, revised in decision 089): typecheck → lint → unit → unit-2 → a few e2e
+// files in one; the browser stage, then the pool port's conformance file (unit-3), in the second; the build, then the
+// e2e stage, in the third. Clean-clone runs on this 2-core machine: two lanes 772 s wall, three 644 s, four 711 s (the
+// unit stages doubled under contention); which stage goes where only evens out the lanes' ends (decision 089).
 // Each stage's output is buffered and printed whole when the stage ends, so the log reads stage by stage.
 // `npm test -- <stage> …` runs only the named stages; `--serial` runs them one after the other.
 import { spawn } from 'node:child_process';
@@ -13,11 +14,13 @@ import { isolated } from './one-process.mjs';
 // Node 20's --test takes files, not folders or globs.
 const files = (dir, suffix) => readdirSync(dir).filter((f) => f.endsWith(suffix)).sort().map((f) => `${dir}/${f}`);
 
-/** e2e files run in lane 2 after the browser stage, so that the lanes end at about the same time. */
-const LANE2_E2E = ['test/e2e/notebook-keyboard.test.mjs', 'test/e2e/durability.test.mjs'];
+/** e2e files run in lane 1 after the unit stages (e2e-2), so that the lanes end at about the same time. */
+const LANE1_E2E = ['test/e2e/notebook-keyboard.test.mjs', 'test/e2e/durability.test.mjs'];
+/** The pool port's conformance file (both engines, every layout of every fixture) runs in lane 2 after the browser stage (unit-3). */
+const PORT = 'test/unit/pool-port.test.ts';
 
 const unitFiles = files('test/unit', '.test.ts');
-const UNIT = { shared: unitFiles.filter((f) => !isolated(f)), own: unitFiles.filter(isolated) };
+const UNIT = { shared: unitFiles.filter((f) => !isolated(f)), own: unitFiles.filter((f) => isolated(f) && f !== PORT) };
 
 const argv = process.argv.slice(2);
 const serial = argv.includes('--serial');
@@ -30,16 +33,17 @@ const all = [
   // tests), but those that change the process for the files after them, each in its own (unit-2)
   { name: 'unit', lane: 1, cmd: 'node', args: ['--import', 'tsx', '--test-reporter=spec', 'scripts/one-process.mjs', ...UNIT.shared], kind: 'node' },
   { name: 'unit-2', lane: 1, cmd: 'node', args: ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...UNIT.own], kind: 'node' },
+  { name: 'unit-3', lane: 2, cmd: 'node', args: ['--import', 'tsx', '--test', '--test-reporter=spec', PORT], kind: 'node' },
   { name: 'build', lane: 3, cmd: 'npx', args: ['vite', 'build', '--mode', 'test', '--logLevel', 'warn'], kind: 'check' },
   { name: 'browser', lane: 2, cmd: 'npx', args: ['web-test-runner'], kind: 'wtr' },
   // the e2e files one after the other in one process and one shared Chromium, each file on its own origin
   // (scripts/e2e-one-process.mjs: a node + playwright-core start and a Chromium launch once, not per file)
-  { name: 'e2e', lane: 3, cmd: 'node', args: ['--test-reporter=spec', 'scripts/e2e-one-process.mjs', ...files('test/e2e', '.test.mjs').filter((f) => !LANE2_E2E.includes(f))], kind: 'node', needs: 'build' },
-  // a few e2e files run after the browser stage, in its lane, so the lanes end at about the same time
-  { name: 'e2e-2', lane: 2, cmd: 'node', args: ['--test-reporter=spec', 'scripts/e2e-one-process.mjs', ...LANE2_E2E], kind: 'node', needs: 'build' },
+  { name: 'e2e', lane: 3, cmd: 'node', args: ['--test-reporter=spec', 'scripts/e2e-one-process.mjs', ...files('test/e2e', '.test.mjs').filter((f) => !LANE1_E2E.includes(f))], kind: 'node', needs: 'build' },
+  // a few e2e files run after the unit stages, in their lane, so the lanes end at about the same time
+  { name: 'e2e-2', lane: 1, cmd: 'node', args: ['--test-reporter=spec', 'scripts/e2e-one-process.mjs', ...LANE1_E2E], kind: 'node', needs: 'build' },
 ];
-/** `npm test -- unit` runs both unit stages, `-- e2e` both e2e stages. */
-const stages = all.filter((s) => only.length === 0 || only.includes(s.name) || only.includes(s.name.replace(/-2$/, '')));
+/** `npm test -- unit` runs every unit stage, `-- e2e` both e2e stages. */
+const stages = all.filter((s) => only.length === 0 || only.includes(s.name) || only.includes(s.name.replace(/-\d$/, '')));
 
 function run(stage) {
   return new Promise((resolve) => {
