@@ -2,7 +2,7 @@
 // (playwright-core on the built app). Prints each stage and one closing summary line.
 //
 // Three lanes run side by side (decision 029, revised in decision 089): typecheck → lint → unit → unit-2 → a few e2e
-// files in one; the browser stage, then the pool port's conformance file (unit-3), in the second; the build, then the
+// files in one; the pool port's conformance file (unit-3), then the browser stage, in the second; the build, then the
 // e2e stage, in the third. Clean-clone runs on this 2-core machine: two lanes 772 s wall, three 644 s, four 711 s (the
 // unit stages doubled under contention); which stage goes where only evens out the lanes' ends (decision 089).
 // Each stage's output is buffered and printed whole when the stage ends, so the log reads stage by stage.
@@ -16,7 +16,7 @@ const files = (dir, suffix) => readdirSync(dir).filter((f) => f.endsWith(suffix)
 
 /** e2e files run in lane 1 after the unit stages (e2e-2), so that the lanes end at about the same time. */
 const LANE1_E2E = ['test/e2e/notebook-keyboard.test.mjs', 'test/e2e/durability.test.mjs'];
-/** The pool port's conformance file (both engines, every layout of every fixture) runs in lane 2 after the browser stage (unit-3). */
+/** The pool port's conformance file (both engines, every layout of every fixture) runs in lane 2 before the browser stage (unit-3). */
 const PORT = 'test/unit/pool-port.test.ts';
 
 const unitFiles = files('test/unit', '.test.ts');
