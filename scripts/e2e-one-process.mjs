@@ -5,8 +5,8 @@
 // AW_E2E_CPU=1: print each file's CPU-s, read from this process's cpuacct cgroup (cgroup v1; e.g. under /tmp/cgcpu.sh,
 // whose cgroup holds only this process tree, Chromium included).
 import { readFileSync } from 'node:fs';
-import { after, before, describe } from 'node:test';
-import { pathToFileURL } from 'node:url';
+import { after, before } from 'node:test';
+import { suitePerFile } from './one-process.mjs';
 
 process.env.AW_E2E_SHARED = '1';
 const { closeSharedBrowser } = await import('../test/e2e/harness.mjs');
@@ -22,12 +22,11 @@ const cpu = () => {
 };
 const timed = process.env.AW_E2E_CPU === '1';
 
-for (const file of process.argv.slice(2)) {
-  describe(file, async () => {
-    let t0 = 0;
-    if (timed) before(() => (t0 = cpu()));
-    await import(pathToFileURL(file).href);
-    if (timed) after(() => console.log(`# cpu ${file}: ${(cpu() - t0).toFixed(1)} CPU-s`));
-  });
-}
+// the file's CPU from before its own before hooks to after its own after hooks
+suitePerFile(process.argv.slice(2), (file) => {
+  if (!timed) return undefined;
+  let t0 = 0;
+  before(() => (t0 = cpu()));
+  return () => after(() => console.log(`# cpu ${file}: ${(cpu() - t0).toFixed(1)} CPU-s`));
+});
 after(() => closeSharedBrowser());

@@ -16,10 +16,19 @@ export function isolated(file) {
   return /setFlagsFromString|helpers\/page-workers/.test(readFileSync(file, 'utf8'));
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  for (const file of process.argv.slice(2)) {
+/**
+ * Each file's tests inside a suite named by its path. `around(file)` runs in that suite before the file is imported (a
+ * hook it adds runs before the file's own) and may return a function run after the import (a hook added there runs
+ * after the file's own).
+ */
+export function suitePerFile(files, around = () => undefined) {
+  for (const file of files) {
     describe(file, async () => {
+      const afterImport = around(file);
       await import(pathToFileURL(file).href);
+      afterImport?.();
     });
   }
 }
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) suitePerFile(process.argv.slice(2));
