@@ -18,6 +18,12 @@ let swBundle;
  * worker still names /workers/x.worker.ts. No source map: a worker's stack trace names lines of the bundle.
  */
 const workerBundles = new Map();
+/** What a worker's and a test file's bundles are built with (esbuild, in memory). */
+const BUNDLE = {
+  bundle: true, format: 'esm', platform: 'browser', conditions: ['browser'], target: 'es2022', tsconfig: 'tsconfig.json', write: false, logLevel: 'silent',
+  // as vite.config.ts: the package's `./blocking` export names the node build first
+  alias: { '@duckdb/duckdb-wasm/blocking': './node_modules/@duckdb/duckdb-wasm/dist/duckdb-browser-blocking.mjs' },
+};
 const WORKER = /^\/workers\/([\w-]+\.worker\.ts)$/;
 /**
  * A test file (test/browser/*.test.ts) with setup.ts first and everything it imports as one esbuild bundle, as the
@@ -27,23 +33,17 @@ const WORKER = /^\/workers\/([\w-]+\.worker\.ts)$/;
  */
 function testBundle(file) {
   return build({
+    ...BUNDLE,
     stdin: { contents: `import './test/browser/setup.ts';\nimport './test/browser/${file}';\n`, resolveDir: process.cwd(), sourcefile: `bundle-${file}`, loader: 'ts' },
-    bundle: true, format: 'esm', platform: 'browser', conditions: ['browser'], target: 'es2022', tsconfig: 'tsconfig.json',
-    alias: { '@duckdb/duckdb-wasm/blocking': './node_modules/@duckdb/duckdb-wasm/dist/duckdb-browser-blocking.mjs' },
     // source map paths relative to the bundle's URL (/test/browser/): a failure's stack names the test's own file and line
-    outdir: 'test/browser', external: ['/__web-dev-server__web-socket.js'], sourcemap: 'inline', write: false, logLevel: 'silent',
+    outdir: 'test/browser', external: ['/__web-dev-server__web-socket.js'], sourcemap: 'inline',
   }).then((r) => r.outputFiles[0].contents);
 }
 const TEST_FILE = /^\/test\/browser\/([\w-]+\.test\.ts)$/;
 
 function workerBundle(file) {
   if (!workerBundles.has(file)) {
-    const bundled = build({
-      entryPoints: [`workers/${file}`], bundle: true, format: 'esm', platform: 'browser', conditions: ['browser'], target: 'es2022', tsconfig: 'tsconfig.json',
-      // as vite.config.ts: the package's `./blocking` export names the node build first
-      alias: { '@duckdb/duckdb-wasm/blocking': './node_modules/@duckdb/duckdb-wasm/dist/duckdb-browser-blocking.mjs' },
-      write: false, logLevel: 'silent',
-    }).then((r) => r.outputFiles[0].contents);
+    const bundled = build({ ...BUNDLE, entryPoints: [`workers/${file}`] }).then((r) => r.outputFiles[0].contents);
     workerBundles.set(file, bundled);
     bundled.catch(() => workerBundles.delete(file));
   }
