@@ -39,9 +39,12 @@ export function selection(opts: SelectionOptions): string {
     ${conds.length ? `WHERE ${conds.join(' AND ')}` : ''}`;
 }
 
-/** A message as templates read it: content always text ('' for a tool-call-only turn), reasoning as `reasoning_content`, developer → system. */
+/** An exported message's role (developer → system) and content (always text: '' for a tool-call-only turn). */
+const roleOut = (m: string) => `CASE ${m}.role WHEN 'developer' THEN 'system' ELSE ${m}.role END`;
+const contentOut = (m: string) => `coalesce(${m}.content, '')`;
+/** A message as templates read it: roleOut, contentOut, reasoning as `reasoning_content`. */
 function messageOut(m: string): string {
-  return `{'role': CASE ${m}.role WHEN 'developer' THEN 'system' ELSE ${m}.role END, 'content': coalesce(${m}.content, ''),
+  return `{'role': ${roleOut(m)}, 'content': ${contentOut(m)},
     'reasoning_content': ${m}.reasoning, 'name': ${m}.name, 'tool_call_id': ${m}.tool_call_id, 'tool_calls': ${m}.tool_calls, 'parts': ${m}.parts}`;
 }
 const messagesOut = (l: string) => `list_transform(${l}, x -> ${messageOut('x')})`;
@@ -53,7 +56,8 @@ const CONVERSATION = messagesOut(RAW_CONVERSATION);
 
 const any = (list: string, lambda: string) => `coalesce(list_bool_or(list_transform(${list}, ${lambda})), false)`;
 const calls = (m: string) => `coalesce(len(${m}.tool_calls), 0)`;
-const emptyTurn = (m: string) => `(trim(${m}.content) = '' AND ${calls(m)} = 0)`;
+/** A turn with no text and no tool call; `content`: the text read (the message's own unless told). */
+const emptyTurn = (m: string, content = `${m}.content`) => `(trim(${content}) = '' AND ${calls(m)} = 0)`;
 
 /** Why a conversation is not one a chat template / trainer accepts, as SQL text over an exported message list (NULL = fine). */
 export const PROBLEMS = {
@@ -86,8 +90,8 @@ export function conversationProblem(c: string, opts: { openEnd: boolean; needAss
   // (`e`). The lambdas that look at other messages capture that copy, not the messages (content, parts…) nor the
   // expression that built them: a captured list is copied for every element, and an expression is evaluated again.
   // `stored`: c holds messages as stored; their facts are read as of the exported message (messageOut's role and content)
-  const role = opts.stored ? "CASE x.role WHEN 'developer' THEN 'system' ELSE x.role END" : 'x.role';
-  const empty = opts.stored ? `(trim(coalesce(x.content, '')) = '' AND ${calls('x')} = 0)` : emptyTurn('x');
+  const role = opts.stored ? roleOut('x') : 'x.role';
+  const empty = opts.stored ? emptyTurn('x', contentOut('x')) : emptyTurn('x');
   const facts = `list_transform(${c}, x -> {'role': ${role}, 'tool_call_id': x.tool_call_id, 'ids': list_transform(x.tool_calls, t -> t.id),
     'k': ${calls('x')}, 'e': ${empty}})`;
   const block = '_f[i + 1 : i + m.k]';
