@@ -9,7 +9,7 @@ import '../../src/views/data/aw-import-panel';
 import '../../src/views/formats/aw-formats';
 import type { AwFormats } from '../../src/views/formats/aw-formats';
 import { takePendingMapping } from '../../src/views/formats/start-mapping';
-import { emptyPagePool, fixture, importerFor, parquetWasmUrl, withImports } from './helpers';
+import { emptyPagePool, fixture, importerFor, parquetWasmUrl, until, withImports } from './helpers';
 import { importPanelOnEmptyPool } from './import-panel-host';
 import { servicesHost } from './services-host';
 
@@ -31,14 +31,6 @@ const TICKETS = {
 
 const ingestWorker = () => new Worker(new URL('/workers/ingest.worker.ts', location.origin), { type: 'module' });
 const storeFor = (name: string) => new MappingStore({ dbName: `aw-formats-test-${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}` });
-
-const until = async (what: string, fn: () => boolean, ms = 10_000) => {
-  const t0 = Date.now();
-  while (!fn()) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 30));
-  }
-};
 
 describe('mapping store', () => {
   it('saves valid mappings, refuses invalid ones with every problem, enables, deletes', async () => {
@@ -186,7 +178,7 @@ describe('import report of an unrecognized file', () => {
     expect(note).to.match(/ticket.*dialog/s);
     const asGeneric = [...panel.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent === 'Import as generic rows')!;
     asGeneric.click();
-    await until('the generic import', () => host.services.imports.jobs.length === 3 && !!host.services.imports.jobs[0].report);
+    await until(() => host.services.imports.jobs.length === 3 && !!host.services.imports.jobs[0].report, 'the generic import');
     const [again] = host.services.imports.jobs;
     expect(again.report?.format).to.equal('generic');
     expect(again.report?.status, again.report?.message ?? '').to.equal('done');
@@ -218,12 +210,12 @@ describe('<aw-formats> editor', () => {
     const q = <T extends Element>(sel: string) => root.querySelector(sel) as T;
     const previewText = () => q<HTMLElement>('[aria-label="Preview"]').textContent ?? '';
     expect(q('[aria-label="Built-in formats"]').textContent).to.match(/openai-chat[\s\S]*tau-bench/);
-    await until('examples listed', () => !!q('[aria-label="Copy example alpaca to my mappings"]'));
+    await until(() => !!q('[aria-label="Copy example alpaca to my mappings"]'), 'examples listed');
 
     // the import report's button dispatches this from inside the Data tab
     const sample = await fixture('mapping/support-tickets.jsonl');
     host.dispatchEvent(new CustomEvent('aw-start-mapping', { bubbles: true, composed: true, detail: { file: sample } }));
-    await until('preview of the guessed mapping', () => /T-1002/.test(previewText()));
+    await until(() => /T-1002/.test(previewText()), 'preview of the guessed mapping');
     const textarea = q<HTMLTextAreaElement>('textarea[aria-label="Mapping JSON"]');
     expect(JSON.parse(textarea.value).id).to.equal('my-support-tickets');
     expect(q('.sample-name').textContent).to.equal('support-tickets.jsonl');
@@ -258,7 +250,7 @@ describe('<aw-formats> editor', () => {
     dt.items.add(nasty);
     picker.files = dt.files;
     picker.dispatchEvent(new Event('change'));
-    await until('preview of the picked sample', () => /X-1/.test(previewText()));
+    await until(() => /X-1/.test(previewText()), 'preview of the picked sample');
     expect(previewText()).to.include('<img src=x onerror="window.__pwned=1">hi');
     expect(previewText()).to.include('<b>bold</b> reply');
     const preview = q('[aria-label="Preview"]');
@@ -268,20 +260,20 @@ describe('<aw-formats> editor', () => {
 
     // save, then import the sample with the saved mapping
     q<HTMLButtonElement>('[aria-label="Save mapping"]').click();
-    await until('saved', () => notes.some((n) => /support-tickets/.test(n)));
+    await until(() => notes.some((n) => /support-tickets/.test(n)), 'saved');
     expect((await store.list()).map((m) => m.id)).to.deep.equal(['support-tickets']);
-    await until('listed', () => !!q('[aria-label="Enable support-tickets"]'));
+    await until(() => !!q('[aria-label="Enable support-tickets"]'), 'listed');
     expect(q<HTMLInputElement>('[aria-label="Enable support-tickets"]').checked).to.equal(true);
     q<HTMLButtonElement>('[aria-label="Import the sample file"]').click();
-    await until('imported', () => /Imported nasty\.jsonl as support-tickets/.test(root.textContent ?? ''), 30_000);
+    await until(() => /Imported nasty\.jsonl as support-tickets/.test(root.textContent ?? ''), 'imported', 600);
     const [row] = await pool.rows(`SELECT trajectory_uid, messages[1].content AS c FROM steps WHERE source = 'nasty.jsonl'`);
     expect(row).to.deep.equal({ trajectory_uid: 'X-1', c: '<img src=x onerror="window.__pwned=1">hi' });
 
     q<HTMLButtonElement>('[aria-label="Disable mapping"]').click();
-    await until('disabled', () => !q<HTMLInputElement>('[aria-label="Enable support-tickets"]').checked);
+    await until(() => !q<HTMLInputElement>('[aria-label="Enable support-tickets"]').checked, 'disabled');
     expect(await store.enabledSpecs()).to.deep.equal([]);
     q<HTMLButtonElement>('[aria-label="Delete mapping"]').click();
-    await until('deleted', () => !q('[aria-label="Enable support-tickets"]'));
+    await until(() => !q('[aria-label="Enable support-tickets"]'), 'deleted');
     expect(await store.list()).to.deep.equal([]);
 
     // "Import it" uses the mapping on screen, even unsaved: no saved mapping is left, and the file still imports with it
@@ -291,9 +283,9 @@ describe('<aw-formats> editor', () => {
     dt2.items.add(new File([`${JSON.stringify({ ticket: 'X-2', dialog: [{ who: 'customer', said: 'where is my order?' }, { who: 'bot', said: 'on its way' }], csat: 4 })}\n`], 'second.jsonl'));
     picker.files = dt2.files;
     picker.dispatchEvent(new Event('change'));
-    await until('preview of the second sample', () => /X-2/.test(previewText()));
+    await until(() => /X-2/.test(previewText()), 'preview of the second sample');
     q<HTMLButtonElement>('[aria-label="Import the sample file"]').click();
-    await until('imported with the unsaved mapping', () => /Imported second\.jsonl as unsaved-tickets/.test(root.textContent ?? ''), 30_000);
+    await until(() => /Imported second\.jsonl as unsaved-tickets/.test(root.textContent ?? ''), 'imported with the unsaved mapping', 600);
     const [second] = await pool.rows(`SELECT trajectory_uid, source_format, reward FROM steps WHERE source = 'second.jsonl'`);
     expect(second).to.deep.equal({ trajectory_uid: 'X-2', source_format: 'unsaved-tickets', reward: 4 });
     host.remove();
@@ -316,7 +308,7 @@ describe('a folder picked in the import panel', () => {
     input.files = dt.files;
     input.dispatchEvent(new Event('change'));
     const jobs = () => host.services.imports.jobs;
-    await until('both reports', () => jobs().length === 2 && jobs().every((j) => j.report));
+    await until(() => jobs().length === 2 && jobs().every((j) => j.report), 'both reports');
     const byFile = new Map(jobs().map((j) => [j.file, j.report!]));
     const history = byFile.get('cline-task/tasks/1769053680585/api_conversation_history.json');
     expect(history?.status, history?.message ?? '').to.equal('done');

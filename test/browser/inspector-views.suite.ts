@@ -6,7 +6,7 @@ import '../../src/views/inspector/aw-step-inspector';
 import type { AwStepInspector } from '../../src/views/inspector/aw-step-inspector';
 import { formatUsd, stepCost } from '../../src/views/kit/prices';
 import { insertSteps, testServices, trajectorySteps } from './curation-data';
-import { emptyPagePool } from './helpers';
+import { emptyPagePool, until } from './helpers';
 
 const IMG = '<img src=x onerror="window.__mdxss=1">';
 
@@ -39,11 +39,6 @@ async function open(pool: PoolClient, uid: string, view?: AwStepInspector['view'
   await el.updateComplete;
   return el;
 }
-
-const until = async (f: () => boolean) => {
-  for (let i = 0; i < 100 && !f(); i++) await new Promise((r) => setTimeout(r, 50));
-  expect(f()).to.equal(true);
-};
 
 describe('<aw-step-inspector> views', () => {
   let pool: PoolClient;
@@ -135,10 +130,10 @@ describe('<aw-step-inspector> views', () => {
   it('compare: two rollouts of the prompt group side by side with their rewards, the farthest reward first', async () => {
     const el = await open(pool, 'g-hi', 'compare');
     const cmp = el.renderRoot.querySelector('aw-rollout-compare') as AwRolloutCompare;
-    await until(() => cmp.rollouts.length === 3 && cmp.renderRoot.querySelectorAll('aw-step-inspector').length === 2);
+    await until(() => cmp.rollouts.length === 3 && cmp.renderRoot.querySelectorAll('aw-step-inspector').length === 2, 'three rollouts, two side by side', 100);
     expect(cmp.right).to.equal('g-lo');
     const sides = [...cmp.renderRoot.querySelectorAll('aw-step-inspector')] as AwStepInspector[];
-    await until(() => sides.every((s) => s.loadedSteps.length > 0));
+    await until(() => sides.every((s) => s.loadedSteps.length > 0), 'both sides loaded', 100);
     await Promise.all(sides.map((s) => s.updateComplete));
     expect(sides.map((s) => s.trajectoryUid)).to.deep.equal(['g-hi', 'g-lo']);
     expect([...cmp.renderRoot.querySelectorAll('[data-reward]')].map((r) => `${r.textContent}:${r.className}`)).to.deep.equal(['1:reward better', '0:reward worse']);
@@ -156,6 +151,6 @@ describe('<aw-step-inspector> views', () => {
   it('compare says so when the prompt group has one rollout', async () => {
     const el = await open(pool, 'md-1', 'compare');
     const cmp = el.renderRoot.querySelector('aw-rollout-compare') as AwRolloutCompare;
-    await until(() => (cmp.renderRoot.textContent ?? '').includes('nothing to compare'));
+    await until(() => (cmp.renderRoot.textContent ?? '').includes('nothing to compare'), 'nothing to compare', 100);
   });
 });

@@ -13,14 +13,7 @@ import type { AwSqlEditor } from '../../src/views/notebook/aw-sql-editor';
 import { demoPool } from './notebook-demo';
 import { mountNotebooks, notebookServices } from './notebook-helpers';
 import { type ServicesHost, servicesHost } from './services-host';
-
-export const until = async (what: string, fn: () => boolean, ms = 10_000) => {
-  const t0 = Date.now();
-  while (!fn()) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 30));
-  }
-};
+import { until } from './helpers';
 
 const deepActive = (): Element | null => {
   let el: Element | null = document.activeElement;
@@ -54,7 +47,7 @@ describe('notebook cells from the keyboard', function () {
     const p = mountNotebooks(host, `aw-notebooks-cells-${Date.now()}`);
     await p.openMarkdown('```sql id=a\nSELECT 1 AS x\n```\n\n```sql id=b\nSELECT x + 1 AS y FROM a\n```\n');
     await panel().runAll();
-    await until('cells', () => cells().length === 2 && cells()[1].state?.status === 'done');
+    await until(() => cells().length === 2 && cells()[1].state?.status === 'done', 'cells');
   });
   after(() => {
     host.remove();
@@ -63,37 +56,37 @@ describe('notebook cells from the keyboard', function () {
   it('Alt+Shift+B adds a SQL cell below in edit mode; Alt+Shift+↑ moves it; Alt+Shift+Backspace deletes it; Alt+Shift+Z brings it back', async () => {
     content(cellById('a')).focus();
     await sendKeys({ press: 'Alt+Shift+KeyB' });
-    await until('a new focused cell below a', () => cells().length === 3 && focusedCell() === 1);
+    await until(() => cells().length === 3 && focusedCell() === 1, 'a new focused cell below a');
     await sendKeys({ type: 'SELECT 3 AS z' });
-    await until('typed', () => sources()[1] === 'SELECT 3 AS z');
+    await until(() => sources()[1] === 'SELECT 3 AS z', 'typed');
     await sendKeys({ press: 'Alt+Shift+ArrowUp' });
-    await until('moved up', () => sources()[0] === 'SELECT 3 AS z' && focusedCell() === 0);
+    await until(() => sources()[0] === 'SELECT 3 AS z' && focusedCell() === 0, 'moved up');
     await sendKeys({ press: 'Alt+Shift+ArrowDown' });
     await sendKeys({ press: 'Alt+Shift+ArrowDown' });
-    await until('moved to the end', () => sources()[2] === 'SELECT 3 AS z' && focusedCell() === 2);
+    await until(() => sources()[2] === 'SELECT 3 AS z' && focusedCell() === 2, 'moved to the end');
     await sendKeys({ press: 'Alt+Shift+Backspace' });
-    await until('deleted', () => cells().length === 2 && !sources().includes('SELECT 3 AS z'));
+    await until(() => cells().length === 2 && !sources().includes('SELECT 3 AS z'), 'deleted');
     expect(focusedCell()).to.equal(1);
     await sendKeys({ press: 'Alt+Shift+KeyZ' });
-    await until('back', () => sources()[2] === 'SELECT 3 AS z');
+    await until(() => sources()[2] === 'SELECT 3 AS z', 'back');
     content(cells()[2]).focus();
     await sendKeys({ press: 'Alt+Shift+Backspace' });
-    await until('deleted again', () => cells().length === 2);
+    await until(() => cells().length === 2, 'deleted again');
   });
 
   it('Alt+Shift+A adds above; Alt+Enter runs the cell and opens a new one below', async () => {
     content(cellById('b')).focus();
     await sendKeys({ press: 'Alt+Shift+KeyA' });
-    await until('a new cell above b', () => cells().length === 3 && focusedCell() === 1 && cells()[2].cell.options.id === 'b');
+    await until(() => cells().length === 3 && focusedCell() === 1 && cells()[2].cell.options.id === 'b', 'a new cell above b');
     await sendKeys({ type: 'SELECT 41 + 1 AS answer' });
     await sendKeys({ press: 'Alt+Enter' });
-    await until('ran and inserted', () => cells().length === 4 && focusedCell() === 2 && cells()[1].state?.status === 'done');
+    await until(() => cells().length === 4 && focusedCell() === 2 && cells()[1].state?.status === 'done', 'ran and inserted');
     expect(cells()[1].state?.table?.numRows).to.equal(1);
     // an empty new cell: delete it and the one we ran
     await sendKeys({ press: 'Alt+Shift+Backspace' });
     content(cells()[1]).focus();
     await sendKeys({ press: 'Alt+Shift+Backspace' });
-    await until('two cells', () => cells().length === 2);
+    await until(() => cells().length === 2, 'two cells');
   });
 
   it('marks a cell stale when it or its upstream was edited and has not re-run, or its upstream failed', async () => {
@@ -103,22 +96,22 @@ describe('notebook cells from the keyboard', function () {
     content(cellById('a')).focus();
     await sendKeys({ press: 'End' });
     await sendKeys({ type: ' + 1' });
-    await until('edited', () => cellById('a').cell.source === 'SELECT 1 AS x + 1' || ed.value.endsWith(' + 1'));
-    await until('both stale', () => !!stale(cellById('a')) && !!stale(cellById('b')));
+    await until(() => cellById('a').cell.source === 'SELECT 1 AS x + 1' || ed.value.endsWith(' + 1'), 'edited');
+    await until(() => !!stale(cellById('a')) && !!stale(cellById('b')), 'both stale');
     expect(stale(cellById('a'))).to.match(/edited since its last run/);
     expect(stale(cellById('b'))).to.match(/a was edited and has not re-run/);
     expect(cellById('b').shadowRoot!.querySelector('.cell')!.classList.contains('stale')).to.equal(true);
     // the edit is a syntax error ("1 AS x + 1"): running it fails, and b is stale because a failed
     await sendKeys({ press: 'Control+Enter' });
-    await until('a failed', () => cellById('a').state?.status === 'error');
-    await until('b waits on a', () => /a failed/.test(stale(cellById('b')) ?? ''));
+    await until(() => cellById('a').state?.status === 'error', 'a failed');
+    await until(() => /a failed/.test(stale(cellById('b')) ?? ''), 'b waits on a');
     expect(stale(cellById('a'))).to.equal(null);
     // fix and run: nothing is stale
     ed.value = 'SELECT 5 AS x';
     await ed.updateComplete;
-    await until('a stale after the fix', () => !!stale(cellById('a')));
+    await until(() => !!stale(cellById('a')), 'a stale after the fix');
     content(cellById('a')).focus();
     await sendKeys({ press: 'Control+Enter' });
-    await until('fresh again', () => cellById('b').state?.status === 'done' && !stale(cellById('a')) && !stale(cellById('b')));
+    await until(() => cellById('b').state?.status === 'done' && !stale(cellById('a')) && !stale(cellById('b')), 'fresh again');
   });
 });

@@ -6,14 +6,7 @@ import { expect } from '@esm-bundle/chai';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../src/views/notebook/aw-sql-editor';
 import type { AwSqlEditor } from '../../src/views/notebook/aw-sql-editor';
-
-const until = async (what: string, fn: () => boolean, ms = 5000) => {
-  const t0 = Date.now();
-  while (!fn()) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+import { until } from './helpers';
 
 describe('SQL editor completion', function () {
   this.timeout(20_000);
@@ -33,7 +26,7 @@ describe('SQL editor completion', function () {
   it('the popup lists tables and keywords, each with a visible kind icon', async () => {
     await sendKeys({ type: 'SELECT * FROM st' });
     await sendKeys({ press: 'Control+Space' });
-    await until('the completion popup', () => !!popup()?.querySelector('li'));
+    await until(() => !!popup()?.querySelector('li'), 'the completion popup', 100);
     const icons = [...popup()!.querySelectorAll('.cm-completionIcon')] as HTMLElement[];
     expect(icons.length).to.be.greaterThan(0);
     const kinds = new Map<string, string>();
@@ -55,7 +48,7 @@ describe('SQL editor completion', function () {
     ed.addEventListener('aw-run', () => runs++);
     await sendKeys({ type: 'SELECT * FROM st' });
     await sendKeys({ press: 'Control+Space' });
-    await until('the completion popup', () => !!popup()?.querySelector('li'));
+    await until(() => !!popup()?.querySelector('li'), 'the completion popup', 100);
     await sendKeys({ press: 'Control+Enter' });
     expect(runs).to.equal(1);
     await new Promise((r) => setTimeout(r, 200));
@@ -68,7 +61,7 @@ describe('SQL editor completion', function () {
     ed.addEventListener('aw-run', () => runs++);
     await sendKeys({ type: 'SELECT reward FROM steps WHERE rew' });
     await sendKeys({ press: 'Control+Space' });
-    await until('the completion popup', () => !!popup()?.querySelector('li'));
+    await until(() => !!popup()?.querySelector('li'), 'the completion popup', 100);
     await sendKeys({ press: 'Shift+Enter' });
     expect(runs).to.equal(1);
     await new Promise((r) => setTimeout(r, 200));

@@ -14,14 +14,7 @@ import type { AwNotebooks } from '../../src/views/notebook/aw-notebooks';
 import { demoPool } from './notebook-demo';
 import { mountNotebooks, notebookServices } from './notebook-helpers';
 import { type ServicesHost, servicesHost } from './services-host';
-
-const until = async (what: string, fn: () => boolean, ms = 60_000) => {
-  const t0 = Date.now();
-  while (!fn()) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 30));
-  }
-};
+import { until } from './helpers';
 
 describe('notebook schema sidebar and query history', function () {
   this.timeout(300_000);
@@ -53,7 +46,7 @@ describe('notebook schema sidebar and query history', function () {
   });
 
   it('lists the pool’s tables and views and this notebook’s cell views, with each column’s type as DESCRIBE gives it', async () => {
-    await until('tables', () => !!sb('[aria-label="Insert table name steps"]') && !!sb('[aria-label="Insert table name rewards"]'));
+    await until(() => !!sb('[aria-label="Insert table name steps"]') && !!sb('[aria-label="Insert table name rewards"]'), 'tables', 1_200);
     const kinds = Object.fromEntries(
       [...sidebar().shadowRoot!.querySelectorAll('.t')].map((t) => [t.querySelector('.name')!.textContent, t.querySelector('.kind')!.textContent]),
     );
@@ -62,7 +55,7 @@ describe('notebook schema sidebar and query history', function () {
     expect(kinds.rewards).to.equal('cell');
     expect(Object.keys(kinds).some((k) => k.startsWith('_'))).to.equal(false);
     sb('[aria-label="Show columns of steps"]')!.click();
-    await until('columns', () => !!sb('[aria-label="Columns of steps"]'));
+    await until(() => !!sb('[aria-label="Columns of steps"]'), 'columns', 1_200);
     const shown = [...sb('[aria-label="Columns of steps"]')!.querySelectorAll('li')].map((li) => [li.querySelector('.name')!.textContent, li.querySelector('.type')!.textContent]);
     const described = (await pool.rows('DESCRIBE steps')).map((r) => [String(r.column_name), String(r.column_type).toLowerCase()]);
     expect(shown).to.deep.equal(described);
@@ -74,27 +67,27 @@ describe('notebook schema sidebar and query history', function () {
     await sendKeys({ press: 'Control+End' });
     await sendKeys({ type: ' WHERE' });
     sb('[aria-label="Insert column name reward"]')!.click();
-    await until('inserted', () => cell.cell.source === 'SELECT agent, reward FROM steps WHERE reward');
+    await until(() => cell.cell.source === 'SELECT agent, reward FROM steps WHERE reward', 'inserted', 1_200);
   });
 
   it('a run lands in the persisted history; "run" adds it as a new cell and runs it; "all" shows other notebooks’ runs', async () => {
     content(cells()[0]).focus();
     await sendKeys({ type: ' > 0' });
     await sendKeys({ press: 'Control+Enter' });
-    await until('history entry', () => !!sb('.history li code') && sb('.history li code')!.textContent === 'SELECT agent, reward FROM steps WHERE reward > 0');
+    await until(() => !!sb('.history li code') && sb('.history li code')!.textContent === 'SELECT agent, reward FROM steps WHERE reward > 0', 'history entry', 1_200);
     const n = Number((await pool.rows('SELECT count(*) AS n FROM steps WHERE reward > 0'))[0].n);
     expect(sb('.history li .meta')!.textContent).to.match(new RegExp(`\\b${n} rows`));
     const stored = await new NotebookStore(dbName).history();
     expect(stored.map((e) => [e.sql, e.rows, e.cellId, e.notebookTitle])).to.deep.equal([['SELECT agent, reward FROM steps WHERE reward > 0', n, 'rewards', 'Sidebar test']]);
     // run it again from the history: a new cell with that SQL runs
     (sb('[aria-label="Run this query in a new cell"]') as HTMLButtonElement).click();
-    await until('a new cell ran', () => cells().length === 2 && cells()[1].state?.status === 'done');
+    await until(() => cells().length === 2 && cells()[1].state?.status === 'done', 'a new cell ran', 1_200);
     expect(cells()[1].cell.source).to.equal('SELECT agent, reward FROM steps WHERE reward > 0');
-    await until('two entries', () => sidebar().shadowRoot!.querySelectorAll('.history li').length === 2);
+    await until(() => sidebar().shadowRoot!.querySelectorAll('.history li').length === 2, 'two entries', 1_200);
     // another notebook: its own history is empty, "all" shows both runs
     await panel().openMarkdown('```sql\nSELECT 1\n```\n');
-    await until('empty history for the new notebook', () => sidebar().shadowRoot!.querySelectorAll('.history li').length === 0);
+    await until(() => sidebar().shadowRoot!.querySelectorAll('.history li').length === 0, 'empty history for the new notebook', 1_200);
     (sidebar().shadowRoot!.querySelector('.seg button:last-child') as HTMLButtonElement).click();
-    await until('all history', () => sidebar().shadowRoot!.querySelectorAll('.history li').length === 2);
+    await until(() => sidebar().shadowRoot!.querySelectorAll('.history li').length === 2, 'all history', 1_200);
   });
 });

@@ -9,7 +9,7 @@ import type { AwNotebook } from '../../src/views/notebook/aw-notebook';
 import '../../src/views/notebook/aw-notebooks';
 import type { AwNotebooks } from '../../src/views/notebook/aw-notebooks';
 import type { AwSqlEditor } from '../../src/views/notebook/aw-sql-editor';
-import { withImports } from './helpers';
+import { until, withImports } from './helpers';
 import { parsePlotSpec } from '../../src/notebook/plot-spec';
 import { renderPlot } from '../../src/views/notebook/plot-render';
 import { demoPool } from './notebook-demo';
@@ -42,14 +42,6 @@ fill: agent
 tip: true
 \`\`\`
 `;
-
-const until = async (what: string, fn: () => boolean, ms = 10_000) => {
-  const t0 = Date.now();
-  while (!fn()) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 30));
-  }
-};
 
 /** The SVG's element structure (tags, classes, aria labels, tick text), repeated siblings collapsed. */
 function svgStructure(node: Element, depth = 0): string[] {
@@ -127,7 +119,7 @@ describe('notebook UI', () => {
       ['plot5', 'done', 2],
     ]);
     expect(report.cells[2].error).to.match(/nope/);
-    await until('cells to render', () => cells().length === 5 && rowCount(cellById('top')) === '2 rows');
+    await until(() => cells().length === 5 && rowCount(cellById('top')) === '2 rows', 'cells to render');
     const err = cellById('broken').shadowRoot!.querySelector('.error-box')!;
     expect(err.getAttribute('role')).to.equal('alert');
     expect(err.textContent).to.match(/Binder Error.*nope/s);
@@ -140,7 +132,7 @@ describe('notebook UI', () => {
 
   it('renders the chart cell as an SVG with the expected marks (golden structure)', async () => {
     const chart = () => cells()[4].shadowRoot!.querySelector('aw-chart')!;
-    await until('the chart svg', () => !!chart()?.shadowRoot?.querySelector('svg'));
+    await until(() => !!chart()?.shadowRoot?.querySelector('svg'), 'the chart svg');
     const svg = chart().shadowRoot!.querySelector('.figure svg')!;
     expect(svg.querySelectorAll('g[aria-label="bar"] rect').length).to.equal(2);
     const actual = `${svgStructure(svg).join('\n')}\n`;
@@ -156,8 +148,8 @@ describe('notebook UI', () => {
     await editor.updateComplete;
     (editor.shadowRoot!.querySelector('.cm-content') as HTMLElement).focus();
     await sendKeys({ press: 'Control+Enter' });
-    await until('downstream rerun', () => rowCount(cellById('top')) === '1 row');
-    await until('chart redraw', () => cells()[4].shadowRoot!.querySelector('aw-chart')!.shadowRoot!.querySelectorAll('g[aria-label="bar"] rect').length === 1);
+    await until(() => rowCount(cellById('top')) === '1 row', 'downstream rerun');
+    await until(() => cells()[4].shadowRoot!.querySelector('aw-chart')!.shadowRoot!.querySelectorAll('g[aria-label="bar"] rect').length === 1, 'chart redraw');
     // the autosave is debounced: wait for the saved copy to carry the edit (no fixed sleep)
     let saved = (await store.list())[0];
     for (let i = 0; i < 200 && !saved?.markdown.includes("WHERE agent = 'solver'"); i++) {
@@ -171,12 +163,12 @@ describe('notebook UI', () => {
   it('result actions: export goes through the exporter with the view; open as chart adds a plot cell', async () => {
     const c = cellById('by_agent');
     (c.shadowRoot!.querySelector('[aria-label="Download result as Parquet"]') as HTMLButtonElement).click();
-    await until('export call', () => exports.length === 1);
+    await until(() => exports.length === 1, 'export call');
     expect(exports[0].opts.format).to.equal('parquet');
     expect(exports[0].sql).to.match(/SELECT \* FROM "nb_[0-9a-f]+"\."by_agent"/);
     const n = cells().length;
     (c.shadowRoot!.querySelector('[aria-label="Open result as chart"]') as HTMLButtonElement).click();
-    await until('new chart cell', () => cells().length === n + 1);
+    await until(() => cells().length === n + 1, 'new chart cell');
     const added = cells()[2];
     expect(added.cell.kind).to.equal('plot');
     expect(added.cell.source).to.match(/data: by_agent/);
@@ -185,10 +177,10 @@ describe('notebook UI', () => {
   it('finds the notebook as it was left after a reload', async () => {
     host.remove();
     await mount();
-    await until('the saved notebook', () => !!notebook() && cells().length > 0);
+    await until(() => !!notebook() && cells().length > 0, 'the saved notebook');
     const editor = cellById('by_agent').shadowRoot!.querySelector('aw-sql-editor') as AwSqlEditor;
     expect(editor.value).to.include("WHERE agent = 'solver'");
-    await until('rerun after reload', () => rowCount(cellById('top')) === '1 row');
+    await until(() => rowCount(cellById('top')) === '1 row', 'rerun after reload');
   });
 
   /** The element that has focus, through shadow roots. */
@@ -202,13 +194,13 @@ describe('notebook UI', () => {
     const add = (label: string) => (notebook().shadowRoot!.querySelector(`[aria-label="${label}"]`) as HTMLButtonElement).click();
     const n = cells().length;
     add('Add SQL cell at the end');
-    await until('the new SQL cell focused', () => cells().length === n + 1 && !!deepActive()?.classList.contains('cm-content') && cells()[n].shadowRoot!.contains(deepActive()!.getRootNode() instanceof ShadowRoot ? (deepActive()!.getRootNode() as ShadowRoot).host : null));
+    await until(() => cells().length === n + 1 && !!deepActive()?.classList.contains('cm-content') && cells()[n].shadowRoot!.contains(deepActive()!.getRootNode() instanceof ShadowRoot ? (deepActive()!.getRootNode() as ShadowRoot).host : null), 'the new SQL cell focused');
     await sendKeys({ type: 'SELECT 42 AS answer' });
-    await until('typed into the new cell', () => cells()[n].cell.source === 'SELECT 42 AS answer');
+    await until(() => cells()[n].cell.source === 'SELECT 42 AS answer', 'typed into the new cell');
     add('Add Markdown cell at the end');
-    await until('the new Markdown cell in edit mode', () => cells().length === n + 2 && !!cells()[n + 1].shadowRoot!.querySelector('aw-sql-editor') && !!deepActive()?.classList.contains('cm-content'));
+    await until(() => cells().length === n + 2 && !!cells()[n + 1].shadowRoot!.querySelector('aw-sql-editor') && !!deepActive()?.classList.contains('cm-content'), 'the new Markdown cell in edit mode');
     await sendKeys({ type: '# Notes' });
-    await until('typed into the Markdown cell', () => cells()[n + 1].cell.source === '# Notes');
+    await until(() => cells()[n + 1].cell.source === '# Notes', 'typed into the Markdown cell');
   });
 
   it('opening an example again shows its saved copy instead of saving another', async () => {
@@ -216,14 +208,14 @@ describe('notebook UI', () => {
     const title = () => (panel().shadowRoot!.querySelector('input[aria-label="Notebook title"]') as HTMLInputElement | null)?.value;
     const copies = async () => (await store.list()).filter((x) => x.origin === 'notebooks/tour.md').length;
     open();
-    await until('the example', () => title() === 'A tour of the pool');
-    await until('saved', () => panel().shadowRoot!.querySelectorAll('nav li button[aria-current="true"]').length === 1);
+    await until(() => title() === 'A tour of the pool', 'the example');
+    await until(() => panel().shadowRoot!.querySelectorAll('nav li button[aria-current="true"]').length === 1, 'saved');
     expect(await copies()).to.equal(1);
     for (let i = 0; i < 2; i++) {
       (panel().shadowRoot!.querySelector('nav li button[aria-current="false"]') as HTMLButtonElement).click();
-      await until('another notebook', () => title() !== 'A tour of the pool');
+      await until(() => title() !== 'A tour of the pool', 'another notebook');
       open();
-      await until('the example again', () => title() === 'A tour of the pool');
+      await until(() => title() === 'A tour of the pool', 'the example again');
       await new Promise((r) => setTimeout(r, 300));
     }
     expect(await copies()).to.equal(1);
@@ -231,12 +223,12 @@ describe('notebook UI', () => {
 
   it('a notebook opened read-only runs only after the user confirms', async () => {
     await panel().openMarkdown(NB, { origin: 'https://example.test/nb.md', readonly: true });
-    await until('confirm bar', () => !!notebook()?.shadowRoot?.querySelector('.confirm'));
+    await until(() => !!notebook()?.shadowRoot?.querySelector('.confirm'), 'confirm bar');
     await new Promise((r) => setTimeout(r, 300));
     expect(rowCount(cellById('top'))).to.equal('');
     expect(cellById('top').shadowRoot!.querySelector('[aria-label^="Run "]')).to.equal(null);
     (notebook().shadowRoot!.querySelector('.confirm button') as HTMLButtonElement).click();
-    await until('runs after confirm', () => rowCount(cellById('top')) === '2 rows');
+    await until(() => rowCount(cellById('top')) === '2 rows', 'runs after confirm');
     expect(notebook().shadowRoot!.querySelector('.confirm')).to.equal(null);
   });
 
@@ -247,9 +239,9 @@ describe('notebook UI', () => {
       origin: 'shared.md',
       readonly: true,
     });
-    await until('confirm bar', () => !!notebook()?.shadowRoot?.querySelector('.confirm'));
+    await until(() => !!notebook()?.shadowRoot?.querySelector('.confirm'), 'confirm bar');
     (notebook().shadowRoot!.querySelector('.confirm button') as HTMLButtonElement).click();
-    await until('the query ran', () => rowCount(cellById('q')) === '1 row');
+    await until(() => rowCount(cellById('q')) === '1 row', 'the query ran');
     const effect = cells()[1];
     (effect.shadowRoot!.querySelector('aw-sql-editor')!.shadowRoot!.querySelector('.cm-content') as HTMLElement).focus();
     await sendKeys({ press: 'Control+Enter' });
@@ -262,7 +254,7 @@ describe('notebook UI', () => {
     await panel().openMarkdown(NB);
     await runAll();
     const chart = () => cells()[4].shadowRoot!.querySelector('aw-chart')!;
-    await until('the chart', () => !!chart()?.shadowRoot?.querySelector('.figure svg'));
+    await until(() => !!chart()?.shadowRoot?.querySelector('.figure svg'), 'the chart');
     (chart().shadowRoot!.querySelector('[aria-label="Edit chart settings"]') as HTMLButtonElement).click();
     await chart().updateComplete;
     const select = (label: string) => chart().shadowRoot!.querySelector(`select[aria-label="${label}"]`) as HTMLSelectElement;
@@ -272,11 +264,11 @@ describe('notebook UI', () => {
     expect(texts(select('Channel x'))).to.deep.equal(['—', 'agent', 'steps', 'reward']);
     select('Data').value = 'top';
     select('Data').dispatchEvent(new Event('change'));
-    await until('the spec names top', () => /data: top/.test(cells()[4].cell.source));
-    await until("top's columns as fields", () => texts(select('Channel x')).join() === '—,agent');
+    await until(() => /data: top/.test(cells()[4].cell.source), 'the spec names top');
+    await until(() => texts(select('Channel x')).join() === '—,agent', "top's columns as fields");
     // +plot under "top": a chart of top's columns, drawn at once
     (cellById('top').shadowRoot!.querySelector('[aria-label^="+plot"]') as HTMLButtonElement).click();
-    await until('the new chart cell', () => cells()[3]?.cell.kind === 'plot');
+    await until(() => cells()[3]?.cell.kind === 'plot', 'the new chart cell');
     expect(cells()[3].cell.source).to.match(/^mark: barY\ndata: top\nx: agent/);
   });
 
@@ -304,7 +296,7 @@ describe('notebook UI', () => {
     await new Promise((r) => setTimeout(r, 600));
     expect(runs(), 'no rerun while hidden').to.equal(before);
     host.style.display = '';
-    await until('one catch-up rerun when shown', () => runs() > before);
+    await until(() => runs() > before, 'one catch-up rerun when shown');
     await new Promise((r) => setTimeout(r, 400));
     expect(runs()).to.equal(before + 1);
   });

@@ -11,15 +11,8 @@ import type { AwStepInspector } from '../../src/views/inspector/aw-step-inspecto
 import '../../src/views/tokenizer/aw-tokenizer-panel';
 import type { AwTokenizerPanel } from '../../src/views/tokenizer/aw-tokenizer-panel';
 import { testServices } from './curation-data';
-import { importerFor, } from './helpers';
-import { mountTokenizerPanel, tokenizerPool, } from './tokenizer-helpers';
-
-const until = async (f: () => boolean, ms = 60_000) => {
-  for (const t0 = Date.now(); !f(); ) {
-    if (Date.now() - t0 > ms) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+import { importerFor, until } from './helpers';
+import { mountTokenizerPanel, tokenizerPool } from './tokenizer-helpers';
 
 describe('<aw-tokenizer-panel> audit, progress and the trainer view in the inspector', function () {
   this.timeout(300_000);
@@ -56,7 +49,7 @@ describe('<aw-tokenizer-panel> audit, progress and the trainer view in the inspe
     expect(panel.audit.find((c) => c.id === 'reasoning')?.steps ?? 0).to.equal(reasoning);
     const button = [...(panel.shadowRoot?.querySelectorAll('button.cause') ?? [])].find((b) => b.textContent?.includes('longer than 120')) as HTMLButtonElement;
     button.click();
-    await until(() => panel.causeRows.length > 0);
+    await until(() => panel.causeRows.length > 0, "the audit's causes", 1200);
     await panel.updateComplete;
     expect(panel.causeRows.length).to.equal(Math.min(50, over as number));
     let opened = '';
@@ -75,7 +68,7 @@ describe('<aw-tokenizer-panel> audit, progress and the trainer view in the inspe
     const drawn = panel.shadowRoot?.querySelector('figure svg');
     expect(drawn).to.not.equal(null);
     const run = svc.count();
-    await until(() => panel.shadowRoot?.querySelector('progress') !== null, 30_000);
+    await until(() => panel.shadowRoot?.querySelector('progress') !== null, 'the progress bar', 600);
     // the render that shows the progress does not redraw the histogram (redrawing it on every progress update was the
     // longest main-thread task while counting)
     expect(panel.shadowRoot?.querySelector('figure svg')).to.equal(drawn);
@@ -83,7 +76,7 @@ describe('<aw-tokenizer-panel> audit, progress and the trainer view in the inspe
     const cancel = [...(panel.shadowRoot?.querySelectorAll('button') ?? [])].find((b) => b.textContent === 'Cancel') as HTMLButtonElement;
     cancel.click();
     expect(await run).to.equal(null);
-    await until(() => !svc.state().counting);
+    await until(() => !svc.state().counting, 'the count to end', 1200);
     await panel.updateComplete;
     expect(panel.shadowRoot?.querySelector('progress')).to.equal(null);
     const [after] = await pool.rows('SELECT count(*)::INTEGER AS n FROM token_counts');
@@ -98,10 +91,10 @@ describe('<aw-tokenizer-panel> audit, progress and the trainer view in the inspe
     el.services = testServices(pool);
     el.trajectoryUid = String(step.trajectory_uid);
     document.body.append(el);
-    await until(() => (el.shadowRoot?.querySelectorAll('details.trainer').length ?? 0) > 0);
+    await until(() => (el.shadowRoot?.querySelectorAll('details.trainer').length ?? 0) > 0, 'the trainer view', 1200);
     const d = [...(el.shadowRoot?.querySelectorAll('details.trainer') ?? [])].find((x) => x.closest('.step')?.querySelector('.metrics')) as HTMLDetailsElement;
     d.open = true;
-    await until(() => !!d.querySelector('aw-trainer-view')?.shadowRoot?.querySelector('pre'));
+    await until(() => !!d.querySelector('aw-trainer-view')?.shadowRoot?.querySelector('pre'), 'the rendered template', 1200);
     const view = d.querySelector('aw-trainer-view') as HTMLElement;
     expect(view.shadowRoot?.querySelector('.counts')?.textContent).to.match(/\d+ tokens, \d+ trained/);
     expect(view.shadowRoot?.querySelectorAll('.t.trained').length).to.be.greaterThan(0);
