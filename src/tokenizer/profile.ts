@@ -281,7 +281,8 @@ export class ProfileLoader {
   }
 }
 
-function compiledPart(p: TokenizerProfile): CompiledTokenizer {
+/** The part of a profile that depends on tokenizer.json and tokenizer_config.json alone, to pass as `compiled` to a later loadProfile. */
+export function compiledPart(p: TokenizerProfile): CompiledTokenizer {
   const { vocabSize, tokenizer, specialTokens, addedTokens, addedSplit, segmentable, byteLevel, encodePiece } = p;
   return { vocabSize, tokenizer, specialTokens, addedTokens, addedSplit, segmentable, byteLevel, encodePiece };
 }

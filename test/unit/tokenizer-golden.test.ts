@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
 import { loadProfile, ProfileError, type TokenizerProfile } from '../../src/tokenizer/profile';
 import { type ChatMessage, encode, renderChat, tokenPieces } from '../../src/tokenizer/render';
-import { qwen3Files } from './helpers/qwen3';
+import { qwen3Files, qwen3Profile } from './helpers/qwen3';
 
 const FIX = 'test/fixtures/tokenizer';
 const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
@@ -36,8 +36,8 @@ describe('tokenizer golden ids (Qwen3, transformers apply_chat_template)', () =>
   let own: TokenizerProfile;
   let gen: TokenizerProfile;
   before(async () => {
-    own = await loadProfile({ tokenizer: tokenizerJson, config: configJson, name: 'Qwen3' });
-    gen = await loadProfile({ tokenizer: tokenizerJson, config: configJson, template: readFileSync(`${FIX}/qwen3-generation.jinja`, 'utf8') });
+    own = await qwen3Profile({ name: 'Qwen3' });
+    gen = await qwen3Profile({ template: readFileSync(`${FIX}/qwen3-generation.jinja`, 'utf8') });
   });
 
   it('describes the profile: vocab size, template hash as transformers sees the template', () => {
@@ -112,9 +112,7 @@ describe('tokenizer golden ids (Qwen3, transformers apply_chat_template)', () =>
   });
 
   it('flags tool calls and results a template does not render', async () => {
-    const noTools = await loadProfile({
-      tokenizer: tokenizerJson,
-      config: configJson,
+    const noTools = await qwen3Profile({
       template: "{% for m in messages %}{% if m.role != 'tool' %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endif %}{% endfor %}",
     });
     const c = convs.find((x) => x.name === 'tool-call-only-turn-then-agent-loop') as Conv;
@@ -125,7 +123,7 @@ describe('tokenizer golden ids (Qwen3, transformers apply_chat_template)', () =>
   });
 
   it('a template exception is reported with its message, not thrown', async () => {
-    const p = await loadProfile({ tokenizer: tokenizerJson, config: configJson, template: "{{ raise_exception('roles must alternate') }}" });
+    const p = await qwen3Profile({ template: "{{ raise_exception('roles must alternate') }}" });
     const r = renderChat(p, [{ role: 'user', content: 'x' }]);
     assert.equal(r.error, 'roles must alternate');
     assert.equal(renderChat(p, []).error, 'Cannot apply chat template to an empty conversation');

@@ -12,11 +12,11 @@ import { ingestFile } from '../../src/ingest/pipeline';
 import { tableToRows } from '../../src/pool/rows';
 import { countStep, type StepInput } from '../../src/tokenizer/counts';
 import { parseTools, templateMessage } from '../../src/tokenizer/messages';
-import { GenerationCache, loadProfile, type TokenizerProfile } from '../../src/tokenizer/profile';
+import { GenerationCache, type TokenizerProfile } from '../../src/tokenizer/profile';
 import { encode, renderText } from '../../src/tokenizer/render';
 import { countTexts, promptSuffix, renderStep, stepIds } from '../../src/tokenizer/steps';
 import { newRlExportState, type RlRowInput, rlTokenColumns } from '../../src/tokenizer/export-rows';
-import { qwen3Files } from './helpers/qwen3';
+import { qwen3Profile } from './helpers/qwen3';
 
 
 type Step = StepInput & { step_index: number };
@@ -69,10 +69,9 @@ describe('one rendering per step (differential over the fixtures)', () => {
   let gemma: TokenizerProfile;
   let steps: Step[];
   before(async () => {
-    const { tokenizer, config } = qwen3Files();
-    p = await loadProfile({ tokenizer, config });
-    marked = await loadProfile({ tokenizer, config, template: readFileSync('test/fixtures/tokenizer/qwen3-generation.jinja', 'utf8') });
-    gemma = await loadProfile({ tokenizer, config, template: readFileSync('test/fixtures/tokenizer/gemma3-chat-template.jinja', 'utf8') });
+    p = await qwen3Profile();
+    marked = await qwen3Profile({ template: readFileSync('test/fixtures/tokenizer/qwen3-generation.jinja', 'utf8') });
+    gemma = await qwen3Profile({ template: readFileSync('test/fixtures/tokenizer/gemma3-chat-template.jinja', 'utf8') });
     steps = [...(await fixtureSteps()), ...agentTrajectory(12)];
   });
 
@@ -162,7 +161,7 @@ describe('one rendering per step (differential over the fixtures)', () => {
   });
 
   it('the two-generation BPE word cache gives the ids of the LRU tokenizers.js has', async () => {
-    const lib = await loadProfile({ ...qwen3Files(), libraryCache: true });
+    const lib = await qwen3Profile({ libraryCache: true });
     const model = (x: TokenizerProfile) => (x.tokenizer as unknown as { model: { cache: unknown } }).model.cache;
     assert.ok(model(p) instanceof GenerationCache);
     assert.ok(!(model(lib) instanceof GenerationCache));

