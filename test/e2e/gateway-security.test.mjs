@@ -138,7 +138,8 @@ after(async () => {
 
 /**
  * One app page for the tests that need no fresh page of their own (each configures its upstreams and tags its
- * calls): a boot of the app is the costliest step of these tests.
+ * calls): a boot of the app is the costliest step of these tests. The cross-site test opens it, after its own page is
+ * closed, to read the journal and the pool; the anti-framing test checks on it that the app runs top-level.
  */
 let shared;
 const sharedApp = async () => {
@@ -245,7 +246,8 @@ describe('gateway: only its own page drives it', () => {
     assert.ok(fetched.every((f) => !/status 200/.test(f)), JSON.stringify(fetched));
     assert.deepEqual(upstream.seen.filter((s) => s.body.includes(MARK)), [], 'nothing reached the upstream');
 
-    const again = await openApp('gw-sec-xsite');
+    // the app opened again (the page the later tests share: an app page is the costliest step here)
+    const again = await sharedApp();
     await again.waitForTimeout(1500); // the sink replays the journal into the pool on start
     const entries = await journal(again);
     assert.deepEqual(entries.filter((e) => JSON.stringify(e).includes(MARK)).map((e) => e.step_id), [], 'nothing journaled');
@@ -257,7 +259,6 @@ describe('gateway: only its own page drives it', () => {
       return r.status;
     });
     assert.equal(own, 200);
-    await again.close();
   });
 
   it('the black-box bridge refuses URLs that resolve outside the gateway (dot segments, percent-encoded) and still carries gateway calls', async () => {
@@ -322,10 +323,10 @@ describe('anti-framing', () => {
     assert.match(state.ready, /refused to run inside a frame/);
     assert.equal(state.api, 'undefined');
     await page.close();
-    // the same app, top-level, runs
-    const app = await openApp('gw-sec-frame');
+    // the same app, top-level, runs (the page the other tests share, opened top-level before this test)
+    const app = await sharedApp();
     assert.equal(await app.evaluate(() => document.querySelectorAll('aw-app').length), 1);
-    await app.close();
+    assert.equal(await app.evaluate(() => typeof window.workbench.query), 'function');
   });
 });
 
