@@ -25,15 +25,21 @@ describe('<aw-tokenizer-panel>: choosing a profile', function () {
   after(() => unmount());
 
   const alert = () => panel.shadowRoot?.querySelector('[role=alert]')?.textContent ?? '';
+  // a small word-level tokenizer: what matters here is the profile's checks and the template, not the bundled Qwen3 (a
+  // worker's load of its 11 MB tokenizer.json; choosing it from the panel: tokenizer-audit.suite.ts, -loading.suite.ts)
+  const wordLevel = { model: { type: 'WordLevel', vocab: { '[UNK]': 0, hello: 1 }, unk_token: '[UNK]' }, pre_tokenizer: { type: 'Whitespace' }, decoder: { type: 'WordPiece', prefix: '##', cleanup: true }, added_tokens: [], normalizer: null, post_processor: null };
+  const imTemplate = '{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}';
+  // renders tools: the next test's profile (this template alone) is the switch to one that does not
+  const toolsTemplate = `{% if tools %}{{ tools | length }} tools\n{% endif %}${imTemplate}`;
 
   it('bad files: the message names what is wrong and the previous profile stays', async () => {
-    await panel.choose({ bundled: 'qwen3' });
+    await panel.choose({ tokenizer: wordLevel, config: { model_max_length: 4096 }, template: toolsTemplate, name: 'word-level' });
     const before = svc.info();
-    expect(before?.name).to.equal('Qwen3 (bundled)');
+    expect([before?.name, before?.toolSupport]).to.deep.equal(['word-level', true]);
     await panel.choose({ tokenizer: new File(['{"model": {"type": "BPE", "vocab": '], 'tokenizer.json'), config: new File([JSON.stringify(config)], 'tokenizer_config.json') });
     await panel.updateComplete;
     expect(alert()).to.match(/tokenizer\.json is not valid JSON/);
-    expect(alert()).to.match(/still using Qwen3 \(bundled\)/);
+    expect(alert()).to.match(/still using word-level\./);
     await panel.choose({ tokenizer: { model: { type: 'FancyNet', vocab: {} } }, config });
     await panel.updateComplete;
     expect(alert()).to.match(/unsupported model type "FancyNet"/);
@@ -47,9 +53,8 @@ describe('<aw-tokenizer-panel>: choosing a profile', function () {
   });
 
   it('a template without tool support on a pool with tool calls is said up front', async () => {
-    // a small word-level tokenizer: what matters here is the template, which never reads `tools`
-    const tokenizer = { model: { type: 'WordLevel', vocab: { '[UNK]': 0, hello: 1 }, unk_token: '[UNK]' }, pre_tokenizer: { type: 'Whitespace' }, decoder: { type: 'WordPiece', prefix: '##', cleanup: true }, added_tokens: [], normalizer: null, post_processor: null };
-    await panel.choose({ tokenizer, config: { model_max_length: 4096 }, template: '{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}', name: 'no-tools' });
+    // the template never reads `tools`
+    await panel.choose({ tokenizer: wordLevel, config: { model_max_length: 4096 }, template: imTemplate, name: 'no-tools' });
     await panel.updateComplete;
     expect(alert()).to.equal('');
     const [{ n }] = await pool.rows(
