@@ -54,7 +54,7 @@ export interface TokenCountResult {
   pieces: number;
   tokenized: number;
   ms: number;
-  /** Workers that counted. */
+  /** Workers that counted (one when there was nothing to count). */
   workers: number;
   /** Each worker's time split (ms), and the time to merge their rows into token_counts. */
   timings: { workers: CountTimings[]; replaceMs: number };
@@ -483,7 +483,13 @@ export class TokenizerService {
       this.notice = null;
       this.emit();
       try {
-        const workers = await this.countingWorkers(countWorkers());
+        // helper workers that still have to load the profile (seconds of CPU each for the bundled Qwen3) are started only
+        // when there is something to count: a restore after a reload, or a count after a change that left every step
+        // counted, finds nothing, and the main worker alone drops the rows of steps no longer in the pool
+        const all = countWorkers();
+        const ready = this.helpers.length >= all - 1 && this.helpers.every((h) => h.files === this.files);
+        const n = all > 1 && !ready && (await this.guard((await this.worker()).pendingSteps())) === 0 ? 1 : all;
+        const workers = await this.countingWorkers(n);
         const shards = workers.map(() => ({ done: 0, total: 0, tokenized: 0, pieces: 0 }));
         const parts = await this.guard(Promise.all(
           workers.map((w, i) =>

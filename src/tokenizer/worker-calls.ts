@@ -40,6 +40,13 @@ function parse(t: string, file: string): unknown {
   }
 }
 
+/** The steps of shard `shard` of `shards` without a row counted under profile `key` for their content (schema 3): the others keep theirs. */
+function todoSql(key: string, shard: number, shards: number): string {
+  const shardOf = shards > 1 ? `WHERE hash(trajectory_uid) % ${shards} = ${shard}` : '';
+  return `WITH s AS (SELECT step_id, trajectory_uid, step_index, messages, response, tools, hash(messages, response, tools) AS h FROM steps ${shardOf})
+        SELECT s.* FROM s WHERE NOT EXISTS (SELECT 1 FROM token_counts t WHERE t.step_id = s.step_id AND t.profile_key = ${sqlString(key)} AND t.content_hash = s.h)`;
+}
+
 /** A new tokenizer worker's API (one per worker: it holds the active profile and its export's caches). */
 export function createTokenizerWorkerApi(): TokenizerWorkerApi {
   let pool: Comlink.Remote<PoolApi> | null = null;
@@ -189,6 +196,13 @@ export function createTokenizerWorkerApi(): TokenizerWorkerApi {
       rlExport = newRlExportState();
     },
 
+    /** Steps without a token_counts row under the active profile for their content (the service starts no helper worker when none). */
+    async pendingSteps(): Promise<number> {
+      if (!pool) throw new Error('tokenizer worker not initialised');
+      if (!active) throw new Error('No tokenizer profile is set.');
+      return Number(tableToRows(tableFromIPC(await pool.query(`SELECT count(*) AS n FROM (${todoSql(activeKey as string, 0, 1)})`)))[0]?.n ?? 0);
+    },
+
     /**
      * Count one shard of the steps (trajectories by hash, so a trajectory's repeated history stays in one worker's
      * cache): the token_counts rows as Arrow IPC, or null when cancelled or the profile changed.
@@ -199,10 +213,7 @@ export function createTokenizerWorkerApi(): TokenizerWorkerApi {
       const me = ++job;
       const p = active;
       const key = activeKey as string;
-      // the shard's steps without a row counted under this profile for their content (schema 3): the others keep theirs
-      const shardOf = shards > 1 ? `WHERE hash(trajectory_uid) % ${shards} = ${shard}` : '';
-      const todo = `WITH s AS (SELECT step_id, trajectory_uid, step_index, messages, response, tools, hash(messages, response, tools) AS h FROM steps ${shardOf})
-        SELECT s.* FROM s WHERE NOT EXISTS (SELECT 1 FROM token_counts t WHERE t.step_id = s.step_id AND t.profile_key = ${sqlString(key)} AND t.content_hash = s.h)`;
+      const todo = todoSql(key, shard, shards);
       const total = Number(tableToRows(tableFromIPC(await pool.query(`SELECT count(*) AS n FROM (${todo})`)))[0]?.n ?? 0);
       const cache = new Map<string, number>();
       let looked = 0;

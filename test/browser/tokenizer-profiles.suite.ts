@@ -104,12 +104,15 @@ describe('tokenizer profiles and token_counts', function () {
     expect(r?.rows).to.be.greaterThan(0);
   });
 
-  it('the chosen profile survives a reload (IndexedDB)', async () => {
+  it('the chosen profile survives a reload (IndexedDB), and counts nothing again', async () => {
     const info = svc.info() ?? (await svc.set({ bundled: 'qwen3' })); // stored in IndexedDB when it was set
     const second = tokenizerService(pool);
     expect(second.info()).to.equal(null);
     await second.restore();
     expect(second.info()).to.deep.equal(info);
+    // its count after the restore finds every step counted: the main worker alone, no helper loading the tokenizer
+    const r = await second.whenCounted();
+    expect([r?.counted, r?.workers]).to.deep.equal([0, 1]);
   });
 
   it('<aw-trainer-view>: the step rendered as text, trained tokens highlighted, counts and token ids on hover', async () => {
