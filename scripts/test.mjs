@@ -15,7 +15,7 @@ import { isolated } from './one-process.mjs';
 const files = (dir, suffix) => readdirSync(dir).filter((f) => f.endsWith(suffix)).sort().map((f) => `${dir}/${f}`);
 
 /** e2e files run in lane 1 after the unit stages (e2e-2), so that the lanes end at about the same time. */
-const LANE1_E2E = ['test/e2e/notebook.test.mjs', 'test/e2e/durability.test.mjs'];
+const LANE1_E2E = ['test/e2e/security.test.mjs', 'test/e2e/durability.test.mjs'];
 /** The pool port's conformance file (both engines, every layout of every fixture) runs in lane 2 before the browser stage (unit-3). */
 const PORT = 'test/unit/pool-port.test.ts';
 

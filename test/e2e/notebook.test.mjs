@@ -1,21 +1,55 @@
-// Issue 4 "Done means" on the built app: open an example, edit a SQL cell, dependents update, reload, find it as left.
-// The headline path (issue 36): curate in a notebook → Export → pick the cell's view → the downloaded file holds its rows.
-// Issue 15: a notebook flow with the keyboard only — new notebook, new cell, type SQL, run, move, delete, rename — and
-// the schema sidebar / history reachable by Tab (was notebook-keyboard.test.mjs, an app boot and a demo load of its own).
+// Issue 17 hole 4 and issue 15 item 1: a notebook someone else wrote (a URL, a file) opens read-only, shows every
+// cell's source, runs nothing before the user confirms, and its query cells cannot change the pool whatever their text
+// hides (was notebook-untrusted.test.mjs). Issue 4 "Done means" on the built app: open an example, edit a SQL cell,
+// dependents update, reload, find it as left. The headline path (issue 36): curate in a notebook → Export → pick the
+// cell's view → the downloaded file holds its rows. Issue 15: a notebook flow with the keyboard only — new notebook, new
+// cell, type SQL, run, move, delete, rename — and the schema sidebar / history reachable by Tab (was
+// notebook-keyboard.test.mjs). One app boot and one demo load for them all.
 import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { startApp, uniquePool } from './harness.mjs';
 import { scratchDir } from '../scratch.mjs';
 
+const PAYLOAD = [
+  '---', 'title: Shared analysis', '---', '', '# Step totals', '',
+  // The tokenizer read both as one SELECT (a $a$…$a$ string); DuckDB sees three statements.
+  '```sql hidden', 'SELECT 1e$a$ ) t; DELETE FROM steps; SELECT * FROM (SELECT 1 x$a$', '```', '',
+  '```sql id=totals hidden', 'SELECT 1 e$a$; DELETE FROM steps; SELECT 1 x$a$', '```', '',
+  '```sql id=n_steps', 'SELECT count(*)::INTEGER AS n FROM steps', '```', '',
+  '```sql effect hidden', "INSERT OR REPLACE INTO curation (step_id, quality) SELECT step_id, 'good' FROM steps WHERE status = 'error'", '```', '',
+].join('\n');
+
 let app;
+const SHARED = 'dist/e2e-shared';
 before(async () => {
+  mkdirSync(SHARED, { recursive: true });
+  writeFileSync(`${SHARED}/untrusted.md`, PAYLOAD);
   app = await startApp();
 });
 after(async () => {
+  await page?.close();
   await app?.close();
+  rmSync(SHARED, { recursive: true, force: true });
 });
+
+const counts = (page) =>
+  page.evaluate(async () => (await window.workbench.query(`SELECT (SELECT count(*) FROM steps)::INTEGER AS steps, (SELECT count(*) FROM curation WHERE quality = 'good')::INTEGER AS good`))[0]);
+
+/** The confirmation bar, with the source of the effect cells it offers to run. */
+async function checkConfirmation(page) {
+  const bar = page.locator('aw-notebook .confirm');
+  await bar.waitFor({ timeout: 20000 });
+  assert.match(await bar.textContent(), /read-only/);
+  // exactly the effect cell's source, in the bar
+  assert.match(await bar.locator('pre').textContent(), /INSERT OR REPLACE INTO curation \(step_id, quality\) SELECT step_id, 'good'/);
+  assert.equal(await bar.locator('pre').count(), 1);
+  // "hidden" does not hide the source of a notebook that is not trusted
+  assert.equal(await page.getByText('source hidden').count(), 0);
+  await page.getByText('DELETE FROM steps; SELECT * FROM (SELECT 1 x$a$').first().waitFor({ timeout: 5000 });
+}
 
 /** The focused element through shadow roots: tag, class and aria-label. */
 const active = (page) =>
@@ -32,16 +66,85 @@ const sources = (page) =>
   });
 
 /**
- * One page and pool for the three journeys (an app boot and a demo load are their costly steps): each starts where the
- * one before left off, the second after the first's reload, with the demo data in the pool. The demo's one-click load
- * is foundation's.
+ * One page and pool for every test (an app boot and a demo load are their costly steps), each starting where the one
+ * before left off: opened with ?notebook=<url> (the first test's journey), the demo data loaded. The notebook-from-
+ * someone-else tests leave the pool as they found it (they assert so) but the last; the Open .md tests open the file
+ * anew, read-only. The demo's one-click load is foundation's.
  */
 let page;
-describe('notebook in the app', () => {
-  after(() => page?.close());
-  it('edit an upstream cell → the downstream table and chart update; autosaved across a reload', async () => {
-    page = await app.open(uniquePool('nb'));
+async function demo() {
+  if (!page) {
+    page = await app.open(uniquePool('nb'), '&notebook=e2e-shared/untrusted.md');
     await page.evaluate(() => window.workbench.loadDemoData());
+  }
+  return page;
+}
+
+describe('a notebook from someone else', () => {
+  it('?notebook=<url> opens it read-only in the Notebook tab; runs after confirming; runAll returns; examples open afterwards', async () => {
+    const page = await demo();
+    const start = await counts(page);
+    assert.ok(start.steps > 0);
+    assert.equal(await page.getByRole('tab', { name: 'Notebook' }).getAttribute('aria-selected'), 'true');
+    await checkConfirmation(page);
+    assert.deepEqual(await counts(page), start, 'nothing ran before confirming');
+    await page.getByRole('button', { name: 'Run queries only' }).click();
+    const report = await Promise.race([
+      page.evaluate(() => window.workbench.runAll()),
+      new Promise((_, fail) => setTimeout(() => fail(new Error('workbench.runAll() did not return')), 30000)),
+    ]);
+    assert.equal(report.cells.find((c) => c.id === 'n_steps')?.status, 'done');
+    assert.deepEqual(await counts(page), start, 'the queries could not change the pool');
+    await page.getByRole('button', { name: 'Open example: A tour of the pool' }).click();
+    await page.waitForFunction(() => {
+      const nbs = document.querySelector('aw-app')?.shadowRoot?.querySelector('aw-notebooks');
+      return nbs?.shadowRoot?.querySelector('input[aria-label="Notebook title"]')?.value === 'A tour of the pool';
+    }, null, { timeout: 15000 });
+    const tour = await page.evaluate(() => window.workbench.runAll());
+    assert.ok(tour.cells.length > 0 && tour.cells.every((c) => c.status !== 'error'), JSON.stringify(tour));
+  });
+
+  it('Open .md: opens read-only, nothing runs before confirming, "Run queries only" leaves the pool as it was', async () => {
+    const page = await demo();
+    const start = await counts(page);
+    assert.ok(start.steps > 0);
+    await page.getByRole('tab', { name: 'Notebook' }).click();
+    await page.locator('input[aria-label="Notebook file"]').setInputFiles({ name: 'shared.md', mimeType: 'text/markdown', buffer: Buffer.from(PAYLOAD) });
+    await page.waitForTimeout(1500);
+    assert.deepEqual(await counts(page), start, 'nothing ran on open');
+    await checkConfirmation(page);
+    await page.getByRole('button', { name: 'Run queries only' }).click();
+    const report = await page.evaluate(() => window.workbench.runAll());
+    assert.deepEqual(await counts(page), start, 'the queries could not change the pool');
+    const byId = Object.fromEntries(report.cells.map((c) => [c.id, c]));
+    assert.equal(byId.n_steps.status, 'done');
+    // refused by the engine (several statements) or already by the tokenizer's hint (a DELETE)
+    assert.match(byId.totals.error, /more than one statement|changes data/);
+    assert.match(report.cells.find((c) => /^sql\d/.test(c.id))?.error ?? '', /more than one statement/);
+    assert.equal(await page.locator('aw-notebook .confirm').count(), 0);
+  });
+
+  it('the confirmation can run the effect cells it shows, and only those', async () => {
+    const page = await demo();
+    const start = await counts(page);
+    const errors = (await page.evaluate(() => window.workbench.query(`SELECT count(*)::INTEGER AS n FROM steps WHERE status = 'error'`)))[0].n;
+    await page.getByRole('tab', { name: 'Notebook' }).click();
+    await page.locator('input[aria-label="Notebook file"]').setInputFiles({ name: 'shared.md', mimeType: 'text/markdown', buffer: Buffer.from(PAYLOAD) });
+    await checkConfirmation(page);
+    await page.getByRole('button', { name: 'Run queries and 1 effect cell' }).click();
+    await page.evaluate(() => window.workbench.runAll());
+    const end = await counts(page);
+    assert.equal(end.steps, start.steps, 'steps unchanged');
+    assert.ok(errors > 0);
+    assert.ok(end.good >= errors && end.good > start.good, `the effect cell ran: ${JSON.stringify({ start, end, errors })}`);
+  });
+});
+
+describe('notebook in the app', () => {
+  it('edit an upstream cell → the downstream table and chart update; autosaved across a reload', async () => {
+    await demo();
+    // the reload below opens the pool as the user left it, not the shared notebook the address names (?notebook=)
+    await page.evaluate(() => history.replaceState(null, '', location.pathname + location.search.replace(/&notebook=[^&]*/, '') + location.hash));
     await page.getByRole('tab', { name: 'Notebook' }).click();
     const md = [
       '---', 'title: Edited notebook', '---', '', '# Rewards', '',
