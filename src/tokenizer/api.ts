@@ -89,8 +89,8 @@ export interface TokenizerWorkerApi {
   exportStats(): RlExportStats;
   /** Drop the export's piece cache. */
   endExport(): void;
-  /** Steps without a token_counts row under the active profile for their content: what a count would count. */
-  pendingSteps(): Promise<number>;
+  /** Whether some step has no token_counts row under the active profile for its content: whether a count has anything to count. */
+  anyPending(): Promise<boolean>;
   /** Count one shard of the steps: the token_counts rows as Arrow IPC, or null when cancelled or the profile changed. */
   countShard(shard: number, shards: number, onProgress?: (p: TokenCountProgress) => void): Promise<{ ipc: Uint8Array; rows: number; pieces: number; tokenized: number; timings: CountTimings } | null>;
   /** Merge the shards' rows into token_counts under the active profile. */

@@ -488,7 +488,7 @@ export class TokenizerService {
         // counted, finds nothing, and the main worker alone drops the rows of steps no longer in the pool
         const all = countWorkers();
         const ready = this.helpers.length >= all - 1 && this.helpers.every((h) => h.files === this.files);
-        const n = all > 1 && !ready && (await this.guard((await this.worker()).pendingSteps())) === 0 ? 1 : all;
+        const n = all > 1 && !ready && !(await this.guard((await this.worker()).anyPending())) ? 1 : all;
         const workers = await this.countingWorkers(n);
         const shards = workers.map(() => ({ done: 0, total: 0, tokenized: 0, pieces: 0 }));
         const parts = await this.guard(Promise.all(

@@ -196,11 +196,12 @@ export function createTokenizerWorkerApi(): TokenizerWorkerApi {
       rlExport = newRlExportState();
     },
 
-    /** Steps without a token_counts row under the active profile for their content (the service starts no helper worker when none). */
-    async pendingSteps(): Promise<number> {
+    /** Whether some step has no token_counts row under the active profile for its content (the service starts no helper worker when none has). */
+    async anyPending(): Promise<boolean> {
       if (!pool) throw new Error('tokenizer worker not initialised');
       if (!active) throw new Error('No tokenizer profile is set.');
-      return Number(tableToRows(tableFromIPC(await pool.query(`SELECT count(*) AS n FROM (${todoSql(activeKey as string, 0, 1)})`)))[0]?.n ?? 0);
+      // LIMIT 1: the first step found will do (a fresh import has them all to count)
+      return tableFromIPC(await pool.query(`SELECT 1 FROM (${todoSql(activeKey as string, 0, 1)}) LIMIT 1`)).numRows > 0;
     },
 
     /**
