@@ -88,7 +88,11 @@ const TASKS = {
 // first, with no app page open: an open app page would take the bare page's capture into its own pool
 test('capture needs no app page: a bare same-origin page under the base is captured, and the app replays it on start', async () => {
   const pool = uniquePool('gw-nopage');
-  const first = await open(pool);
+  // a first visit of the app installs the gateway's service worker (registered at the start of its boot, beside the
+  // pool): that page is closed once the worker is active, before its own pool (never used again) has finished starting
+  const first = await browser.context.newPage();
+  await first.goto(`${srv.url}?pool=${uniquePool('gw-first-visit')}`);
+  await first.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await first.close();
   const bare = await browser.context.newPage();
   await bare.goto(`${srv.url}some/agent/page.html`);
