@@ -1,16 +1,17 @@
 // Runs the given node:test files in this one process (`node --import tsx --test-reporter=spec scripts/one-process.mjs
 // <file>…`), each file's tests inside a suite named by its path, so a file's top-level before/after hooks stay its own.
 // A node + tsx start per file cost ≈ 0.4 CPU-s, more than most unit files' tests (20 small files: 10.2 CPU-s one
-// process each, 2.3 CPU-s in one). scripts/test.mjs keeps a file that changes the process for the files after it (V8
-// flags, the app's workers in threads) in a process of its own: `isolated` below says which.
+// process each, 2.3 CPU-s in one). scripts/test.mjs keeps the files that change the process for the files after them
+// (V8 flags, the app's workers in threads) apart, in a second process of their own (unit-2; one per file until issue
+// 33: 84 → 67 CPU-s for the eight, three runs): `isolated` below says which.
 import { readFileSync } from 'node:fs';
-import { describe } from 'node:test';
+import { after, describe } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
 /**
- * Whether a test file must run in a process of its own: it sets V8 flags (they stay set for every file after it: a
- * golden snapshot made without JSON.parse source text failed after a file that turned it on), or starts the app's
- * workers in threads (test/unit/helpers/page-workers.ts sets such flags and ends its threads after the file).
+ * Whether a test file must run apart from the shared unit files: it sets V8 flags (they stay set for every file after
+ * it: a golden snapshot made without JSON.parse source text failed after a file that turned it on), or starts the
+ * app's workers in threads (test/unit/helpers/page-workers.ts sets such flags and ends its threads after the file).
  */
 export function isolated(file) {
   return /setFlagsFromString|helpers\/page-workers/.test(readFileSync(file, 'utf8'));
@@ -31,4 +32,19 @@ export function suitePerFile(files, around = () => undefined) {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) suitePerFile(process.argv.slice(2));
+/**
+ * A file that starts the app's workers in threads ends them after its tests (and after its own hooks, which may still
+ * talk to them). test/unit/helpers/page-workers.ts's top-level `after` does that when the file is the process's
+ * only one; here it is the hook of the first file that imported it, and the threads of the files after that one would
+ * keep the process alive.
+ */
+function endWorkerThreads(file) {
+  if (!/helpers\/page-workers/.test(readFileSync(file, 'utf8'))) return undefined;
+  return () =>
+    after(async () => {
+      const { WebWorker } = await import(new URL('../test/unit/helpers/web-worker.ts', import.meta.url).href);
+      await WebWorker.terminateAll();
+    });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) suitePerFile(process.argv.slice(2), endWorkerThreads);
