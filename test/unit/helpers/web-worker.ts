@@ -8,7 +8,7 @@
  * Structured clone in Node turns a File into a Blob without its name: `pack` sends a File as its parts and `unpack`
  * makes it again, on both sides.
  */
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -108,6 +108,21 @@ export function unpack(v: unknown): unknown {
 
 type Listener = (e: { data?: unknown; message?: string; error?: unknown; preventDefault(): void }) => void;
 
+/**
+ * DuckDB-WASM's module (the eh build, the one its Node bindings choose here) compiled once per process and handed to
+ * every pool thread (duckdb-blocking-node.mjs): a compiled module crosses to a thread without a copy of its code, and
+ * each pool thread read and compiled the 34 MB file itself before (pool-port starts eight). Each thread still gets
+ * its own instance and memory.
+ */
+let compiledDuckdb: { path: string; module: WebAssembly.Module } | undefined;
+function duckdbModule(): { path: string; module: WebAssembly.Module } {
+  if (!compiledDuckdb) {
+    const path = createRequire(join(bundles.root, 'package.json')).resolve('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm');
+    compiledDuckdb = { path, module: new WebAssembly.Module(readFileSync(path)) };
+  }
+  return compiledDuckdb;
+}
+
 /** The page's side of a dedicated worker running `entry` (a module URL) in a Node worker thread. */
 export class WebWorker {
   /** Every thread started and not yet terminated: a page's workers end with the page, here with the test file. */
@@ -119,7 +134,8 @@ export class WebWorker {
 
   constructor(entry: URL | string, opts: { name?: string } = {}) {
     const href = typeof entry === 'string' ? entry : entry.href;
-    this.thread = new Thread(pathToFileURL(bundleOf(href)), { workerData: { bundles }, name: opts.name });
+    const duckdb = href.endsWith('/workers/pool.worker.ts') ? duckdbModule() : undefined;
+    this.thread = new Thread(pathToFileURL(bundleOf(href)), { workerData: { bundles, duckdb }, name: opts.name });
     WebWorker.running.add(this.thread);
     this.thread.once('exit', () => WebWorker.running.delete(this.thread));
     this.thread.on('message', (data) => this.dispatch('message', { data: unpack(data), preventDefault() {} }));
