@@ -1,9 +1,9 @@
 // `npm test`: typecheck, lint, unit tests (node), build, browser tests (web-test-runner), e2e tests
 // (playwright-core on the built app). Prints each stage and one closing summary line.
 //
-// Three lanes run side by side (decision 029, revised in decision 089): typecheck → lint → unit → unit-2 → a few e2e
-// files in one; the pool port's conformance file (unit-3), then the browser stage, in the second; the build, then the
-// e2e stage, in the third. Clean-clone runs on this 2-core machine: two lanes 772 s wall, three 644 s, four 711 s (the
+// Three lanes run side by side (decision 029, revised in decision 089): typecheck → lint → unit → the pool port's
+// conformance file (unit-3) → a few e2e files in one; the files that run the app's workers in threads (unit-2), then
+// the browser stage, in the second; the build, then the e2e stage, in the third. Clean-clone runs on this 2-core machine: two lanes 772 s wall, three 644 s, four 711 s (the
 // unit stages doubled under contention); which stage goes where only evens out the lanes' ends (decision 089).
 // Each stage's output is buffered and printed whole when the stage ends, so the log reads stage by stage.
 // `npm test -- <stage> …` runs only the named stages; `--serial` runs them one after the other.
@@ -16,7 +16,7 @@ const files = (dir, suffix) => readdirSync(dir).filter((f) => f.endsWith(suffix)
 
 /** e2e files run in lane 1 after the unit stages (e2e-2), so that the lanes end at about the same time. */
 const LANE1_E2E = ['test/e2e/security.test.mjs', 'test/e2e/durability.test.mjs'];
-/** The pool port's conformance file (both engines, every layout of every fixture) runs in lane 2 before the browser stage (unit-3). */
+/** The pool port's conformance file (both engines, every layout of every fixture) runs in lane 1 after the unit stage (unit-3). */
 const PORT = 'test/unit/pool-port.test.ts';
 
 const unitFiles = files('test/unit', '.test.ts');
@@ -34,8 +34,8 @@ const all = [
   // (unit-2): each of those sets the flags itself or runs with them, none expects Node's defaults. Not on unit-2's
   // command line: the CLI's threads take the parent's execArgv, where Worker refuses V8 flags (page-cli-agree failed)
   { name: 'unit', lane: 1, cmd: 'node', args: ['--import', 'tsx', '--test-reporter=spec', 'scripts/one-process.mjs', ...UNIT.shared], kind: 'node' },
-  { name: 'unit-2', lane: 1, cmd: 'node', args: ['--import', 'tsx', '--test-reporter=spec', 'scripts/one-process.mjs', ...UNIT.own], kind: 'node' },
-  { name: 'unit-3', lane: 2, cmd: 'node', args: ['--import', 'tsx', '--test', '--test-reporter=spec', PORT], kind: 'node' },
+  { name: 'unit-2', lane: 2, cmd: 'node', args: ['--import', 'tsx', '--test-reporter=spec', 'scripts/one-process.mjs', ...UNIT.own], kind: 'node' },
+  { name: 'unit-3', lane: 1, cmd: 'node', args: ['--import', 'tsx', '--test', '--test-reporter=spec', PORT], kind: 'node' },
   { name: 'build', lane: 3, cmd: 'npx', args: ['vite', 'build', '--mode', 'test', '--logLevel', 'warn'], kind: 'check' },
   { name: 'browser', lane: 2, cmd: 'npx', args: ['web-test-runner'], kind: 'wtr' },
   // the e2e files one after the other in one process and one shared Chromium, each file on its own origin
