@@ -2,8 +2,8 @@
 // (playwright-core on the built app). Prints each stage and one closing summary line.
 //
 // Three lanes run side by side (decision 029, revised in decision 089): typecheck → lint → unit → the pool port's
-// conformance file (unit-3) → a few e2e files in one; the files that run the app's workers in threads (unit-2), then
-// the browser stage, in the second; the build, then the e2e stage, in the third. Clean-clone runs on this 2-core machine: two lanes 772 s wall, three 644 s, four 711 s (the
+// conformance file (unit-3) in one; the files that run the app's workers in threads (unit-2), then the browser stage,
+// in the second; the build, then the e2e stage, in the third. Clean-clone runs on this 2-core machine: two lanes 772 s wall, three 644 s, four 711 s (the
 // unit stages doubled under contention); which stage goes where only evens out the lanes' ends (decision 089).
 // Each stage's output is buffered and printed whole when the stage ends, so the log reads stage by stage.
 // `npm test -- <stage> …` runs only the named stages; `--serial` runs them one after the other.
@@ -14,8 +14,6 @@ import { isolated } from './one-process.mjs';
 // Node 20's --test takes files, not folders or globs.
 const files = (dir, suffix) => readdirSync(dir).filter((f) => f.endsWith(suffix)).sort().map((f) => `${dir}/${f}`);
 
-/** e2e files run in lane 1 after the unit stages (e2e-2), so that the lanes end at about the same time. */
-const LANE1_E2E = ['test/e2e/security.test.mjs', 'test/e2e/durability.test.mjs'];
 /** The pool port's conformance file (both engines, every layout of every fixture) runs in lane 1 after the unit stage (unit-3). */
 const PORT = 'test/unit/pool-port.test.ts';
 
@@ -40,11 +38,9 @@ const all = [
   { name: 'browser', lane: 2, cmd: 'npx', args: ['web-test-runner'], kind: 'wtr' },
   // the e2e files one after the other in one process and one shared Chromium, each file on its own origin
   // (scripts/e2e-one-process.mjs: a node + playwright-core start and a Chromium launch once, not per file)
-  { name: 'e2e', lane: 3, cmd: 'node', args: ['--test-reporter=spec', 'scripts/e2e-one-process.mjs', ...files('test/e2e', '.test.mjs').filter((f) => !LANE1_E2E.includes(f))], kind: 'node', needs: 'build' },
-  // a few e2e files run after the unit stages, in their lane, so the lanes end at about the same time
-  { name: 'e2e-2', lane: 1, cmd: 'node', args: ['--test-reporter=spec', 'scripts/e2e-one-process.mjs', ...LANE1_E2E], kind: 'node', needs: 'build' },
+  { name: 'e2e', lane: 3, cmd: 'node', args: ['--test-reporter=spec', 'scripts/e2e-one-process.mjs', ...files('test/e2e', '.test.mjs')], kind: 'node', needs: 'build' },
 ];
-/** `npm test -- unit` runs every unit stage, `-- e2e` both e2e stages. */
+/** `npm test -- unit` runs every unit stage (unit, unit-2, unit-3). */
 const stages = all.filter((s) => only.length === 0 || only.includes(s.name) || only.includes(s.name.replace(/-\d$/, '')));
 
 function run(stage) {
