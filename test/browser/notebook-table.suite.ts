@@ -13,7 +13,7 @@ describe('<aw-table>', () => {
   });
 
   it('renders only the visible rows of a million and scrolls to the end', async () => {
-    const table = await pool.query("SELECT range AS i, 'row ' || range AS label, range / 3.0 AS x FROM range(1000000)");
+    const table = await pool.query("SELECT range AS i, range / 3.0 AS x FROM range(1000000)");
     const el = document.createElement('aw-table') as AwTable;
     el.table = table;
     el.ms = 12.3;
