@@ -334,11 +334,74 @@ describe('<aw-review-queue> keys', () => {
   });
 });
 
-describe('<aw-trajectory-list> virtualization', () => {
-  it('renders only the visible rows of thousands of trajectories', async () => {
+describe('<aw-grpo-groups> signal', () => {
+  it('flags groups where fewer than two rollouts have a reward: a NULL reward is not signal', async () => {
     await pool.clear();
-    const steps = Array.from({ length: 2000 }, (_, i) => trajectorySteps({ uid: `t${String(i).padStart(4, '0')}`, prompt: `g${i % 500}`, question: `q${i % 500}`, reward: i % 3 })).flat();
+    const specs = [
+      { uid: 'n-a', prompt: 'none', question: 'q none', reward: null },
+      { uid: 'n-b', prompt: 'none', question: 'q none', reward: null },
+      { uid: 'o-a', prompt: 'one', question: 'q one', reward: 1 },
+      { uid: 'o-b', prompt: 'one', question: 'q one', reward: null },
+      { uid: 'y-a', prompt: 'some', question: 'q some', reward: 1 },
+      { uid: 'y-b', prompt: 'some', question: 'q some', reward: 0 },
+      { uid: 'y-c', prompt: 'some', question: 'q some', reward: null },
+    ];
+    await insertSteps(pool, specs.flatMap(trajectorySteps));
+    const el = document.createElement('aw-dashboard');
+    el.services = testServices(pool);
+    document.body.append(el);
+    await until(() => el.summary !== null, 'dashboard summary');
+    await el.loaded;
+    const groups = el.renderRoot.querySelector('aw-grpo-groups')!;
+    await groups.updateComplete;
+    const signal = Object.fromEntries(
+      [...groups.renderRoot.querySelectorAll('tbody tr')].map((tr) => [tr.querySelector('button')?.textContent, tr.lastElementChild?.textContent]),
+    );
+    expect(signal).to.deep.equal({ none: 'none: no rewards', one: 'none: one reward', some: 'yes (2 of 3 rewarded)' });
+    const flagged = [...groups.renderRoot.querySelectorAll('tr.flat button')].map((b) => b.textContent).sort();
+    expect(flagged).to.deep.equal(['none', 'one']);
+    expect(Number(el.renderRoot.querySelector('[aria-label="no-signal groups"] b')?.textContent)).to.equal(2);
+    el.remove();
+  });
+});
+
+/**
+ * One pool of 5,200 trajectories for both: the dashboard lists the first LIST_LIMIT (2,000) of them, which is the list
+ * the virtualization test scrolls (it had a 2,000-trajectory pool of its own, inserted and read by a dashboard for it).
+ */
+describe('<aw-dashboard> on a large pool; <aw-trajectory-list> virtualization', () => {
+  before(async () => {
+    await pool.clear();
+    const steps = Array.from({ length: 5200 }, (_, i) => trajectorySteps({ uid: `t${String(i).padStart(5, '0')}`, prompt: `g${i % 5100}`, question: `q${i % 5100}`, reward: i % 4 })).flat();
     await insertSteps(pool, steps);
+  });
+
+  it('lists the first LIST_LIMIT trajectories and groups, and counts, charts and says all of them', async () => {
+    const el = document.createElement('aw-dashboard');
+    el.services = testServices(pool);
+    document.body.append(el);
+    await until(() => el.summary !== null && el.trajectories !== null, 'dashboard');
+    await el.loaded;
+    expect(el.trajectories?.numRows).to.equal(2000);
+    expect(el.summary?.trajectories).to.equal(5200);
+    const text = el.renderRoot.textContent ?? '';
+    expect(text).to.include('Trajectories (the first 2,000 of 5,200 in this order');
+    const groups = el.renderRoot.querySelector('aw-grpo-groups')!;
+    await groups.updateComplete;
+    // 5,100 prompt groups; 100 have two rollouts (i and i + 5100) with equal rewards (5100 % 4 = 0): no signal
+    expect(groups.renderRoot.textContent).to.include('5,100 prompt groups · 100 with more than one rollout');
+    expect(Number(el.renderRoot.querySelector('[aria-label="no-signal groups"] b')?.textContent)).to.equal(100);
+    // the reward histogram is counted in SQL: its bins hold every rewarded trajectory
+    const bins = await pool.rows(`SELECT sum(trajectories)::INTEGER AS n, min(x1) AS lo, max(x2) AS hi FROM (${(await import('../../src/views/dashboard/queries')).rewardsSql('')})`);
+    const [{ n, lo, hi }] = bins;
+    const [{ want, rmin, rmax }] = await pool.rows('SELECT count(reward_sum)::INTEGER AS want, min(reward_sum) AS rmin, max(reward_sum) AS rmax FROM trajectories');
+    expect(n).to.equal(want);
+    expect(lo).to.equal(rmin);
+    expect(hi).to.equal(rmax);
+    el.remove();
+  });
+
+  it('renders only the visible rows of thousands of trajectories', async () => {
     const el = document.createElement('aw-dashboard');
     el.services = testServices(pool);
     document.body.append(el);
@@ -397,67 +460,6 @@ describe('<aw-trajectory-list> virtualization', () => {
     const left = scroller.getBoundingClientRect().left;
     await until(() => Math.abs(idCell.getBoundingClientRect().left - left) <= 2, 'sticky id column');
     expect(scroller.scrollLeft).to.be.greaterThan(0);
-    el.remove();
-  });
-});
-
-describe('<aw-grpo-groups> signal', () => {
-  it('flags groups where fewer than two rollouts have a reward: a NULL reward is not signal', async () => {
-    await pool.clear();
-    const specs = [
-      { uid: 'n-a', prompt: 'none', question: 'q none', reward: null },
-      { uid: 'n-b', prompt: 'none', question: 'q none', reward: null },
-      { uid: 'o-a', prompt: 'one', question: 'q one', reward: 1 },
-      { uid: 'o-b', prompt: 'one', question: 'q one', reward: null },
-      { uid: 'y-a', prompt: 'some', question: 'q some', reward: 1 },
-      { uid: 'y-b', prompt: 'some', question: 'q some', reward: 0 },
-      { uid: 'y-c', prompt: 'some', question: 'q some', reward: null },
-    ];
-    await insertSteps(pool, specs.flatMap(trajectorySteps));
-    const el = document.createElement('aw-dashboard');
-    el.services = testServices(pool);
-    document.body.append(el);
-    await until(() => el.summary !== null, 'dashboard summary');
-    await el.loaded;
-    const groups = el.renderRoot.querySelector('aw-grpo-groups')!;
-    await groups.updateComplete;
-    const signal = Object.fromEntries(
-      [...groups.renderRoot.querySelectorAll('tbody tr')].map((tr) => [tr.querySelector('button')?.textContent, tr.lastElementChild?.textContent]),
-    );
-    expect(signal).to.deep.equal({ none: 'none: no rewards', one: 'none: one reward', some: 'yes (2 of 3 rewarded)' });
-    const flagged = [...groups.renderRoot.querySelectorAll('tr.flat button')].map((b) => b.textContent).sort();
-    expect(flagged).to.deep.equal(['none', 'one']);
-    expect(Number(el.renderRoot.querySelector('[aria-label="no-signal groups"] b')?.textContent)).to.equal(2);
-    el.remove();
-  });
-});
-
-describe('<aw-dashboard> on a large pool', () => {
-  it('lists the first LIST_LIMIT trajectories and groups, and counts, charts and says all of them', async () => {
-    await pool.clear();
-    const steps = Array.from({ length: 5200 }, (_, i) => trajectorySteps({ uid: `t${String(i).padStart(5, '0')}`, prompt: `g${i % 5100}`, question: `q${i % 5100}`, reward: i % 4 })).flat();
-    await insertSteps(pool, steps);
-    const el = document.createElement('aw-dashboard');
-    el.services = testServices(pool);
-    document.body.append(el);
-    await until(() => el.summary !== null && el.trajectories !== null, 'dashboard');
-    await el.loaded;
-    expect(el.trajectories?.numRows).to.equal(2000);
-    expect(el.summary?.trajectories).to.equal(5200);
-    const text = el.renderRoot.textContent ?? '';
-    expect(text).to.include('Trajectories (the first 2,000 of 5,200 in this order');
-    const groups = el.renderRoot.querySelector('aw-grpo-groups')!;
-    await groups.updateComplete;
-    // 5,100 prompt groups; 100 have two rollouts (i and i + 5100) with equal rewards (5100 % 4 = 0): no signal
-    expect(groups.renderRoot.textContent).to.include('5,100 prompt groups · 100 with more than one rollout');
-    expect(Number(el.renderRoot.querySelector('[aria-label="no-signal groups"] b')?.textContent)).to.equal(100);
-    // the reward histogram is counted in SQL: its bins hold every rewarded trajectory
-    const bins = await pool.rows(`SELECT sum(trajectories)::INTEGER AS n, min(x1) AS lo, max(x2) AS hi FROM (${(await import('../../src/views/dashboard/queries')).rewardsSql('')})`);
-    const [{ n, lo, hi }] = bins;
-    const [{ want, rmin, rmax }] = await pool.rows('SELECT count(reward_sum)::INTEGER AS want, min(reward_sum) AS rmin, max(reward_sum) AS rmax FROM trajectories');
-    expect(n).to.equal(want);
-    expect(lo).to.equal(rmin);
-    expect(hi).to.equal(rmax);
     el.remove();
   });
 });
