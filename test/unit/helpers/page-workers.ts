@@ -10,10 +10,11 @@ import { createRequire } from 'node:module';
 import { WorkerExporter } from '../../../src/export/exporter';
 import { WorkerImporter } from '../../../src/ingest/importer';
 import { PoolClient, type PoolClientOptions } from '../../../src/pool/client';
+import { DUCKDB_EH } from './duckdb-module.mjs';
 import { WebWorker } from './web-worker';
 
 const require = createRequire(import.meta.url);
-export const wasm = { eh: require.resolve('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm'), mvp: require.resolve('@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm') };
+export const wasm = { eh: DUCKDB_EH, mvp: require.resolve('@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm') };
 export const parquetWasmUrl = new URL('../../../node_modules/parquet-wasm/esm/parquet_wasm_bg.wasm', import.meta.url).href;
 
 // the page's workers end with the page; here every worker thread ends after the test file's tests

@@ -8,13 +8,14 @@
  * Structured clone in Node turns a File into a Blob without its name: `pack` sends a File as its parts and `unpack`
  * makes it again, on both sides.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { isMainThread, Worker as Thread, threadId, workerData } from 'node:worker_threads';
 import { scratchDir } from '../../scratch.mjs';
+import { duckdbEh } from './duckdb-module.mjs';
 
 // WebAssembly on V8's baseline compiler only, as the browser tests run (scripts/browser.mjs TEST_ARGS): a DuckDB-WASM
 // boot here cost 2.5 CPU-s with TurboFan's tier-up and about 1.5 without; a test's short queries never win it back.
@@ -108,21 +109,6 @@ export function unpack(v: unknown): unknown {
 
 type Listener = (e: { data?: unknown; message?: string; error?: unknown; preventDefault(): void }) => void;
 
-/**
- * DuckDB-WASM's module (the eh build, the one its Node bindings choose here) compiled once per process and handed to
- * every pool thread (duckdb-blocking-node.mjs): a compiled module crosses to a thread without a copy of its code, and
- * each pool thread read and compiled the 34 MB file itself before (pool-port starts eight). Each thread still gets
- * its own instance and memory.
- */
-let compiledDuckdb: { path: string; module: WebAssembly.Module } | undefined;
-function duckdbModule(): { path: string; module: WebAssembly.Module } {
-  if (!compiledDuckdb) {
-    const path = createRequire(join(bundles.root, 'package.json')).resolve('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm');
-    compiledDuckdb = { path, module: new WebAssembly.Module(readFileSync(path)) };
-  }
-  return compiledDuckdb;
-}
-
 /** The page's side of a dedicated worker running `entry` (a module URL) in a Node worker thread. */
 export class WebWorker {
   /** Every thread started and not yet terminated: a page's workers end with the page, here with the test file. */
@@ -134,7 +120,7 @@ export class WebWorker {
 
   constructor(entry: URL | string, opts: { name?: string } = {}) {
     const href = typeof entry === 'string' ? entry : entry.href;
-    const duckdb = href.endsWith('/workers/pool.worker.ts') ? duckdbModule() : undefined;
+    const duckdb = href.endsWith('/workers/pool.worker.ts') ? duckdbEh() : undefined;
     this.thread = new Thread(pathToFileURL(bundleOf(href)), { workerData: { bundles, duckdb }, name: opts.name });
     WebWorker.running.add(this.thread);
     this.thread.once('exit', () => WebWorker.running.delete(this.thread));
