@@ -7,6 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { after, describe } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+
 
 /**
  * Whether a test file must run apart from the shared unit files: it sets V8 flags (they stay set for every file after
@@ -47,4 +49,12 @@ function endWorkerThreads(file) {
     });
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) suitePerFile(process.argv.slice(2), endWorkerThreads);
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // WebAssembly on V8's baseline compiler only, for every unit file of the process from its start (as the browser
+  // tests run, scripts/browser.mjs TEST_ARGS, and the app's workers in threads, helpers/web-worker.ts): TurboFan's
+  // tier-up of DuckDB-WASM, parquet-wasm and the hashes compiled code that a test's short runs never won back. The
+  // shared unit files, three pairs of runs: 107 / 118 / 111 → 105 / 103 / 89 CPU-s. Set here, not on the command line:
+  // the CLI's worker threads take the parent's execArgv, and Worker refuses V8 flags there.
+  setFlagsFromString('--liftoff-only');
+  suitePerFile(process.argv.slice(2), endWorkerThreads);
+}
