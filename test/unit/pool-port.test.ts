@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { NativePool } from '../../src/cli/native-pool';
 import type { ImportReport } from '../../src/contract/reports';
 import type { StepRecord } from '../../src/contract/step';
@@ -281,26 +281,41 @@ const CHECKS: [string, (p: PoolPort) => Promise<unknown>][] = [
   ['read-only runs and single statements', readOnlyRuns],
 ];
 
+/**
+ * Each engine's one pool for every check, emptied before each but the first (a DuckDB-WASM pool's start costs its
+ * worker thread ≈ 1.5–2 CPU-s: the checks started 7 per engine). Both engines run the same checks in the same order,
+ * so their pools have the same history (the same import ids).
+ */
+const pools = new Map<string, Promise<Port>>();
+const poolOf = (e: Engine): Promise<Port> => {
+  let p = pools.get(e.name);
+  if (!p) pools.set(e.name, (p = e.open()));
+  return p;
+};
+after(async () => {
+  for (const p of pools.values()) await (await p.catch(() => null))?.close();
+});
+/** Every row the checks and imports write, gone: the pool as a new one answers (its schema, its sequences go on). */
+const emptyPool = (p: PoolPort) => p.exec(['steps', 'trajectory_stats', 'curation', 'import_errors', 'imports', 'token_counts'].map((t) => `DELETE FROM ${t}`).join(';\n'));
+
 describe('pool port: both engines, the same answers', () => {
   const answers = new Map<string, Map<string, unknown>>();
   const dir = scratchDir('aw-port-');
 
-  // the two engines run their checks at once (each engine's one after another, each on a new pool): they are
-  // threads of their own, so the file's wall time is the slower engine's rather than the sum; each `it` waits for its own
+  // the two engines run their checks at once (each engine's one after another, on its one pool, emptied between
+  // them): they are threads of their own, so the file's wall time is the slower engine's rather than the sum; each
+  // `it` waits for its own
   const runs = new Map<string, Promise<unknown>>();
   const ran = (e: Engine, name: string) => runs.get(`${e.name} › ${name}`) as Promise<unknown>;
   const startAll = () => {
     if (runs.size) return;
     for (const e of ENGINES) {
       let prev: Promise<unknown> = Promise.resolve();
-      for (const [name, check] of CHECKS) {
+      for (const [i, [name, check]] of CHECKS.entries()) {
         const run = prev.catch(() => {}).then(async () => {
-          const p = await e.open();
-          try {
-            return plain(await check(p));
-          } finally {
-            await p.close();
-          }
+          const p = await poolOf(e);
+          if (i > 0) await emptyPool(p);
+          return plain(await check(p));
         });
         run.catch(() => {}); // reported by its own `it`
         runs.set(`${e.name} › ${name}`, (prev = run));
@@ -365,7 +380,7 @@ async function layoutRows(p: PoolPort, engine: string): Promise<Record<string, R
   const described = new Map<string, string[]>();
   let empty: Record<string, Case> | undefined;
   for (const f of FIXTURES) {
-    await p.exec(['steps', 'trajectory_stats', 'curation', 'import_errors', 'imports', 'token_counts'].map((t) => `DELETE FROM ${t}`).join(';\n'));
+    await emptyPool(p);
     const r = await imp(p, fixture(f));
     const cases: Record<string, Case> = { import: { columns: [r.status, r.format ?? '', `added ${r.added}`], rows: [] } };
     const [state] = await rows(p, `SELECT (SELECT count(*) FROM steps) + (SELECT count(*) FROM curation) AS n,
@@ -403,6 +418,7 @@ describe('pool port: every layout of every fixture, the same rows out of both en
   const startAll = () => {
     for (const e of ENGINES) {
       if (runs.has(e.name)) continue;
+      // a new pool of its own: the steps layout holds import_id, which the golden file holds from 1
       const run = (async () => {
         const p = await e.open();
         try {
