@@ -42,6 +42,12 @@ export interface CountTimings {
   writeMs: number;
 }
 
+/** What a count has to do: the steps without a token_counts row under the active profile for their content, and their content's bytes. */
+export interface PendingCount {
+  steps: number;
+  bytes: number;
+}
+
 export interface TokenCountProgress {
   done: number;
   total: number;
@@ -89,8 +95,8 @@ export interface TokenizerWorkerApi {
   exportStats(): RlExportStats;
   /** Drop the export's piece cache. */
   endExport(): void;
-  /** Whether some step has no token_counts row under the active profile for its content: whether a count has anything to count. */
-  anyPending(): Promise<boolean>;
+  /** The steps without a token_counts row under the active profile for their content, and their bytes: what a count has to do. */
+  pending(): Promise<PendingCount>;
   /** Count one shard of the steps: the token_counts rows as Arrow IPC, or null when cancelled or the profile changed. */
   countShard(shard: number, shards: number, onProgress?: (p: TokenCountProgress) => void): Promise<{ ipc: Uint8Array; rows: number; pieces: number; tokenized: number; timings: CountTimings } | null>;
   /** Merge the shards' rows into token_counts under the active profile. */

@@ -10,6 +10,7 @@ import type { PoolApi } from '../pool/api';
 import { type ExportPlan, toolWarnings } from './export-plan';
 import type { BenchEncodeResult, CountTimings, CursorBroker, ProfileFiles, RenderedStep, RlExportStats, TokenCountProgress, TokenizerWorkerApi } from './api';
 import type { ExportTokenOptions } from './export-rows';
+import { BYTES_PER_HELPER, countingWorkerCount } from './count-plan';
 import type { ProfileInfo } from './profile';
 
 /** A JSON file as a parsed object, its text, or a dropped File. */
@@ -54,7 +55,7 @@ export interface TokenCountResult {
   pieces: number;
   tokenized: number;
   ms: number;
-  /** Workers that counted (one when there was nothing to count). */
+  /** Workers that counted: the main one, and helpers when the pending work was large enough (count-plan.ts). */
   workers: number;
   /** Each worker's time split (ms), and the time to merge their rows into token_counts. */
   timings: { workers: CountTimings[]; replaceMs: number };
@@ -130,6 +131,8 @@ export class TokenizerService {
   lastError: string | null = null;
   /** See TokenizerState.notice. */
   notice: string | null = null;
+  /** Pending content bytes per helper worker a count starts (count-plan.ts; tests set it low to count with every worker). */
+  bytesPerHelper = BYTES_PER_HELPER;
 
   constructor(
     private pool: PoolClient,
@@ -483,12 +486,16 @@ export class TokenizerService {
       this.notice = null;
       this.emit();
       try {
-        // helper workers that still have to load the profile (seconds of CPU each for the bundled Qwen3) are started only
-        // when there is something to count: a restore after a reload, or a count after a change that left every step
-        // counted, finds nothing, and the main worker alone drops the rows of steps no longer in the pool
+        // a helper worker that still has to load the profile (for the bundled Qwen3 ≈ 1.3 CPU-s, ≈ 2.7 with its own
+        // warm-up, and its own copy of the tokenizer) is started only when the pending work is large enough for it to
+        // save more than it costs (count-plan.ts):
+        // a small pool, a count after one more small import, or a restore that finds every step counted (the main
+        // worker alone then drops the rows of steps no longer in the pool) is counted by the main worker alone. Helpers
+        // that hold the profile already are used whatever the work.
         const all = countWorkers();
-        const ready = this.helpers.length >= all - 1 && this.helpers.every((h) => h.files === this.files);
-        const n = all > 1 && !ready && !(await this.guard((await this.worker()).anyPending())) ? 1 : all;
+        let loaded = 0;
+        while (loaded < all - 1 && this.helpers[loaded]?.files === this.files) loaded++;
+        const n = loaded === all - 1 ? all : Math.max(1 + loaded, countingWorkerCount((await this.guard((await this.worker()).pending())).bytes, all, this.bytesPerHelper));
         const workers = await this.countingWorkers(n);
         const shards = workers.map(() => ({ done: 0, total: 0, tokenized: 0, pieces: 0 }));
         const parts = await this.guard(Promise.all(

@@ -8,6 +8,7 @@ import * as Comlink from 'comlink';
 import type { PoolApi } from '../pool/api';
 import { sqlString } from '../pool/sql';
 import { tableToRows } from '../pool/rows';
+import { CONTENT_BYTES_SQL } from './count-plan';
 import { countStep, countsIpc, type StepInput, type TokenCountRow } from './counts';
 import { type ExportRowInput, type ExportTokenOptions, newRlExportState, type RlColumns, type RlRowInput, rlTokenColumns, type TokenColumns, tokenColumns } from './export-rows';
 import { type ExportPlan, exportProfile, planSql, planTokenExport } from './export-plan';
@@ -16,7 +17,7 @@ import { loadO200k } from './openai';
 import { ProfileLoader, sha256Hex, type ProfileInfo, profileInfo, type TokenizerProfile } from './profile';
 import { renderChat, tokenPieces } from './render';
 import { TEST_BUILD } from '../util/test-build';
-import type { CountTimings, CursorBroker, ProfileFiles, RenderedStep, RlExportStats, TokenCountProgress, TokenizerWorkerApi } from './api';
+import type { CountTimings, CursorBroker, PendingCount, ProfileFiles, RenderedStep, RlExportStats, TokenCountProgress, TokenizerWorkerApi } from './api';
 import { type BenchEncodeResult, benchEncode } from './bench-encode';
 
 /**
@@ -196,12 +197,15 @@ export function createTokenizerWorkerApi(): TokenizerWorkerApi {
       rlExport = newRlExportState();
     },
 
-    /** Whether some step has no token_counts row under the active profile for its content (the service starts no helper worker when none has). */
-    async anyPending(): Promise<boolean> {
+    /**
+     * The steps without a token_counts row under the active profile for their content, and their content's bytes
+     * (CONTENT_BYTES_SQL): what a count has to do, from which the service decides how many helper workers to start.
+     */
+    async pending(): Promise<PendingCount> {
       if (!pool) throw new Error('tokenizer worker not initialised');
       if (!active) throw new Error('No tokenizer profile is set.');
-      // LIMIT 1: the first step found will do (a fresh import has them all to count)
-      return tableFromIPC(await pool.query(`SELECT 1 FROM (${todoSql(activeKey as string, 0, 1)}) LIMIT 1`)).numRows > 0;
+      const [row] = tableToRows(tableFromIPC(await pool.query(`SELECT count(*)::DOUBLE AS steps, coalesce(sum(${CONTENT_BYTES_SQL}), 0)::DOUBLE AS bytes FROM (${todoSql(activeKey as string, 0, 1)})`)));
+      return { steps: Number(row?.steps ?? 0), bytes: Number(row?.bytes ?? 0) };
     },
 
     /**

@@ -43,6 +43,9 @@ describe('TokenizerService.dispose', function () {
       return w;
     });
     setActiveTokenizer(svc);
+    // every counting worker (the pool is far under BYTES_PER_HELPER: helpers start only at a threshold this low), so
+    // the helpers' termination is checked too
+    svc.bytesPerHelper = 1;
     await svc.set(backtracking);
     // the count starts by itself and never ends: its workers are stuck in the regex
     const run = svc.whenCounted();

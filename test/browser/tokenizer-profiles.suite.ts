@@ -5,7 +5,8 @@
  */
 import { expect } from '@esm-bundle/chai';
 import type { PoolClient } from '../../src/pool/client';
-import type { TokenizerService } from '../../src/tokenizer/service';
+import { BYTES_PER_HELPER, CONTENT_BYTES_SQL } from '../../src/tokenizer/count-plan';
+import { countWorkers, type TokenizerService } from '../../src/tokenizer/service';
 import '../../src/views/inspector/aw-trainer-view';
 import { fixture, importerFor } from './helpers';
 import { disposeServices, MODEL, tokenizerPool, tokenizerService } from './tokenizer-helpers';
@@ -32,6 +33,8 @@ describe('tokenizer profiles and token_counts', function () {
     const r = await svc.whenCounted();
     const [{ n }] = await pool.rows('SELECT count(*)::INTEGER AS n FROM steps');
     expect(r?.rows).to.equal(n);
+    // a small pool (far under BYTES_PER_HELPER of content): the main worker alone, no helper loading the tokenizer
+    expect(r?.workers).to.equal(1);
     expect(r && r.tokenized < r.pieces, 'a repeated history is tokenized once').to.equal(true);
     const missing = await pool.rows('SELECT count(*)::INTEGER AS n FROM steps s ANTI JOIN token_counts t USING (step_id)');
     expect(missing[0].n).to.equal(0);
@@ -47,6 +50,40 @@ describe('tokenizer profiles and token_counts', function () {
     expect(here?.error).to.equal(null);
     expect(row.n_tokens).to.equal(here?.nTokens);
     expect(row.n_tokens as number).to.be.greaterThan(50);
+  });
+
+  it('helpers count only past BYTES_PER_HELPER of pending content (one per BYTES_PER_HELPER, up to countWorkers()), with the same rows', async () => {
+    if (!svc.info()) await svc.set({ bundled: 'qwen3' });
+    await svc.whenCounted();
+    const rows = async () => pool.rows('SELECT step_id, content_hash, n_prompt_tokens, n_response_tokens, n_tokens, template_error, lost_reasoning, lost_tool_calls, lost_tool_results, lost_content FROM token_counts ORDER BY step_id');
+    const one = await rows();
+    const [{ steps, bytes }] = await pool.rows(`SELECT count(*)::INTEGER AS steps, sum(${CONTENT_BYTES_SQL})::DOUBLE AS bytes FROM steps`);
+    expect(bytes as number).to.be.greaterThan(0).and.lessThan(BYTES_PER_HELPER);
+    const all = countWorkers();
+    try {
+      // every step pending again, its content one byte under the threshold: the main worker alone
+      await pool.exec('DELETE FROM token_counts');
+      svc.bytesPerHelper = (bytes as number) + 1;
+      const under = await svc.count();
+      expect([under?.counted, under?.workers]).to.deep.equal([steps, 1]);
+      // at the threshold: one helper (when there is a second core); at a third of it: every counting worker
+      await pool.exec('DELETE FROM token_counts');
+      svc.bytesPerHelper = bytes as number;
+      const at = await svc.count();
+      expect([at?.counted, at?.workers]).to.deep.equal([steps, Math.min(all, 2)]);
+      expect(await rows(), 'the rows of two workers equal those of one').to.deep.equal(one);
+      await pool.exec('DELETE FROM token_counts');
+      svc.bytesPerHelper = Math.floor((bytes as number) / 3);
+      const third = await svc.count();
+      expect([third?.counted, third?.workers]).to.deep.equal([steps, all]);
+      expect(await rows()).to.deep.equal(one);
+    } finally {
+      svc.bytesPerHelper = BYTES_PER_HELPER;
+    }
+    // helpers that hold the profile count whatever the work (they cost nothing more), even a single changed step
+    await pool.exec(`UPDATE steps SET messages = list_append(messages, {'role': 'user', 'content': 'and one more', 'reasoning': NULL, 'name': NULL, 'tool_call_id': NULL, 'tool_calls': NULL, 'parts': NULL}) WHERE step_id = (SELECT max(step_id) FROM steps)`);
+    const again = await svc.whenCounted();
+    expect([again?.counted, again?.workers]).to.deep.equal([1, all]);
   });
 
   it('a count keeps the rows of steps counted before (same profile, same content) and counts only the rest', async () => {
@@ -110,7 +147,9 @@ describe('tokenizer profiles and token_counts', function () {
     expect(second.info()).to.equal(null);
     await second.restore();
     expect(second.info()).to.deep.equal(info);
-    // its count after the restore finds every step counted: the main worker alone, no helper loading the tokenizer
+    // its count after the restore finds every step counted: the main worker alone, no helper loading the tokenizer,
+    // even with the threshold at 1 byte (nothing pending is no work at all, not merely a small one)
+    second.bytesPerHelper = 1;
     const r = await second.whenCounted();
     expect([r?.counted, r?.workers]).to.deep.equal([0, 1]);
   });

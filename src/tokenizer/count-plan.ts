@@ -1,0 +1,42 @@
+/**
+ * How many workers a token count uses (TokenizerService.count): the main tokenizer worker, which holds the profile
+ * already, and helpers, each of which must first load the whole profile (the bundled Qwen3's 11 MB tokenizer.json).
+ */
+
+/**
+ * A step's content in bytes as the tokenizer worker's pending() sums it over the steps still to count: its messages,
+ * response and tools as text (a message's struct printed whole, field names and all). BYTES_PER_HELPER is in these
+ * bytes; bench/tokens-helper.mjs reads this line and measures a worker's count rate with it.
+ */
+export const CONTENT_BYTES_SQL = 'coalesce(strlen(CAST(messages AS VARCHAR)), 0) + coalesce(strlen(CAST(response AS VARCHAR)), 0) + coalesce(strlen(tools), 0)';
+
+/**
+ * Pending content bytes (CONTENT_BYTES_SQL) per helper worker worth starting.
+ *
+ * Measured by bench/tokens-helper.mjs (headless Chromium with the app's flags, test build, on a 2-core machine shared
+ * with other jobs, load average 3.5–5, 2026-12-06):
+ * - load: a new worker made ready with the bundled Qwen3 profile (worker start, the 11 MB tokenizer.json fetched and
+ *   parsed): 1.00–1.51 s wall, 1.04–1.47 CPU-s (6 runs, median ≈ 1.3);
+ * - rate: one worker counting the bench's generated multi-turn files (2,378 steps / 5.15 MB of content, 4,792 / 10.3 MB,
+ *   9,529 / 20.3 MB): 1.7–3.6 MB/s of wall, median ≈ 2.7 MB/s (2.0–4.4 MB/s of CPU); the demo data (233 steps,
+ *   0.23 MB) 0.6–0.9 MB/s, on a worker not yet warmed up;
+ * - a helper's real cost: the same files counted by two workers took 2.0 / 3.4 CPU-s (10.3 MB) and 2.7 CPU-s
+ *   (20.3 MB) more than by one: its load, plus its own warm-up and its shard's queries, ≈ 2.7 CPU-s.
+ *
+ * A helper costs that in CPU (and a copy of the tokenizer in memory) whatever it counts, and in wall time its load:
+ * the helpers are made ready before any shard starts. With W bytes at rate r and a helper's cost L, one worker takes
+ * W / r, two take L + W / (2r) on a free core: the helper pays only past W = 2·r·L ≈ 2 × 2.7 MB/s × 2.7 s ≈ 15 MB.
+ * (On the shared 2-core machine, with no core free, two workers were slower still at 20.3 MB: 8.7 s against 5.6 s.)
+ * The demo data and the test pools (well under 1 MB) are counted by the main worker alone.
+ */
+export const BYTES_PER_HELPER = 15_000_000;
+
+/**
+ * The workers to count `pendingBytes` of content with: 1 (the main worker alone) plus one helper per `bytesPerHelper`,
+ * up to `all` (countWorkers()). Nothing pending starts no helper.
+ */
+export function countingWorkerCount(pendingBytes: number, all: number, bytesPerHelper = BYTES_PER_HELPER): number {
+  if (!(pendingBytes > 0) || all <= 1) return 1;
+  const helpers = bytesPerHelper > 0 ? Math.floor(pendingBytes / bytesPerHelper) : all - 1;
+  return 1 + Math.min(all - 1, helpers);
+}
