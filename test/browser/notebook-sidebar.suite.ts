@@ -45,6 +45,34 @@ describe('notebook schema sidebar and query history', function () {
     host.remove();
   });
 
+  it('reads the schema only once it is shown: a hidden sidebar (the Notebook tab at start) asks the pool nothing', async () => {
+    const asked: string[] = [];
+    const spy = Object.create(pool) as PoolClient;
+    spy.rows = (sql: string) => {
+      asked.push(sql);
+      return pool.rows(sql);
+    };
+    const h = servicesHost();
+    h.services = notebookServices(spy);
+    // in view once shown (a hidden view reads when it comes into view: pool-refresh.ts)
+    h.style.cssText = 'display: none; position: fixed; top: 0; left: 0; width: 300px; height: 400px; z-index: 10;';
+    const el = document.createElement('aw-notebook-sidebar') as AwNotebookSidebar;
+    el.notebookSchema = 'nb_hidden_sidebar';
+    h.append(el);
+    document.body.append(h);
+    try {
+      await el.updateComplete;
+      await new Promise((r) => setTimeout(r, 300));
+      const schemaReads = () => asked.filter((q) => q.includes('information_schema.columns')).length;
+      expect(schemaReads(), 'reads while hidden').to.equal(0);
+      h.style.display = 'block';
+      await until(() => !!el.shadowRoot!.querySelector('[aria-label="Insert table name steps"]'), 'the tables once shown', 2_000);
+      expect(schemaReads(), 'reads once shown').to.equal(1);
+    } finally {
+      h.remove();
+    }
+  });
+
   it('lists the pool’s tables and views and this notebook’s cell views, with each column’s type as DESCRIBE gives it', async () => {
     await until(() => !!sb('[aria-label="Insert table name steps"]') && !!sb('[aria-label="Insert table name rewards"]'), 'tables', 1_200);
     const kinds = Object.fromEntries(
