@@ -156,6 +156,18 @@ describe('PoolQueryController (every view re-reads the pool through it)', () => 
     expect(view.reads, 'shown, a new input reads now').to.equal(3);
   });
 
+  it('a view hidden and shown again before the next frame still reads what came while it was hidden', async () => {
+    await mounted();
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))); // its observer has seen it shown
+    // in one task: no rendering step sees it hidden, so its observer has no change to report
+    view.style.display = 'none';
+    pool.write('steps');
+    view.style.display = '';
+    expect(view.query.stale).to.equal(true);
+    await until(() => view.reads === 2, 'read once shown again');
+    expect(view.query.stale).to.equal(false);
+  });
+
   it('disconnected it stops listening and reading; connected again it listens and reads', async () => {
     await mounted();
     view.remove();

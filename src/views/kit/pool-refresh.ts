@@ -118,8 +118,20 @@ export class PoolQueryController implements ReactiveController {
   /** The view's own inputs changed (a filter, a sort): re-read now if it is shown, when it is shown if hidden. */
   invalidate(): Promise<void> {
     if (this.host.checkVisibility()) return this.refresh();
-    this.stale = true;
+    this.markStale();
     return this.settled;
+  }
+
+  /**
+   * Hidden now: re-read once shown. The host is observed anew, so the next rendering step reports whether it is shown
+   * then: an IntersectionObserver reports changes between its rendering steps only, and a view hidden and shown again
+   * between two of them (a quick tab switch; a loaded machine's late frame) got no callback and stayed stale.
+   */
+  private markStale(): void {
+    this.stale = true;
+    if (!this.shown) return;
+    this.shown.unobserve(this.host);
+    this.shown.observe(this.host);
   }
 
   /** Follow the pool the host has now: a new one is subscribed to and, with `read`, read from. */
@@ -136,7 +148,7 @@ export class PoolQueryController implements ReactiveController {
     const t = this.options.tables;
     if (typeof t === 'function' ? !t(tables) : !tables.some((x) => t.includes(x))) return;
     if (!this.host.checkVisibility()) {
-      this.stale = true;
+      this.markStale();
       return;
     }
     const now = performance.now();
@@ -147,7 +159,7 @@ export class PoolQueryController implements ReactiveController {
       this.timer = undefined;
       if (this.host.checkVisibility()) void this.refresh();
       else {
-        this.stale = true;
+        this.markStale();
         this.settle();
       }
     }, wait);
