@@ -9,7 +9,6 @@ import { after, describe } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 
-
 /**
  * Whether a test file must run apart from the shared unit files: it sets V8 flags (they stay set for every file after
  * it: a golden snapshot made without JSON.parse source text failed after a file that turned it on), or starts the
