@@ -24,7 +24,7 @@ import type { CommitResult, ImportCommit, ImportMeta } from './port';
 import { type MigrationOutcome, migrate } from './migrations';
 import { execOne, readOnlyQuery, withTimeMacros } from './read-only';
 import { RemoteTables } from './remote-tables';
-import { DDL, SCHEMA_VERSION } from './schema';
+import { DATA_TABLES, DDL, SCHEMA_VERSION } from './schema';
 import { SCHEMA_HASH, SCHEMA_OBJECTS, SCHEMA_OBJECTS_SQL } from './schema-hash';
 import { TrajectoryStats } from './stats';
 
@@ -412,7 +412,7 @@ export class PoolEngine {
       clear: (): void => {
         this.writable();
         this.run('BEGIN TRANSACTION');
-        for (const t of ['steps', 'trajectory_stats', 'curation', 'import_errors', 'imports', 'token_counts']) this.run(`DELETE FROM ${t}`);
+        for (const t of DATA_TABLES) this.run(`DELETE FROM ${t}`);
         this.run('COMMIT');
         this.checkpoint();
       },

@@ -38,6 +38,9 @@ export const STEPS_COLUMNS_DDL = Object.entries(STEP_COLUMNS)
 /** The schema this build writes; pools saved with an older one are migrated at open (src/pool/migrations.ts, docs/decisions/023). */
 export const SCHEMA_VERSION = 4;
 
+/** The tables that hold a pool's data, emptied by "Clear pool" (the schema, views and macros stay). */
+export const DATA_TABLES = ['steps', 'trajectory_stats', 'curation', 'import_errors', 'imports', 'token_counts'] as const;
+
 export const DDL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS steps (${STEPS_COLUMNS_DDL})`,
   // pools made before decision 011 get the source's own trajectory id as their last column

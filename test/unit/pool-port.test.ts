@@ -19,6 +19,7 @@ import { datasetSql, LAYOUTS, type LayoutOptions, resolveLayoutOptions } from '.
 import { ingestFile } from '../../src/ingest/pipeline';
 import { stepsToIPC } from '../../src/record/step-arrow';
 import type { PoolChange, PoolPort, Row } from '../../src/pool/port';
+import { DATA_TABLES } from '../../src/pool/schema';
 import { startPool } from './helpers/page-workers';
 import { scratchDir } from '../scratch.mjs';
 
@@ -295,8 +296,8 @@ const poolOf = (e: Engine): Promise<Port> => {
 after(async () => {
   for (const p of pools.values()) await (await p.catch(() => null))?.close();
 });
-/** Every row the checks and imports write, gone: the pool as a new one answers (its schema, its sequences go on). */
-const emptyPool = (p: PoolPort) => p.exec(['steps', 'trajectory_stats', 'curation', 'import_errors', 'imports', 'token_counts'].map((t) => `DELETE FROM ${t}`).join(';\n'));
+/** Every row the checks and imports write, gone, as "Clear pool" empties it: the pool as a new one answers (its schema, its sequences go on). */
+const emptyPool = (p: PoolPort) => p.exec(DATA_TABLES.map((t) => `DELETE FROM ${t}`).join(';\n'));
 
 describe('pool port: both engines, the same answers', () => {
   const answers = new Map<string, Map<string, unknown>>();
