@@ -4,7 +4,7 @@
  */
 
 /**
- * A step's content in bytes as the tokenizer worker's pending() sums it over the steps still to count: its messages,
+ * A step's content in bytes as the tokenizer worker's pendingBytes() sums it over the steps still to count: its messages,
  * response and tools as text (a message's struct printed whole, field names and all). BYTES_PER_HELPER is in these
  * bytes; bench/tokens-helper.mjs reads this line and measures a worker's count rate with it.
  */

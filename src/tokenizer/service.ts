@@ -495,7 +495,7 @@ export class TokenizerService {
         const all = countWorkers();
         let loaded = 0;
         while (loaded < all - 1 && this.helpers[loaded]?.files === this.files) loaded++;
-        const n = loaded === all - 1 ? all : Math.max(1 + loaded, countingWorkerCount((await this.guard((await this.worker()).pending())).bytes, all, this.bytesPerHelper));
+        const n = loaded === all - 1 ? all : Math.max(1 + loaded, countingWorkerCount(await this.guard((await this.worker()).pendingBytes()), all, this.bytesPerHelper));
         const workers = await this.countingWorkers(n);
         const shards = workers.map(() => ({ done: 0, total: 0, tokenized: 0, pieces: 0 }));
         const parts = await this.guard(Promise.all(

@@ -17,7 +17,7 @@ import { loadO200k } from './openai';
 import { ProfileLoader, sha256Hex, type ProfileInfo, profileInfo, type TokenizerProfile } from './profile';
 import { renderChat, tokenPieces } from './render';
 import { TEST_BUILD } from '../util/test-build';
-import type { CountTimings, CursorBroker, PendingCount, ProfileFiles, RenderedStep, RlExportStats, TokenCountProgress, TokenizerWorkerApi } from './api';
+import type { CountTimings, CursorBroker, ProfileFiles, RenderedStep, RlExportStats, TokenCountProgress, TokenizerWorkerApi } from './api';
 import { type BenchEncodeResult, benchEncode } from './bench-encode';
 
 /**
@@ -198,14 +198,14 @@ export function createTokenizerWorkerApi(): TokenizerWorkerApi {
     },
 
     /**
-     * The steps without a token_counts row under the active profile for their content, and their content's bytes
-     * (CONTENT_BYTES_SQL): what a count has to do, from which the service decides how many helper workers to start.
+     * The content bytes (CONTENT_BYTES_SQL) of the steps without a token_counts row under the active profile for their
+     * content: what a count has to do, from which the service decides how many helper workers to start.
      */
-    async pending(): Promise<PendingCount> {
+    async pendingBytes(): Promise<number> {
       if (!pool) throw new Error('tokenizer worker not initialised');
       if (!active) throw new Error('No tokenizer profile is set.');
-      const [row] = tableToRows(tableFromIPC(await pool.query(`SELECT count(*)::DOUBLE AS steps, coalesce(sum(${CONTENT_BYTES_SQL}), 0)::DOUBLE AS bytes FROM (${todoSql(activeKey as string, 0, 1)})`)));
-      return { steps: Number(row?.steps ?? 0), bytes: Number(row?.bytes ?? 0) };
+      const [row] = tableToRows(tableFromIPC(await pool.query(`SELECT coalesce(sum(${CONTENT_BYTES_SQL}), 0)::DOUBLE AS bytes FROM (${todoSql(activeKey as string, 0, 1)})`)));
+      return Number(row?.bytes ?? 0);
     },
 
     /**
