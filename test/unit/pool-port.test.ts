@@ -345,11 +345,17 @@ describe('pool port: both engines, the same answers', () => {
 });
 
 /**
- * Every layout of every fixture, also against the golden file (this was test/unit/export-differential.test.ts, which
- * imported every fixture a third time): test/fixtures/export-golden.json holds each case's columns (DuckDB types),
- * row count and a SHA-256 of the rows as canonical JSON, as the page's engine gave them when it was last meant to
- * change. A storage or layout change that alters a layout's columns or values fails here, naming the fixture and the
- * case; both engines are held to it, as they must give the same rows. Regenerate only when an output is meant to change:
+ * Every layout of every fixture, against the golden file, and both engines' rows of every layout over every fixture at
+ * once (this was test/unit/export-differential.test.ts, which imported every fixture a third time).
+ * test/fixtures/export-golden.json holds each case's columns (DuckDB types), row count and a SHA-256 of the rows as
+ * canonical JSON, as they were when an output was last meant to change: for each fixture imported alone into a new pool
+ * (the CLI's engine), for the empty pool and for the pool that holds every fixture (both engines). A storage or layout
+ * change that alters a layout's columns or values fails here, naming the fixture and the case.
+ * Why each fixture alone runs on one engine only: a layout's query costs DuckDB-WASM ≈ 10–50 ms of planning whatever
+ * its rows (the fixtures' 1,500 queries were ≈ 30 s of the file's 37), and the SQL is the same on both engines. What
+ * an engine makes of the data is compared on the pool that holds every fixture's rows, with the same cases; the hosts'
+ * own files of that pool (the page's Workbench and exporter, the CLI's commands): test/unit/page-cli-agree.test.ts.
+ * Regenerate only when an output is meant to change:
  *   UPDATE_EXPORT_GOLDEN=1 node --import tsx --test test/unit/pool-port.test.ts
  * To see what changed, write every case's rows (one file per fixture and case) before and after, and diff the folders:
  *   EXPORT_ROWS_DIR=/tmp/rows-after node --import tsx --test test/unit/pool-port.test.ts
@@ -365,94 +371,131 @@ const CASES: [string, LayoutOptions][] = [
   ['steps redacted', { layout: 'steps', redact: true }],
 ];
 const FIXTURES = ['core/chat.jsonl', ...readdirSync('test/fixtures/formats').filter((f) => !/\.(md|txt)$/.test(f)).map((f) => `formats/${f}`)].sort();
+/** The golden file's two entries beside the fixtures': the cases on a new pool, and on the pool holding every fixture. */
+const EMPTY = '(a new pool)';
+const ALL = '(every fixture in one pool)';
 type Case = { columns: string[]; rows: string[] } | { error: string };
 type Golden = { columns: string[]; rows: number; sha256: string } | { error: string };
+type Cases = Record<string, Case>;
 const golden = (c: Case): Golden => ('error' in c ? c : { columns: c.columns, rows: c.rows.length, sha256: createHash('sha256').update(c.rows.join('\n')).digest('hex') });
+/** What an import report says, in one line: the import case of a fixture's entry. */
+const reported = (r: ImportReport) => [r.status, r.format ?? '', `added ${r.added}`];
 
 /**
- * Every importable fixture imported into each engine (the pipeline, then the port's import), every case's columns and rows as canonical JSON.
- * Two answers are reused rather than asked again (each query of a layout costs ≈ 10–50 ms of the engine's planning,
- * whatever the rows): DESCRIBE's, by the SQL and the tables' columns (binding reads no rows, so one SQL on one schema
- * has one answer; verl_prompts' SQL differs by fixture and is described anew), and every case's, for a fixture whose
- * import left steps and curation empty (the layouts read nothing else), by the first such fixture's empty-pool answers.
+ * Every case's columns and rows, as canonical JSON, on the pool as it is now (`label` names it in EXPORT_ROWS_DIR).
+ * DESCRIBE's answers are reused by the SQL and the tables' columns (binding reads no rows, so one SQL on one schema
+ * has one answer; verl_prompts' SQL differs by the pool's metadata and is described anew).
  */
-async function layoutRows(p: PoolPort, engine: string): Promise<Record<string, Record<string, Case>>> {
-  const out: Record<string, Record<string, Case>> = {};
+async function casesNow(p: PoolPort, engine: string, label: string, described: Map<string, string[]>, schema: string): Promise<Cases> {
+  const cases: Cases = {};
+  for (const [name, o] of CASES) {
+    try {
+      const opts = await resolveLayoutOptions((sql) => p.rows(sql), o);
+      const sql = datasetSql(opts);
+      const key = `${schema}\n${sql}`;
+      const columns = described.get(key) ?? (await rows(p, `DESCRIBE ${sql}`)).map((c) => `${c.column_name}:${c.column_type}`);
+      described.set(key, columns);
+      cases[name] = { columns, rows: (await rows(p, sql)).map((x) => JSON.stringify(canonical(x))) };
+      if (ROWS_DIR) {
+        mkdirSync(join(ROWS_DIR, engine.replace(/\W+/g, '_')), { recursive: true });
+        writeFileSync(join(ROWS_DIR, engine.replace(/\W+/g, '_'), `${label.replaceAll(/[^a-z0-9.+_-]/gi, '_')}.${name.replaceAll(/[^a-z0-9+_-]/gi, '_')}.jsonl`), `${(cases[name] as { rows: string[] }).rows.join('\n')}\n`);
+      }
+    } catch (err) {
+      cases[name] = { error: (err as Error).message.split('\n')[0] ?? '' };
+    }
+  }
+  return cases;
+}
+
+/** How many rows the layouts could read (steps and curation; they read nothing else), and the pool's columns. */
+async function poolState(p: PoolPort): Promise<{ n: number; schema: string }> {
+  const [state] = await rows(p, `SELECT (SELECT count(*) FROM steps) + (SELECT count(*) FROM curation) AS n,
+    (SELECT string_agg(table_name || '.' || column_name || ':' || data_type, ',' ORDER BY table_name, column_index) FROM duckdb_columns() WHERE NOT internal) AS schema`);
+  return { n: Number(state?.n), schema: String(state?.schema) };
+}
+
+/**
+ * Each fixture imported alone into the pool (emptied before each), and every case laid out: its import report, then
+ * its cases. A fixture whose import left the pool empty has the empty pool's answers, asked once.
+ */
+async function eachFixtureAlone(p: PoolPort, engine: string): Promise<Record<string, Cases>> {
+  const out: Record<string, Cases> = {};
   const described = new Map<string, string[]>();
-  let empty: Record<string, Case> | undefined;
+  let empty: Cases | undefined;
   for (const f of FIXTURES) {
     await emptyPool(p);
     const r = await imp(p, fixture(f));
-    const cases: Record<string, Case> = { import: { columns: [r.status, r.format ?? '', `added ${r.added}`], rows: [] } };
-    const [state] = await rows(p, `SELECT (SELECT count(*) FROM steps) + (SELECT count(*) FROM curation) AS n,
-      (SELECT string_agg(table_name || '.' || column_name || ':' || data_type, ',' ORDER BY table_name, column_index) FROM duckdb_columns() WHERE NOT internal) AS schema`);
-    if (state?.n === 0 && empty && !ROWS_DIR) {
+    const state = await poolState(p);
+    const cases: Cases = { import: { columns: reported(r), rows: [] } };
+    if (state.n === 0 && empty && !ROWS_DIR) {
       out[f] = { ...cases, ...empty };
       continue;
     }
-    for (const [name, o] of CASES) {
-      try {
-        const opts = await resolveLayoutOptions((sql) => p.rows(sql), o);
-        const sql = datasetSql(opts);
-        const key = `${state?.schema}\n${sql}`;
-        const columns = described.get(key) ?? (await rows(p, `DESCRIBE ${sql}`)).map((c) => `${c.column_name}:${c.column_type}`);
-        described.set(key, columns);
-        cases[name] = { columns, rows: (await rows(p, sql)).map((x) => JSON.stringify(canonical(x))) };
-        if (ROWS_DIR) {
-          mkdirSync(join(ROWS_DIR, engine.replace(/\W+/g, '_')), { recursive: true });
-          writeFileSync(join(ROWS_DIR, engine.replace(/\W+/g, '_'), `${f.replaceAll('/', '_')}.${name.replaceAll(/[^a-z0-9+_-]/gi, '_')}.jsonl`), `${(cases[name] as { rows: string[] }).rows.join('\n')}\n`);
-        }
-      } catch (err) {
-        cases[name] = { error: (err as Error).message.split('\n')[0] ?? '' };
-      }
-    }
-    out[f] = cases;
-    if (state?.n === 0) empty ??= Object.fromEntries(Object.entries(cases).filter(([k]) => k !== 'import'));
+    const laid = await casesNow(p, engine, f.replaceAll('/', '_'), described, state.schema);
+    out[f] = { ...cases, ...laid };
+    if (state.n === 0) empty ??= laid;
   }
   return out;
 }
 
-describe('pool port: every layout of every fixture, the same rows out of both engines and as the golden file', () => {
-  const got: Record<string, Awaited<ReturnType<typeof layoutRows>>> = {};
-  // both engines' loops at once (wall time: each engine is a thread of its own); each `it` waits for its own
-  const runs = new Map<string, Promise<Awaited<ReturnType<typeof layoutRows>>>>();
-  const startAll = () => {
-    for (const e of ENGINES) {
-      if (runs.has(e.name)) continue;
-      // a new pool of its own: the steps layout holds import_id, which the golden file holds from 1
-      const run = (async () => {
-        const p = await e.open();
-        try {
-          return await layoutRows(p, e.name);
-        } finally {
-          await p.close();
-        }
-      })();
-      run.catch(() => {}); // reported by its own `it`
-      runs.set(e.name, run);
-    }
+/** The cases on the new pool, then every fixture imported into it one after another (their reports) and the cases again. */
+async function everyFixtureAtOnce(p: PoolPort, engine: string): Promise<Record<string, Cases>> {
+  const described = new Map<string, string[]>();
+  const atFirst = await casesNow(p, engine, EMPTY, described, (await poolState(p)).schema);
+  const imports: string[] = [];
+  for (const f of FIXTURES) imports.push(JSON.stringify([f, ...reported(await imp(p, fixture(f)))]));
+  const state = await poolState(p);
+  return { [EMPTY]: atFirst, [ALL]: { import: { columns: [], rows: imports }, ...(await casesNow(p, engine, 'all', described, state.schema)) } };
+}
+
+describe('pool port: every layout of every fixture, as the golden file and the same rows out of both engines', () => {
+  // each on a new pool of its own (the steps layout holds import_id, which the golden file holds from 1), all at once
+  // (wall time: each engine is a thread of its own); each `it` waits for its own
+  const runs = new Map<string, Promise<Record<string, Cases>>>();
+  const run = (key: string, e: Engine, body: (p: PoolPort, engine: string) => Promise<Record<string, Cases>>) => {
+    const r = (async () => {
+      const p = await e.open();
+      try {
+        return await body(p, e.name);
+      } finally {
+        await p.close();
+      }
+    })();
+    r.catch(() => {}); // reported by its own `it`
+    runs.set(key, r);
   };
+  const [page, cli] = ENGINES as [Engine, Engine];
+  const startAll = () => {
+    if (runs.size) return;
+    run('alone', cli, eachFixtureAlone);
+    for (const e of ENGINES) run(e.name, e, everyFixtureAtOnce);
+  };
+  const got = new Map<string, Record<string, Cases>>();
+  it(`${cli.name}: each fixture alone in a new pool, laid out`, async () => {
+    startAll();
+    got.set('alone', await (runs.get('alone') as Promise<Record<string, Cases>>));
+  });
   for (const e of ENGINES) {
-    it(`${e.name}: imported and laid out`, async () => {
+    it(`${e.name}: a new pool, then every fixture in it, laid out`, async () => {
       startAll();
-      got[e.name] = await (runs.get(e.name) as Promise<Awaited<ReturnType<typeof layoutRows>>>);
+      got.set(e.name, await (runs.get(e.name) as Promise<Record<string, Cases>>));
     });
   }
-  it('the same rows', () => {
-    const [a, b] = ENGINES.map((e) => got[e.name] ?? {});
-    assert.ok(Object.keys(a ?? {}).length > 20);
+  it('the same rows out of both engines, on a new pool and on the pool that holds every fixture', () => {
+    const [a, b] = [got.get(page.name) ?? {}, got.get(cli.name) ?? {}];
+    assert.deepEqual(Object.keys(a), [EMPTY, ALL]);
     const differ: string[] = [];
-    for (const [f, cases] of Object.entries(a ?? {})) {
-      for (const [k, v] of Object.entries(cases)) if (JSON.stringify(b?.[f]?.[k]) !== JSON.stringify(v)) differ.push(`${f} › ${k}`);
+    for (const [pool, cases] of Object.entries(a)) {
+      for (const [k, v] of Object.entries(cases)) if (JSON.stringify(b[pool]?.[k]) !== JSON.stringify(v)) differ.push(`${pool} › ${k}`);
     }
     assert.deepEqual(differ, [], `layouts whose rows differ between the engines:\n${differ.join('\n')}`);
-    // the comparison means something: most fixtures import rows, and the layouts have rows
-    const withRows = Object.values(a ?? {}).filter((c) => 'rows' in (c.sft ?? {}) && (c.sft as { rows: string[] }).rows.length > 0);
-    assert.ok(withRows.length > 10, `${withRows.length} fixtures with sft rows`);
+    // the comparison means something: every layout has rows from the fixtures, none failed
+    const all = a[ALL] ?? {};
+    assert.deepEqual(CASES.filter(([k]) => !('rows' in (all[k] ?? {})) || (all[k] as { rows: string[] }).rows.length === 0).map(([k]) => k), []);
   });
   it('the same columns and values as the golden file', () => {
-    const page = got[ENGINES[0]?.name ?? ''] ?? {};
-    const mine = Object.fromEntries(Object.entries(page).map(([f, cases]) => [f, Object.fromEntries(Object.entries(cases).map(([k, c]) => [k, golden(c)]))]));
+    const alone = got.get('alone') ?? {};
+    const mine = Object.fromEntries(Object.entries({ ...alone, ...got.get(page.name) }).map(([f, cases]) => [f, Object.fromEntries(Object.entries(cases).map(([k, c]) => [k, golden(c)]))]));
     if (UPDATE_GOLDEN) {
       // one line per fixture and case: a change shows as a one-line diff
       const lines = Object.entries(mine).map(([f, cases]) => `${JSON.stringify(f)}: {\n${Object.entries(cases).map(([k, o]) => `  ${JSON.stringify(k)}: ${JSON.stringify(o)}`).join(',\n')}\n}`);
@@ -460,11 +503,15 @@ describe('pool port: every layout of every fixture, the same rows out of both en
       return;
     }
     const want = JSON.parse(readFileSync(GOLDEN, 'utf8')) as Record<string, Record<string, Golden>>;
+    assert.deepEqual(Object.keys(mine), [...FIXTURES, EMPTY, ALL]);
     assert.deepEqual(Object.keys(mine), Object.keys(want), 'the fixtures compared');
     // every difference named at once, not only the first
-    const differ = FIXTURES.flatMap((f) => Object.keys(want[f] ?? {}).filter((k) => JSON.stringify(mine[f]?.[k]) !== JSON.stringify(want[f]?.[k])).map((k) => `${f} › ${k}`));
+    const differ = Object.keys(want).flatMap((f) => Object.keys(want[f] ?? {}).filter((k) => JSON.stringify(mine[f]?.[k]) !== JSON.stringify(want[f]?.[k])).map((k) => `${f} › ${k}`));
     assert.deepEqual(differ, [], `layouts that changed:\n${differ.join('\n')}`);
+    // the comparison means something: most fixtures import rows, and the layouts have rows
     const imported = FIXTURES.filter((f) => !/^added 0$/.test(String((want[f]?.import as { columns?: string[] } | undefined)?.columns?.[2])));
     assert.ok(imported.length >= FIXTURES.length / 2, `${imported.length} of ${FIXTURES.length} fixtures import rows`);
+    const withRows = FIXTURES.filter((f) => ((want[f]?.sft as { rows?: number } | undefined)?.rows ?? 0) > 0);
+    assert.ok(withRows.length > 10, `${withRows.length} fixtures with sft rows`);
   });
 });
