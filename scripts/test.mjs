@@ -1,9 +1,9 @@
 // `npm test`: typecheck, lint, unit tests (node), build, browser tests (web-test-runner), e2e tests
 // (playwright-core on the built app). Prints each stage and one closing summary line.
 //
-// Three lanes run side by side (decision 029, revised in decision 089): typecheck → lint → unit → the pool port's
-// conformance file (unit-3) in one; the files that run the app's workers in threads (unit-2), then the browser stage,
-// in the second; the build, then the e2e stage, in the third. Clean-clone runs on this 2-core machine: two lanes 772 s
+// Three lanes run side by side (decision 029, revised in decision 089): typecheck → lint → unit → the two files that
+// compare the engines and the hosts (unit-3) in one; the other files that run the app's workers in threads (unit-2),
+// then the browser stage, in the second; the build, then the e2e stage, in the third. Clean-clone runs on this 2-core machine: two lanes 772 s
 // wall, three 644 s, four 711 s (the unit stages doubled under contention); which stage goes where only evens out the
 // lanes' ends (decision 089).
 // Each stage's output is buffered and printed whole when the stage ends, so the log reads stage by stage.
@@ -15,11 +15,14 @@ import { isolated } from './one-process.mjs';
 // Node 20's --test takes files, not folders or globs.
 const files = (dir, suffix) => readdirSync(dir).filter((f) => f.endsWith(suffix)).sort().map((f) => `${dir}/${f}`);
 
-/** The pool port's conformance file (both engines, every layout of every fixture) runs in lane 1 after the unit stage (unit-3). */
-const PORT = 'test/unit/pool-port.test.ts';
+/**
+ * The pool port's conformance file (both engines, every layout of every fixture) and the page-and-CLI agreement (both
+ * hosts, every fixture): in one process in lane 1 after the unit stage (unit-3), to even out the lanes' ends.
+ */
+const ENGINES_AND_HOSTS = ['test/unit/pool-port.test.ts', 'test/unit/page-cli-agree.test.ts'];
 
 const unitFiles = files('test/unit', '.test.ts');
-const UNIT = { shared: unitFiles.filter((f) => !isolated(f)), own: unitFiles.filter((f) => isolated(f) && f !== PORT) };
+const UNIT = { shared: unitFiles.filter((f) => !isolated(f)), own: unitFiles.filter((f) => isolated(f) && !ENGINES_AND_HOSTS.includes(f)) };
 
 const argv = process.argv.slice(2);
 const serial = argv.includes('--serial');
@@ -34,7 +37,7 @@ const all = [
   // command line: the CLI's threads take the parent's execArgv, where Worker refuses V8 flags (page-cli-agree failed)
   { name: 'unit', lane: 1, cmd: 'node', args: ['--import', 'tsx', '--test-reporter=spec', 'scripts/one-process.mjs', ...UNIT.shared], kind: 'node' },
   { name: 'unit-2', lane: 2, cmd: 'node', args: ['--import', 'tsx', '--test-reporter=spec', 'scripts/one-process.mjs', ...UNIT.own], kind: 'node' },
-  { name: 'unit-3', lane: 1, cmd: 'node', args: ['--import', 'tsx', '--test', '--test-reporter=spec', PORT], kind: 'node' },
+  { name: 'unit-3', lane: 1, cmd: 'node', args: ['--import', 'tsx', '--test-reporter=spec', 'scripts/one-process.mjs', ...ENGINES_AND_HOSTS], kind: 'node' },
   { name: 'build', lane: 3, cmd: 'npx', args: ['vite', 'build', '--mode', 'test', '--logLevel', 'warn'], kind: 'check' },
   { name: 'browser', lane: 2, cmd: 'npx', args: ['web-test-runner'], kind: 'wtr' },
   // the e2e files one after the other in one process and one shared Chromium, each file on its own origin
