@@ -211,6 +211,48 @@ describe('<aw-dashboard>', () => {
     await pool.exec('DROP SCHEMA nb_exportpick CASCADE');
   });
 
+  it("a live preview re-runs at a notebook's run only when it reads one of the notebook's views", async () => {
+    // the previews the form asked for: each asks for its first five rows once (headOf; pool.rows goes through query too)
+    let previews = 0;
+    const services = testServices(pool);
+    const counting = Object.create(pool) as PoolClient;
+    counting.query = (sql: string) => {
+      if (/\) LIMIT 5$/.test(sql)) previews++;
+      return pool.query(sql);
+    };
+    services.pool = counting;
+    const form = document.createElement('aw-export-form');
+    form.services = services;
+    form.source = 'pool';
+    form.layout = 'steps';
+    form.trainableOnly = false;
+    form.previewing = true;
+    document.body.append(form);
+    await until(() => form.preview !== null, 'the first preview');
+    expect(previews, 'previews at the start').to.equal(1);
+    const doc = parseNotebook(['# Runs', '```sql id=tool_steps', "SELECT step_id FROM steps WHERE trajectory_uid LIKE 'p3-%'", '```'].join('\n'));
+    await pool.exec('CREATE SCHEMA IF NOT EXISTS nb_previewruns');
+    await pool.exec("CREATE OR REPLACE VIEW nb_previewruns.tool_steps AS SELECT step_id FROM steps WHERE trajectory_uid LIKE 'p3-%'");
+    // the notebook opens and runs twice: the pool's preview stays; a layout change then re-runs it once (had the runs
+    // re-run it, their previews' first rows would have been asked for before this one's: the pool answers in order)
+    for (let run = 0; run < 3; run++) setOpenNotebook({ id: 'previewruns', doc });
+    await form.updateComplete;
+    form.layout = 'sft';
+    // done when the sft layout's first rows are shown (its first column; the steps layout's is step_id)
+    await until(() => form.preview?.schema.fields[0]?.name === 'trajectory_uid', "the layout's preview");
+    expect(previews, 'previews after three runs of a notebook and one layout change').to.equal(2);
+    // a preview of the notebook's view follows its runs
+    form.source = 'view';
+    form.layout = 'steps';
+    const [want] = await pool.rows('SELECT count(*)::INTEGER AS n FROM nb_previewruns.tool_steps');
+    await until(() => form.viewName === 'tool_steps' && form.rowCount === Number(want?.n) && previews >= 3, "the view's preview");
+    const before = previews;
+    setOpenNotebook({ id: 'previewruns', doc });
+    await until(() => previews > before, "the view's preview after a run");
+    setOpenNotebook(null);
+    await pool.exec('DROP SCHEMA nb_previewruns CASCADE');
+  });
+
   it('the export form shows the count as soon as it is known, and says it is still checking the rows', async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => (release = r));
