@@ -3,9 +3,9 @@
 //
 // Three lanes run side by side (decision 029, revised in decision 089): typecheck → lint → unit → the two files that
 // compare the engines and the hosts (unit-3) in one; the other files that run the app's workers in threads (unit-2),
-// then the browser stage, in the second; the build, then the e2e stage, in the third. Clean-clone runs on this 2-core machine: two lanes 772 s
-// wall, three 644 s, four 711 s (the unit stages doubled under contention); which stage goes where only evens out the
-// lanes' ends (decision 089).
+// then the browser stage, in the second; the build, then the e2e stage, in the third. Clean-clone runs on this 2-core
+// machine: two lanes 772 s wall, three 644 s, four 711 s (the unit stages doubled under contention); which stage goes
+// where only evens out the lanes' ends (decision 089).
 // Each stage's output is buffered and printed whole when the stage ends, so the log reads stage by stage.
 // `npm test -- <stage> …` runs only the named stages; `--serial` runs them one after the other.
 import { spawn } from 'node:child_process';

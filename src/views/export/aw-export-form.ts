@@ -44,6 +44,7 @@ export type ExportSource = 'pool' | 'filter' | 'view' | 'sql';
  * change: a Data-tab preview of the pool re-ran its layout queries (≈ 0.2 s each on the demo data) at every cell run.
  */
 const ONE_SOURCE = { notebook: 'view', viewName: 'view', predicate: 'sql' } as const satisfies Record<string, ExportSource>;
+
 /** The "files" choices: one file, or a folder per value of these step columns (export/parts.ts PARTITION_COLUMNS). */
 const PART_CHOICES: [string, string][] = [['', 'one file'], ['data_source', 'a folder per data_source'], ['channel', 'a folder per channel'], ['data_source,channel', 'per data_source, then channel'], ['model', 'a folder per model']];
 const VIEW_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
