@@ -236,11 +236,13 @@ describe('<aw-dashboard>', () => {
     // the notebook opens and runs twice: the pool's preview stays; a layout change then re-runs it once (had the runs
     // re-run it, their previews' first rows would have been asked for before this one's: the pool answers in order)
     for (let run = 0; run < 3; run++) setOpenNotebook({ id: 'previewruns', doc });
+    // nor does a dashboard filter, which only the 'filter' source reads
+    form.where = "s.model = 'none'";
     await form.updateComplete;
     form.layout = 'sft';
     // done when the sft layout's first rows are shown (its first column; the steps layout's is step_id)
     await until(() => form.preview?.schema.fields[0]?.name === 'trajectory_uid', "the layout's preview");
-    expect(previews, 'previews after three runs of a notebook and one layout change').to.equal(2);
+    expect(previews, 'previews after three runs of a notebook, a filter and one layout change').to.equal(2);
     // a preview of the notebook's view follows its runs
     form.source = 'view';
     form.layout = 'steps';

@@ -39,11 +39,12 @@ import { Cancellable } from '../../util/jobs';
 export type ExportSource = 'pool' | 'filter' | 'view' | 'sql';
 
 /**
- * The preview's inputs that only one source reads: the open notebook (it changes at every run of one of its cells) and
- * the view's name for a notebook view, the predicate for SQL. Any other source's preview stays as it is when they
- * change: a Data-tab preview of the pool re-ran its layout queries (≈ 0.2 s each on the demo data) at every cell run.
+ * The preview's inputs that only one source reads (sourceWhere): the open notebook (it changes at every run of one of
+ * its cells) and the view's name for a notebook view, the predicate for SQL, the dashboard's filter for 'filter'. Any
+ * other source's preview stays as it is when they change: a Data-tab preview of the pool re-ran its layout queries
+ * (≈ 0.2 s each on the demo data) at every cell run.
  */
-const ONE_SOURCE = { notebook: 'view', viewName: 'view', predicate: 'sql' } as const satisfies Record<string, ExportSource>;
+const ONE_SOURCE = { notebook: 'view', viewName: 'view', predicate: 'sql', where: 'filter' } as const satisfies Record<string, ExportSource>;
 
 /** The "files" choices: one file, or a folder per value of these step columns (export/parts.ts PARTITION_COLUMNS). */
 const PART_CHOICES: [string, string][] = [['', 'one file'], ['data_source', 'a folder per data_source'], ['channel', 'a folder per channel'], ['data_source,channel', 'per data_source, then channel'], ['model', 'a folder per model']];
