@@ -255,6 +255,38 @@ describe('<aw-dashboard>', () => {
     await pool.exec('DROP SCHEMA nb_previewruns CASCADE');
   });
 
+  it('a live preview waits while the form is hidden and reads once when it is shown', async () => {
+    // the Data tab's form, previewing, while another tab is shown: its controls change (a notebook's run does that to
+    // a view's preview) and nothing is read until the form is shown again, then once, with the latest controls
+    const tab = document.createElement('div');
+    tab.hidden = true;
+    document.body.append(tab);
+    const form = document.createElement('aw-export-form');
+    form.services = testServices(pool);
+    form.source = 'pool';
+    form.layout = 'steps';
+    form.trainableOnly = false;
+    let reads = 0;
+    const read = form.refreshPreview.bind(form);
+    form.refreshPreview = () => {
+      reads++;
+      return read();
+    };
+    form.previewing = true;
+    tab.append(form);
+    await form.updateComplete;
+    form.layout = 'sft';
+    await form.updateComplete;
+    form.redact = true;
+    await form.updateComplete;
+    expect(reads, 'previews while hidden').to.equal(0);
+    tab.hidden = false;
+    await until(() => form.preview !== null, 'the preview once shown');
+    expect(reads, 'previews once shown').to.equal(1);
+    expect(form.preview?.schema.fields[0]?.name, "the sft layout's first column").to.equal('trajectory_uid');
+    tab.remove();
+  });
+
   it('the export form shows the count as soon as it is known, and says it is still checking the rows', async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => (release = r));

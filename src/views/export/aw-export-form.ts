@@ -22,6 +22,7 @@ import type { DatasetLayout, ExportDatasetOptions, ExportFormat, TokenExportRepo
 import { download } from '../kit/download';
 import { type Services, servicesContext } from '../kit/services';
 import { base } from '../kit/styles';
+import { PoolQueryController } from '../kit/pool-refresh';
 import { type CurationFilter, filterSummary } from '../../curation/filter';
 import { formExportOptions } from '../../export/export-flags';
 import { datasetSql, LAYOUTS, resolveLayoutOptions } from '../../export/layouts';
@@ -113,6 +114,12 @@ export class AwExportForm extends LitElement {
   private previewSeq = 0;
   /** Inline: the user asked for a preview, so it follows the controls from now on. */
   @state() previewing = false;
+  /**
+   * The live preview's re-reads when its controls change: one at a time (changes made during one give one more), and
+   * none while the form is hidden (the Data tab's form while the user works in the Notebook tab, whose runs change a
+   * view's preview): it re-reads when shown. It follows the controls, not the pool's writes.
+   */
+  private readonly livePreview = new PoolQueryController(this, { tables: [], run: () => (this.live ? this.refreshPreview() : Promise.resolve()) });
 
   static override styles = [
     base,
@@ -243,7 +250,7 @@ export class AwExportForm extends LitElement {
     const inputs = ['open', 'source', 'notebook', 'where', 'viewName', 'predicate', 'layout', 'sftPer', 'tokens', 'maxTokens', 'truncate', 'dpoMinMargin', 'trainableOnly', 'validOnly', 'redact', 'split', 'splitColumn', 'services', 'previewing'] as const;
     // the part-file controls change what "Run headless" prints, not the preview
     if ([...inputs, 'partitionBy', 'maxFileMb'].some((k) => changed.has(k as keyof AwExportForm))) this.shareSettings();
-    if (this.live && inputs.some((k) => changed.has(k) && (!(k in ONE_SOURCE) || ONE_SOURCE[k as keyof typeof ONE_SOURCE] === this.source))) void this.refreshPreview();
+    if (this.live && inputs.some((k) => changed.has(k) && (!(k in ONE_SOURCE) || ONE_SOURCE[k as keyof typeof ONE_SOURCE] === this.source))) void this.livePreview.invalidate();
   }
 
   /** Count the rows and fetch the first ones of what would be exported. */
