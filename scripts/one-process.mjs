@@ -5,7 +5,7 @@
 // (V8 flags, the app's workers in threads) apart, in a second process of their own (unit-2; one per file until issue
 // 33: 84 → 67 CPU-s for the eight, three runs): `isolated` below says which.
 import { readFileSync } from 'node:fs';
-import { after, describe } from 'node:test';
+import { after, before, describe } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 
@@ -19,16 +19,36 @@ export function isolated(file) {
 }
 
 /**
+ * This process tree's CPU-seconds so far, from its cpuacct cgroup (cgroup v1), which must hold only this tree (e.g. a
+ * cgroup made for the command, as the docs' measurements do); NaN where there is none. Unlike process.cpuUsage() it
+ * counts the children too: Chromium's processes, a CLI started as a process.
+ */
+function cgroupCpu() {
+  const path = readFileSync('/proc/self/cgroup', 'utf8').match(/^\d+:[^:]*\bcpuacct\b[^:]*:(.*)$/m)?.[1];
+  for (const root of ['/sys/fs/cgroup/cpuacct', '/sys/fs/cgroup/cpu,cpuacct']) {
+    try {
+      return Number(readFileSync(`${root}${path}/cpuacct.usage`, 'utf8')) / 1e9;
+    } catch {}
+  }
+  return Number.NaN;
+}
+
+/**
  * Each file's tests inside a suite named by its path. `around(file)` runs in that suite before the file is imported (a
  * hook it adds runs before the file's own) and may return a function run after the import (a hook added there runs
- * after the file's own).
+ * after the file's own). AW_CPU=1 prints each file's CPU-s (cgroupCpu) from before its own before hooks to after its
+ * own after hooks (its import, which compiles its modules, is not in it: the first file to import a module pays for it).
  */
 export function suitePerFile(files, around = () => undefined) {
+  const timed = process.env.AW_CPU === '1';
   for (const file of files) {
     describe(file, async () => {
+      let t0 = 0;
+      if (timed) before(() => (t0 = cgroupCpu()));
       const afterImport = around(file);
       await import(pathToFileURL(file).href);
       afterImport?.();
+      if (timed) after(() => console.log(`# cpu ${file}: ${(cgroupCpu() - t0).toFixed(1)} CPU-s`));
     });
   }
 }
