@@ -208,6 +208,7 @@ describe('<aw-dashboard>', () => {
     await form.updateComplete;
     expect(form.renderRoot.querySelector('[role="status"]')?.textContent ?? '').to.not.include('Counting');
     setOpenNotebook(null);
+    form.remove();
     await pool.exec('DROP SCHEMA nb_exportpick CASCADE');
   });
 
@@ -252,10 +253,11 @@ describe('<aw-dashboard>', () => {
     setOpenNotebook({ id: 'previewruns', doc });
     await until(() => previews > before, "the view's preview after a run");
     setOpenNotebook(null);
+    form.remove();
     await pool.exec('DROP SCHEMA nb_previewruns CASCADE');
   });
 
-  it('a live preview waits while the form is hidden and reads once when it is shown', async () => {
+  it("a live preview follows the pool's writes to steps and curation, and waits while the form is hidden", async () => {
     // the Data tab's form, previewing, while another tab is shown: its controls change (a notebook's run does that to
     // a view's preview) and nothing is read until the form is shown again, then once, with the latest controls
     const tab = document.createElement('div');
@@ -264,8 +266,7 @@ describe('<aw-dashboard>', () => {
     const form = document.createElement('aw-export-form');
     form.services = testServices(pool);
     form.source = 'pool';
-    form.layout = 'steps';
-    form.trainableOnly = false;
+    form.layout = 'sft';
     let reads = 0;
     const read = form.refreshPreview.bind(form);
     form.refreshPreview = () => {
@@ -275,7 +276,7 @@ describe('<aw-dashboard>', () => {
     form.previewing = true;
     tab.append(form);
     await form.updateComplete;
-    form.layout = 'sft';
+    form.layout = 'steps';
     await form.updateComplete;
     form.redact = true;
     await form.updateComplete;
@@ -283,8 +284,47 @@ describe('<aw-dashboard>', () => {
     tab.hidden = false;
     await until(() => form.preview !== null, 'the preview once shown');
     expect(reads, 'previews once shown').to.equal(1);
-    expect(form.preview?.schema.fields[0]?.name, "the sft layout's first column").to.equal('trajectory_uid');
-    tab.remove();
+    expect(form.preview?.schema.fields[0]?.name, "the steps layout's first column").to.equal('step_id');
+    await form.livePreview.settled;
+    // a write the pool reports: resolves once every listener before this one (the form's) has been told
+    const written = (sql: string) =>
+      new Promise<void>((resolve, reject) => {
+        const off = pool.onChange(() => {
+          off();
+          resolve();
+        });
+        pool.exec(sql).catch(reject);
+      });
+    // the pool as it was, also when a check fails (the suite's later tests read its labels)
+    let one: Record<string, unknown> | undefined;
+    try {
+      // a write to a table no layout reads: no read
+      await written('CREATE OR REPLACE TABLE preview_scratch AS SELECT 1 AS x');
+      await form.livePreview.settled;
+      expect(reads, 'after a write to another table').to.equal(1);
+      // a label (curation) on a trainable step with none yet: one read, and one row less (trainable steps only)
+      const before = form.rowCount ?? 0;
+      expect(before, 'trainable steps').to.be.greaterThan(1);
+      [one] = await pool.rows("SELECT step_id FROM steps WHERE status = 'ok' AND step_id NOT IN (SELECT step_id FROM curation) ORDER BY step_id LIMIT 1");
+      await written(`INSERT INTO curation (step_id, quality) VALUES ('${String(one?.step_id)}', 'bad')`);
+      await form.livePreview.settled;
+      expect(reads, 'after a label').to.equal(2);
+      expect(form.rowCount, 'rows after the label').to.equal(before - 1);
+      // hidden again: a write marks it stale, and it reads once when shown
+      tab.hidden = true;
+      await written(`DELETE FROM curation WHERE step_id = '${String(one?.step_id)}'`);
+      await form.livePreview.settled;
+      expect(reads, 'after a write while hidden').to.equal(2);
+      tab.hidden = false;
+      await until(() => reads === 3 && form.rowCount === before, 'the read once shown, with the label gone');
+      await form.livePreview.settled;
+      expect(reads).to.equal(3);
+    } finally {
+      form.remove();
+      tab.remove();
+      if (one) await pool.exec(`DELETE FROM curation WHERE step_id = '${String(one.step_id)}'`);
+      await pool.exec('DROP TABLE IF EXISTS preview_scratch');
+    }
   });
 
   it('the export form shows the count as soon as it is known, and says it is still checking the rows', async () => {

@@ -10,7 +10,7 @@
  * API: `modal` + `open` (a dialog; event `aw-close`), `source`, `where` (filter predicate; default:
  * the dashboard's), `filter`, `viewName`, `predicate`, `layout`, `format`, `options()`, `refreshPreview()`,
  * `exportNow()`, `cancel()`; `saveFile` replaces the browser download (tests). Inline, the preview
- * runs on the first "Preview" (not at boot) and follows the controls from then on.
+ * runs on the first "Preview" (not at boot) and follows the controls and the pool's writes from then on.
  *
  * One concept: the one export form (both places use it); the preview is export/preview.ts and the manifest manifest.ts.
  */
@@ -50,6 +50,8 @@ const ONE_SOURCE = { notebook: 'view', viewName: 'view', predicate: 'sql', where
 /** The "files" choices: one file, or a folder per value of these step columns (export/parts.ts PARTITION_COLUMNS). */
 const PART_CHOICES: [string, string][] = [['', 'one file'], ['data_source', 'a folder per data_source'], ['channel', 'a folder per channel'], ['data_source,channel', 'per data_source, then channel'], ['model', 'a folder per model']];
 const VIEW_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
+/** The longest a live preview waits during a long run of writes (an import) before it reads again, in ms. */
+const PREVIEW_WAIT_MS = 3000;
 
 @customElement('aw-export-form')
 export class AwExportForm extends LitElement {
@@ -115,11 +117,18 @@ export class AwExportForm extends LitElement {
   /** Inline: the user asked for a preview, so it follows the controls from now on. */
   @state() previewing = false;
   /**
-   * The live preview's re-reads when its controls change: one at a time (changes made during one give one more), and
-   * none while the form is hidden (the Data tab's form while the user works in the Notebook tab, whose runs change a
-   * view's preview): it re-reads when shown. It follows the controls, not the pool's writes.
+   * The live preview follows its controls and the pool's writes to what the layouts read (steps, curation: an import,
+   * labels, a notebook's effect cells), from the moment it is live (the dialog open, the inline form asked for): one
+   * read at a time (changes meanwhile give one more), a burst of writes collected into one read (at most one every
+   * PREVIEW_WAIT_MS during a long import: four layout queries on the pool's one worker), and none while the form is
+   * hidden (the Data tab's form while the user works in the Notebook tab): it reads when shown. `settled`: tests.
    */
-  private readonly livePreview = new PoolQueryController(this, { tables: [], run: () => (this.live ? this.refreshPreview() : Promise.resolve()) });
+  readonly livePreview = new PoolQueryController(this, {
+    pool: () => (this.live ? this.services?.pool : null),
+    tables: ['steps', 'curation'],
+    run: () => (this.live ? this.refreshPreview() : Promise.resolve()),
+    maxWaitMs: PREVIEW_WAIT_MS,
+  });
 
   static override styles = [
     base,
@@ -247,10 +256,13 @@ export class AwExportForm extends LitElement {
     // focus moves into the dialog when it opens (its first control), so the keyboard starts there
     if (this.modal && changed.has('open') && this.open) (this.renderRoot.querySelector('.dialog input, .dialog button') as HTMLElement | null)?.focus();
     if (this.source === 'view' && (changed.has('source') || changed.has('notebook') || changed.has('services') || (changed.has('open') && this.open))) void this.loadViews();
-    const inputs = ['open', 'source', 'notebook', 'where', 'viewName', 'predicate', 'layout', 'sftPer', 'tokens', 'maxTokens', 'truncate', 'dpoMinMargin', 'trainableOnly', 'validOnly', 'redact', 'split', 'splitColumn', 'services', 'previewing'] as const;
+    // what the preview reads; becoming live (open, previewing) or a new pool (services) is the controller's first read
+    const inputs = ['source', 'notebook', 'where', 'viewName', 'predicate', 'layout', 'sftPer', 'tokens', 'maxTokens', 'truncate', 'dpoMinMargin', 'trainableOnly', 'validOnly', 'redact', 'split', 'splitColumn'] as const;
     // the part-file controls change what "Run headless" prints, not the preview
-    if ([...inputs, 'partitionBy', 'maxFileMb'].some((k) => changed.has(k as keyof AwExportForm))) this.shareSettings();
-    if (this.live && inputs.some((k) => changed.has(k) && (!(k in ONE_SOURCE) || ONE_SOURCE[k as keyof typeof ONE_SOURCE] === this.source))) void this.livePreview.invalidate();
+    if ([...inputs, 'open', 'previewing', 'services', 'partitionBy', 'maxFileMb'].some((k) => changed.has(k as keyof AwExportForm))) this.shareSettings();
+    // in the update that made it live or gave it a pool, the controller has asked for its first read already
+    const attached = changed.has('open') || changed.has('previewing') || changed.has('services');
+    if (this.live && !attached && inputs.some((k) => changed.has(k) && (!(k in ONE_SOURCE) || ONE_SOURCE[k as keyof typeof ONE_SOURCE] === this.source))) void this.livePreview.invalidate();
   }
 
   /** Count the rows and fetch the first ones of what would be exported. */
@@ -295,7 +307,10 @@ export class AwExportForm extends LitElement {
     const s = this.services;
     if (!s || this.busy) return null;
     this.error = null;
-    await this.refreshPreview();
+    // live: through the preview's controller, so no read it still owes (a dialog just opened) lands after this one
+    // and leaves this count out of date; settles once the latest read has ended
+    if (this.live) await this.livePreview.refresh();
+    else await this.refreshPreview();
     if (this.error) return null;
     if (!this.rowCount) {
       this.error = 'Nothing to export: the selection has no rows. Loosen the filter, turn off "trainable only", or pick another split.';
