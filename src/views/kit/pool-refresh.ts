@@ -26,12 +26,8 @@ export function schemaMayHaveChanged(tables: readonly string[]): boolean {
 }
 
 export interface PoolQueryOptions {
-  /**
-   * The pool whose writes the view follows, or none yet (the services context can arrive after the element connects).
-   * Left out: the view follows no pool's writes, only its own inputs (`invalidate`), still one read at a time and none
-   * while hidden (the export form's preview).
-   */
-  pool?: () => ChangeSource | null | undefined;
+  /** The pool whose writes the view follows, or none yet (the services context can arrive after the element connects). */
+  pool: () => ChangeSource | null | undefined;
   /** The tables the view shows (a write to one of them re-reads it), or a test of the changed tables. */
   tables: readonly string[] | ((changed: readonly string[]) => boolean);
   /** Read the view's figures. It handles its own errors (it shows them); one it throws is reported, never swallowed. */
@@ -140,7 +136,7 @@ export class PoolQueryController implements ReactiveController {
 
   /** Follow the pool the host has now: a new one is subscribed to and, with `read`, read from. */
   private attach(read: boolean): void {
-    const source = this.options.pool?.() ?? null;
+    const source = this.options.pool() ?? null;
     if (source === this.source) return;
     this.off?.();
     this.source = source;
