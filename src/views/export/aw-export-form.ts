@@ -479,7 +479,7 @@ export class AwExportForm extends LitElement {
         ${this.parted ? html`<div class="desc">Hive-style folders (<code>data_source=…/part-0.${this.format}</code>) and <code>_manifest.json</code>: DuckDB, Ray Data, polars and datasets read the folder as one dataset. No trajectory or prompt group is cut across files.</div>` : nothing}
       </fieldset>
       </div>
-      ${this.modal ? nothing : html`<div class="actions"><button @click=${() => (this.previewing ? void this.refreshPreview() : (this.previewing = true))}>Preview</button></div>`}
+      ${this.modal ? nothing : html`<div class="actions"><button @click=${() => (this.previewing ? void this.livePreview.refresh() : (this.previewing = true))}>Preview</button></div>`}
       ${!this.live ? nothing : html`<p role="status" aria-live="polite" class="count">${this.counting ? html`<progress class="counting" aria-label="Counting rows"></progress> Counting…` : nothing}
         ${this.rowCount === null ? nothing : html`<span class=${this.counting ? 'stale' : ''}><strong class="total">${total.toLocaleString('en-US')}</strong> rows from
         ${this.counts?.steps.toLocaleString('en-US')} steps in ${this.counts?.trajectories.toLocaleString('en-US')} trajectories</span>`}
