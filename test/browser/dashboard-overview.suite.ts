@@ -319,6 +319,10 @@ describe('<aw-dashboard>', () => {
       await until(() => reads === 3 && form.rowCount === before, 'the read once shown, with the label gone');
       await form.livePreview.settled;
       expect(reads).to.equal(3);
+      // Preview pressed again reads again, through the same controller
+      (form.renderRoot.querySelector('.actions button') as HTMLButtonElement).click();
+      await form.livePreview.settled;
+      expect(reads, 'after Preview').to.equal(4);
     } finally {
       form.remove();
       tab.remove();
