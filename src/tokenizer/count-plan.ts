@@ -40,3 +40,32 @@ export function countingWorkerCount(pendingBytes: number, all: number, bytesPerH
   const helpers = bytesPerHelper > 0 ? Math.floor(pendingBytes / bytesPerHelper) : all - 1;
   return 1 + Math.min(all - 1, helpers);
 }
+
+/**
+ * The bytes a count must know to choose its workers (countingWorkerCount gives the same answer for any sum past it):
+ * enough for every helper `all` allows, and at least one byte, so that nothing pending is still told apart.
+ */
+export function bytesToDecide(all: number, bytesPerHelper = BYTES_PER_HELPER): number {
+  return Math.max(1, bytesPerHelper * (all - 1));
+}
+
+/** The pending steps the first read of their content bytes takes (readUpTo); the next reads take more. */
+export const FIRST_READ = 4096;
+
+/**
+ * The pending steps' content bytes a count needs to choose its workers: `read(limit)` sums the content of up to `limit`
+ * pending steps (all of them for null) and says how many it read. Reads grow until the sum reaches `upTo`
+ * (bytesToDecide) or the steps run out: the whole sum when it is smaller, else some sum at least `upTo`. Summing every
+ * pending step (each one's content cast to text) took ≈ 0.7 s of a 100 MB count (79,261 steps, 168 MB of content) for a
+ * choice made at 15 MB; two reads of 4,096 and ≈ 8,800 steps decide it.
+ */
+export async function readUpTo(read: (limit: number | null) => Promise<{ bytes: number; steps: number }>, upTo: number): Promise<number> {
+  if (!Number.isFinite(upTo)) return (await read(null)).bytes;
+  let limit = FIRST_READ;
+  for (;;) {
+    const { bytes, steps } = await read(limit);
+    if (steps < limit || bytes >= upTo) return bytes;
+    // as many more steps as this read's mean says reach upTo, with a margin; at least twice, at most 16 times as many
+    limit = Math.ceil(limit * Math.min(16, Math.max(2, bytes > 0 ? (1.25 * upTo) / bytes : 16)));
+  }
+}

@@ -10,7 +10,7 @@ import type { PoolApi } from '../pool/api';
 import { type ExportPlan, toolWarnings } from './export-plan';
 import type { BenchEncodeResult, CountTimings, CursorBroker, ProfileFiles, RenderedStep, RlExportStats, TokenCountProgress, TokenizerWorkerApi } from './api';
 import type { ExportTokenOptions } from './export-rows';
-import { BYTES_PER_HELPER, countingWorkerCount } from './count-plan';
+import { BYTES_PER_HELPER, bytesToDecide, countingWorkerCount } from './count-plan';
 import type { ProfileInfo } from './profile';
 
 /** A JSON file as a parsed object, its text, or a dropped File. */
@@ -57,8 +57,8 @@ export interface TokenCountResult {
   ms: number;
   /** Workers that counted: the main one, and helpers when the pending work was large enough (count-plan.ts). */
   workers: number;
-  /** Each worker's time split (ms), and the time to merge their rows into token_counts. */
-  timings: { workers: CountTimings[]; replaceMs: number };
+  /** Where the time went (ms): choosing the workers (pendingMs), making them ready (readyMs), each worker's shard, and merging their rows into token_counts. */
+  timings: { pendingMs: number; readyMs: number; workers: CountTimings[]; replaceMs: number };
 }
 
 
@@ -495,8 +495,10 @@ export class TokenizerService {
         const all = countWorkers();
         let loaded = 0;
         while (loaded < all - 1 && this.helpers[loaded]?.files === this.files) loaded++;
-        const n = loaded === all - 1 ? all : Math.max(1 + loaded, countingWorkerCount(await this.guard((await this.worker()).pendingBytes()), all, this.bytesPerHelper));
+        const n = loaded === all - 1 ? all : Math.max(1 + loaded, countingWorkerCount(await this.guard((await this.worker()).pendingBytes(bytesToDecide(all, this.bytesPerHelper))), all, this.bytesPerHelper));
+        const tPlanned = performance.now();
         const workers = await this.countingWorkers(n);
+        const tReady = performance.now();
         const shards = workers.map(() => ({ done: 0, total: 0, tokenized: 0, pieces: 0 }));
         const parts = await this.guard(Promise.all(
           workers.map((w, i) =>
@@ -517,7 +519,7 @@ export class TokenizerService {
         const rows = await this.guard(workers[0]!.writeCounts(Comlink.transfer(done.map((p) => p.ipc), done.map((p) => p.ipc.buffer))));
         this.lastError = null;
         const sum = (k: 'rows' | 'pieces' | 'tokenized') => done.reduce((a, p) => a + p[k], 0);
-        return { rows, counted: sum('rows'), pieces: sum('pieces'), tokenized: sum('tokenized'), ms: Math.round(performance.now() - t0), workers: workers.length, timings: { workers: done.map((p) => p.timings), replaceMs: Math.round(performance.now() - t1) } };
+        return { rows, counted: sum('rows'), pieces: sum('pieces'), tokenized: sum('tokenized'), ms: Math.round(performance.now() - t0), workers: workers.length, timings: { pendingMs: Math.round(tPlanned - t0), readyMs: Math.round(tReady - tPlanned), workers: done.map((p) => p.timings), replaceMs: Math.round(performance.now() - t1) } };
       } catch (e) {
         // stopped (Cancel, another profile): as a cancelled count, no error
         if (e instanceof TokenizerStoppedError) return null;

@@ -8,7 +8,7 @@ import * as Comlink from 'comlink';
 import type { PoolApi } from '../pool/api';
 import { sqlString } from '../pool/sql';
 import { tableToRows } from '../pool/rows';
-import { CONTENT_BYTES_SQL } from './count-plan';
+import { CONTENT_BYTES_SQL, readUpTo } from './count-plan';
 import { countStep, countsIpc, type StepInput, type TokenCountRow } from './counts';
 import { type ExportRowInput, type ExportTokenOptions, newRlExportState, type RlColumns, type RlRowInput, rlTokenColumns, type TokenColumns, tokenColumns } from './export-rows';
 import { type ExportPlan, exportProfile, planSql, planTokenExport } from './export-plan';
@@ -44,8 +44,10 @@ function parse(t: string, file: string): unknown {
 /** The steps of shard `shard` of `shards` without a row counted under profile `key` for their content (schema 3): the others keep theirs. */
 function todoSql(key: string, shard: number, shards: number): string {
   const shardOf = shards > 1 ? `WHERE hash(trajectory_uid) % ${shards} = ${shard}` : '';
+  // an anti join on the profile's rows, not a correlated NOT EXISTS: DuckDB runs that as a delim join, which first copies
+  // every step's columns (messages and all), so a LIMIT over it (pendingBytes) still read them all
   return `WITH s AS (SELECT step_id, trajectory_uid, step_index, messages, response, tools, hash(messages, response, tools) AS h FROM steps ${shardOf})
-        SELECT s.* FROM s WHERE NOT EXISTS (SELECT 1 FROM token_counts t WHERE t.step_id = s.step_id AND t.profile_key = ${sqlString(key)} AND t.content_hash = s.h)`;
+        SELECT s.* FROM s ANTI JOIN (SELECT step_id, content_hash FROM token_counts WHERE profile_key = ${sqlString(key)}) t ON t.step_id = s.step_id AND t.content_hash = s.h`;
 }
 
 /** A new tokenizer worker's API (one per worker: it holds the active profile and its export's caches). */
@@ -199,13 +201,19 @@ export function createTokenizerWorkerApi(): TokenizerWorkerApi {
 
     /**
      * The content bytes (CONTENT_BYTES_SQL) of the steps without a token_counts row under the active profile for their
-     * content: what a count has to do, from which the service decides how many helper workers to start.
+     * content: what a count has to do, from which the service decides how many helper workers to start. Read only until
+     * the sum reaches `upTo` (count-plan.ts readUpTo, bytesToDecide).
      */
-    async pendingBytes(): Promise<number> {
-      if (!pool) throw new Error('tokenizer worker not initialised');
+    async pendingBytes(upTo = Number.POSITIVE_INFINITY): Promise<number> {
+      const from = pool;
+      if (!from) throw new Error('tokenizer worker not initialised');
       if (!active) throw new Error('No tokenizer profile is set.');
-      const [row] = tableToRows(tableFromIPC(await pool.query(`SELECT coalesce(sum(${CONTENT_BYTES_SQL}), 0)::DOUBLE AS bytes FROM (${todoSql(activeKey as string, 0, 1)})`)));
-      return Number(row?.bytes ?? 0);
+      const todo = todoSql(activeKey as string, 0, 1);
+      return readUpTo(async (limit) => {
+        const sql = `SELECT coalesce(sum(b), 0)::DOUBLE AS bytes, count(*)::DOUBLE AS steps FROM (SELECT ${CONTENT_BYTES_SQL} AS b FROM (${todo})${limit === null ? '' : ` LIMIT ${limit}`})`;
+        const [row] = tableToRows(tableFromIPC(await from.query(sql)));
+        return { bytes: Number(row?.bytes ?? 0), steps: Number(row?.steps ?? 0) };
+      }, upTo);
     },
 
     /**

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BYTES_PER_HELPER, countingWorkerCount } from '../../src/tokenizer/count-plan';
+import { BYTES_PER_HELPER, bytesToDecide, countingWorkerCount, FIRST_READ, readUpTo } from '../../src/tokenizer/count-plan';
 
 describe('countingWorkerCount', () => {
   it('nothing pending: the main worker alone, whatever the cores', () => {
@@ -36,5 +36,61 @@ describe('countingWorkerCount', () => {
     assert.equal(countingWorkerCount(1, 4, 1), 2);
     assert.equal(countingWorkerCount(4, 4, 1), 4);
     assert.equal(countingWorkerCount(5, 2, 0), 2, 'no threshold: every worker');
+  });
+});
+
+/** Pending steps of the given content bytes, read as the tokenizer worker reads them (a LIMIT per read), with the reads kept. */
+function pending(sizes: number[]) {
+  const reads: (number | null)[] = [];
+  const read = async (limit: number | null) => {
+    reads.push(limit);
+    const taken = limit === null ? sizes : sizes.slice(0, limit);
+    return { bytes: taken.reduce((a, b) => a + b, 0), steps: taken.length };
+  };
+  return { read, reads };
+}
+
+describe('the pending bytes a count reads (readUpTo, bytesToDecide)', () => {
+  it('enough for every helper countWorkers() allows, and at least one byte', () => {
+    assert.equal(bytesToDecide(4), 3 * BYTES_PER_HELPER);
+    assert.equal(bytesToDecide(2, 10), 10);
+    assert.equal(bytesToDecide(1), 1, 'one core: only whether anything is pending');
+    assert.equal(bytesToDecide(4, 0), 1, 'no threshold: only whether anything is pending');
+    // any sum from bytesToDecide on gives the workers the whole sum gives
+    for (const all of [1, 2, 4]) for (const per of [0, 1, 7, BYTES_PER_HELPER]) {
+      const upTo = bytesToDecide(all, per);
+      assert.equal(countingWorkerCount(upTo, all, per), countingWorkerCount(upTo * 50 + 3, all, per), `all ${all}, per ${per}`);
+    }
+  });
+
+  it('under upTo: the whole sum, exactly (0 for nothing pending)', async () => {
+    const few = pending([5, 0, 7]);
+    assert.equal(await readUpTo(few.read, 100), 12);
+    assert.deepEqual(few.reads, [FIRST_READ], 'fewer steps than one read: one read');
+    const many = pending(new Array(3 * FIRST_READ).fill(2));
+    assert.equal(await readUpTo(many.read, 1e9), 6 * FIRST_READ);
+    assert.equal(many.reads.at(-1)! >= 3 * FIRST_READ, true, 'read on until the steps run out');
+    assert.equal(await readUpTo(pending([]).read, 1), 0);
+    assert.equal(await readUpTo(pending([0, 0]).read, 1), 0, 'steps with no content: nothing to count');
+    const whole = pending([3, 4]);
+    assert.equal(await readUpTo(whole.read, Number.POSITIVE_INFINITY), 7);
+    assert.deepEqual(whole.reads, [null], 'no bound: one read of every step');
+  });
+
+  it('stops once the sum reaches upTo, after a few reads of a part of the steps', async () => {
+    // the 100 MB bench's shape: 79,261 steps of ≈ 2.1 KB, a choice made at 15 MB
+    const big = pending(new Array(79_261).fill(2_127));
+    const got = await readUpTo(big.read, 15_000_000);
+    assert.equal(got >= 15_000_000, true);
+    assert.equal(got < 79_261 * 2_127, true, 'not the whole sum');
+    assert.deepEqual(big.reads, [FIRST_READ, 8_816], 'the second read sized from the first one\'s mean, with a margin');
+    // steps of no content first: reads grow (×16 at most) until one has content
+    const late = pending([...new Array(FIRST_READ * 20).fill(0), 9]);
+    assert.equal(await readUpTo(late.read, 1), 9);
+    assert.deepEqual(late.reads, [FIRST_READ, 16 * FIRST_READ, 256 * FIRST_READ]);
+    // a read always grows: one byte short of upTo after the first read still reads at least twice as many
+    const short = pending([...new Array(FIRST_READ).fill(1), ...new Array(FIRST_READ).fill(1)]);
+    assert.equal(await readUpTo(short.read, FIRST_READ + 1), 2 * FIRST_READ);
+    assert.deepEqual(short.reads, [FIRST_READ, 2 * FIRST_READ]);
   });
 });
