@@ -360,26 +360,31 @@ function summarize(r) {
 // ---- report ----
 const f = (s, d = 0) => (s ? `${s.median.toFixed(d)} (${s.min.toFixed(d)}–${s.max.toFixed(d)})` : '–');
 const x = (v) => (v === null || v === undefined ? '–' : `${v.toFixed(2)}×`);
-/** The report's figures of one results object (this run's, or the previous run's file): [figure, workbench, native, ratio]. */
+/**
+ * The report's figures of one results object (this run's, or the previous run's file): [figure, workbench, native, ratio],
+ * and `key`, which pairs a figure with the previous run's (the label, with the file's size for the per-size figures).
+ */
 function figureRows(results) {
   const rows = [];
   for (const mb of Object.keys(results.sizes ?? {}).map(Number)) {
+    // paired with the previous run's figure of the same size: several labels below do not name it
+    const push = (r) => rows.push(Object.assign(r, { key: `${mb} MB: ${r[0]}` }));
     const s = results.sizes[mb].summary;
     if (!s) {
-      rows.push([`import ${mb} MB → steps, ms`, `FAILED: ${results.sizes[mb].failure}`.slice(0, 60), f(stats(results.sizes[mb].native.map((n) => n.importMs))), '']);
+      push([`import ${mb} MB → steps, ms`, `FAILED: ${results.sizes[mb].failure}`.slice(0, 60), f(stats(results.sizes[mb].native.map((n) => n.importMs))), '']);
       continue;
     }
-    rows.push([`import ${mb} MB → steps, ms`, f(s.import.workbench), f(s.import.native), x(s.import.ratio)]);
-    if (s.import.native1) rows.push([`  vs native read_json_auto at threads=1, ms`, '', f(s.import.native1), x(s.import.ratio1)]);
-    rows.push([`  import throughput, MB/s`, s.import.mbps.toFixed(1), s.import.nativeMbps.toFixed(1), '']);
-    if (s.floor?.json_parse_1w) rows.push([`  CPU floor: JSON.parse in 1 / 2 workers, ms`, `${f(s.floor.json_parse_1w)} / ${f(s.floor.json_parse_2w)}`, '', x(s.floorRatio)]);
-    rows.push([`export ${mb} MB steps → Parquet zstd, ms`, f(s.export.workbench), f(s.export.native), x(s.export.ratio)]);
-    rows.push([`  vs native COPY of the same ${s.rows.steps} steps`, '', f(s.export.nativeSameRows), x(s.export.ratioSameRows)]);
-    if (results.sizes[mb].cli?.ratio1) rows.push([`  CLI import ${mb} MB vs native default threads / threads=1`, '', '', `${x(results.sizes[mb].cli.ratio)} / ${x(results.sizes[mb].cli.ratio1)}`]);
-    rows.push([`peak memory during import ${mb} MB (RSS Δ, MB)`, f({ median: s.memory.peakRssDelta.median / 1e6, min: s.memory.peakRssDelta.min / 1e6, max: s.memory.peakRssDelta.max / 1e6 }), f({ median: s.memory.nativePeakRssDelta.median / 1e6, min: s.memory.nativePeakRssDelta.min / 1e6, max: s.memory.nativePeakRssDelta.max / 1e6 }), `${s.memory.deltaOverFile.toFixed(2)}× file`]);
-    rows.push([`  browser tree peak RSS total, MB`, f({ median: s.memory.peakRss.median / 1e6, min: s.memory.peakRss.min / 1e6, max: s.memory.peakRss.max / 1e6 }), '', '']);
-    rows.push([`longest main-thread task during import, ms`, f(s.longestTask), '', '']);
-    rows.push([`pool bytes (database file) per input byte`, f(s.poolBytesPerInputByte, 2), '', '']);
+    push([`import ${mb} MB → steps, ms`, f(s.import.workbench), f(s.import.native), x(s.import.ratio)]);
+    if (s.import.native1) push([`  vs native read_json_auto at threads=1, ms`, '', f(s.import.native1), x(s.import.ratio1)]);
+    push([`  import throughput, MB/s`, s.import.mbps.toFixed(1), s.import.nativeMbps.toFixed(1), '']);
+    if (s.floor?.json_parse_1w) push([`  CPU floor: JSON.parse in 1 / 2 workers, ms`, `${f(s.floor.json_parse_1w)} / ${f(s.floor.json_parse_2w)}`, '', x(s.floorRatio)]);
+    push([`export ${mb} MB steps → Parquet zstd, ms`, f(s.export.workbench), f(s.export.native), x(s.export.ratio)]);
+    push([`  vs native COPY of the same ${s.rows.steps} steps`, '', f(s.export.nativeSameRows), x(s.export.ratioSameRows)]);
+    if (results.sizes[mb].cli?.ratio1) push([`  CLI import ${mb} MB vs native default threads / threads=1`, '', '', `${x(results.sizes[mb].cli.ratio)} / ${x(results.sizes[mb].cli.ratio1)}`]);
+    push([`peak memory during import ${mb} MB (RSS Δ, MB)`, f({ median: s.memory.peakRssDelta.median / 1e6, min: s.memory.peakRssDelta.min / 1e6, max: s.memory.peakRssDelta.max / 1e6 }), f({ median: s.memory.nativePeakRssDelta.median / 1e6, min: s.memory.nativePeakRssDelta.min / 1e6, max: s.memory.nativePeakRssDelta.max / 1e6 }), `${s.memory.deltaOverFile.toFixed(2)}× file`]);
+    push([`  browser tree peak RSS total, MB`, f({ median: s.memory.peakRss.median / 1e6, min: s.memory.peakRss.min / 1e6, max: s.memory.peakRss.max / 1e6 }), '', '']);
+    push([`longest main-thread task during import, ms`, f(s.longestTask), '', '']);
+    push([`pool bytes (database file) per input byte`, f(s.poolBytesPerInputByte, 2), '', '']);
   }
   if (results.rollups) {
     for (const [name, q] of Object.entries(results.rollups.queries)) rows.push([`rollup ${name} over ${results.rollups.rows} steps, ms`, f(q.workbench), f(q.native, 1), x(q.ratio)]);
@@ -413,13 +418,13 @@ const BEFORE = opt('before', OUT);
 const previous = existsSync(BEFORE) ? JSON.parse(readFileSync(BEFORE, 'utf8')) : null;
 let prevRows = new Map();
 try {
-  prevRows = new Map((previous ? figureRows(previous) : []).map((r) => [r[0], r]));
+  prevRows = new Map((previous ? figureRows(previous) : []).map((r) => [r.key ?? r[0], r]));
 } catch (e) {
   console.log(`the previous results (${BEFORE}) could not be read as figures: ${e instanceof Error ? e.message : e}`);
 }
 const rows = [['figure', 'workbench median (min–max)', 'native median (min–max)', 'wb / native', 'previous: workbench', 'previous: wb / native']];
 for (const r of figureRows(results)) {
-  const p = prevRows.get(r[0]);
+  const p = prevRows.get(r.key ?? r[0]);
   rows.push([...r, p ? String(p[1]).split(' ')[0] : '–', p ? p[3] : '–']);
 }
 const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
