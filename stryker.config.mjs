@@ -28,7 +28,8 @@ export default {
   //   migrations and the read-only guard of query cells;
   // - gateway: routes, the journal (over the in-memory IndexedDB of test/unit/helpers/memory-journal.ts) and the
   //   passphrase vault;
-  // - tokenizer: the chat-template rendering and the export rows (input_ids / assistant masks).
+  // - tokenizer: the chat-template rendering, the export rows (input_ids / assistant masks) and a count's choice of
+  //   workers (count-plan.ts).
   // Only code that runs in the test's own process is counted: the tests that drive the app's workers in Node worker
   // threads (test/unit/helpers/page-workers.ts) reach the worker code where Stryker's coverage does not see it.
   // Left out, with the reason:
@@ -75,6 +76,7 @@ export default {
     'src/pool/import-commit.ts',
     'src/pool/migrations.ts',
     'src/pool/read-only.ts',
+    'src/tokenizer/count-plan.ts',
     'src/tokenizer/export-rows.ts',
     'src/tokenizer/render.ts',
   ],

@@ -36,8 +36,10 @@ export const BYTES_PER_HELPER = 15_000_000;
  * up to `all` (countWorkers()). Nothing pending starts no helper.
  */
 export function countingWorkerCount(pendingBytes: number, all: number, bytesPerHelper = BYTES_PER_HELPER): number {
+  // Stryker disable next-line EqualityOperator: one worker in all gives 1 + min(0, helpers) = 1 below too
   if (!(pendingBytes > 0) || all <= 1) return 1;
-  const helpers = bytesPerHelper > 0 ? Math.floor(pendingBytes / bytesPerHelper) : all - 1;
+  // Stryker disable next-line EqualityOperator: no threshold (0) divides to Infinity, as the other branch gives
+  const helpers = bytesPerHelper > 0 ? Math.floor(pendingBytes / bytesPerHelper) : Number.POSITIVE_INFINITY;
   return 1 + Math.min(all - 1, helpers);
 }
 
@@ -66,6 +68,7 @@ export async function readUpTo(read: (limit: number | null) => Promise<{ bytes: 
     const { bytes, steps } = await read(limit);
     if (steps < limit || bytes >= upTo) return bytes;
     // as many more steps as this read's mean says reach upTo, with a margin; at least twice, at most 16 times as many
-    limit = Math.ceil(limit * Math.min(16, Math.max(2, bytes > 0 ? (1.25 * upTo) / bytes : 16)));
+    // (16 when it read no byte at all)
+    limit = Math.ceil(limit * Math.min(16, Math.max(2, (1.25 * upTo) / bytes)));
   }
 }

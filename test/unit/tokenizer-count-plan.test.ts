@@ -6,12 +6,15 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BYTES_PER_HELPER, bytesToDecide, countingWorkerCount, FIRST_READ, readUpTo } from '../../src/tokenizer/count-plan';
+import { BYTES_PER_HELPER, bytesToDecide, CONTENT_BYTES_SQL, countingWorkerCount, FIRST_READ, readUpTo } from '../../src/tokenizer/count-plan';
+import { assistant, openTestPool, user } from './helpers/duck';
 
 describe('countingWorkerCount', () => {
   it('nothing pending: the main worker alone, whatever the cores', () => {
     for (const all of [1, 2, 4]) assert.equal(countingWorkerCount(0, all), 1);
     assert.equal(countingWorkerCount(0, 4, 1), 1, 'even with the threshold at 1 byte');
+    assert.equal(countingWorkerCount(0, 4, 0), 1, 'even with no threshold');
+    assert.equal(countingWorkerCount(5, 0), 1, 'no core reported: still the main worker');
   });
 
   it('less than one helper’s worth: the main worker alone', () => {
@@ -36,6 +39,7 @@ describe('countingWorkerCount', () => {
     assert.equal(countingWorkerCount(1, 4, 1), 2);
     assert.equal(countingWorkerCount(4, 4, 1), 4);
     assert.equal(countingWorkerCount(5, 2, 0), 2, 'no threshold: every worker');
+    assert.equal(countingWorkerCount(5, 3, -1), 3, 'a threshold under 0 is none');
   });
 });
 
@@ -88,9 +92,39 @@ describe('the pending bytes a count reads (readUpTo, bytesToDecide)', () => {
     const late = pending([...new Array(FIRST_READ * 20).fill(0), 9]);
     assert.equal(await readUpTo(late.read, 1), 9);
     assert.deepEqual(late.reads, [FIRST_READ, 16 * FIRST_READ, 256 * FIRST_READ]);
+    // reaching upTo exactly is enough
+    const exact = pending(new Array(2 * FIRST_READ).fill(1));
+    assert.equal(await readUpTo(exact.read, FIRST_READ), FIRST_READ);
+    assert.deepEqual(exact.reads, [FIRST_READ]);
     // a read always grows: one byte short of upTo after the first read still reads at least twice as many
     const short = pending([...new Array(FIRST_READ).fill(1), ...new Array(FIRST_READ).fill(1)]);
     assert.equal(await readUpTo(short.read, FIRST_READ + 1), 2 * FIRST_READ);
     assert.deepEqual(short.reads, [FIRST_READ, 2 * FIRST_READ]);
+  });
+});
+
+describe('CONTENT_BYTES_SQL: a step\'s messages, response and tools as text', () => {
+  it('grows with each part by its own bytes, and is 0 for a step with none', async () => {
+    const pool = await openTestPool();
+    try {
+      const step = (id: string, parts: Record<string, unknown>) => ({ step_id: id, trajectory_uid: id, step_index: 0, source: 'a.jsonl', source_line: 1, import_id: 1, ...parts });
+      const tools = '[{"type":"function","function":{"name":"calc"}}]';
+      await pool.addSteps([
+        step('a', { messages: [user('hello')], response: assistant('hi') }),
+        step('b', { messages: [user('hello')], response: assistant('hi'), tools }),
+        step('c', { messages: [user('hellothere')], response: assistant('hi') }),
+        step('d', { messages: [user('hello')], response: assistant('hithere') }),
+        step('e', {}),
+      ]);
+      const rows = await pool.rows(`SELECT step_id, (${CONTENT_BYTES_SQL})::INTEGER AS n FROM steps ORDER BY step_id`);
+      const n = Object.fromEntries(rows.map((r) => [r.step_id, Number(r.n)]));
+      assert.equal(n.a! > 'hello'.length + 'hi'.length, true, 'the messages and the response, fields and all');
+      assert.equal(n.b! - n.a!, tools.length, 'tools');
+      assert.equal(n.c! - n.a!, 'hellothere'.length - 'hello'.length, 'a message');
+      assert.equal(n.d! - n.a!, 'hithere'.length - 'hi'.length, 'the response');
+      assert.equal(n.e, 0, 'no messages, response or tools');
+    } finally {
+      pool.close();
+    }
   });
 });
