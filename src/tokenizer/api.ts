@@ -90,7 +90,7 @@ export interface TokenizerWorkerApi {
   /** Drop the export's piece cache. */
   endExport(): void;
   /** The content bytes (count-plan.ts CONTENT_BYTES_SQL) of the steps without a token_counts row under the active profile for their content: what a count has to do, read only until `upTo`. */
-  pendingBytes(upTo?: number): Promise<number>;
+  pendingBytes(upTo: number): Promise<number>;
   /** Count one shard of the steps: the token_counts rows as Arrow IPC, or null when cancelled or the profile changed. */
   countShard(shard: number, shards: number, onProgress?: (p: TokenCountProgress) => void): Promise<{ ipc: Uint8Array; rows: number; pieces: number; tokenized: number; timings: CountTimings } | null>;
   /** Merge the shards' rows into token_counts under the active profile. */

@@ -204,13 +204,13 @@ export function createTokenizerWorkerApi(): TokenizerWorkerApi {
      * content: what a count has to do, from which the service decides how many helper workers to start. Read only until
      * the sum reaches `upTo` (count-plan.ts readUpTo, bytesToDecide).
      */
-    async pendingBytes(upTo = Number.POSITIVE_INFINITY): Promise<number> {
+    async pendingBytes(upTo: number): Promise<number> {
       const from = pool;
       if (!from) throw new Error('tokenizer worker not initialised');
       if (!active) throw new Error('No tokenizer profile is set.');
       const todo = todoSql(activeKey as string, 0, 1);
       return readUpTo(async (limit) => {
-        const sql = `SELECT coalesce(sum(b), 0)::DOUBLE AS bytes, count(*)::DOUBLE AS steps FROM (SELECT ${CONTENT_BYTES_SQL} AS b FROM (${todo})${limit === null ? '' : ` LIMIT ${limit}`})`;
+        const sql = `SELECT coalesce(sum(b), 0)::DOUBLE AS bytes, count(*)::DOUBLE AS steps FROM (SELECT ${CONTENT_BYTES_SQL} AS b FROM (${todo}) LIMIT ${limit})`;
         const [row] = tableToRows(tableFromIPC(await from.query(sql)));
         return { bytes: Number(row?.bytes ?? 0), steps: Number(row?.steps ?? 0) };
       }, upTo);
