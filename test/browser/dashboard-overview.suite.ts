@@ -1,5 +1,6 @@
 import { expect } from '@esm-bundle/chai';
 import type { PoolClient } from '../../src/pool/client';
+import { sqlString } from '../../src/pool/sql';
 import { curationStore } from '../../src/curation/store';
 import type { AwTrajectoryList } from '../../src/views/dashboard/aw-trajectory-list';
 import '../../src/views/export/aw-export-form';
@@ -306,13 +307,13 @@ describe('<aw-dashboard>', () => {
       const before = form.rowCount ?? 0;
       expect(before, 'trainable steps').to.be.greaterThan(1);
       [one] = await pool.rows("SELECT step_id FROM steps WHERE status = 'ok' AND step_id NOT IN (SELECT step_id FROM curation) ORDER BY step_id LIMIT 1");
-      await written(`INSERT INTO curation (step_id, quality) VALUES ('${String(one?.step_id)}', 'bad')`);
+      await written(`INSERT INTO curation (step_id, quality) VALUES (${sqlString(String(one?.step_id))}, 'bad')`);
       await form.livePreview.settled;
       expect(reads, 'after a label').to.equal(2);
       expect(form.rowCount, 'rows after the label').to.equal(before - 1);
       // hidden again: a write marks it stale, and it reads once when shown
       tab.hidden = true;
-      await written(`DELETE FROM curation WHERE step_id = '${String(one?.step_id)}'`);
+      await written(`DELETE FROM curation WHERE step_id = ${sqlString(String(one?.step_id))}`);
       await form.livePreview.settled;
       expect(reads, 'after a write while hidden').to.equal(2);
       tab.hidden = false;
@@ -326,7 +327,7 @@ describe('<aw-dashboard>', () => {
     } finally {
       form.remove();
       tab.remove();
-      if (one) await pool.exec(`DELETE FROM curation WHERE step_id = '${String(one.step_id)}'`);
+      if (one) await pool.exec(`DELETE FROM curation WHERE step_id = ${sqlString(String(one.step_id))}`);
       await pool.exec('DROP TABLE IF EXISTS preview_scratch');
     }
   });
